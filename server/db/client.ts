@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+export interface QueryResult<Row> {
+  rows: Row[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+}
+
+/** One SQL dialect (PostgreSQL) whether embedded (PGlite) or a server (pg). */
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://… — when set, the server is used instead of PGlite. */
+  databaseUrl?: string | undefined;
+  /** Folder for PGlite files; omitted means in memory (tests). */
+  dataDir?: string | undefined;
+}
+
+// int8 counts and cents fit in a double; returning them as numbers keeps both drivers identical.
+const INT8_OID = 20;
+const parseInt8 = (value: string) => Number(value);
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  let location: string | undefined;
+  if (dataDir) {
+    location = join(dataDir, 'pglite');
+    mkdirSync(location, { recursive: true });
+  }
+  const db = await PGlite.create(location, { parsers: { [INT8_OID]: parseInt8 } });
+  const adapt = (q: Pick<PGlite, 'query'>): Queryable => ({
+    async query<Row>(text: string, params?: readonly unknown[]) {
+      const result = await q.query<Row>(text, params as unknown[] | undefined);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...adapt(db),
+    transaction: (work) => db.transaction((tx) => work(adapt(tx))),
+    close: () => db.close(),
+  };
+}
+
+async function openPostgres(databaseUrl: string): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === INT8_OID
+          ? parseInt8
+          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  const adapt = (q: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<Row>(text: string, params?: readonly unknown[]) {
+      const result = await q.query(text, params as unknown[] | undefined);
+      return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+    },
+  });
+  return {
+    kind: 'postgres',
+    ...adapt(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(adapt(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

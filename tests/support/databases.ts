@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { type Database, openDatabase } from '../../server/db/client';
+import { migrate } from '../../server/db/migrate';
+
+export interface TestDatabaseKind {
+  name: 'pglite' | 'postgres';
+  /** A fresh, migrated, empty database; closing it drops it. */
+  open(): Promise<Database>;
+}
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+
+/** PGlite always; the PostgreSQL server too when TEST_DATABASE_URL names one (CI starts it). */
+export function testDatabaseKinds(): TestDatabaseKind[] {
+  const kinds: TestDatabaseKind[] = [{ name: 'pglite', open: openMigratedPglite }];
+  if (serverUrl) kinds.push({ name: 'postgres', open: () => openMigratedPostgres(serverUrl) });
+  else if (!warned) {
+    warned = true;
+    console.warn(
+      'TEST_DATABASE_URL is not set: suites run against PGlite only, not against a PostgreSQL server.',
+    );
+  }
+  return kinds;
+}
+let warned = false;
+
+async function openMigratedPglite(): Promise<Database> {
+  const db = await openDatabase({});
+  await migrate(db);
+  return db;
+}
+
+async function openMigratedPostgres(url: string): Promise<Database> {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const db = await openDatabase({ databaseUrl: target.toString() });
+  await migrate(db);
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}

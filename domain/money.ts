@@ -81,7 +81,7 @@ export function parseAmount(input: string): AmountParse {
     if (/[.,]/.test(fracPart)) return { ok: false, code: 'INVALID_AMOUNT' };
   }
   const thousands = decimalMark === ',' ? '.' : decimalMark === '.' ? ',' : /[.,]/.exec(intPart)?.[0];
-  if (thousands) {
+  if (thousands && intPart.includes(thousands)) {
     const groups = intPart.split(thousands);
     if (groups.some((g, i) => (i === 0 ? g.length === 0 || g.length > 3 : g.length !== 3))) {
       return { ok: false, code: 'INVALID_AMOUNT' };

@@ -1,0 +1,116 @@
+import redaxios from 'redaxios';
+import { readCookie } from '../lib/cookies';
+
+export const AUTH_COOKIE = 'authorization';
+
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
+export type QueryParams = Record<string, QueryValue>;
+
+/** Arrays become repeated keys (`status=A&status=B`), as the API expects (spec §7). */
+export function serializeParams(params: QueryParams): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const item of value) search.append(key, String(item));
+    else search.append(key, String(value));
+  }
+  return search.toString();
+}
+
+/** Drops what a user-search filter leaves behind when untouched: '', [] and NaN (spec §5). */
+export function compactQuery<T extends QueryParams>(params: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [key, value] of Object.entries(params) as [keyof T, QueryValue][]) {
+    if (value === '' || value === undefined || value === null) continue;
+    if (Array.isArray(value) && value.length === 0) continue;
+    if (typeof value === 'number' && Number.isNaN(value)) continue;
+    out[key] = value as T[keyof T];
+  }
+  return out;
+}
+
+export interface FieldError {
+  field: string;
+  code: string;
+}
+
+/** Every failed call surfaces as this: a status (0 = no response) and the server's code. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | null,
+    readonly errors: FieldError[] = [],
+    readonly path = '',
+  ) {
+    super(code ?? `HTTP ${status}`);
+    this.name = 'ApiError';
+  }
+}
+
+export function toApiError(reason: unknown, path: string): ApiError {
+  if (reason instanceof ApiError) return reason;
+  if (typeof reason === 'object' && reason !== null && 'status' in reason) {
+    const { status, data } = reason as { status: number; data?: unknown };
+    const body = (typeof data === 'object' && data !== null ? data : {}) as {
+      code?: unknown;
+      errors?: unknown;
+    };
+    const code = typeof body.code === 'string' ? body.code : null;
+    const errors = Array.isArray(body.errors) ? (body.errors as FieldError[]) : [];
+    return new ApiError(status, code, errors, path);
+  }
+  return new ApiError(0, null, [], path);
+}
+
+const baseURL = `${(import.meta.env.VITE_API_BASE_URL ?? '').replace(/\/+$/, '')}/v2`;
+const client = redaxios.create({ baseURL, paramsSerializer: serializeParams as (p: unknown) => string });
+
+// Session calls settle their own 401s (wrong password, expired token on logout).
+const SESSION_PATHS = new Set(['user/login', 'user/logout', 'user/me']);
+let onUnauthorized: (() => void) | null = null;
+export function setUnauthorizedHandler(handler: (() => void) | null): void {
+  onUnauthorized = handler;
+}
+
+type Listener = (inFlight: number) => void;
+let inFlight = 0;
+const listeners = new Set<Listener>();
+const setInFlight = (n: number) => {
+  inFlight = n;
+  for (const l of listeners) l(n);
+};
+export const inFlightRequests = {
+  get: () => inFlight,
+  subscribe(listener: Listener) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
+export interface RequestOptions {
+  method?: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  params?: QueryParams;
+  data?: unknown;
+  /** Overrides the cookie, for calls made before the cookie is written. */
+  token?: string | null;
+}
+
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const token = options.token !== undefined ? options.token : readCookie(AUTH_COOKIE);
+  setInFlight(inFlight + 1);
+  try {
+    const response = await client<T>(path, {
+      method: options.method ?? 'get',
+      params: options.params,
+      data: options.data,
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+    });
+    return response.data;
+  } catch (reason) {
+    const error = toApiError(reason, path);
+    if (error.status === 401 && !SESSION_PATHS.has(path)) onUnauthorized?.();
+    throw error;
+  } finally {
+    setInFlight(inFlight - 1);
+  }
+}

@@ -1,0 +1,105 @@
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { Suspense, useEffect } from 'react';
+import { Toaster } from 'react-hot-toast';
+import { Route, Switch, useLocation } from 'wouter';
+import type { Locale } from '../../machines/session';
+import { setUnauthorizedHandler } from '../api/http';
+import { NotFoundPage } from '../features/errors/ErrorPage';
+import { I18nProvider } from '../i18n/i18n';
+import { ErrorBoundary } from './ErrorBoundary';
+import { FullPageLoading, RequireAuth, RequireLoggedOut } from './guards';
+import { LoadingBar } from './LoadingBar';
+import { AdminLayout, PlainLayout } from './layouts';
+import { usePageTitle } from './page-title';
+import { PaletteRegistryProvider } from './palette/registry';
+import { ROUTES, type RouteDef } from './routes';
+import { loginHref, SessionContext } from './session';
+import { Shortcuts } from './shortcuts/Shortcuts';
+
+function RouteView({ route }: { route: RouteDef }) {
+  usePageTitle(route.titleKey);
+  const Screen = route.screen;
+  const screen = (
+    <Suspense fallback={<FullPageLoading />}>
+      <Screen />
+    </Suspense>
+  );
+  if (route.access === 'auth') {
+    return (
+      <RequireAuth>
+        <AdminLayout titleKey={route.titleKey}>{screen}</AdminLayout>
+      </RequireAuth>
+    );
+  }
+  const plain = <PlainLayout>{screen}</PlainLayout>;
+  return route.access === 'loggedOut' ? <RequireLoggedOut>{plain}</RequireLoggedOut> : plain;
+}
+
+/** Wires the HTTP layer's 401s and the cache to the session (spec §4). */
+function SessionEffects({ queryClient }: { queryClient: QueryClient }) {
+  const session = SessionContext.useActorRef();
+  const [, navigate] = useLocation();
+  const authenticated = SessionContext.useSelector((s) => s.hasTag('authenticated'));
+
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      const { pathname, search } = window.location;
+      if (pathname === '/login') return;
+      const path = pathname + search;
+      session.send({ type: 'session.unauthorized', path });
+      navigate(loginHref(path), { replace: true });
+    });
+    return () => setUnauthorizedHandler(null);
+  }, [session, navigate]);
+
+  useEffect(() => {
+    // Another admin signing in on this browser must not see the previous one's data.
+    if (!authenticated) queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'locales' });
+  }, [authenticated, queryClient]);
+
+  return null;
+}
+
+function Routes() {
+  const [location] = useLocation();
+  return (
+    <ErrorBoundary resetKey={location}>
+      <Switch>
+        {ROUTES.map((route) => (
+          <Route key={route.id} path={route.path}>
+            <RouteView route={route} />
+          </Route>
+        ))}
+        <Route>
+          <PlainLayout>
+            <NotFoundPage />
+          </PlainLayout>
+        </Route>
+      </Switch>
+    </ErrorBoundary>
+  );
+}
+
+export interface AppProps {
+  queryClient: QueryClient;
+  locale: Locale;
+  token: string | null;
+}
+
+export function App({ queryClient, locale, token }: AppProps) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <I18nProvider initial={locale}>
+        <SessionContext.Provider options={{ input: { token } }}>
+          <PaletteRegistryProvider>
+            <SessionEffects queryClient={queryClient} />
+            <LoadingBar />
+            <Shortcuts />
+            <Routes />
+            <Toaster position="top-right" />
+          </PaletteRegistryProvider>
+        </SessionContext.Provider>
+      </I18nProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,49 @@
+import { type ReactNode, useState } from 'react';
+import { Link } from 'wouter';
+import { useI18n } from '../i18n/i18n';
+import { ProfileMenu } from './ProfileMenu';
+import { Sidebar } from './Sidebar';
+
+const COLLAPSED_KEY = 'sidebar-collapsed';
+
+export function AdminLayout({ titleKey, children }: { titleKey: string; children: ReactNode }) {
+  const { t } = useI18n();
+  const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === '1');
+  const toggle = () => {
+    setCollapsed((v) => {
+      localStorage.setItem(COLLAPSED_KEY, v ? '0' : '1');
+      return !v;
+    });
+  };
+  return (
+    <div className="admin-layout">
+      <header className="topbar">
+        <button
+          type="button"
+          className="topbar-button sidebar-toggle"
+          aria-expanded={!collapsed}
+          aria-label={t('nav.toggleSidebar')}
+          onClick={toggle}
+        >
+          ☰
+        </button>
+        <Link href="/" className="logo">
+          {t('app.logo')}
+        </Link>
+        <span className="topbar-hint">{t('shortcuts.paletteHint')}</span>
+        <ProfileMenu />
+      </header>
+      <div className="admin-body">
+        <Sidebar collapsed={collapsed} />
+        <main className="admin-main" id="main">
+          <h1 className="page-title">{t(titleKey)}</h1>
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+export function PlainLayout({ children }: { children: ReactNode }) {
+  return <main className="plain-layout">{children}</main>;
+}

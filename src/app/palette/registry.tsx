@@ -1,0 +1,56 @@
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+
+export interface PaletteCommand {
+  id: string;
+  /** Translated heading the command is listed under. */
+  group: string;
+  label: string;
+  keywords?: string[];
+  hint?: string;
+  run(): void;
+}
+
+interface Registry {
+  sources: ReadonlyMap<string, readonly PaletteCommand[]>;
+  register(source: string, commands: readonly PaletteCommand[]): () => void;
+}
+
+const RegistryContext = createContext<Registry | null>(null);
+
+/** Screens add their own commands while mounted; later issues plug entity search and actions in here. */
+export function PaletteRegistryProvider({ children }: { children: ReactNode }) {
+  const [sources, setSources] = useState<ReadonlyMap<string, readonly PaletteCommand[]>>(new Map());
+  const registry = useMemo<Registry>(
+    () => ({
+      sources,
+      register(source, commands) {
+        setSources((prev) => new Map(prev).set(source, commands));
+        return () =>
+          setSources((prev) => {
+            const next = new Map(prev);
+            next.delete(source);
+            return next;
+          });
+      },
+    }),
+    [sources],
+  );
+  return <RegistryContext.Provider value={registry}>{children}</RegistryContext.Provider>;
+}
+
+function useRegistry(): Registry {
+  const registry = useContext(RegistryContext);
+  if (!registry) throw new Error('palette registry missing');
+  return registry;
+}
+
+export function useRegisterCommands(source: string, commands: readonly PaletteCommand[]): void {
+  const { register } = useRegistry();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `register` changes with every registration
+  useEffect(() => register(source, commands), [source, commands]);
+}
+
+export function usePaletteCommands(): PaletteCommand[] {
+  const { sources } = useRegistry();
+  return useMemo(() => [...sources.values()].flat(), [sources]);
+}

@@ -1,0 +1,185 @@
+import type { ComponentType, LazyExoticComponent } from 'react';
+import type { StatusCounts } from '../api/professionals';
+import { lazyScreen } from './chunk-reload';
+
+export type NavSection = 'users' | 'exports' | 'financialManager';
+export type NavGroup = 'professionals' | 'payments' | 'usersExport';
+
+export interface RouteDef {
+  id: string;
+  path: string;
+  titleKey: string;
+  /** `auth` needs a signed-in admin; `loggedOut` sends a signed-in admin away; `open` is neither. */
+  access: 'auth' | 'loggedOut' | 'open';
+  screen: LazyExoticComponent<ComponentType>;
+  nav?: { section: NavSection; group?: NavGroup; badge?: keyof StatusCounts };
+  /** Letter after `g` that opens this screen. */
+  goKey?: string;
+}
+
+const placeholder = lazyScreen(() => import('../features/placeholder/PlaceholderScreen'));
+
+/** One table feeds the router, the sidebar, the palette and the `g` shortcuts. */
+export const ROUTES: readonly RouteDef[] = [
+  {
+    id: 'home',
+    path: '/',
+    titleKey: 'routes.home',
+    access: 'auth',
+    screen: lazyScreen(() => import('../features/home/HomeScreen')),
+    goKey: 'h',
+  },
+  {
+    id: 'login',
+    path: '/login',
+    titleKey: 'routes.login',
+    access: 'loggedOut',
+    screen: lazyScreen(() => import('../features/login/LoginScreen')),
+  },
+  {
+    id: 'logout',
+    path: '/logout',
+    titleKey: 'routes.logout',
+    access: 'open',
+    screen: lazyScreen(() => import('../features/logout/LogoutScreen')),
+  },
+  {
+    id: 'customers',
+    path: '/customers',
+    titleKey: 'routes.customers',
+    access: 'auth',
+    screen: placeholder,
+    nav: { section: 'users' },
+    goKey: 'c',
+  },
+  {
+    id: 'customer',
+    path: '/customers/:id',
+    titleKey: 'routes.customer',
+    access: 'auth',
+    screen: placeholder,
+  },
+  {
+    id: 'professionals',
+    path: '/professionals',
+    titleKey: 'routes.professionals',
+    access: 'auth',
+    screen: placeholder,
+    nav: { section: 'users', group: 'professionals' },
+    goKey: 'p',
+  },
+  {
+    id: 'professionalsDisabled',
+    path: '/professionals/disabled',
+    titleKey: 'routes.professionalsDisabled',
+    access: 'auth',
+    screen: placeholder,
+    nav: { section: 'users', group: 'professionals', badge: 'DISABLED' },
+    goKey: 'd',
+  },
+  {
+    id: 'professionalsVerification',
+    path: '/professionals/verification',
+    titleKey: 'routes.professionalsVerification',
+    access: 'auth',
+    screen: placeholder,
+    nav: { section: 'users', group: 'professionals', badge: 'EMAIL_VERIFIED' },
+    goKey: 'v',
+  },
+  {
+    id: 'areaInterest',
+    path: '/professionals/area-interest',
+    titleKey: 'routes.areaInterest',
+    access: 'auth',
+    screen: placeholder,
+    nav: { section: 'users', group: 'professionals' },
+    goKey: 'i',
+  },
+  {
+    id: 'professional',
+    path: '/professionals/:id',
+    titleKey: 'routes.professional',
+    access: 'auth',
+    screen: placeholder,
+  },
+  {
+    id: 'cases',
+    path: '/cases',
+    titleKey: 'routes.cases',
+    access: 'auth',
+    screen: placeholder,
+    nav: { section: 'users' },
+    goKey: 'a',
+  },
+  {
+    id: 'exportUsers',
+    path: '/export/users',
+    titleKey: 'routes.exportUsers',
+    access: 'auth',
+    screen: placeholder,
+    nav: { section: 'exports', group: 'usersExport' },
+    goKey: 'u',
+  },
+  {
+    id: 'exportCustomers',
+    path: '/export/customers',
+    titleKey: 'routes.exportCustomers',
+    access: 'auth',
+    screen: placeholder,
+    nav: { section: 'exports', group: 'usersExport' },
+  },
+  {
+    id: 'exportProfessionals',
+    path: '/export/professionals',
+    titleKey: 'routes.exportProfessionals',
+    access: 'auth',
+    screen: placeholder,
+    nav: { section: 'exports', group: 'usersExport' },
+  },
+  {
+    id: 'exportCases',
+    path: '/export/cases',
+    titleKey: 'routes.exportCases',
+    access: 'auth',
+    screen: placeholder,
+    nav: { section: 'exports' },
+  },
+  {
+    id: 'exportStats',
+    path: '/export/stats',
+    titleKey: 'routes.exportStats',
+    access: 'auth',
+    screen: placeholder,
+    nav: { section: 'exports' },
+  },
+  {
+    id: 'settlement',
+    path: '/settlement',
+    titleKey: 'routes.settlement',
+    access: 'auth',
+    screen: placeholder,
+    nav: { section: 'financialManager', group: 'payments' },
+    goKey: 's',
+  },
+  {
+    id: 'sepa',
+    path: '/sepa',
+    titleKey: 'routes.sepa',
+    access: 'auth',
+    screen: placeholder,
+    nav: { section: 'financialManager', group: 'payments' },
+    goKey: 'f',
+  },
+  { id: 'chat', path: '/chat/:id', titleKey: 'routes.chat', access: 'auth', screen: placeholder },
+];
+
+export const NAV_SECTIONS: readonly NavSection[] = ['users', 'exports', 'financialManager'];
+
+/** Routes without parameters can be opened from the palette as they are. */
+export const isStaticRoute = (route: RouteDef) => !route.path.includes(':');
+
+export const routeById = (id: string): RouteDef => {
+  const route = ROUTES.find((r) => r.id === id);
+  if (!route) throw new Error(`unknown route ${id}`);
+  return route;
+};

@@ -1,0 +1,31 @@
+/**
+ * Every server error code the console can translate. Keys under `errorMessages.` are
+ * built from this list at run time, so the locale test reads it to know they are used.
+ */
+export const ERROR_CODES = [
+  'GENERIC_ERROR',
+  'EMAIL_OR_PASSWORD_INVALID',
+  'TOO_MANY_ATTEMPTS',
+  'VALIDATION_ERROR',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'PAYLOAD_TOO_LARGE',
+  'NO_SEPA_CREATED',
+  'EMAIL_NOT_FOUND',
+  'PROFESSIONALS_NOT_FOUND',
+  'CASE_NOT_FOUND',
+  'NO_RECORDS_FOUND',
+  'NO_RECORDS_FOUND_WITH_DATES',
+  'PROFESSIONAL_MISSING_DATA',
+  'AREA_OF_INTEREST_ALREADY_EXISTS',
+] as const;
+
+/** Field-level codes of `VALIDATION_ERROR` lists, translated under `validation.`. */
+export const VALIDATION_CODES = ['required', 'email', 'too_small', 'too_big', 'invalid'] as const;
+
+export const errorCodeKey = (code: string): string | null =>
+  (ERROR_CODES as readonly string[]).includes(code) ? `errorMessages.${code}` : null;
+
+export const validationCodeKey = (code: string): string | null =>
+  (VALIDATION_CODES as readonly string[]).includes(code) ? `validation.${code}` : null;

@@ -1,0 +1,51 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import rosetta from 'rosetta';
+import enGB from '../../locales/en-GB.json';
+import ptPT from '../../locales/pt-PT.json';
+import type { Locale } from '../../machines/session';
+import { DEFAULT_LOCALE, storeLocale } from './locales';
+
+const dictionary = rosetta<typeof ptPT>({ 'pt-PT': ptPT, 'en-GB': enGB });
+dictionary.locale(DEFAULT_LOCALE);
+
+export type Translate = (key: string, params?: Record<string, string | number>) => string;
+
+/** For code outside React (query cache, toasts): always the locale currently shown. */
+export const translate: Translate = (key, params) => dictionary.t(key, params);
+
+interface I18nValue {
+  locale: Locale;
+  t: Translate;
+  setLocale(locale: Locale): void;
+}
+
+const I18nContext = createContext<I18nValue | null>(null);
+
+export function I18nProvider({ initial, children }: { initial: Locale; children: ReactNode }) {
+  const [locale, setLocaleState] = useState<Locale>(() => {
+    dictionary.locale(initial);
+    return initial;
+  });
+
+  useEffect(() => {
+    document.documentElement.lang = locale;
+  }, [locale]);
+
+  const setLocale = useCallback((next: Locale) => {
+    dictionary.locale(next);
+    storeLocale(next);
+    setLocaleState(next);
+  }, []);
+
+  // A fresh `t` per locale makes consumers re-render when the language changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: locale is the cache key on purpose
+  const t = useMemo<Translate>(() => (key, params) => dictionary.t(key, params), [locale]);
+  const value = useMemo(() => ({ locale, t, setLocale }), [locale, t, setLocale]);
+  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
+}
+
+export function useI18n(): I18nValue {
+  const value = useContext(I18nContext);
+  if (!value) throw new Error('useI18n outside I18nProvider');
+  return value;
+}

@@ -1,0 +1,39 @@
+import { Hono } from 'hono';
+import { requireAdmin } from './http/auth';
+import type { AppDeps, AppEnv } from './http/context';
+import { errorResponse, handleError, notFound } from './http/errors';
+import { RouteRegistry } from './http/routes';
+import { securityHeaders } from './http/security-headers';
+import { registerAdminProfessionalRoutes } from './routes/admin-professionals';
+import { registerHealthRoutes } from './routes/health';
+import { registerLocaleRoutes } from './routes/locales';
+import { registerOpenApiRoutes } from './routes/openapi';
+import { registerStaticDataRoutes } from './routes/static-data';
+import { registerUserRoutes } from './routes/user';
+import { serveConsole } from './static';
+
+export type { AppDeps } from './http/context';
+
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use('*', securityHeaders);
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    await next();
+  });
+  // Before any route: whatever a later module registers under /v2/admin/ is guarded.
+  app.use('/v2/admin/*', requireAdmin);
+
+  const routes = new RouteRegistry(app);
+  registerHealthRoutes(routes);
+  registerUserRoutes(routes);
+  registerStaticDataRoutes(routes);
+  registerLocaleRoutes(routes);
+  registerAdminProfessionalRoutes(routes);
+  registerOpenApiRoutes(routes);
+
+  if (deps.staticDir) app.use('*', serveConsole(deps.staticDir));
+  app.notFound((c) => errorResponse(c, notFound()));
+  app.onError(handleError);
+  return app;
+}

@@ -1,0 +1,25 @@
+import type { Context } from 'hono';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import type { SessionUser } from '../services/sessions';
+
+export interface AppDeps {
+  db: Database;
+  config: Config;
+  /** Injected so tests can move time (session expiry, login throttling) without waiting. */
+  clock?: () => Date;
+  /** Built console to serve with SPA fallback; omitted, only the API is served. */
+  staticDir?: string;
+}
+
+export interface AppEnv {
+  Variables: {
+    deps: AppDeps;
+    /** Set by the session middlewares once the bearer token has been checked. */
+    session: SessionUser;
+  };
+}
+
+export type AppContext = Context<AppEnv>;
+
+export const now = (c: AppContext): Date => (c.var.deps.clock ?? (() => new Date()))();

@@ -1,0 +1,61 @@
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { ApiError, type FieldError } from './errors';
+
+/** E-mails are compared lower-cased and trimmed everywhere (login, throttling, uniqueness). */
+export const emailField = z.preprocess(
+  (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+  z.email(),
+);
+
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw new ApiError(400, 'VALIDATION_ERROR', undefined, toFieldErrors(result.error, input));
+}
+
+/**
+ * The console shows these codes next to the field, so they are few and stable: `required` for a
+ * missing or blank value, `email`, `too_small`/`too_big` for bounds, `invalid` for anything else.
+ */
+export function toFieldErrors(error: z.ZodError, input: unknown): FieldError[] {
+  return error.issues.map((issue) => ({ field: issue.path.join('.'), code: fieldCode(issue, input) }));
+}
+
+function fieldCode(issue: z.core.$ZodIssue, input: unknown): string {
+  const value = valueAt(input, issue.path);
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+    return 'required';
+  if (issue.code === 'invalid_format' && issue.format === 'email') return 'email';
+  if (issue.code === 'too_small' || issue.code === 'too_big') return issue.code;
+  return 'invalid';
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let current = input;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+/** An empty body reads as `{}` so a bare POST lists every required field instead of failing as JSON. */
+export async function readJsonBody(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
+  }
+}
+
+/** Repeated keys (`status=A&status=B`) become arrays; single keys stay strings. */
+export function readQuery(c: Context): Record<string, string | string[]> {
+  const entries = Object.entries(c.req.queries()).map(([key, values]) => [
+    key,
+    values.length === 1 ? values[0]! : values,
+  ]);
+  return Object.fromEntries(entries);
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { type AppContext, now } from '../http/context';
+import { ApiError, errorBodySchema, unauthorized } from '../http/errors';
+import type { RouteRegistry } from '../http/routes';
+import { emailField } from '../http/validation';
+import { login, logout } from '../services/auth';
+import { loadProfile, profileSchema } from '../services/profiles';
+
+export const loginBodySchema = z.object({
+  email: emailField,
+  password: z.string().min(1),
+});
+
+async function currentProfile(c: AppContext, userId: string) {
+  const profile = await loadProfile(c.var.deps.db, userId);
+  // The user row went away between the session check and now: the token is as good as dead.
+  if (!profile) throw unauthorized();
+  return profile;
+}
+
+export function registerUserRoutes(routes: RouteRegistry): void {
+  routes.add({
+    method: 'post',
+    path: '/v2/user/login',
+    summary: 'Sign in as an administrator',
+    tags: ['session'],
+    auth: 'public',
+    body: loginBodySchema,
+    responses: {
+      200: {
+        description: 'Signed in; send the token as `Authorization: Bearer <token>`',
+        schema: z.object({ token: z.string(), user: profileSchema }),
+      },
+      401: { description: 'Wrong e-mail or password, or not an administrator', schema: errorBodySchema },
+      429: {
+        description: 'Too many failed attempts for this e-mail; see Retry-After',
+        schema: errorBodySchema,
+      },
+    },
+    async handler(c, { body }) {
+      const result = await login(c.var.deps.db, body.email, body.password, now(c));
+      if (result.kind === 'throttled')
+        throw new ApiError(429, 'TOO_MANY_ATTEMPTS', undefined, undefined, {
+          'Retry-After': String(result.retryAfterSeconds),
+        });
+      if (result.kind === 'invalid') throw new ApiError(401, 'EMAIL_OR_PASSWORD_INVALID');
+      return c.json({ token: result.token, user: await currentProfile(c, result.userId) });
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/v2/user/logout',
+    summary: 'Revoke the bearer token',
+    tags: ['session'],
+    auth: 'session',
+    responses: { 204: { description: 'The token no longer works' } },
+    async handler(c) {
+      await logout(c.var.deps.db, c.var.session, now(c));
+      return c.body(null, 204);
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v2/user/me',
+    summary: 'The signed-in user',
+    tags: ['session'],
+    auth: 'session',
+    responses: {
+      200: { description: 'Profile; `adminData` is null for non-administrators', schema: profileSchema },
+    },
+    async handler(c) {
+      return c.json(await currentProfile(c, c.var.session.userId));
+    },
+  });
+}

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import type { Database } from '../db/client';
+import { recordAudit } from './audit';
+import { loginRetryAfterSeconds, recordLoginAttempt } from './login-throttle';
+import { hashPassword, verifyPassword } from './passwords';
+import { createSession, revokeSession, type SessionUser } from './sessions';
+
+export type LoginResult =
+  | { kind: 'signed-in'; token: string; userId: string }
+  | { kind: 'invalid' }
+  | { kind: 'throttled'; retryAfterSeconds: number };
+
+// Unknown e-mails are checked against this hash so they cost as much as known ones.
+let dummyHash: Promise<string> | undefined;
+const getDummyHash = () => {
+  dummyHash ??= hashPassword(randomBytes(24).toString('base64'));
+  return dummyHash;
+};
+
+/**
+ * Only administrators (users with admin data) who are not disabled may sign in. Everyone else gets
+ * the same answer as a wrong password, after the same work, so the answer reveals nothing.
+ */
+export async function login(db: Database, email: string, password: string, now: Date): Promise<LoginResult> {
+  const retryAfterSeconds = await loginRetryAfterSeconds(db, email, now);
+  if (retryAfterSeconds !== null) return { kind: 'throttled', retryAfterSeconds };
+
+  const { rows } = await db.query<{ id: string; password_hash: string | null; allowed: boolean }>(
+    `SELECT id, password_hash, admin_data IS NOT NULL AND NOT disabled AS allowed
+       FROM users WHERE lower(email) = $1`,
+    [email],
+  );
+  const user = rows[0];
+  const passwordMatches = await verifyPassword(password, user?.password_hash ?? (await getDummyHash()));
+  if (!user?.allowed || !passwordMatches) {
+    await recordLoginAttempt(db, email, false, now);
+    return { kind: 'invalid' };
+  }
+
+  const token = await db.transaction(async (tx) => {
+    await recordLoginAttempt(tx, email, true, now);
+    const issued = await createSession(tx, user.id, now);
+    await tx.query('UPDATE users SET last_active_at = $2 WHERE id = $1', [user.id, now]);
+    await recordAudit(tx, {
+      actorId: user.id,
+      action: 'user.login',
+      entityType: 'user',
+      entityId: user.id,
+      at: now,
+    });
+    return issued;
+  });
+  return { kind: 'signed-in', token, userId: user.id };
+}
+
+export async function logout(db: Database, session: SessionUser, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await revokeSession(tx, session.sessionId, now);
+    await recordAudit(tx, {
+      actorId: session.userId,
+      action: 'user.logout',
+      entityType: 'session',
+      entityId: session.sessionId,
+      at: now,
+    });
+  });
+}

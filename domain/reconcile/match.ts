@@ -1,0 +1,335 @@
+import { addDays, daysBetween } from '../business-days';
+import type { StatementEntry } from '../statements/types';
+
+/** Something we expect to see on the bank statement. Amounts are positive; `direction` gives the sign. */
+export interface ExpectedItem {
+  id: string;
+  type: 'sepa' | 'payout' | 'invoice';
+  amountCents: number;
+  /** Money leaving the account (SEPA payouts) or arriving (provider payouts). Default: sepa → out, else in. */
+  direction?: 'in' | 'out';
+  date?: string | null;
+  endToEndId?: string | null;
+  /** MsgId and PmtInfId of the SEPA file the transaction belongs to. */
+  batchIds?: string[];
+  /** Payout id or invoice number, as it may appear in the bank's reference or description. */
+  reference?: string | null;
+  counterpartyName?: string | null;
+  counterpartyIban?: string | null;
+}
+
+export type MatchEntry = StatementEntry & { id: string };
+
+export type MatchMethod = 'endToEndId' | 'batch' | 'reference' | 'amount-counterparty-date';
+
+export interface Match {
+  entryIds: string[];
+  itemIds: string[];
+  method: MatchMethod;
+  /** 1 = certain (reference and amount agree); lower for suggestions and amount discrepancies. */
+  confidence: number;
+  /** Bank amount minus expected amount, in the item's direction (0 when they agree). */
+  differenceCents: number;
+}
+
+export interface ReturnLink {
+  entryId: string;
+  itemId: string;
+  reason: string | null;
+}
+
+export interface BatchCheck {
+  batchId: string;
+  entryIds: string[];
+  itemIds: string[];
+  statementCents: number;
+  expectedCents: number;
+  /** The whole SEPA file is on the statement: totals agree and every item in it is matched here. */
+  complete: boolean;
+}
+
+export interface ReconcileResult {
+  matches: Match[];
+  suggestions: Match[];
+  returns: ReturnLink[];
+  batches: BatchCheck[];
+  unmatchedEntries: string[];
+  unmatchedItems: string[];
+}
+
+export interface MatchOptions {
+  /** Date window for suggestions, in days either side. */
+  windowDays?: number;
+  /** Candidates looked at per entry for suggestions (nearest dates first); bounds the work. */
+  maxCandidates?: number;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Stable ids for parsed entries: `L<line>` (with `#n` when several entries share a line). */
+export function withEntryIds(entries: StatementEntry[]): MatchEntry[] {
+  const seen = new Map<number, number>();
+  return entries.map((e) => {
+    const n = (seen.get(e.lineNumber) ?? 0) + 1;
+    seen.set(e.lineNumber, n);
+    return { ...e, id: n === 1 ? `L${e.lineNumber}` : `L${e.lineNumber}#${n}` };
+  });
+}
+
+function signedExpected(item: ExpectedItem): number {
+  const dir = item.direction ?? (item.type === 'sepa' ? 'out' : 'in');
+  return dir === 'out' ? -item.amountCents : item.amountCents;
+}
+
+function tokens(s: string | null | undefined): string[] {
+  if (!s) return [];
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .split(/[^A-Z0-9]+/)
+    .filter((t) => t.length >= 3);
+}
+
+/** 0 = contradicts, 0.5 = nothing to compare, up to 1 = same IBAN or every name word present. */
+function counterpartyScore(entry: MatchEntry, item: ExpectedItem): number {
+  if (item.counterpartyIban && entry.counterpartyIban)
+    return item.counterpartyIban === entry.counterpartyIban ? 1 : 0;
+  const want = tokens(item.counterpartyName);
+  if (want.length === 0) return 0.5;
+  const have = new Set(tokens(`${entry.counterpartyName ?? ''} ${entry.description}`));
+  if (have.size === 0) return 0.5;
+  const found = want.filter((t) => have.has(t)).length;
+  return found === 0 ? 0 : 0.5 + (0.5 * found) / want.length;
+}
+
+function dateDistance(entry: MatchEntry, item: ExpectedItem): number {
+  if (!item.date) return 0;
+  const d = Math.abs(daysBetween(item.date, entry.bookingDate));
+  return entry.valueDate ? Math.min(d, Math.abs(daysBetween(item.date, entry.valueDate))) : d;
+}
+
+/**
+ * Bank entries against expected items. Order: returns linked to the transaction they return;
+ * EndToEndId; a batch debit against its SEPA file; payout/invoice references; then exact amount +
+ * counterparty + date window as suggestions only. Each entry and each item is used at most once,
+ * and inputs are sorted by id first, so the result does not depend on their order.
+ */
+export function reconcile(
+  entriesIn: MatchEntry[],
+  itemsIn: ExpectedItem[],
+  options: MatchOptions = {},
+): ReconcileResult {
+  const windowDays = options.windowDays ?? 5;
+  const maxCandidates = options.maxCandidates ?? 20;
+  const entries = [...entriesIn].sort(byId);
+  const items = [...itemsIn].sort(byId);
+  for (const list of [entries, items]) {
+    for (let i = 1; i < list.length; i++)
+      if (list[i]!.id === list[i - 1]!.id) throw new RangeError(`duplicate id ${list[i]!.id}`);
+  }
+  const usedEntries = new Set<string>();
+  const usedItems = new Set<string>();
+  const matches: Match[] = [];
+  const returns: ReturnLink[] = [];
+  const free = (e: MatchEntry) => !usedEntries.has(e.id);
+
+  const byEndToEnd = new Map<string, ExpectedItem[]>();
+  for (const item of items) {
+    if (item.endToEndId) push(byEndToEnd, item.endToEndId, item);
+  }
+
+  // Returns first: they carry the returned transaction's EndToEndId and must not be taken for it.
+  const returnedItems = new Set<string>();
+  for (const e of entries) {
+    if (e.kind !== 'return' || !e.endToEndId) continue;
+    const item = byEndToEnd.get(e.endToEndId)?.find((i) => !returnedItems.has(i.id));
+    if (!item) continue;
+    returnedItems.add(item.id);
+    usedEntries.add(e.id);
+    returns.push({ entryId: e.id, itemId: item.id, reason: e.returnReason });
+  }
+
+  for (const e of entries) {
+    if (!free(e) || !e.endToEndId) continue;
+    const item = byEndToEnd
+      .get(e.endToEndId)
+      ?.find((i) => !usedItems.has(i.id) && Math.sign(signedExpected(i)) === Math.sign(e.amountCents));
+    if (!item) continue;
+    usedEntries.add(e.id);
+    usedItems.add(item.id);
+    const differenceCents = e.amountCents - signedExpected(item);
+    matches.push({
+      entryIds: [e.id],
+      itemIds: [item.id],
+      method: 'endToEndId',
+      confidence: differenceCents === 0 ? 1 : 0.9,
+      differenceCents,
+    });
+  }
+
+  const byBatch = new Map<string, ExpectedItem[]>();
+  for (const item of items) for (const b of new Set(item.batchIds ?? [])) push(byBatch, b, item);
+  for (const e of entries) {
+    if (!free(e) || !e.batchId || e.endToEndId) continue;
+    const open = (byBatch.get(e.batchId) ?? []).filter((i) => !usedItems.has(i.id));
+    const expected = open.reduce((s, i) => s + signedExpected(i), 0);
+    if (open.length === 0 || expected !== e.amountCents) continue;
+    usedEntries.add(e.id);
+    for (const i of open) usedItems.add(i.id);
+    matches.push({
+      entryIds: [e.id],
+      itemIds: open.map((i) => i.id),
+      method: 'batch',
+      confidence: 1,
+      differenceCents: 0,
+    });
+  }
+
+  const byReference = new Map<string, ExpectedItem[]>();
+  for (const item of items) {
+    if (item.reference) push(byReference, item.reference.toUpperCase(), item);
+  }
+  if (byReference.size > 0) {
+    for (const e of entries) {
+      if (!free(e)) continue;
+      const words = [e.endToEndId, e.bankReference, ...e.description.split(/[\s,;:()/]+/)];
+      let found: ExpectedItem | undefined;
+      for (const w of words) {
+        found = w
+          ? byReference
+              .get(w.toUpperCase())
+              ?.find((i) => !usedItems.has(i.id) && signedExpected(i) === e.amountCents)
+          : undefined;
+        if (found) break;
+      }
+      if (!found) continue;
+      usedEntries.add(e.id);
+      usedItems.add(found.id);
+      matches.push({
+        entryIds: [e.id],
+        itemIds: [found.id],
+        method: 'reference',
+        confidence: 1,
+        differenceCents: 0,
+      });
+    }
+  }
+
+  const suggestions = suggest(entries, items, usedEntries, usedItems, windowDays, maxCandidates);
+  const matchedBy = new Map<string, string>();
+  for (const m of matches) for (const i of m.itemIds) for (const e of m.entryIds) matchedBy.set(i, e);
+  const batches = batchChecks(entries, byBatch, matchedBy);
+
+  return {
+    matches,
+    suggestions,
+    returns,
+    batches,
+    unmatchedEntries: entries.filter(free).map((e) => e.id),
+    unmatchedItems: items.filter((i) => !usedItems.has(i.id)).map((i) => i.id),
+  };
+}
+
+function suggest(
+  entries: MatchEntry[],
+  items: ExpectedItem[],
+  usedEntries: Set<string>,
+  usedItems: Set<string>,
+  windowDays: number,
+  maxCandidates: number,
+): Match[] {
+  // Per amount: dated items sorted by date (binary-searched to the window), undated ones apart.
+  const dated = new Map<number, ExpectedItem[]>();
+  const undated = new Map<number, ExpectedItem[]>();
+  for (const item of items) {
+    if (!usedItems.has(item.id)) push(item.date ? dated : undated, signedExpected(item), item);
+  }
+  for (const pool of dated.values())
+    pool.sort((a, b) => (a.date! < b.date! ? -1 : a.date! > b.date! ? 1 : byId(a, b)));
+  const candidates: { e: MatchEntry; i: ExpectedItem; score: number; days: number }[] = [];
+  for (const e of entries) {
+    if (usedEntries.has(e.id) || e.kind === 'return') continue;
+    const near: { i: ExpectedItem; days: number }[] = (undated.get(e.amountCents) ?? [])
+      .slice(0, maxCandidates)
+      .map((i) => ({ i, days: 0 }));
+    const pool = dated.get(e.amountCents) ?? [];
+    const dates = [e.bookingDate, e.valueDate ?? e.bookingDate].sort();
+    const from = addDays(dates[0]!, -windowDays);
+    const to = addDays(dates[1]!, windowDays);
+    for (let k = lowerBound(pool, from); k < pool.length && pool[k]!.date! <= to; k++) {
+      const days = dateDistance(e, pool[k]!);
+      if (days <= windowDays) near.push({ i: pool[k]!, days });
+    }
+    near.sort((a, b) => a.days - b.days || byId(a.i, b.i));
+    for (const { i, days } of near.slice(0, maxCandidates)) {
+      const party = counterpartyScore(e, i);
+      if (party === 0) continue;
+      const score =
+        Math.round((0.5 + 0.3 * party + (0.2 * (windowDays - days)) / (windowDays + 1)) * 100) / 100;
+      candidates.push({ e, i, score, days });
+    }
+  }
+  candidates.sort((a, b) => b.score - a.score || a.days - b.days || byId(a.e, b.e) || byId(a.i, b.i));
+  const out: Match[] = [];
+  for (const c of candidates) {
+    if (usedEntries.has(c.e.id) || usedItems.has(c.i.id)) continue;
+    usedEntries.add(c.e.id);
+    usedItems.add(c.i.id);
+    out.push({
+      entryIds: [c.e.id],
+      itemIds: [c.i.id],
+      method: 'amount-counterparty-date',
+      confidence: Math.min(c.score, 0.95),
+      differenceCents: 0,
+    });
+  }
+  return out.sort((a, b) => (a.entryIds[0]! < b.entryIds[0]! ? -1 : 1));
+}
+
+function lowerBound(pool: ExpectedItem[], date: string): number {
+  let lo = 0;
+  let hi = pool.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (pool[mid]!.date! < date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function batchChecks(
+  entries: MatchEntry[],
+  byBatch: Map<string, ExpectedItem[]>,
+  matchedBy: Map<string, string>,
+): BatchCheck[] {
+  const groups = new Map<string, MatchEntry[]>();
+  for (const e of entries) {
+    if (e.batchId && e.kind !== 'return') push(groups, e.batchId, e);
+  }
+  const out: BatchCheck[] = [];
+  for (const [batchId, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const batchItems = byBatch.get(batchId) ?? [];
+    const entryIds = new Set(group.map((e) => e.id));
+    const statementCents = group.reduce((s, e) => s + e.amountCents, 0);
+    const expectedCents = batchItems.reduce((s, i) => s + signedExpected(i), 0);
+    out.push({
+      batchId,
+      entryIds: [...entryIds],
+      itemIds: batchItems.map((i) => i.id),
+      statementCents,
+      expectedCents,
+      complete:
+        batchItems.length > 0 &&
+        statementCents === expectedCents &&
+        batchItems.every((i) => entryIds.has(matchedBy.get(i.id) ?? '')),
+    });
+  }
+  return out;
+}

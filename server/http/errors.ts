@@ -35,7 +35,9 @@ export class ApiError extends Error {
 export const unauthorized = () => new ApiError(401, 'UNAUTHORIZED');
 export const forbidden = () => new ApiError(403, 'FORBIDDEN');
 export const notFound = () => new ApiError(404, 'NOT_FOUND');
-export const payloadTooLarge = () => new ApiError(413, 'PAYLOAD_TOO_LARGE');
+// The unread rest of the body is still on the wire, so the connection cannot carry another request.
+export const payloadTooLarge = () =>
+  new ApiError(413, 'PAYLOAD_TOO_LARGE', undefined, undefined, { Connection: 'close' });
 
 export function errorResponse(c: Context, error: ApiError): Response {
   return c.json(error.body, error.status, error.headers);

@@ -1,0 +1,99 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { createApp } from '../../server/app';
+import { readConfig } from '../../server/config';
+import type { Database } from '../../server/db/client';
+import type { AppEnv } from '../../server/http/context';
+import { hashPassword } from '../../server/services/passwords';
+import { createSession } from '../../server/services/sessions';
+
+export interface Clock {
+  /** null follows the real clock. */
+  current: Date | null;
+}
+
+export interface RunningApi {
+  url: string;
+  app: Hono<AppEnv>;
+  clock: Clock;
+  stop(): Promise<void>;
+}
+
+/** The API over real HTTP on a free port, with a clock the test can move. */
+export async function startApi(db: Database, options: { staticDir?: string } = {}): Promise<RunningApi> {
+  const clock: Clock = { current: null };
+  const app = createApp({
+    db,
+    config: readConfig({ NODE_ENV: 'test' }),
+    clock: () => clock.current ?? new Date(),
+    ...options,
+  });
+  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
+    (resolve) => {
+      const started = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
+        resolve({ server: started, port: info.port }),
+      );
+    },
+  );
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    clock,
+    stop: () =>
+      new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}
+
+export interface NewUser {
+  role?: 'ADMIN' | 'PROFESSIONAL' | 'CUSTOMER';
+  email: string;
+  password?: string;
+  admin?: boolean;
+  disabled?: boolean;
+  emailVerified?: boolean;
+  professionalVerified?: boolean;
+}
+
+// One hash for every test user: scrypt is deliberately slow and the tests need many users.
+const hashes = new Map<string, Promise<string>>();
+const hashOnce = (password: string) => {
+  if (!hashes.has(password)) hashes.set(password, hashPassword(password));
+  return hashes.get(password)!;
+};
+
+export async function insertUser(db: Database, user: NewUser): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO users (role, email, password_hash, name, admin_data, disabled, email_verified, professional_verified)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [
+      user.role ?? (user.admin ? 'ADMIN' : 'CUSTOMER'),
+      user.email,
+      user.password ? await hashOnce(user.password) : null,
+      user.email.split('@')[0],
+      user.admin ? JSON.stringify({ permissions: ['all'] }) : null,
+      user.disabled ?? false,
+      user.emailVerified ?? false,
+      user.professionalVerified ?? false,
+    ],
+  );
+  return rows[0]!.id;
+}
+
+/** A live token for any user, admin or not: how a non-admin token reaches the admin guard in tests. */
+export const issueToken = (db: Database, userId: string) => createSession(db, userId, new Date());
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+export async function count(db: Database, sql: string, params: unknown[] = []): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params);
+  return rows[0]!.n;
+}

@@ -50,7 +50,11 @@ export function readPain001(xml: string): Pain001Read {
   const doc = parsed.doc.Document as Record<string, unknown> | undefined;
   const root = doc?.CstmrCdtTrfInitn;
   if (!root) return { ok: false, code: 'NOT_PAIN001', line: 1 };
-  const namespace = (doc['@xmlns'] as string | undefined) ?? '';
+  // The parser drops namespace declarations along with prefixes, so read the root's from the text.
+  const namespace =
+    /<(?:[\w.-]+:)?Document\b[^>]*?\sxmlns(?::[\w.-]+)?="(urn:iso:std:iso:20022:tech:xsd:pain\.001[^"]*)"/.exec(
+      xml,
+    )?.[1] ?? '';
   const s = (node: unknown, ...path: string[]) => text(node, ...path) ?? '';
   return {
     ok: true,

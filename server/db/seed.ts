@@ -1,0 +1,204 @@
+import { hashPassword } from '../services/passwords';
+import type { Database, Queryable } from './client';
+import { type Cell, insertRows, iso } from './seed/bulk';
+import { seedCases } from './seed/cases';
+import { createFilePools } from './seed/files';
+import { seedSettlementsAndSepa } from './seed/finance';
+import { Rng } from './seed/random';
+import { seedStatements } from './seed/statements';
+import { type SeededUsers, seedUsers } from './seed/users';
+
+export const DEFAULT_RANDOM_SEED = 20_260_101;
+export const DEFAULT_DEMO_USERS = 300;
+export const MIN_SEED_USERS = 20;
+
+export interface SeedOptions {
+  /** Non-admin users to create (demo: 300; benchmarks: up to 1,000,000). */
+  users: number;
+  randomSeed?: number;
+  adminEmail: string;
+  adminPassword: string;
+  demoPassword: string;
+  /** `$DATA_DIR/files`: voice messages, attachments, invoices and statements are written here. */
+  filesDir: string;
+  /**
+   * Reference time the data is laid out around. Default: the start of the current UTC day, so the six
+   * months of settlements end today and two seeds on the same day are identical (docs/decisions/0011).
+   */
+  now?: Date;
+}
+
+export interface SeedSummary {
+  users: number;
+  professionals: number;
+  customers: number;
+  cases: number;
+  messages: number;
+  settlements: number;
+  sepaFiles: number;
+  statementFiles: number;
+  statementLines: number;
+  payouts: number;
+  invoices: number;
+  adminEmail: string;
+}
+
+// Every table the seed fills; `--reset` empties them (locales and countries are reference data).
+const DATA_TABLES = [
+  'statement_line_history',
+  'statement_lines',
+  'statement_files',
+  'provider_invoices',
+  'provider_payouts',
+  'sepa_transaction_settlements',
+  'sepa_transactions',
+  'sepa_files',
+  'settlements',
+  'case_reviews',
+  'case_message_attachments',
+  'case_messages',
+  'cases',
+  'subscription_payments',
+  'share_link_occurrences',
+  'professional_interest_areas',
+  'interest_areas',
+  'exports',
+  'audit_log',
+  'login_attempts',
+  'sessions',
+  'users',
+  'stored_files',
+];
+
+/** Any user at all means the database is in use: the seed never mixes demo rows into real ones. */
+export async function hasSeedData(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ present: boolean }>('SELECT EXISTS (SELECT 1 FROM users) AS present');
+  return rows[0]!.present;
+}
+
+export async function clearData(db: Queryable): Promise<void> {
+  await db.query(`TRUNCATE ${DATA_TABLES.join(', ')} RESTART IDENTITY CASCADE`);
+}
+
+export function defaultSeedNow(real: Date = new Date()): Date {
+  return new Date(Date.UTC(real.getUTCFullYear(), real.getUTCMonth(), real.getUTCDate()));
+}
+
+/** Fills an empty, migrated database with a deterministic demo dataset, in one transaction. */
+export async function seedDatabase(db: Database, options: SeedOptions): Promise<SeedSummary> {
+  if (!Number.isInteger(options.users) || options.users < MIN_SEED_USERS)
+    throw new RangeError(`seed needs at least ${MIN_SEED_USERS} users, got ${options.users}`);
+  if (await hasSeedData(db)) throw new Error('the database already has users; reset it before seeding');
+  const seed = options.randomSeed ?? DEFAULT_RANDOM_SEED;
+  const now = (options.now ?? defaultSeedNow()).getTime();
+  // One hash for every seeded user: scrypt per user would take hours at 1,000,000 (docs/decisions/0010).
+  const [adminHash, demoHash] = await Promise.all([
+    hashPassword(options.adminPassword),
+    hashPassword(options.demoPassword),
+  ]);
+
+  return db.transaction(async (tx) => {
+    const pools = await createFilePools(tx, options.filesDir, new Rng(seed, 'files'));
+    const adminId = await insertAdmin(tx, seed, now, options.adminEmail, adminHash);
+    const users = await seedUsers({ db: tx, seed, now, users: options.users, passwordHash: demoHash, pools });
+    await seedAuditTrail(tx, now, adminId, users);
+    const cases = await seedCases({ db: tx, seed, now, users, pools });
+    const finance = await seedSettlementsAndSepa({
+      db: tx,
+      seed,
+      now,
+      adminId,
+      professionals: users.professionals,
+      sources: cases.sources,
+      pools,
+    });
+    const statements = await seedStatements({
+      db: tx,
+      seed,
+      now,
+      adminId,
+      filesDir: options.filesDir,
+      sepaFiles: finance.sepaFiles,
+    });
+    return {
+      users: options.users,
+      professionals: users.professionals.length,
+      customers: options.users - users.professionals.length,
+      cases: cases.cases,
+      messages: cases.messages,
+      settlements: finance.settlements.length,
+      sepaFiles: finance.sepaFiles.length,
+      statementFiles: statements.files,
+      statementLines: statements.lines,
+      payouts: statements.payouts,
+      invoices: statements.invoices,
+      adminEmail: options.adminEmail,
+    };
+  });
+}
+
+async function insertAdmin(
+  db: Queryable,
+  seed: number,
+  now: number,
+  email: string,
+  passwordHash: string,
+): Promise<string> {
+  const id = new Rng(seed, 'admin').uuid();
+  await db.query(
+    `INSERT INTO users (id, role, email, password_hash, name, full_name, locale, email_verified, admin_data, created_at, last_active_at)
+     VALUES ($1, 'ADMIN', $2, $3, 'Administrador', 'Administrador da Plataforma', 'pt-PT', true, $4, $5, $5)`,
+    [id, email, passwordHash, JSON.stringify({ permissions: ['*'] }), iso(now - 400 * 86_400_000)],
+  );
+  return id;
+}
+
+/** The admin actions a single user view shows: who disabled or verified whom, and when. */
+async function seedAuditTrail(
+  db: Queryable,
+  now: number,
+  adminId: string,
+  users: SeededUsers,
+): Promise<void> {
+  const rows: Cell[][] = [];
+  const day = 86_400_000;
+  users.disabledUserIds.slice(0, 50).forEach((id, i) => {
+    rows.push([
+      adminId,
+      'user.disable',
+      'user',
+      id,
+      JSON.stringify({ disabled: false }),
+      JSON.stringify({ disabled: true }),
+      iso(now - (i + 2) * day),
+    ]);
+  });
+  users.professionals
+    .filter((p) => p.status === 'PROFESSIONAL_VERIFIED')
+    .slice(0, 50)
+    .forEach((p, i) => {
+      rows.push([
+        adminId,
+        'professional.verify',
+        'user',
+        p.id,
+        JSON.stringify({ status: 'EMAIL_VERIFIED' }),
+        JSON.stringify({ status: 'PROFESSIONAL_VERIFIED' }),
+        iso(now - (i + 30) * day),
+      ]);
+    });
+  await insertRows(
+    db,
+    'audit_log',
+    [
+      { name: 'actor_id', type: 'uuid' },
+      { name: 'action', type: 'text' },
+      { name: 'entity_type', type: 'text' },
+      { name: 'entity_id', type: 'text' },
+      { name: 'before', type: 'jsonb' },
+      { name: 'after', type: 'jsonb' },
+      { name: 'created_at', type: 'timestamptz' },
+    ],
+    rows,
+  );
+}

@@ -1,0 +1,394 @@
+import { createHash } from 'node:crypto';
+import { addDays, todayInLisbon } from '../../../domain/business-days';
+import { centsToDecimal } from '../../../domain/money';
+import { saveStoredFile } from '../../files/store';
+import type { Queryable } from '../client';
+import { type Cell, type Column, insertRows, iso } from './bulk';
+import { DEBTOR, MONTHS_OF_SETTLEMENTS, monthOf, type SeededSepaFile } from './finance';
+import { FEMALE_NAMES, MALE_NAMES, SURNAMES } from './portugal';
+import { Rng } from './random';
+
+type LineStatus = 'UNMATCHED' | 'SUGGESTED' | 'MATCHED' | 'DISCREPANCY' | 'IGNORED';
+
+interface Line {
+  bankDate: string;
+  amountCents: number;
+  description: string;
+  counterpartyName: string | null;
+  counterpartyIban: string | null;
+  endToEndId: string | null;
+  batchId: string | null;
+  bankReference: string | null;
+  kind: 'transfer' | 'return' | 'fee' | 'other';
+  returnReason: string | null;
+  status: LineStatus;
+  matchMethod: 'REFERENCE' | 'AMOUNT_COUNTERPARTY_DATE' | 'MANUAL' | null;
+  sepaFileId: string | null;
+  sepaTransactionId: string | null;
+  payoutId: string | null;
+  invoiceId: string | null;
+  notes: string | null;
+}
+
+/**
+ * The natural key of a bank entry: the same entry in two overlapping statements gives the same key,
+ * so it is imported once. `occurrence` separates genuinely identical entries within one statement.
+ */
+export function statementLineKey(
+  accountIban: string,
+  entry: {
+    bankDate: string;
+    amountCents: number;
+    bankReference: string | null;
+    endToEndId: string | null;
+    description: string;
+  },
+  occurrence: number,
+): string {
+  const parts = [
+    accountIban,
+    entry.bankDate,
+    entry.amountCents,
+    entry.bankReference ?? '',
+    entry.endToEndId ?? '',
+    entry.description.trim(),
+    occurrence,
+  ];
+  return createHash('sha256').update(parts.join('\u001f')).digest('hex');
+}
+
+const BLANK: Omit<Line, 'bankDate' | 'amountCents' | 'description' | 'kind' | 'status'> = {
+  counterpartyName: null,
+  counterpartyIban: null,
+  endToEndId: null,
+  batchId: null,
+  bankReference: null,
+  returnReason: null,
+  matchMethod: null,
+  sepaFileId: null,
+  sepaTransactionId: null,
+  payoutId: null,
+  invoiceId: null,
+  notes: null,
+};
+
+export interface StatementSeedInput {
+  db: Queryable;
+  seed: number;
+  now: number;
+  adminId: string;
+  filesDir: string;
+  sepaFiles: SeededSepaFile[];
+}
+
+export interface SeededStatements {
+  files: number;
+  lines: number;
+  payouts: number;
+  invoices: number;
+}
+
+export async function seedStatements(input: StatementSeedInput): Promise<SeededStatements> {
+  const { db, now } = input;
+  const rng = new Rng(input.seed, 'statements');
+  const today = todayInLisbon(new Date(now));
+  const start = addDays(today, -31 * MONTHS_OF_SETTLEMENTS);
+  const lines: Line[] = [];
+
+  for (const file of input.sepaFiles) {
+    if (file.status !== 'PAID' && file.status !== 'UNAVAILABLE') continue;
+    lines.push({
+      ...BLANK,
+      bankDate: file.executionDate,
+      amountCents: -file.amountCents,
+      description: `TRF SEPA LOTE ${file.paymentInfoId}`,
+      batchId: file.paymentInfoId,
+      bankReference: `BR${rng.digits(12)}`,
+      kind: 'transfer',
+      status: file.status === 'PAID' ? 'MATCHED' : 'DISCREPANCY',
+      matchMethod: 'REFERENCE',
+      sepaFileId: file.id,
+      notes: file.status === 'PAID' ? null : 'Lote debitado e devolvido: ver devoluções AC04.',
+    });
+    if (file.status === 'UNAVAILABLE') {
+      for (const t of file.transactions) {
+        lines.push({
+          ...BLANK,
+          bankDate: addDays(file.executionDate, 2),
+          amountCents: t.amountCents,
+          description: `DEVOLUCAO TRF SEPA ${t.endToEndId}`,
+          counterpartyName: t.creditorName,
+          counterpartyIban: t.creditorIban,
+          endToEndId: t.endToEndId,
+          batchId: file.paymentInfoId,
+          bankReference: `RT${rng.digits(12)}`,
+          kind: 'return',
+          returnReason: 'AC04',
+          status: 'MATCHED',
+          matchMethod: 'REFERENCE',
+          sepaTransactionId: t.id,
+        });
+      }
+    }
+  }
+
+  const payoutRows: Cell[][] = [];
+  let week = 0;
+  for (let day = start; day < today; day = addDays(day, 7), week++) {
+    const id = rng.uuid();
+    const providerId = `po_${rng.uuid().replace(/-/g, '').slice(0, 24)}`;
+    const amountCents = rng.int(20_000, 180_000);
+    payoutRows.push([id, providerId, amountCents, day]);
+    if (addDays(day, 7) >= today) continue; // the newest payout has not reached the bank yet
+    const suggested = week % 8 === 3;
+    const discrepancy = week % 8 === 6;
+    lines.push({
+      ...BLANK,
+      bankDate: addDays(day, 1),
+      amountCents: discrepancy ? amountCents - 37 : amountCents,
+      description: suggested
+        ? 'TRF CRED SEPA STRIPE TECHNOLOGY EUROPE'
+        : `TRF CRED SEPA STRIPE ${providerId}`,
+      counterpartyName: 'Stripe Technology Europe Ltd',
+      counterpartyIban: 'IE64STRP99000000123456',
+      bankReference: suggested ? null : providerId,
+      kind: 'transfer',
+      status: suggested ? 'SUGGESTED' : discrepancy ? 'DISCREPANCY' : 'MATCHED',
+      matchMethod: suggested ? 'AMOUNT_COUNTERPARTY_DATE' : 'REFERENCE',
+      payoutId: id,
+      notes: discrepancy ? 'Diferença de 0,37 € face ao payout: comissão do fornecedor?' : null,
+    });
+  }
+
+  const invoiceRows: Cell[][] = [];
+  for (let month = 0; month < MONTHS_OF_SETTLEMENTS; month++) {
+    const monthStart = `${monthOf(addDays(today, -31 * month))}-05`;
+    if (monthStart >= today) continue;
+    const invoiceId = rng.uuid();
+    invoiceRows.push([invoiceId, `FT 2026/${String(100 + month).padStart(4, '0')}`, 2990, monthStart]);
+    lines.push({
+      ...BLANK,
+      bankDate: addDays(monthStart, 3),
+      amountCents: -2990,
+      description: `DD INVOICEXPRESS FT 2026/${String(100 + month).padStart(4, '0')}`,
+      counterpartyName: 'InvoiceXpress',
+      kind: 'transfer',
+      status: 'MATCHED',
+      matchMethod: 'REFERENCE',
+      invoiceId,
+    });
+    lines.push({
+      ...BLANK,
+      bankDate: addDays(monthStart, 20) < today ? addDays(monthStart, 20) : monthStart,
+      amountCents: -750,
+      description: 'COMISSAO DE MANUTENCAO DE CONTA',
+      kind: 'fee',
+      status: 'IGNORED',
+      notes: 'Comissão bancária: sem contrapartida.',
+    });
+    const name = `${rng.pick([...FEMALE_NAMES, ...MALE_NAMES])} ${rng.pick(SURNAMES)}`;
+    lines.push({
+      ...BLANK,
+      bankDate: addDays(monthStart, 9) < today ? addDays(monthStart, 9) : monthStart,
+      amountCents: rng.int(10, 200) * 100,
+      description: `TRF DE ${name.toUpperCase()}`,
+      counterpartyName: name,
+      kind: 'transfer',
+      status: 'UNMATCHED',
+    });
+  }
+
+  await insertRows(
+    db,
+    'provider_payouts',
+    [
+      { name: 'id', type: 'uuid' },
+      { name: 'provider_payout_id', type: 'text' },
+      { name: 'amount_cents', type: 'bigint' },
+      { name: 'payout_date', type: 'date' },
+    ],
+    payoutRows,
+  );
+  await insertRows(
+    db,
+    'provider_invoices',
+    [
+      { name: 'id', type: 'uuid' },
+      { name: 'provider_invoice_id', type: 'text' },
+      { name: 'amount_cents', type: 'bigint' },
+      { name: 'invoice_date', type: 'date' },
+    ],
+    invoiceRows,
+  );
+  const importable = lines
+    .filter((l) => l.bankDate < today)
+    .sort((a, b) => (a.bankDate < b.bankDate ? -1 : a.bankDate > b.bankDate ? 1 : 0));
+  const files = await writeStatementFiles(input, rng, importable, now);
+  return { files, lines: importable.length, payouts: payoutRows.length, invoices: invoiceRows.length };
+}
+
+const LINE_COLUMNS: Column[] = [
+  { name: 'id', type: 'uuid' },
+  { name: 'statement_file_id', type: 'uuid' },
+  { name: 'line_number', type: 'int' },
+  { name: 'dedup_key', type: 'text' },
+  { name: 'bank_amount_cents', type: 'bigint' },
+  { name: 'bank_date', type: 'date' },
+  { name: 'value_date', type: 'date' },
+  { name: 'transaction_date', type: 'date' },
+  { name: 'description', type: 'text' },
+  { name: 'counterparty_name', type: 'text' },
+  { name: 'counterparty_iban', type: 'text' },
+  { name: 'end_to_end_id', type: 'text' },
+  { name: 'batch_id', type: 'text' },
+  { name: 'bank_reference', type: 'text' },
+  { name: 'kind', type: 'text' },
+  { name: 'return_reason', type: 'text' },
+  { name: 'status', type: 'text' },
+  { name: 'match_method', type: 'text' },
+  { name: 'matched_sepa_file_id', type: 'uuid' },
+  { name: 'matched_sepa_transaction_id', type: 'uuid' },
+  { name: 'matched_payout_id', type: 'uuid' },
+  { name: 'matched_invoice_id', type: 'uuid' },
+  { name: 'notes', type: 'text' },
+  { name: 'imported_at', type: 'timestamptz' },
+  { name: 'updated_at', type: 'timestamptz' },
+];
+
+/** One CSV statement per calendar month, as a Portuguese bank exports it, stored as a real file. */
+async function writeStatementFiles(
+  input: StatementSeedInput,
+  rng: Rng,
+  lines: Line[],
+  now: number,
+): Promise<number> {
+  const months = [...new Set(lines.map((l) => monthOf(l.bankDate)))].sort();
+  const fileRows: Cell[][] = [];
+  const lineRows: Cell[][] = [];
+  const historyRows: Cell[][] = [];
+  let balance = 2_500_000;
+  for (const month of months) {
+    const own = lines.filter((l) => monthOf(l.bankDate) === month);
+    const opening = balance;
+    const csv = [
+      'Extrato de conta;;;;',
+      `Conta;${DEBTOR.iban};;;`,
+      'Data Mov.;Data Valor;Descritivo;Montante;Saldo',
+    ];
+    for (const l of own) {
+      balance += l.amountCents;
+      const [y, m, d] = l.bankDate.split('-');
+      csv.push(
+        `${d}-${m}-${y};${d}-${m}-${y};${l.description};${centsToDecimal(l.amountCents).replace('.', ',')};${centsToDecimal(balance).replace('.', ',')}`,
+      );
+    }
+    const content = Buffer.from(`${csv.join('\r\n')}\r\n`, 'utf8');
+    const sha256 = createHash('sha256').update(content).digest('hex');
+    const fileId = await saveStoredFile(input.db, input.filesDir, {
+      id: rng.uuid(),
+      content,
+      originalName: `extrato-${month}.csv`,
+      contentType: 'text/csv',
+    });
+    const statementId = rng.uuid();
+    const importedAt = Math.min(now - 3_600_000, Date.parse(`${addDays(`${month}-28`, 6)}T09:00:00Z`));
+    fileRows.push([
+      statementId,
+      fileId,
+      'CSV',
+      sha256,
+      DEBTOR.iban,
+      opening,
+      balance,
+      own.length,
+      input.adminId,
+      iso(importedAt),
+    ]);
+    const seen = new Map<string, number>();
+    own.forEach((l, index) => {
+      const base = statementLineKey(DEBTOR.iban, l, 0);
+      const occurrence = seen.get(base) ?? 0;
+      seen.set(base, occurrence + 1);
+      const id = rng.uuid();
+      const changedAt = importedAt + 60_000;
+      lineRows.push([
+        id,
+        statementId,
+        index + 1,
+        statementLineKey(DEBTOR.iban, l, occurrence),
+        l.amountCents,
+        l.bankDate,
+        l.bankDate,
+        l.bankDate,
+        l.description,
+        l.counterpartyName,
+        l.counterpartyIban,
+        l.endToEndId,
+        l.batchId,
+        l.bankReference,
+        l.kind,
+        l.returnReason,
+        l.status,
+        l.matchMethod,
+        l.sepaFileId,
+        l.sepaTransactionId,
+        l.payoutId,
+        l.invoiceId,
+        l.notes,
+        iso(importedAt),
+        iso(l.status === 'UNMATCHED' ? importedAt : changedAt),
+      ]);
+      historyRows.push([
+        id,
+        input.adminId,
+        'IMPORTED',
+        null,
+        JSON.stringify({ status: 'UNMATCHED' }),
+        iso(importedAt),
+      ]);
+      if (l.status !== 'UNMATCHED') {
+        // the matcher acts alone; ignoring a line is a person's decision
+        historyRows.push([
+          id,
+          l.status === 'IGNORED' ? input.adminId : null,
+          l.status,
+          JSON.stringify({ status: 'UNMATCHED' }),
+          JSON.stringify({ status: l.status, notes: l.notes }),
+          iso(changedAt),
+        ]);
+      }
+    });
+  }
+  await insertRows(
+    input.db,
+    'statement_files',
+    [
+      { name: 'id', type: 'uuid' },
+      { name: 'file_id', type: 'uuid' },
+      { name: 'format', type: 'text' },
+      { name: 'sha256', type: 'text' },
+      { name: 'account_iban', type: 'text' },
+      { name: 'opening_balance_cents', type: 'bigint' },
+      { name: 'closing_balance_cents', type: 'bigint' },
+      { name: 'line_count', type: 'int' },
+      { name: 'uploaded_by', type: 'uuid' },
+      { name: 'imported_at', type: 'timestamptz' },
+    ],
+    fileRows,
+  );
+  await insertRows(input.db, 'statement_lines', LINE_COLUMNS, lineRows);
+  await insertRows(
+    input.db,
+    'statement_line_history',
+    [
+      { name: 'statement_line_id', type: 'uuid' },
+      { name: 'actor_id', type: 'uuid' },
+      { name: 'action', type: 'text' },
+      { name: 'before', type: 'jsonb' },
+      { name: 'after', type: 'jsonb' },
+      { name: 'created_at', type: 'timestamptz' },
+    ],
+    historyRows,
+  );
+  return fileRows.length;
+}

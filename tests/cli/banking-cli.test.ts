@@ -1,0 +1,170 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BANKING, schemaErrors } from '../unit/domain/shared-fixtures';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const SAMPLES = `${BANKING}samples/`;
+const dir = mkdtempSync(path.join(tmpdir(), 'banking-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(TSX, ['server/cli.ts', ...args], { cwd: ROOT, timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const batch = {
+  messageId: 'CLI-TEST-0001',
+  executionDate: '2099-06-01',
+  debtor: { name: 'Consultas Exemplo Lda', iban: 'PT50003500010001234567805', bic: 'CGDIPTPL' },
+  transactions: [
+    {
+      endToEndId: 'STL-1',
+      creditorName: 'Inês Lobo',
+      creditorIban: 'PT50000700009876543210144',
+      amountCents: 12050,
+      remittanceInformation: 'Honorários',
+    },
+  ],
+};
+
+describe('banking CLI', () => {
+  it('statement parse --json prints the normalised entries, errors and balance', async () => {
+    const r = await cli(
+      'statement',
+      'parse',
+      `${SAMPLES}synthetic-statement-pt.camt.053.001.02.xml`,
+      '--json',
+    );
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(Object.keys(out).sort()).toEqual(['balance', 'entries', 'errors', 'format']);
+    expect(out.format).toBe('camt053');
+    expect(out.entries).toHaveLength(6);
+    expect(out.balance).toEqual({ opening: 2000000, closing: 1849805, consistent: true });
+  });
+
+  it('statement parse takes --format and --mapping, and fails clearly', async () => {
+    const csv = path.join(dir, 'odd.csv');
+    writeFileSync(csv, 'Quando;Quanto\n07-05-2026;-3,00\n');
+    const r = await cli(
+      'statement',
+      'parse',
+      csv,
+      '--format',
+      'csv',
+      '--mapping',
+      '{"bookingDate":"Quando","amount":"Quanto"}',
+      '--json',
+    );
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).entries[0].amountCents).toBe(-300);
+    const missing = await cli('statement', 'parse', path.join(dir, 'nope.csv'), '--json');
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toMatch(/cannot read .*nope\.csv/);
+    const badFormat = await cli('statement', 'parse', csv, '--format', 'xls');
+    expect(badFormat.code).toBe(2);
+    expect(badFormat.stderr).toMatch(/unknown --format xls/);
+  });
+
+  it('sepa generate writes a schema-valid file that sepa check accepts', async () => {
+    const input = path.join(dir, 'batch.json');
+    const out = path.join(dir, 'out.xml');
+    writeFileSync(input, JSON.stringify(batch));
+    const r = await cli('sepa', 'generate', '--input', input, '--out', out, '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: true,
+      numberOfTransactions: 1,
+      controlSumCents: 12050,
+      executionDate: '2099-06-01',
+    });
+    const xml = readFileSync(out, 'utf8');
+    expect(xml).toContain('<Nm>Ines Lobo</Nm>');
+    expect(await schemaErrors([xml])).toEqual([]);
+    const check = await cli('sepa', 'check', out, '--json');
+    expect(check.code).toBe(0);
+    expect(JSON.parse(check.stdout)).toEqual({ ok: true, schemaValid: true, schemaErrors: [], findings: [] });
+    const v9 = path.join(dir, 'out9.xml');
+    expect((await cli('sepa', 'generate', '--input', input, '--out', v9, '--version', '09')).code).toBe(0);
+    expect(await schemaErrors([readFileSync(v9, 'utf8')], '09')).toEqual([]);
+  });
+
+  it('sepa generate prints the errors and writes nothing for an invalid batch', async () => {
+    const input = path.join(dir, 'bad.json');
+    const out = path.join(dir, 'bad.xml');
+    writeFileSync(
+      input,
+      JSON.stringify({
+        ...batch,
+        transactions: [{ ...batch.transactions[0], creditorIban: 'PT50000700009876543210145' }],
+      }),
+    );
+    const r = await cli('sepa', 'generate', '--input', input, '--out', out);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('STL-1: creditorIban INVALID_NATIONAL_CHECKSUM');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('sepa check reports EPC findings', async () => {
+    const r = await cli('sepa', 'check', `${SAMPLES}pain.001.001.03.xml`, '--json');
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.schemaValid).toBe(true);
+    expect(report.findings).toEqual([
+      { location: 'PmtInf[1]', field: 'DbtrAcct/Id/IBAN', code: 'INVALID_IBAN' },
+    ]);
+  });
+
+  it('reconcile matches the synthetic pair', async () => {
+    const r = await cli(
+      'reconcile',
+      '--statement',
+      `${SAMPLES}synthetic-statement-pt.camt.053.001.02.xml`,
+      '--expected',
+      `${SAMPLES}synthetic-payout-pt.pain.001.001.03.xml`,
+      '--json',
+    );
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.matches).toHaveLength(3);
+    expect(out.returns).toEqual([
+      { entryId: 'L165', itemId: 'PAYOUT-2026-04-0001/STL-2026-04-DOC0311', reason: 'AC04' },
+    ]);
+    expect(out.unmatchedEntries).toEqual(['L127', 'L152']);
+    expect(out.unmatchedItems).toEqual([]);
+  });
+
+  it('reconcile takes expected items as JSON and refuses bad ones', async () => {
+    const expected = path.join(dir, 'expected.json');
+    writeFileSync(
+      expected,
+      JSON.stringify([
+        { id: 'acq-7781', type: 'payout', amountCents: 296040, date: '2026-05-05', reference: '7781' },
+      ]),
+    );
+    const statement = `${SAMPLES}synthetic-statement-pt.camt.053.001.02.xml`;
+    const r = await cli('reconcile', '--statement', statement, '--expected', expected, '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).matches).toEqual([
+      { entryIds: ['L127'], itemIds: ['acq-7781'], method: 'reference', confidence: 1, differenceCents: 0 },
+    ]);
+    writeFileSync(expected, JSON.stringify([{ id: 'x', type: 'payout', amountCents: -1 }]));
+    const bad = await cli('reconcile', '--statement', statement, '--expected', expected, '--json');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('expected item 0: amountCents INVALID_AMOUNT');
+  });
+
+  it('answers an unknown command with usage and exit code 2', async () => {
+    const r = await cli('sepa', 'upload');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Usage:');
+  });
+});

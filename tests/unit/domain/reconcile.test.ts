@@ -203,7 +203,7 @@ describe('matcher invariants (property)', () => {
       amountCents: amount,
       date: fc.option(day, { nil: undefined }),
       endToEndId: ref,
-      batchIds: fc.constantFrom(['B1'], ['B2', 'M2'], undefined),
+      batchIds: fc.constantFrom<string[] | undefined>(['B1'], ['B2', 'M2'], undefined),
       reference: fc.constantFrom('po_1', null),
       counterpartyName: fc.constantFrom('Clinica Sorriso', null),
       counterpartyIban: fc.constantFrom(null, 'PT50003300004567890123437', 'PT50001000001112223334480'),

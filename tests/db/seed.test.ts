@@ -1,0 +1,212 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { validateIBAN } from 'ibantools';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/client';
+import { openDatabase } from '../../server/db/client';
+import { migrate } from '../../server/db/migrate';
+import { hasSeedData, type SeedOptions, seedDatabase } from '../../server/db/seed';
+import { storedFilePath } from '../../server/files/store';
+import { testDatabaseKinds } from '../support/databases';
+
+const options = (filesDir: string): SeedOptions => ({
+  users: 120,
+  adminEmail: 'admin@demo.pt',
+  adminPassword: 'admin-password-1',
+  demoPassword: 'demo-password-1',
+  filesDir,
+  now: new Date('2026-03-15T00:00:00Z'),
+});
+
+async function snapshot(db: Database) {
+  return {
+    users: await values(db, `SELECT id || ' ' || email AS v FROM users`),
+    cases: await values(db, `SELECT id || ' ' || status || ' ' || price_cents AS v FROM cases`),
+    settlements: await values(
+      db,
+      `SELECT reference_month || ' ' || status || ' ' || sum(net_cents) AS v FROM settlements GROUP BY reference_month, status`,
+    ),
+    sepa: await values(db, `SELECT msg_id || ' ' || amount_cents AS v FROM sepa_files`),
+  };
+}
+// Filled by each driver's suite, compared with a fresh PGlite seed at the end.
+const snapshots: Awaited<ReturnType<typeof snapshot>>[] = [];
+
+const values = async (db: Database, sql: string) =>
+  (await db.query<{ v: string }>(sql)).rows.map((r) => r.v).sort();
+
+describe.each(testDatabaseKinds())('demo seed on $name', (kind) => {
+  let db: Database;
+  let filesDir: string;
+  beforeAll(async () => {
+    filesDir = mkdtempSync(join(tmpdir(), 'seed-files-'));
+    db = await kind.open();
+    await seedDatabase(db, options(filesDir));
+    snapshots.push(await snapshot(db));
+  });
+  afterAll(async () => {
+    await db.close();
+    rmSync(filesDir, { recursive: true, force: true });
+  });
+
+  it('refuses to seed a database that already has users', async () => {
+    expect(await hasSeedData(db)).toBe(true);
+    await expect(seedDatabase(db, options(filesDir))).rejects.toThrow(/already has users/);
+  });
+
+  it('creates the admin with admin data and every user status, professionals included', async () => {
+    const admin = await db.query<{ admin_data: unknown; email_verified: boolean }>(
+      `SELECT admin_data, email_verified FROM users WHERE role = 'ADMIN'`,
+    );
+    expect(admin.rows).toEqual([{ admin_data: { permissions: ['*'] }, email_verified: true }]);
+    expect(await values(db, `SELECT DISTINCT status AS v FROM users WHERE role = 'PROFESSIONAL'`)).toEqual([
+      'DISABLED',
+      'EMAIL_VERIFIED',
+      'NEW_USER',
+      'PROFESSIONAL_VERIFIED',
+    ]);
+    expect(await values(db, `SELECT DISTINCT status AS v FROM users WHERE role = 'CUSTOMER'`)).toEqual([
+      'DISABLED',
+      'EMAIL_VERIFIED',
+      'NEW_USER',
+    ]);
+  });
+
+  it('gives professionals valid Portuguese IBANs, except the few seeded with a broken one', async () => {
+    const ibans = await values(
+      db,
+      `SELECT iban AS v FROM users WHERE role = 'PROFESSIONAL' AND iban IS NOT NULL`,
+    );
+    const invalid = ibans.filter((iban) => !validateIBAN(iban).valid);
+    expect(invalid.length).toBeGreaterThan(0);
+    expect(invalid.length).toBeLessThan(ibans.length / 5);
+    expect(
+      await values(
+        db,
+        `SELECT count(*)::text AS v FROM users WHERE role = 'PROFESSIONAL' AND tax_number IS NULL`,
+      ),
+    ).not.toEqual(['0']);
+  });
+
+  it('covers every case status, both fund types and all three message types', async () => {
+    expect(await values(db, 'SELECT DISTINCT status AS v FROM cases')).toEqual([
+      'ACCEPTED',
+      'CLOSED_BY_ADMIN',
+      'CLOSED_BY_PROFESSIONAL',
+      'CLOSED_EXPIRED',
+      'CLOSED_LIFETIME',
+      'CLOSED_NOT_ANSWERED',
+      'CLOSED_NOT_PAID',
+      'CLOSED_REJECTED',
+      'CREATED',
+      'FREE',
+      'PAID',
+      'WAITING_PAYMENT',
+    ]);
+    expect(await values(db, 'SELECT DISTINCT type AS v FROM cases')).toEqual(['SINGLE_CASE', 'SUBSCRIPTION']);
+    expect(await values(db, 'SELECT DISTINCT type AS v FROM case_messages')).toEqual([
+      'CALL',
+      'TEXT',
+      'VOICE',
+    ]);
+    const mismatched = await db.query(
+      `SELECT c.id FROM cases c LEFT JOIN case_messages m ON m.case_id = c.id
+       GROUP BY c.id, c.total_messages HAVING count(m.id) <> c.total_messages`,
+    );
+    expect(mismatched.rows).toEqual([]);
+  });
+
+  it('covers every settlement, SEPA and statement line status over six reference months', async () => {
+    expect(await values(db, 'SELECT DISTINCT status AS v FROM settlements')).toEqual([
+      'AVAILABLE',
+      'PAID',
+      'PENDING_TRANSFER',
+      'READY_TO_SETTLE',
+      'REFUNDED',
+      'REFUNDED_PAID',
+      'SETTLED',
+    ]);
+    expect(await values(db, 'SELECT DISTINCT reference_month AS v FROM settlements')).toEqual([
+      '2025-10',
+      '2025-11',
+      '2025-12',
+      '2026-01',
+      '2026-02',
+      '2026-03',
+    ]);
+    expect(await values(db, 'SELECT DISTINCT status AS v FROM sepa_files')).toEqual([
+      'AVAILABLE',
+      'GENERATED',
+      'PAID',
+      'UNAVAILABLE',
+    ]);
+    expect(await values(db, 'SELECT DISTINCT status AS v FROM statement_lines')).toEqual([
+      'DISCREPANCY',
+      'IGNORED',
+      'MATCHED',
+      'SUGGESTED',
+      'UNMATCHED',
+    ]);
+  });
+
+  it('keeps SEPA amounts exact: file = Σ transactions = Σ settlements paid', async () => {
+    const files = await db.query(
+      `SELECT f.id FROM sepa_files f JOIN sepa_transactions t ON t.sepa_file_id = f.id
+       GROUP BY f.id, f.amount_cents, f.transaction_count
+       HAVING sum(t.amount_cents) <> f.amount_cents OR count(*) <> f.transaction_count`,
+    );
+    expect(files.rows).toEqual([]);
+    const transactions = await db.query(
+      `SELECT t.id FROM sepa_transactions t
+       JOIN sepa_transaction_settlements l ON l.sepa_transaction_id = t.id
+       JOIN settlements s ON s.id = l.settlement_id
+       GROUP BY t.id, t.amount_cents
+       HAVING sum(coalesce(s.adjusted_cents, s.net_cents)) <> t.amount_cents OR sum(l.amount_cents) <> t.amount_cents`,
+    );
+    expect(transactions.rows).toEqual([]);
+    const strays = await db.query(
+      `SELECT s.id FROM settlements s
+       WHERE (s.status IN ('PENDING_TRANSFER', 'PAID', 'REFUNDED_PAID'))
+         <> EXISTS (SELECT 1 FROM sepa_transaction_settlements l WHERE l.settlement_id = s.id AND l.live)`,
+    );
+    expect(strays.rows).toEqual([]);
+  });
+
+  it('writes real voice messages and statement files to disk', async () => {
+    const voices = await db.query<{ storage_key: string; size_bytes: number }>(
+      `SELECT DISTINCT f.storage_key, f.size_bytes FROM case_messages m JOIN stored_files f ON f.id = m.voice_file_id`,
+    );
+    expect(voices.rows.length).toBeGreaterThan(1);
+    for (const voice of voices.rows) {
+      const bytes = readFileSync(storedFilePath(filesDir, voice.storage_key));
+      expect(bytes.length).toBe(voice.size_bytes);
+      expect(bytes.subarray(0, 4).toString('ascii')).toBe('RIFF');
+      expect(bytes.subarray(8, 12).toString('ascii')).toBe('WAVE');
+    }
+    const statement = await db.query<{ storage_key: string }>(
+      'SELECT f.storage_key FROM statement_files s JOIN stored_files f ON f.id = s.file_id LIMIT 1',
+    );
+    expect(readFileSync(storedFilePath(filesDir, statement.rows[0]!.storage_key), 'utf8')).toContain(
+      'Data Mov.;',
+    );
+  });
+});
+
+describe('seed determinism', () => {
+  it('gives the same ids, e-mails and amounts for the same options, on every driver', async () => {
+    const filesDir = mkdtempSync(join(tmpdir(), 'seed-det-'));
+    const db = await openDatabase({});
+    try {
+      await migrate(db);
+      await seedDatabase(db, options(filesDir));
+      const again = await snapshot(db);
+      expect(again.users.length).toBe(121);
+      expect(snapshots.length).toBe(testDatabaseKinds().length);
+      for (const earlier of snapshots) expect(again).toEqual(earlier);
+    } finally {
+      await db.close();
+      rmSync(filesDir, { recursive: true, force: true });
+    }
+  });
+});

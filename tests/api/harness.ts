@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { createApp } from '../../server/app';
 import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
 import type { AppEnv } from '../../server/http/context';
+import { listen } from '../../server/http/listen';
 import { hashPassword } from '../../server/services/passwords';
 import { createSession } from '../../server/services/sessions';
 
@@ -29,20 +28,8 @@ export async function startApi(db: Database, options: { staticDir?: string } = {
     clock: () => clock.current ?? new Date(),
     ...options,
   });
-  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
-    (resolve) => {
-      const started = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
-        resolve({ server: started, port: info.port }),
-      );
-    },
-  );
-  return {
-    url: `http://127.0.0.1:${port}`,
-    app,
-    clock,
-    stop: () =>
-      new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
-  };
+  const listening = await listen(app, { host: '127.0.0.1', port: 0 });
+  return { url: listening.url, app, clock, stop: listening.close };
 }
 
 export interface NewUser {

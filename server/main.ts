@@ -1,0 +1,71 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { createApp } from './app';
+import { readConfig } from './config';
+import { openDatabase } from './db/client';
+import { DEFAULT_DEMO_USERS } from './db/seed';
+import { listen } from './http/listen';
+import { prepareDatabase } from './services/bootstrap';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+const distDir = join(projectRoot, 'dist');
+const CONSOLE_SOURCES = ['src', 'machines', 'locales', 'index.html', 'vite.config.ts', 'package.json'];
+
+function newestModification(path: string): number {
+  if (!existsSync(path)) return 0;
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newestModification(join(path, name))));
+}
+
+/** Rebuilding takes a while on a small machine, so an up-to-date build is reused. */
+function consoleIsStale(): boolean {
+  const built = join(distDir, 'index.html');
+  if (!existsSync(built)) return true;
+  const builtAt = statSync(built).mtimeMs;
+  return CONSOLE_SOURCES.some((source) => newestModification(join(projectRoot, source)) > builtAt);
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  console.log(
+    config.databaseUrl ? 'Database: PostgreSQL (DATABASE_URL)' : `Database: PGlite in ${config.dataDir}`,
+  );
+  const seeded = await prepareDatabase(db, config, DEFAULT_DEMO_USERS);
+  if (seeded) console.log(`Seeded the demo dataset: ${seeded.users} users, ${seeded.cases} cases.`);
+
+  if (process.env.SKIP_BUILD === '1') console.log('Console build skipped (SKIP_BUILD=1).');
+  else if (consoleIsStale()) {
+    console.log('Building the console…');
+    await build({ root: projectRoot, logLevel: 'warn', mode: 'production' });
+  } else console.log('Console build is up to date.');
+
+  const app = createApp({ db, config, staticDir: distDir });
+  const server = await listen(app, config);
+  console.log(`
+Admin Panel v2 is running at ${server.url}/
+  Sign in as   ${config.adminEmail} / ${config.adminPassword}   (ADMIN_EMAIL / ADMIN_PASSWORD)
+  Demo users   any seeded user's password is ${config.demoPassword}   (DEMO_PASSWORD; they cannot sign in: not admins)
+  API          ${server.url}/v2/openapi.json
+`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) process.exit(1); // a second signal means "now"
+    stopping = true;
+    console.log(`${signal}: stopping…`);
+    await server.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,59 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../../server/app';
+import { readConfig } from '../../server/config';
+import { type Database, openDatabase } from '../../server/db/client';
+import { listen } from '../../server/http/listen';
+import { prepareDatabase } from '../../server/services/bootstrap';
+
+const distDir = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+export interface TestServer {
+  url: string;
+  adminEmail: string;
+  adminPassword: string;
+  demoPassword: string;
+  db: Database;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole product as `npm start` runs it — migrated, seeded, console and API on one port over
+ * real HTTP — in a fresh temporary DATA_DIR, with PGlite in memory unless `databaseUrl` is given.
+ */
+export async function startTestServer(
+  options: { seedUsers?: number; databaseUrl?: string } = {},
+): Promise<TestServer> {
+  if (!existsSync(join(distDir, 'index.html')))
+    throw new Error(
+      `${distDir}index.html is missing: build the console first (npm run build, or the vitest globalSetup).`,
+    );
+  const dataDir = mkdtempSync(join(tmpdir(), 'admin-panel-test-'));
+  const config = readConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' });
+  const db = await openDatabase({ databaseUrl: options.databaseUrl });
+  try {
+    await prepareDatabase(db, config, options.seedUsers ?? 60);
+    const server = await listen(createApp({ db, config, staticDir: distDir }), {
+      host: '127.0.0.1',
+      port: 0,
+    });
+    return {
+      url: server.url,
+      adminEmail: config.adminEmail,
+      adminPassword: config.adminPassword,
+      demoPassword: config.demoPassword,
+      db,
+      async stop() {
+        await server.close();
+        await db.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -49,3 +49,25 @@ export function iso(ms: number): string {
 export function isoDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
+
+/**
+ * Bulk loads run several times faster when secondary indexes are built once at the end instead of
+ * maintained row by row. Constraint indexes (primary and unique keys) stay; the rest are dropped and
+ * recreated from their own definitions, inside the caller's transaction.
+ */
+export async function withIndexesDeferred<T>(
+  db: Queryable,
+  table: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const { rows } = await db.query<{ name: string; definition: string }>(
+    `SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
+     WHERE i.schemaname = current_schema() AND i.tablename = $1
+       AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`,
+    [table],
+  );
+  for (const index of rows) await db.query(`DROP INDEX ${index.name}`);
+  const result = await work();
+  for (const index of rows) await db.query(index.definition);
+  return result;
+}

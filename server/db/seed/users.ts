@@ -1,6 +1,6 @@
 import { missingProfessionalFields } from '../../../domain/iban';
 import type { Queryable } from '../client';
-import { type Cell, type Column, insertRows, iso, isoDate, textArray } from './bulk';
+import { type Cell, type Column, insertRows, iso, isoDate, textArray, withIndexesDeferred } from './bulk';
 import type { FilePools } from './files';
 import {
   BACKGROUNDS,
@@ -117,6 +117,10 @@ export interface UserSeedInput {
 }
 
 export async function seedUsers(input: UserSeedInput): Promise<SeededUsers> {
+  return withIndexesDeferred(input.db, 'users', () => insertUsers(input));
+}
+
+async function insertUsers(input: UserSeedInput): Promise<SeededUsers> {
   const { db, now, users } = input;
   const rng = new Rng(input.seed, 'users');
   const professionalCount = Math.max(5, Math.round(users * PROFESSIONAL_SHARE));

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { localesQuery } from '../api/static-data';
 import { useI18n } from '../i18n/i18n';
@@ -9,7 +9,11 @@ import { SessionContext } from './session';
 /** Enabled languages from the server; the built-in list until it answers. */
 export function useEnabledLocales() {
   const { data } = useQuery({ ...localesQuery, placeholderData: keepPreviousData });
-  return data ? data.filter((l) => l.enabled && LOCALES.includes(l.id)).map((l) => l.id) : LOCALES;
+  // Stable identity: palette commands are rebuilt (and re-registered) whenever this changes.
+  return useMemo(
+    () => (data ? data.filter((l) => l.enabled && LOCALES.includes(l.id)).map((l) => l.id) : LOCALES),
+    [data],
+  );
 }
 
 export function ProfileMenu() {

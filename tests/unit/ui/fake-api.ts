@@ -1,0 +1,66 @@
+import { vi } from 'vitest';
+import type { Profile } from '../../../machines/session';
+
+export const adminProfile: Profile = {
+  user: { id: 'u1', email: 'admin@example.com', name: 'Ada', fullName: 'Ada Admin', role: 'ADMIN' },
+  hasUser: true,
+  avatar: null,
+  selectedRole: 'ADMIN',
+  selectedLocale: 'pt-PT',
+  status: 'PROFESSIONAL_VERIFIED',
+  adminData: { permissions: [] },
+};
+
+export interface FakeCall {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+type Handler = (call: FakeCall) => { status: number; body?: unknown };
+
+/** Stubs `fetch` with a tiny route table keyed by "METHOD path"; unknown paths answer 404 like the API. */
+export function fakeApi(routes: Record<string, Handler>) {
+  const calls: FakeCall[] = [];
+  const defaults: Record<string, Handler> = {
+    'GET /v2/locales': () => ({
+      status: 200,
+      body: [
+        { id: 'pt-PT', enabled: true },
+        { id: 'en-GB', enabled: true },
+      ],
+    }),
+    'GET /v2/admin/professionals/status/count': () => ({
+      status: 200,
+      body: { EMAIL_VERIFIED: 7, DISABLED: 3 },
+    }),
+  };
+  const fetchStub = vi.fn(async (input: string, init: RequestInit = {}) => {
+    const url = String(input);
+    const method = (init.method ?? 'GET').toUpperCase();
+    const call: FakeCall = {
+      method,
+      url,
+      headers: (init.headers ?? {}) as Record<string, string>,
+      body: typeof init.body === 'string' ? JSON.parse(init.body) : init.body,
+    };
+    calls.push(call);
+    const key = `${method} ${url.split('?')[0]}`;
+    const handler = routes[key] ?? defaults[key];
+    const { status, body } = handler ? handler(call) : { status: 404, body: { code: 'NOT_FOUND' } };
+    return new Response(body === undefined ? null : JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchStub);
+  return { calls };
+}
+
+export function clearCookies() {
+  for (const part of document.cookie.split('; ')) {
+    const name = part.split('=')[0];
+    if (name) document.cookie = `${name}=; Max-Age=0; Path=/`;
+  }
+}

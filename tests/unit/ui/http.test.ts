@@ -1,0 +1,100 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  ApiError,
+  compactQuery,
+  request,
+  serializeParams,
+  setUnauthorizedHandler,
+  toApiError,
+} from '../../../src/api/http';
+import { shouldRetry } from '../../../src/api/query-client';
+import { clearCookies, fakeApi } from './fake-api';
+
+afterEach(() => {
+  clearCookies();
+  setUnauthorizedHandler(null);
+  vi.unstubAllGlobals();
+});
+
+describe('serializeParams', () => {
+  it('repeats keys for arrays and skips null and undefined', () => {
+    expect(serializeParams({ status: ['A', 'B'], q: 'ana maria', limit: 20, x: undefined, y: null })).toBe(
+      'status=A&status=B&q=ana+maria&limit=20',
+    );
+  });
+});
+
+describe('compactQuery', () => {
+  it('drops empty strings, empty arrays and NaN but keeps zero and false', () => {
+    expect(
+      compactQuery({ q: '', status: [], page: Number.NaN, limit: 0, verified: false, role: ['A'] }),
+    ).toEqual({
+      limit: 0,
+      verified: false,
+      role: ['A'],
+    });
+  });
+});
+
+describe('toApiError', () => {
+  it('reads status, code and field errors from a redaxios rejection', () => {
+    const error = toApiError(
+      { status: 400, data: { code: 'VALIDATION_ERROR', errors: [{ field: 'email', code: 'email' }] } },
+      'user/login',
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect([error.status, error.code, error.errors]).toEqual([
+      400,
+      'VALIDATION_ERROR',
+      [{ field: 'email', code: 'email' }],
+    ]);
+  });
+
+  it('treats a network failure as status 0 without code', () => {
+    const error = toApiError(new TypeError('Failed to fetch'), 'x');
+    expect([error.status, error.code]).toEqual([0, null]);
+  });
+});
+
+describe('shouldRetry', () => {
+  it('retries only above 500 or without a response, at most 5 times', () => {
+    expect(shouldRetry(0, new ApiError(500, 'GENERIC_ERROR'))).toBe(false);
+    expect(shouldRetry(0, new ApiError(404, 'NOT_FOUND'))).toBe(false);
+    expect(shouldRetry(0, new ApiError(502, null))).toBe(true);
+    expect(shouldRetry(0, new ApiError(0, null))).toBe(true);
+    expect(shouldRetry(4, new ApiError(503, null))).toBe(true);
+    expect(shouldRetry(5, new ApiError(503, null))).toBe(false);
+  });
+});
+
+describe('request', () => {
+  it('prefixes /v2/, sends the bearer token from the cookie and serialises arrays', async () => {
+    const api = fakeApi({ 'GET /v2/admin/users': () => ({ status: 200, body: { items: [] } }) });
+    document.cookie = 'authorization=tok-123; Path=/';
+    await expect(request('admin/users', { params: { status: ['A', 'B'] } })).resolves.toEqual({ items: [] });
+    expect(api.calls[0]?.url).toBe('/v2/admin/users?status=A&status=B');
+    expect(api.calls[0]?.headers.authorization).toBe('Bearer tok-123');
+  });
+
+  it('sends no Authorization header without a cookie', async () => {
+    const api = fakeApi({ 'GET /v2/health': () => ({ status: 200, body: { status: 'ok' } }) });
+    await request('health');
+    expect(api.calls[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('calls the unauthorized handler on a 401 outside the session endpoints', async () => {
+    fakeApi({
+      'GET /v2/admin/users': () => ({ status: 401, body: { code: 'UNAUTHORIZED' } }),
+      'POST /v2/user/login': () => ({ status: 401, body: { code: 'EMAIL_OR_PASSWORD_INVALID' } }),
+    });
+    const handler = vi.fn();
+    setUnauthorizedHandler(handler);
+    await expect(request('user/login', { method: 'post', data: {} })).rejects.toMatchObject({
+      code: 'EMAIL_OR_PASSWORD_INVALID',
+    });
+    expect(handler).not.toHaveBeenCalled();
+    await expect(request('admin/users')).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,131 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { validateLogin } from '../../../src/features/login/validation';
+import { adminProfile, clearCookies, fakeApi } from './fake-api';
+import { currentPath, renderApp } from './render-app';
+
+afterEach(() => {
+  cleanup();
+  clearCookies();
+  vi.unstubAllGlobals();
+});
+
+const cookieToken = () => /(?:^|; )authorization=([^;]*)/.exec(document.cookie)?.[1] ?? null;
+
+describe('validateLogin', () => {
+  it('applies the required and email rules', () => {
+    expect(validateLogin({ email: '', password: '' })).toEqual({
+      email: 'validation.required',
+      password: 'validation.required',
+    });
+    expect(validateLogin({ email: 'not-an-email', password: 'x' })).toEqual({ email: 'validation.email' });
+    expect(validateLogin({ email: ' admin@example.com ', password: 'x' })).toEqual({});
+  });
+});
+
+describe('login screen', () => {
+  it('invites to log in and shows the rule messages without calling the server', async () => {
+    const api = fakeApi({});
+    const user = userEvent.setup();
+    renderApp('/login');
+    expect(await screen.findByText('Log in to your admin account')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(screen.getAllByText('This is required')).toHaveLength(2);
+    await user.type(screen.getByLabelText('Email'), 'admin@');
+    expect(screen.getByText('Incorrect email format')).toBeTruthy();
+    expect(api.calls.filter((c) => c.url.includes('user/login'))).toHaveLength(0);
+    expect(cookieToken()).toBeNull();
+  });
+
+  it('shows the server failure message and creates no session', async () => {
+    fakeApi({ 'POST /v2/user/login': () => ({ status: 401, body: { code: 'EMAIL_OR_PASSWORD_INVALID' } }) });
+    const user = userEvent.setup();
+    renderApp('/login');
+    await user.type(await screen.findByLabelText('Email'), 'admin@example.com');
+    await user.type(screen.getByLabelText('Password'), 'wrong-password');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Email or password is invalid or user not allowed',
+    );
+    expect(cookieToken()).toBeNull();
+    expect(currentPath()).toBe('/login');
+  });
+
+  it('submits once, stores the token and honours redirectPath', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const api = fakeApi({
+      'POST /v2/user/login': () => ({ status: 200, body: { token: 'tok-abc', user: adminProfile } }),
+    });
+    const realFetch = globalThis.fetch;
+    vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
+      if (String(input).includes('user/login')) await gate;
+      return realFetch(input, init);
+    });
+    const user = userEvent.setup();
+    renderApp('/login?redirectPath=%2Fsepa');
+    await user.type(await screen.findByLabelText('Email'), 'admin@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct-horse');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    const pending = screen.getByRole('button', { name: 'Logging in…' }) as HTMLButtonElement;
+    expect(pending.disabled).toBe(true);
+    await user.click(pending);
+    release();
+    await waitFor(() => expect(currentPath()).toBe('/sepa'));
+    const logins = api.calls.filter((c) => c.url.includes('user/login'));
+    expect(logins).toHaveLength(1);
+    expect(logins[0]?.body).toEqual({ email: 'admin@example.com', password: 'correct-horse' });
+    expect(cookieToken()).toBe('tok-abc');
+    expect(await screen.findByRole('heading', { name: 'SEPA' })).toBeTruthy();
+  });
+});
+
+describe('guards', () => {
+  it('sends a signed-out visitor to login with the path to come back to', async () => {
+    fakeApi({});
+    renderApp('/professionals/verification?x=1');
+    await waitFor(() =>
+      expect(currentPath()).toBe(
+        `/login?redirectPath=${encodeURIComponent('/professionals/verification?x=1')}`,
+      ),
+    );
+  });
+
+  it('treats a user without admin data as signed out and clears the cookie', async () => {
+    fakeApi({ 'GET /v2/user/me': () => ({ status: 200, body: { ...adminProfile, adminData: null } }) });
+    renderApp('/customers', { token: 'tok-customer' });
+    await waitFor(() => expect(currentPath()).toBe('/login?redirectPath=%2Fcustomers'));
+    expect(cookieToken()).toBeNull();
+  });
+
+  it('keeps a signed-in admin out of login and shows the badges', async () => {
+    fakeApi({ 'GET /v2/user/me': () => ({ status: 200, body: adminProfile }) });
+    renderApp('/login', { token: 'tok-admin' });
+    await waitFor(() => expect(currentPath()).toBe('/'));
+    expect((await screen.findByTestId('badge-professionalsVerification')).textContent).toBe('7');
+    expect(screen.getByTestId('badge-professionalsDisabled').textContent).toBe('3');
+    expect(document.title).toBe('Home Admin Panel - v2');
+  });
+
+  it('clears the session on a 401 and records where the admin was', async () => {
+    fakeApi({
+      'GET /v2/user/me': () => ({ status: 200, body: adminProfile }),
+      'GET /v2/admin/professionals/status/count': () => ({ status: 401, body: { code: 'UNAUTHORIZED' } }),
+    });
+    renderApp('/sepa', { token: 'tok-expired' });
+    await waitFor(() => expect(currentPath()).toBe('/login?redirectPath=%2Fsepa'));
+    expect(cookieToken()).toBeNull();
+  });
+
+  it('shows the 404 page for unknown routes', async () => {
+    fakeApi({});
+    renderApp('/no/such/page');
+    expect(await screen.findByRole('heading', { name: 'This page could not be found' })).toBeTruthy();
+    expect(screen.getByText('404')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to the home page' }).getAttribute('href')).toBe('/');
+  });
+});

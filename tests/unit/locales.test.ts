@@ -1,0 +1,103 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import enGB from '../../locales/en-GB.json';
+import ptPT from '../../locales/pt-PT.json';
+import { ERROR_CODES, VALIDATION_CODES } from '../../src/i18n/error-codes';
+import { LOCALES, languageKey } from '../../src/i18n/locales';
+
+type Tree = { [key: string]: string | Tree };
+
+function leafKeys(tree: Tree, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'string' ? [`${prefix}${key}`] : leafKeys(value, `${prefix}${key}.`),
+  );
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.(ts|tsx)$/.test(name) ? [path] : [];
+  });
+}
+
+const root = join(import.meta.dirname, '../..');
+const source = ['src', 'machines']
+  .flatMap((d) => sourceFiles(join(root, d)))
+  .map((f) => readFileSync(f, 'utf8'));
+
+/** Keys built at run time from these lists (`errorMessages.${code}` and the like). */
+const dynamicKeys = [
+  ...ERROR_CODES.map((code) => `errorMessages.${code}`),
+  ...VALIDATION_CODES.map((code) => `validation.${code}`),
+  ...LOCALES.map(languageKey),
+];
+
+const en = leafKeys(enGB as Tree);
+const pt = leafKeys(ptPT as Tree);
+const namespaces = Object.keys(enGB).join('|');
+
+/**
+ * Every literal that looks like a translation key: any `t('…')` argument, and any quoted
+ * dotted string starting with one of the locale files' namespaces (route tables, props).
+ */
+const literalKeys = new Set(
+  source.flatMap((text) =>
+    [
+      ...text.matchAll(/\bt\(\s*['"`]([A-Za-z][\w-]*(?:\.[\w-]+)+)['"`]/g),
+      ...text.matchAll(new RegExp(`['"\`]((?:${namespaces})\\.[\\w.-]+)['"\`]`, 'g')),
+    ].map((m) => m[1] as string),
+  ),
+);
+
+describe('locales', () => {
+  it('have the same keys in en-GB and pt-PT', () => {
+    expect(
+      en.filter((k) => !pt.includes(k)),
+      'missing in pt-PT',
+    ).toEqual([]);
+    expect(
+      pt.filter((k) => !en.includes(k)),
+      'missing in en-GB',
+    ).toEqual([]);
+  });
+
+  it('have no empty translation', () => {
+    for (const [name, tree] of [
+      ['en-GB', enGB],
+      ['pt-PT', ptPT],
+    ] as const) {
+      const empty = leafKeys(tree as Tree).filter((k) => {
+        const value = k.split('.').reduce<unknown>((node, part) => (node as Tree)[part], tree);
+        return typeof value !== 'string' || value.trim() === '';
+      });
+      expect(empty, name).toEqual([]);
+    }
+  });
+
+  it('define every key the code uses', () => {
+    const used = [...literalKeys, ...dynamicKeys];
+    expect(used.length).toBeGreaterThan(50);
+    expect(used.filter((k) => !en.includes(k))).toEqual([]);
+  });
+
+  it('hold no key the code never uses', () => {
+    const used = new Set([...literalKeys, ...dynamicKeys]);
+    expect(en.filter((k) => !used.has(k))).toEqual([]);
+  });
+
+  it('keep the specification strings verbatim in English', () => {
+    const flat = (k: string) => k.split('.').reduce<unknown>((n, p) => (n as Tree)[p], enGB);
+    expect(flat('errorMessages.fallback')).toBe('Something went wrong. Try again or contact our support');
+    expect(flat('errorMessages.GENERIC_ERROR')).toBe('An error occurred, try again later');
+    expect(flat('errorMessages.EMAIL_OR_PASSWORD_INVALID')).toBe(
+      'Email or password is invalid or user not allowed',
+    );
+    expect(flat('validation.required')).toBe('This is required');
+    expect(flat('validation.email')).toBe('Incorrect email format');
+    expect(flat('errors.notFound')).toBe('This page could not be found');
+    expect(flat('errors.backHome')).toBe('Back to the home page');
+    expect(flat('app.titleTemplate')).toBe('{{product}} Admin Panel - v2');
+  });
+});

@@ -1,0 +1,82 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { adminProfile, clearCookies, fakeApi } from './fake-api';
+import { currentPath, renderApp } from './render-app';
+
+beforeAll(() => {
+  // cmdk measures and scrolls the selected item; jsdom implements neither.
+  Element.prototype.scrollIntoView = () => {};
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+});
+
+afterEach(() => {
+  cleanup();
+  clearCookies();
+  vi.unstubAllGlobals();
+});
+
+async function signedInAtHome() {
+  fakeApi({ 'GET /v2/user/me': () => ({ status: 200, body: adminProfile }) });
+  const user = userEvent.setup();
+  renderApp('/', { token: 'tok-admin' });
+  await screen.findByRole('heading', { name: 'Home' });
+  return user;
+}
+
+describe('command palette', () => {
+  it('opens with Ctrl+K and navigates with the keyboard only', async () => {
+    const user = await signedInAtHome();
+    await user.keyboard('{Control>}k{/Control}');
+    const input = await screen.findByPlaceholderText('Type a command or a screen…');
+    expect(document.activeElement).toBe(input);
+    await user.keyboard('Doctors verif');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(currentPath()).toBe('/professionals/verification'));
+    expect(screen.queryByPlaceholderText('Type a command or a screen…')).toBeNull();
+    expect(await screen.findByRole('heading', { name: 'Doctors verification' })).toBeTruthy();
+  });
+
+  it('switches the language and remembers it in the cookie', async () => {
+    const user = await signedInAtHome();
+    await user.keyboard('{Control>}k{/Control}');
+    await screen.findByPlaceholderText('Type a command or a screen…');
+    await user.keyboard('Português{Enter}');
+    expect(await screen.findByRole('heading', { name: 'Início' })).toBeTruthy();
+    expect(document.cookie).toContain('i18n_redirected=pt-PT');
+    expect(document.documentElement.lang).toBe('pt-PT');
+  });
+});
+
+describe('single-key shortcuts', () => {
+  it('g then a letter goes to a screen, with a visible hint', async () => {
+    const user = await signedInAtHome();
+    await user.keyboard('g');
+    expect(screen.getByRole('status').textContent).toContain('g');
+    await user.keyboard('s');
+    await waitFor(() => expect(currentPath()).toBe('/settlement'));
+  });
+
+  it('? opens the help listing the shortcuts, Escape closes it', async () => {
+    const user = await signedInAtHome();
+    await user.keyboard('?');
+    const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(dialog.textContent).toContain('g v');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Keyboard shortcuts' })).toBeNull();
+  });
+
+  it('never fires inside inputs', async () => {
+    fakeApi({});
+    const user = userEvent.setup();
+    renderApp('/login');
+    await user.type(await screen.findByLabelText('Email'), 'gc?');
+    expect(currentPath()).toBe('/login');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});

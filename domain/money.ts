@@ -42,6 +42,13 @@ const MAX_CENTS = Number.MAX_SAFE_INTEGER;
  * followed by exactly three digits is a thousands separator (money never has three decimals).
  */
 export function parseAmount(input: string): AmountParse {
+  // Fast path for the shapes statements are made of (`-1.234,56`, `1234.56`); the general rules below agree.
+  const quick =
+    /^(-?)(\d{1,3}(?:\.\d{3})+|\d{1,13}),(\d{2})$/.exec(input) ?? /^(-?)(\d{1,13})\.(\d{2})$/.exec(input);
+  if (quick) {
+    const cents = Number(quick[2]!.replace(/\./g, '')) * 100 + Number(quick[3]);
+    return { ok: true, cents: quick[1] && cents !== 0 ? -cents : cents };
+  }
   let s = input.replace(/[\s\u00a0\u202f']/g, '').replace(/EUR|€/gi, '');
   if (s === '') return { ok: false, code: 'EMPTY' };
   let negative = false;

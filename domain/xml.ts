@@ -1,59 +1,165 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-
 export type XmlParse =
   | { ok: true; doc: Record<string, unknown> }
   | { ok: false; code: string; line?: number };
 
 export const MAX_XML_CHARS = 200_000_000;
+const MAX_DEPTH = 64;
+/** Key under which elements named in `lineTags` keep the line their opening tag is on. */
+export const LINE = '#line';
+
+const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+function decodeEntities(s: string): string {
+  if (!s.includes('&')) return s;
+  return s.replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-z]{2,4});/g, (whole, e: string) => {
+    if (e[0] !== '#') return ENTITIES[e] ?? whole;
+    const code = e[1] === 'x' ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1));
+    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+}
+
+const localName = (qname: string) => qname.slice(qname.indexOf(':') + 1);
+
+interface Frame {
+  qname: string;
+  obj: Record<string, unknown>;
+  text: string;
+  /** Children or attributes: the element becomes an object rather than its text. */
+  structured: boolean;
+}
+
+const ATTR = /\s*([A-Za-z_][\w.:-]*)\s*=\s*("[^"<]*"|'[^'<]*')/y;
+const NAME = /[A-Za-z_][\w.:-]*/y;
+
+function insert(parent: Frame, name: string, value: unknown, arrayTags: ReadonlySet<string>): void {
+  parent.structured = true;
+  const existing = Object.hasOwn(parent.obj, name) ? parent.obj[name] : undefined;
+  if (arrayTags.has(name)) {
+    if (Array.isArray(existing)) existing.push(value);
+    else parent.obj[name] = [value];
+  } else if (existing === undefined) parent.obj[name] = value;
+  else if (Array.isArray(existing)) existing.push(value);
+  else parent.obj[name] = [existing, value];
+}
+
+/** An element without children or attributes becomes its text; otherwise an object with `#text`. */
+function close(frame: Frame, parent: Frame, arrayTags: ReadonlySet<string>): void {
+  const name = localName(frame.qname);
+  const text = decodeEntities(frame.text).trim();
+  if (!frame.structured) insert(parent, name, text, arrayTags);
+  else {
+    if (text !== '') frame.obj['#text'] = text;
+    insert(parent, name, frame.obj, arrayTags);
+  }
+}
+
+export interface XmlOptions {
+  maxChars?: number;
+  /** Elements that record the line of their opening tag under `LINE`. */
+  lineTags?: ReadonlySet<string>;
+}
 
 /**
- * Parses untrusted XML with every value kept as text (`00012345` stays a string). DOCTYPE/ENTITY
- * declarations are refused before parsing: bank files never need them and they are how entity
- * expansion attacks arrive.
+ * A small non-validating XML reader for bank files: elements, attributes, text, CDATA, comments,
+ * the predefined and numeric entities. Every value stays text (`00012345` is not a number);
+ * namespace prefixes are dropped; tags in `arrayTags` are always arrays. DOCTYPE/ENTITY
+ * declarations are refused outright (entity expansion), nesting is bounded, and any imbalance
+ * (a truncated file) is an error with its line. See decision 0033 for why not fast-xml-parser.
  */
 export function parseXmlSafely(
   text: string,
   arrayTags: ReadonlySet<string>,
-  maxChars = MAX_XML_CHARS,
+  options: XmlOptions = {},
 ): XmlParse {
-  if (text.length > maxChars) return { ok: false, code: 'FILE_TOO_LARGE' };
+  if (text.length > (options.maxChars ?? MAX_XML_CHARS)) return { ok: false, code: 'FILE_TOO_LARGE' };
   const decl = /<!(DOCTYPE|ENTITY)/i.exec(text);
   if (decl) return { ok: false, code: 'DOCTYPE_NOT_ALLOWED', line: lineAt(text, decl.index) };
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) return { ok: false, code: 'MALFORMED_XML', line: valid.err.line };
-  const parser = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: '@',
-    removeNSPrefix: true,
-    parseTagValue: false,
-    parseAttributeValue: false,
-    processEntities: true,
-    htmlEntities: false,
-    ignoreDeclaration: true,
-    ignorePiTags: true,
-    isArray: (name) => arrayTags.has(name),
-  });
-  return { ok: true, doc: parser.parse(text) as Record<string, unknown> };
+  const fail = (code: string, at: number): XmlParse => ({ ok: false, code, line: lineAt(text, at) });
+  const root: Record<string, unknown> = {};
+  const stack: Frame[] = [{ qname: '', obj: root, text: '', structured: false }];
+  let sawRoot = false;
+  let line = 1;
+  let counted = 0;
+  let i = 0;
+  while (i < text.length) {
+    const lt = text.indexOf('<', i);
+    const chunk = text.slice(i, lt === -1 ? text.length : lt);
+    const top = stack[stack.length - 1]!;
+    if (stack.length === 1) {
+      if (chunk.trim() !== '') return fail('MALFORMED_XML', i);
+    } else if (chunk !== '') top.text += chunk;
+    if (lt === -1) break;
+    if (text.startsWith('<!--', lt)) {
+      const end = text.indexOf('-->', lt + 4);
+      if (end === -1) return fail('MALFORMED_XML', lt);
+      i = end + 3;
+    } else if (text.startsWith('<?', lt)) {
+      const end = text.indexOf('?>', lt + 2);
+      if (end === -1) return fail('MALFORMED_XML', lt);
+      i = end + 2;
+    } else if (text.startsWith('<![CDATA[', lt)) {
+      const end = text.indexOf(']]>', lt + 9);
+      if (end === -1 || stack.length === 1) return fail('MALFORMED_XML', lt);
+      // Re-escaped so the entity decoding at the end of the element leaves CDATA text as it was.
+      top.text += text.slice(lt + 9, end).replace(/&/g, '&amp;');
+      i = end + 3;
+    } else if (text[lt + 1] === '/') {
+      const end = text.indexOf('>', lt + 2);
+      const qname = end === -1 ? '' : text.slice(lt + 2, end).trim();
+      if (end === -1 || stack.length === 1 || qname !== top.qname) return fail('MALFORMED_XML', lt);
+      stack.pop();
+      close(top, stack[stack.length - 1]!, arrayTags);
+      i = end + 1;
+    } else {
+      NAME.lastIndex = lt + 1;
+      const m = NAME.exec(text);
+      if (!m || (stack.length === 1 && sawRoot)) return fail('MALFORMED_XML', lt);
+      const qname = m[0];
+      // Plain objects are much faster than null-prototype ones; the one name that could touch a prototype is refused.
+      if (localName(qname) === '__proto__') return fail('MALFORMED_XML', lt);
+      const obj: Record<string, unknown> = {};
+      let structured = false;
+      let p = NAME.lastIndex;
+      for (;;) {
+        ATTR.lastIndex = p;
+        const a = ATTR.exec(text);
+        if (!a) break;
+        const attrName = a[1]!;
+        if (attrName !== 'xmlns' && !attrName.startsWith('xmlns:')) {
+          obj[`@${localName(attrName)}`] = decodeEntities(a[2]!.slice(1, -1));
+          structured = true;
+        }
+        p = ATTR.lastIndex;
+      }
+      while (text[p] === ' ' || text[p] === '\n' || text[p] === '\r' || text[p] === '\t') p++;
+      const selfClosing = text.startsWith('/>', p);
+      if (!selfClosing && text[p] !== '>') return fail('MALFORMED_XML', lt);
+      if (options.lineTags?.has(localName(qname))) {
+        for (let n = text.indexOf('\n', counted); n !== -1 && n < lt; n = text.indexOf('\n', n + 1)) line++;
+        counted = lt;
+        obj[LINE] = line;
+        structured = true;
+      }
+      const frame: Frame = { qname, obj, text: '', structured };
+      sawRoot = true;
+      if (selfClosing) {
+        close(frame, top, arrayTags);
+        i = p + 2;
+      } else {
+        if (stack.length > MAX_DEPTH) return fail('TOO_DEEP', lt);
+        stack.push(frame);
+        i = p + 1;
+      }
+    }
+  }
+  if (stack.length !== 1 || !sawRoot) return fail('MALFORMED_XML', text.length);
+  return { ok: true, doc: root };
 }
 
 export function lineAt(text: string, index: number): number {
   let line = 1;
   for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
   return line;
-}
-
-/** Line numbers of every opening `<tag>` (any namespace prefix), in document order. */
-export function openingTagLines(text: string, tag: string): number[] {
-  const re = new RegExp(`<(?:[A-Za-z_][\\w.-]*:)?${tag}[\\s>/]`, 'g');
-  const lines: number[] = [];
-  let line = 1;
-  let from = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    for (let i = text.indexOf('\n', from); i !== -1 && i < m.index; i = text.indexOf('\n', i + 1)) line++;
-    from = m.index;
-    lines.push(line);
-  }
-  return lines;
 }
 
 type Node = unknown;

@@ -1,6 +1,6 @@
 import { normalizeIban } from '../iban';
 import { parseAmount } from '../money';
-import { attr, list, openingTagLines, parseXmlSafely, text } from '../xml';
+import { attr, LINE, list, parseXmlSafely, text } from '../xml';
 import {
   type BalanceCheck,
   combineBalances,
@@ -10,6 +10,7 @@ import {
   type StatementEntry,
 } from './types';
 
+const LINE_TAGS = new Set(['Ntry', 'TxDtls']);
 const ARRAYS = new Set([
   'Stmt',
   'Rpt',
@@ -89,7 +90,7 @@ function counterparty(
  */
 export function parseCamt053(input: string): ParseResult {
   const errors: ParseError[] = [];
-  const parsed = parseXmlSafely(input, ARRAYS);
+  const parsed = parseXmlSafely(input, ARRAYS, { lineTags: LINE_TAGS });
   if (!parsed.ok)
     return {
       format: 'camt053',
@@ -102,10 +103,7 @@ export function parseCamt053(input: string): ParseResult {
   if (!body)
     return { format: 'camt053', entries: [], errors: [{ line: 1, code: 'NOT_CAMT' }], balance: null };
   const statements = [...list(body, 'Stmt'), ...list(body, 'Rpt'), ...list(body, 'Ntfctn')];
-  const ntryLines = openingTagLines(input, 'Ntry');
-  const txLines = openingTagLines(input, 'TxDtls');
-  let ntryIndex = 0;
-  let txIndex = 0;
+  const lineOf = (node: Node) => ((node as Record<string, unknown>)[LINE] as number | undefined) ?? 1;
   const entries: StatementEntry[] = [];
   const balances: BalanceCheck[] = [];
 
@@ -122,12 +120,12 @@ export function parseCamt053(input: string): ParseResult {
       if (code === 'CLBD') closing = value;
     }
     let booked = 0;
+    let lastLine = 1;
     for (const ntry of list(stmt, 'Ntry')) {
-      const line = ntryLines[ntryIndex++] ?? 1;
+      const line = lineOf(ntry);
+      lastLine = line;
       const details = list(ntry, 'NtryDtls');
       const txs = details.flatMap((d) => list(d, 'TxDtls'));
-      const firstTx = txIndex;
-      txIndex += txs.length;
       const status = text(ntry, 'Sts') ?? text(ntry, 'Sts', 'Cd');
       if (status && status !== 'BOOK') {
         errors.push({ line, code: 'ENTRY_NOT_BOOKED' });
@@ -183,7 +181,7 @@ export function parseCamt053(input: string): ParseResult {
         txAmounts.reduce<number>((s, a) => s + (a ?? 0), 0) === amount;
       if (expandable) {
         txs.forEach((tx, i) => {
-          entries.push(make(tx, signed(txAmounts[i]!, indicator), txLines[firstTx + i] ?? line));
+          entries.push(make(tx, signed(txAmounts[i]!, indicator), lineOf(tx)));
         });
       } else {
         if (txs.length > 1) errors.push({ line, code: 'BATCH_NOT_EXPANDED' });
@@ -193,7 +191,7 @@ export function parseCamt053(input: string): ParseResult {
     if (opening != null && closing != null) {
       const consistent = opening + booked === closing;
       balances.push({ opening, closing, consistent });
-      if (!consistent) errors.push({ line: ntryLines[ntryIndex - 1] ?? 1, code: 'BALANCE_MISMATCH' });
+      if (!consistent) errors.push({ line: lastLine, code: 'BALANCE_MISMATCH' });
     }
   }
   return { format: 'camt053', entries, errors, balance: combineBalances(balances) };

@@ -133,23 +133,32 @@ export function detectDelimiter(lines: string[]): string {
   return best;
 }
 
+function daysInMonth(y: number, m: number): number {
+  return m === 2
+    ? y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
+      ? 29
+      : 28
+    : [4, 6, 9, 11].includes(m)
+      ? 30
+      : 31;
+}
+
 /** `dd-mm-yyyy`, `dd/mm/yyyy`, `dd.mm.yyyy`, `dd-mm-yy`, ISO `yyyy-mm-dd` → ISO, or null. */
 export function parseCsvDate(raw: string): string | null {
-  const s = raw.trim().slice(0, 10);
+  const s = raw.trim().split(/[\sT]/)[0] ?? '';
   let y: number;
   let mo: number;
   let d: number;
   let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(s);
   if (m) [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   else {
-    m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})$/.exec(raw.trim().split(/\s/)[0] ?? '');
+    m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})$/.exec(s);
     if (!m) return null;
     [d, mo, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
     if (m[3]!.length === 2) y += 2000;
   }
-  const iso = `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-  const dt = new Date(`${iso}T00:00:00Z`);
-  return !Number.isNaN(dt.getTime()) && dt.toISOString().slice(0, 10) === iso ? iso : null;
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || y < 1900) return null;
+  return `${y}-${mo < 10 ? '0' : ''}${mo}-${d < 10 ? '0' : ''}${d}`;
 }
 
 function kindFromText(description: string): EntryKind {
@@ -232,15 +241,15 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
       errors.push({ line, code: 'LINE_TOO_LONG' });
       continue;
     }
-    if (raw.trim() === '' || raw.split(delimiter).every((x) => x.trim() === '')) continue;
+    if (raw.trim() === '') continue;
     const cells = splitCsvLine(raw, delimiter);
     const bookingDate = parseCsvDate(cell(cells, 'bookingDate'));
     if (!bookingDate) {
       // Rows without a date after the last movement are the export's summary: skipped, not errors.
-      pendingErrors.push({ line, code: 'INVALID_DATE' });
+      if (cells.some((x) => x.trim() !== '')) pendingErrors.push({ line, code: 'INVALID_DATE' });
       continue;
     }
-    errors.push(...pendingErrors.splice(0));
+    if (pendingErrors.length > 0) errors.push(...pendingErrors.splice(0));
     const amount =
       c.amount != null
         ? parseAmount(cell(cells, 'amount'))

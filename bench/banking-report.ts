@@ -1,0 +1,43 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export function machine(): string {
+  const cpus = os.cpus();
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
+  return (
+    `${cpus.length} cores (${cpus[0]?.model ?? 'unknown'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ` +
+    `Node ${process.version}, ${os.platform()} ${os.release()}; load average when written ${load} ` +
+    '(other work shared the machine: figures above 2 on 2 cores mean the timings are inflated)'
+  );
+}
+
+export function timeMs(fn: () => void): number {
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+}
+
+export const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+/** Runs `script case` in a fresh process (so peak RSS belongs to that case alone) and returns its JSON line. */
+export function runIsolated<T>(script: string, name: string): T {
+  const r = spawnSync(process.execPath, [...process.execArgv, script, name], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  if (r.status !== 0) throw new Error(`${name} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as T;
+}
+
+export function writeResult(name: string, command: string, body: string): void {
+  const dir = path.resolve(import.meta.dirname, 'results');
+  mkdirSync(dir, { recursive: true });
+  const text = `# ${name}\n\nCommand: \`${command}\`\n\nMachine: ${machine()}\n\nDate: ${new Date().toISOString().slice(0, 10)}\n\n${body}\n`;
+  writeFileSync(path.join(dir, `${name}.md`), text);
+  process.stdout.write(text);
+}

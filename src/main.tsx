@@ -3,16 +3,10 @@ import { createRoot } from 'react-dom/client';
 import { AUTH_COOKIE } from './api/http';
 import { createQueryClient } from './api/query-client';
 import { App } from './app/App';
-import { reloadOnce } from './app/chunk-reload';
 import { toastError } from './app/query-errors';
 import { initialLocale } from './i18n/locales';
 import { readCookie } from './lib/cookies';
 import './styles.css';
-
-// Vite raises this when a preloaded chunk or stylesheet of an old deployment is gone.
-window.addEventListener('vite:preloadError', (event) => {
-  if (reloadOnce()) event.preventDefault();
-});
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');

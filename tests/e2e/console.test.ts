@@ -1,0 +1,134 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import enGB from '../../locales/en-GB.json';
+import ptPT from '../../locales/pt-PT.json';
+import { hasChromium, launchBrowser } from '../support/browser';
+import { startTestServer, type TestServer } from '../support/server';
+
+describe.skipIf(!hasChromium)('console in Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let loginCalls: number;
+  let pageErrors: string[];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  beforeEach(async () => {
+    context = await browser.newContext({ locale: 'en-US' });
+    page = await context.newPage();
+    loginCalls = 0;
+    pageErrors = [];
+    // CSP violations and uncaught exceptions surface here; expected 401s are plain network noise.
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !m.text().includes('status of 401')) pageErrors.push(m.text());
+    });
+    page.on('request', (r) => {
+      if (r.url().endsWith('/v2/user/login')) loginCalls++;
+    });
+  });
+  afterEach(async () => {
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  const authCookie = async () => (await context.cookies()).find((c) => c.name === 'authorization');
+
+  async function signIn(email = server.adminEmail, password = server.adminPassword) {
+    await page.getByLabel(ptPT.login.email).fill(email);
+    await page.getByLabel(ptPT.login.password).fill(password);
+    await page.getByRole('button', { name: ptPT.login.submit }).click();
+  }
+
+  it('shows the login failure message for a wrong password and creates no session', async () => {
+    await page.goto(`${server.url}/login`);
+    await expect(page.getByText(ptPT.login.intro).isVisible()).resolves.toBe(true);
+    await signIn(server.adminEmail, 'definitely-wrong');
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toBe(ptPT.errorMessages.EMAIL_OR_PASSWORD_INVALID);
+    expect(await authCookie()).toBeUndefined();
+  });
+
+  it('shows the rule messages for missing fields and a malformed e-mail, without calling the server', async () => {
+    await page.goto(`${server.url}/login`);
+    await page.getByRole('button', { name: ptPT.login.submit }).click();
+    expect(await page.getByText(ptPT.validation.required).count()).toBe(2);
+    await page.getByLabel(ptPT.login.email).fill('admin.example.com');
+    await page.getByLabel(ptPT.login.password).fill('whatever-password');
+    await page.getByRole('button', { name: ptPT.login.submit }).click();
+    await page.getByText(ptPT.validation.email).waitFor();
+    expect(loginCalls).toBe(0);
+    expect(await authCookie()).toBeUndefined();
+  });
+
+  it('signs in to the home screen, with the title template and the badges', async () => {
+    await page.goto(`${server.url}/login`);
+    await signIn();
+    await page.getByRole('heading', { name: ptPT.routes.home, level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(await page.title()).toBe(`${ptPT.routes.home} Admin Panel - v2`);
+    const cookie = await authCookie();
+    expect(cookie?.sameSite).toBe('Lax');
+    expect(cookie?.path).toBe('/');
+    expect(Number(await page.getByTestId('count-to-verify').textContent())).toBeGreaterThanOrEqual(0);
+  });
+
+  it('brings a deep link opened while signed out back after sign-in', async () => {
+    await page.goto(`${server.url}/professionals/verification`);
+    await page.waitForURL(/\/login\?redirectPath=%2Fprofessionals%2Fverification$/);
+    await signIn();
+    await page.waitForURL(`${server.url}/professionals/verification`);
+    await page.getByRole('heading', { name: ptPT.routes.professionalsVerification, level: 1 }).waitFor();
+  });
+
+  it('navigates with the palette using the keyboard only', async () => {
+    await page.goto(`${server.url}/login`);
+    await signIn();
+    await page.getByRole('heading', { name: ptPT.routes.home, level: 1 }).waitFor();
+    await page.keyboard.press('Control+k');
+    await page.getByPlaceholder(ptPT.palette.placeholder).waitFor();
+    await page.keyboard.type(ptPT.routes.settlement);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${server.url}/settlement`);
+    await page.getByRole('heading', { name: ptPT.routes.settlement, level: 1 }).waitFor();
+  });
+
+  it('keeps the language chosen in the profile menu across a reload', async () => {
+    await page.goto(`${server.url}/login`);
+    await signIn();
+    await page.getByRole('heading', { name: ptPT.routes.home, level: 1 }).waitFor();
+    await page.locator('.profile-menu > button').click();
+    await page.getByRole('menuitem', { name: enGB.languages['en-GB'] }).click();
+    await page.getByRole('heading', { name: enGB.routes.home, level: 1 }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: enGB.routes.home, level: 1 }).waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('en-GB');
+  });
+
+  it('shows the 404 page for an unknown route', async () => {
+    await page.goto(`${server.url}/does-not-exist`);
+    await page.getByRole('heading', { name: ptPT.errors.notFound }).waitFor();
+    await page.getByText('404', { exact: true }).waitFor();
+    await page.getByRole('link', { name: ptPT.errors.backHome }).click();
+    await page.waitForURL(/\/login/);
+  });
+
+  it('signs out back to the login screen and forgets the session', async () => {
+    await page.goto(`${server.url}/login`);
+    await signIn();
+    await page.getByRole('heading', { name: ptPT.routes.home, level: 1 }).waitFor();
+    await page.locator('.profile-menu > button').click();
+    await page.getByRole('menuitem', { name: ptPT.nav.logout }).click();
+    await page.waitForURL(`${server.url}/login`);
+    expect(await authCookie()).toBeUndefined();
+    await page.goto(`${server.url}/`);
+    await page.waitForURL(/\/login/);
+  });
+});

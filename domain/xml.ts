@@ -87,7 +87,7 @@ export function parseXmlSafely(
     const top = stack[stack.length - 1]!;
     if (stack.length === 1) {
       if (chunk.trim() !== '') return fail('MALFORMED_XML', i);
-    } else if (chunk !== '') top.text += chunk;
+    } else if (chunk !== '' && !(top.structured && !/\S/.test(chunk))) top.text += chunk;
     if (lt === -1) break;
     if (text.startsWith('<!--', lt)) {
       const end = text.indexOf('-->', lt + 4);

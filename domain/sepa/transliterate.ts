@@ -46,23 +46,23 @@ const SPECIAL: Record<string, string> = {
   '=': '-',
 };
 
+const replacements = new Map<string, string>(Object.entries(SPECIAL));
+
+function replacement(ch: string): string {
+  let r = replacements.get(ch);
+  if (r === undefined) {
+    const stripped = ch.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+    r = SEPA_TEXT.test(stripped) ? stripped : ' ';
+    if (replacements.size < 10_000) replacements.set(ch, r);
+  }
+  return r;
+}
+
+const OUTSIDE = /[^A-Za-z0-9/\-?:().,'+ ]/gu;
+
 /** Portuguese (and general Latin) text → the SEPA set: ç→c, ã→a, º→o, &→+ …; anything else → space. */
 export function transliterate(input: string): string {
-  let out = '';
-  for (const ch of input.normalize('NFC')) {
-    if (SEPA_TEXT.test(ch)) {
-      out += ch;
-      continue;
-    }
-    const mapped = SPECIAL[ch];
-    if (mapped !== undefined) {
-      out += mapped;
-      continue;
-    }
-    const stripped = ch.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
-    out += SEPA_TEXT.test(stripped) ? stripped : ' ';
-  }
-  return out;
+  return input.normalize('NFC').replace(OUTSIDE, replacement);
 }
 
 /** Descriptive text for the file: transliterated, whitespace collapsed, cut to `max` characters. */

@@ -4,7 +4,13 @@ import type { AppDeps, AppEnv } from './http/context';
 import { errorResponse, handleError, notFound } from './http/errors';
 import { RouteRegistry } from './http/routes';
 import { securityHeaders } from './http/security-headers';
+import { registerAdminCaseMessageRoutes } from './routes/admin-case-messages';
+import { registerAdminCaseRoutes } from './routes/admin-cases';
+import { registerAdminAttachmentRoutes } from './routes/admin-attachments';
+import { registerAdminInterestAreaRoutes } from './routes/admin-interest-areas';
 import { registerAdminProfessionalRoutes } from './routes/admin-professionals';
+import { registerAdminUserRoutes } from './routes/admin-users';
+import { registerCaseReviewRoutes } from './routes/case-review';
 import { registerHealthRoutes } from './routes/health';
 import { registerLocaleRoutes } from './routes/locales';
 import { registerOpenApiRoutes } from './routes/openapi';
@@ -30,6 +36,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   registerStaticDataRoutes(routes);
   registerLocaleRoutes(routes);
   registerAdminProfessionalRoutes(routes);
+  registerAdminUserRoutes(routes);
+  registerAdminInterestAreaRoutes(routes);
+  registerAdminAttachmentRoutes(routes);
+  registerAdminCaseRoutes(routes);
+  registerAdminCaseMessageRoutes(routes);
+  registerCaseReviewRoutes(routes);
   registerOpenApiRoutes(routes);
 
   if (deps.staticDir) app.use('*', serveConsole(deps.staticDir));

@@ -1,0 +1,38 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../../src/api/http';
+import { ErrorBoundary } from '../../../src/app/ErrorBoundary';
+import { I18nProvider } from '../../../src/i18n/i18n';
+
+afterEach(cleanup);
+
+function Thrower({ error }: { error: unknown }): never {
+  throw error;
+}
+
+function renderThrowing(error: unknown) {
+  // React reports caught render errors on the console; that is expected here.
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  render(
+    <I18nProvider initial="en-GB">
+      <ErrorBoundary resetKey="/x">
+        <Thrower error={error} />
+      </ErrorBoundary>
+    </I18nProvider>,
+  );
+}
+
+describe('error page', () => {
+  it("defaults to 'Error' and status 500", () => {
+    renderThrowing(new Error('render failed'));
+    expect(screen.getByRole('heading', { name: 'Error' })).toBeTruthy();
+    expect(screen.getByText('500')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to the home page' })).toBeTruthy();
+  });
+
+  it('shows the status of a failed API call', () => {
+    renderThrowing(new ApiError(403, 'FORBIDDEN'));
+    expect(screen.getByText('403')).toBeTruthy();
+  });
+});

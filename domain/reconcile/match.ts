@@ -1,4 +1,3 @@
-import { addDays, daysBetween } from '../business-days';
 import type { StatementEntry } from '../statements/types';
 
 /** Something we expect to see on the bank statement. Amounts are positive; `direction` gives the sign. */
@@ -98,21 +97,36 @@ function tokens(s: string | null | undefined): string[] {
 }
 
 /** 0 = contradicts, 0.5 = nothing to compare, up to 1 = same IBAN or every name word present. */
-function counterpartyScore(entry: MatchEntry, item: ExpectedItem): number {
+function counterpartyScore(entry: MatchEntry, item: ExpectedItem, entryWords: () => Set<string>): number {
   if (item.counterpartyIban && entry.counterpartyIban)
     return item.counterpartyIban === entry.counterpartyIban ? 1 : 0;
   const want = tokens(item.counterpartyName);
   if (want.length === 0) return 0.5;
-  const have = new Set(tokens(`${entry.counterpartyName ?? ''} ${entry.description}`));
+  const have = entryWords();
   if (have.size === 0) return 0.5;
   const found = want.filter((t) => have.has(t)).length;
   return found === 0 ? 0 : 0.5 + (0.5 * found) / want.length;
 }
 
-function dateDistance(entry: MatchEntry, item: ExpectedItem): number {
-  if (!item.date) return 0;
-  const d = Math.abs(daysBetween(item.date, entry.bookingDate));
-  return entry.valueDate ? Math.min(d, Math.abs(daysBetween(item.date, entry.valueDate))) : d;
+const dayCache = new Map<string, number>();
+
+/** Days since 1970 for a 'YYYY-MM-DD' date (memoised: a statement has few distinct dates). */
+function dayNumber(date: string): number {
+  let n = dayCache.get(date);
+  if (n === undefined) {
+    n = Math.floor(
+      Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) /
+        86_400_000,
+    );
+    if (dayCache.size > 100_000) dayCache.clear();
+    dayCache.set(date, n);
+  }
+  return n;
+}
+
+function dateDistance(entry: MatchEntry, itemDay: number): number {
+  const d = Math.abs(itemDay - dayNumber(entry.bookingDate));
+  return entry.valueDate ? Math.min(d, Math.abs(itemDay - dayNumber(entry.valueDate))) : d;
 }
 
 /**
@@ -134,11 +148,12 @@ export function reconcile(
     for (let i = 1; i < list.length; i++)
       if (list[i]!.id === list[i - 1]!.id) throw new RangeError(`duplicate id ${list[i]!.id}`);
   }
-  const usedEntries = new Set<string>();
-  const usedItems = new Set<string>();
+  // Sets of the objects themselves: identity hashing is much cheaper than hashing id strings.
+  const usedEntries = new Set<MatchEntry>();
+  const usedItems = new Set<ExpectedItem>();
   const matches: Match[] = [];
   const returns: ReturnLink[] = [];
-  const free = (e: MatchEntry) => !usedEntries.has(e.id);
+  const free = (e: MatchEntry) => !usedEntries.has(e);
 
   const byEndToEnd = new Map<string, ExpectedItem[]>();
   for (const item of items) {
@@ -146,13 +161,13 @@ export function reconcile(
   }
 
   // Returns first: they carry the returned transaction's EndToEndId and must not be taken for it.
-  const returnedItems = new Set<string>();
+  const returnedItems = new Set<ExpectedItem>();
   for (const e of entries) {
     if (e.kind !== 'return' || !e.endToEndId) continue;
-    const item = byEndToEnd.get(e.endToEndId)?.find((i) => !returnedItems.has(i.id));
+    const item = byEndToEnd.get(e.endToEndId)?.find((i) => !returnedItems.has(i));
     if (!item) continue;
-    returnedItems.add(item.id);
-    usedEntries.add(e.id);
+    returnedItems.add(item);
+    usedEntries.add(e);
     returns.push({ entryId: e.id, itemId: item.id, reason: e.returnReason });
   }
 
@@ -160,10 +175,10 @@ export function reconcile(
     if (!free(e) || !e.endToEndId) continue;
     const item = byEndToEnd
       .get(e.endToEndId)
-      ?.find((i) => !usedItems.has(i.id) && Math.sign(signedExpected(i)) === Math.sign(e.amountCents));
+      ?.find((i) => !usedItems.has(i) && Math.sign(signedExpected(i)) === Math.sign(e.amountCents));
     if (!item) continue;
-    usedEntries.add(e.id);
-    usedItems.add(item.id);
+    usedEntries.add(e);
+    usedItems.add(item);
     const differenceCents = e.amountCents - signedExpected(item);
     matches.push({
       entryIds: [e.id],
@@ -175,14 +190,18 @@ export function reconcile(
   }
 
   const byBatch = new Map<string, ExpectedItem[]>();
-  for (const item of items) for (const b of new Set(item.batchIds ?? [])) push(byBatch, b, item);
+  for (const item of items) {
+    item.batchIds?.forEach((b, k, all) => {
+      if (all.indexOf(b) === k) push(byBatch, b, item);
+    });
+  }
   for (const e of entries) {
     if (!free(e) || !e.batchId || e.endToEndId) continue;
-    const open = (byBatch.get(e.batchId) ?? []).filter((i) => !usedItems.has(i.id));
+    const open = (byBatch.get(e.batchId) ?? []).filter((i) => !usedItems.has(i));
     const expected = open.reduce((s, i) => s + signedExpected(i), 0);
     if (open.length === 0 || expected !== e.amountCents) continue;
-    usedEntries.add(e.id);
-    for (const i of open) usedItems.add(i.id);
+    usedEntries.add(e);
+    for (const i of open) usedItems.add(i);
     matches.push({
       entryIds: [e.id],
       itemIds: open.map((i) => i.id),
@@ -205,13 +224,13 @@ export function reconcile(
         found = w
           ? byReference
               .get(w.toUpperCase())
-              ?.find((i) => !usedItems.has(i.id) && signedExpected(i) === e.amountCents)
+              ?.find((i) => !usedItems.has(i) && signedExpected(i) === e.amountCents)
           : undefined;
         if (found) break;
       }
       if (!found) continue;
-      usedEntries.add(e.id);
-      usedItems.add(found.id);
+      usedEntries.add(e);
+      usedItems.add(found);
       matches.push({
         entryIds: [e.id],
         itemIds: [found.id],
@@ -224,7 +243,7 @@ export function reconcile(
 
   const suggestions = suggest(entries, items, usedEntries, usedItems, windowDays, maxCandidates);
   const matchedBy = new Map<string, string>();
-  for (const m of matches) for (const i of m.itemIds) for (const e of m.entryIds) matchedBy.set(i, e);
+  for (const m of matches) for (const i of m.itemIds) matchedBy.set(i, m.entryIds[0]!);
   const batches = batchChecks(entries, byBatch, matchedBy);
 
   return {
@@ -233,43 +252,56 @@ export function reconcile(
     returns,
     batches,
     unmatchedEntries: entries.filter(free).map((e) => e.id),
-    unmatchedItems: items.filter((i) => !usedItems.has(i.id)).map((i) => i.id),
+    unmatchedItems: items.filter((i) => !usedItems.has(i)).map((i) => i.id),
   };
 }
 
 function suggest(
   entries: MatchEntry[],
   items: ExpectedItem[],
-  usedEntries: Set<string>,
-  usedItems: Set<string>,
+  usedEntries: Set<MatchEntry>,
+  usedItems: Set<ExpectedItem>,
   windowDays: number,
   maxCandidates: number,
 ): Match[] {
-  // Per amount: dated items sorted by date (binary-searched to the window), undated ones apart.
-  const dated = new Map<number, ExpectedItem[]>();
+  // Per amount: dated items sorted by day (binary-searched to the window), undated ones apart.
+  const dated = new Map<number, { i: ExpectedItem; day: number }[]>();
   const undated = new Map<number, ExpectedItem[]>();
-  for (const item of items) {
-    if (!usedItems.has(item.id)) push(item.date ? dated : undated, signedExpected(item), item);
+  for (const i of items) {
+    if (usedItems.has(i)) continue;
+    if (i.date) push(dated, signedExpected(i), { i, day: dayNumber(i.date) });
+    else push(undated, signedExpected(i), i);
   }
-  for (const pool of dated.values())
-    pool.sort((a, b) => (a.date! < b.date! ? -1 : a.date! > b.date! ? 1 : byId(a, b)));
+  for (const pool of dated.values()) pool.sort((a, b) => a.day - b.day || byId(a.i, b.i));
   const candidates: { e: MatchEntry; i: ExpectedItem; score: number; days: number }[] = [];
   for (const e of entries) {
-    if (usedEntries.has(e.id) || e.kind === 'return') continue;
+    if (usedEntries.has(e) || e.kind === 'return') continue;
     const near: { i: ExpectedItem; days: number }[] = (undated.get(e.amountCents) ?? [])
       .slice(0, maxCandidates)
       .map((i) => ({ i, days: 0 }));
-    const pool = dated.get(e.amountCents) ?? [];
-    const dates = [e.bookingDate, e.valueDate ?? e.bookingDate].sort();
-    const from = addDays(dates[0]!, -windowDays);
-    const to = addDays(dates[1]!, windowDays);
-    for (let k = lowerBound(pool, from); k < pool.length && pool[k]!.date! <= to; k++) {
-      const days = dateDistance(e, pool[k]!);
-      if (days <= windowDays) near.push({ i: pool[k]!, days });
+    const pool = dated.get(e.amountCents);
+    if (pool) {
+      const booked = dayNumber(e.bookingDate);
+      const valued = e.valueDate ? dayNumber(e.valueDate) : booked;
+      const to = Math.max(booked, valued) + windowDays;
+      for (
+        let k = lowerBound(pool, Math.min(booked, valued) - windowDays);
+        k < pool.length && pool[k]!.day <= to;
+        k++
+      ) {
+        const days = dateDistance(e, pool[k]!.day);
+        if (days <= windowDays) near.push({ i: pool[k]!.i, days });
+      }
     }
+    if (near.length === 0) continue;
     near.sort((a, b) => a.days - b.days || byId(a.i, b.i));
+    let cached: Set<string> | undefined;
+    const words = () => {
+      cached ??= new Set(tokens(`${e.counterpartyName ?? ''} ${e.description}`));
+      return cached;
+    };
     for (const { i, days } of near.slice(0, maxCandidates)) {
-      const party = counterpartyScore(e, i);
+      const party = counterpartyScore(e, i, words);
       if (party === 0) continue;
       const score =
         Math.round((0.5 + 0.3 * party + (0.2 * (windowDays - days)) / (windowDays + 1)) * 100) / 100;
@@ -279,9 +311,9 @@ function suggest(
   candidates.sort((a, b) => b.score - a.score || a.days - b.days || byId(a.e, b.e) || byId(a.i, b.i));
   const out: Match[] = [];
   for (const c of candidates) {
-    if (usedEntries.has(c.e.id) || usedItems.has(c.i.id)) continue;
-    usedEntries.add(c.e.id);
-    usedItems.add(c.i.id);
+    if (usedEntries.has(c.e) || usedItems.has(c.i)) continue;
+    usedEntries.add(c.e);
+    usedItems.add(c.i);
     out.push({
       entryIds: [c.e.id],
       itemIds: [c.i.id],
@@ -293,12 +325,12 @@ function suggest(
   return out.sort((a, b) => (a.entryIds[0]! < b.entryIds[0]! ? -1 : 1));
 }
 
-function lowerBound(pool: ExpectedItem[], date: string): number {
+function lowerBound(pool: { day: number }[], day: number): number {
   let lo = 0;
   let hi = pool.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (pool[mid]!.date! < date) lo = mid + 1;
+    if (pool[mid]!.day < day) lo = mid + 1;
     else hi = mid;
   }
   return lo;

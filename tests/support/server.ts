@@ -24,14 +24,15 @@ export interface TestServer {
  * real HTTP — in a fresh temporary DATA_DIR, with PGlite in memory unless `databaseUrl` is given.
  */
 export async function startTestServer(
-  options: { seedUsers?: number; databaseUrl?: string } = {},
+  options: { seedUsers?: number; databaseUrl?: string; smtpUrl?: string } = {},
 ): Promise<TestServer> {
   if (!existsSync(join(distDir, 'index.html')))
     throw new Error(
       `${distDir}index.html is missing: build the console first (npm run build, or the vitest globalSetup).`,
     );
   const dataDir = mkdtempSync(join(tmpdir(), 'admin-panel-test-'));
-  const config = readConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' });
+  // smtpUrl: mail goes to that server (an smtp-server sink in tests) instead of $DATA_DIR/outbox.
+  const config = readConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', SMTP_URL: options.smtpUrl });
   const db = await openDatabase({ databaseUrl: options.databaseUrl });
   try {
     await prepareDatabase(db, config, options.seedUsers ?? 60);

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { type AppContext, now } from '../http/context';
+import { errorBodySchema } from '../http/errors';
+import type { RouteRegistry } from '../http/routes';
+import { mailerFor } from '../mail/mailer';
+import { loadUserDetail, userDetailSchema } from '../services/users-detail';
+import { searchUsers, userListQuerySchema } from '../services/users-search';
+import { userSummarySchema } from '../services/users-summary';
+import { type Actor, setDisabled, verifyProfessional } from '../services/users-transitions';
+import { resendVerificationEmail } from '../services/verification-mail';
+
+/**
+ * The path only matches id-shaped segments, so sibling routes (`/v2/admin/users/export`) are never
+ * swallowed; the schema then rejects a malformed id with 400 before SQL could fail on the cast.
+ */
+// No nested braces: the OpenAPI path and the authz walk read the pattern up to the first `}`.
+export const ID = ':id{[0-9a-fA-F]+-[0-9a-fA-F-]+}';
+export const idParams = z.object({ id: z.guid() });
+
+const actorOf = (c: AppContext): Actor => ({ userId: c.var.session.userId, at: now(c) });
+
+const conflict = (codes: string) => ({ description: `Wrong transition: ${codes}`, schema: errorBodySchema });
+const userNotFound = { description: 'USER_NOT_FOUND', schema: errorBodySchema };
+
+export function registerAdminUserRoutes(routes: RouteRegistry): void {
+  routes.add({
+    method: 'get',
+    path: '/v2/admin/users',
+    summary: 'Search users: filters, word-prefix `q`, keyset pages (docs/decisions/0040)',
+    tags: ['users'],
+    auth: 'admin',
+    query: userListQuerySchema,
+    responses: {
+      200: {
+        description: '`total` is exact up to 10,000 matches, the planner estimate beyond (`totalEstimated`)',
+        schema: z.object({
+          items: z.array(userSummarySchema),
+          nextCursor: z.string().nullable(),
+          total: z.number().int(),
+          totalEstimated: z.literal(true).optional(),
+        }),
+      },
+      400: { description: 'Invalid filter, sort or cursor', schema: errorBodySchema },
+    },
+    async handler(c, { query }) {
+      return c.json(await searchUsers(c.var.deps.db, query));
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: `/v2/admin/users/${ID}`,
+    summary: 'One user: every field, files, bank data, missing data, share link, admin actions',
+    tags: ['users'],
+    auth: 'admin',
+    params: idParams,
+    responses: { 200: { description: 'The user', schema: userDetailSchema }, 404: userNotFound },
+    async handler(c, { params }) {
+      return c.json(await loadUserDetail(c.var.deps.db, params.id));
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: `/v2/admin/users/${ID}/disable`,
+    summary: 'Disable (`true`) or enable (`false`) a user; disabling ends their sessions',
+    tags: ['users'],
+    auth: 'admin',
+    params: idParams,
+    body: z.object({ disabled: z.boolean() }),
+    responses: {
+      200: { description: 'The user after the change', schema: userSummarySchema },
+      404: userNotFound,
+      409: conflict('CANNOT_DISABLE_SELF, USER_ALREADY_DISABLED, USER_NOT_DISABLED'),
+    },
+    async handler(c, { params, body }) {
+      return c.json(await setDisabled(c.var.deps.db, actorOf(c), params.id, body.disabled));
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: `/v2/admin/users/${ID}/resend/verification-email`,
+    summary: 'Send a new verification e-mail, in the user’s language (NEW_USER only)',
+    tags: ['users'],
+    auth: 'admin',
+    params: idParams,
+    responses: {
+      200: { description: 'Sent', schema: z.object({ sentTo: z.string() }) },
+      404: userNotFound,
+      409: conflict('USER_NOT_NEW'),
+      502: {
+        description: 'MAIL_NOT_SENT: the mail server refused or was unreachable',
+        schema: errorBodySchema,
+      },
+    },
+    async handler(c, { params }) {
+      const { deps } = c.var;
+      const origin = new URL(c.req.url).origin;
+      return c.json(
+        await resendVerificationEmail(deps.db, mailerFor(deps.config), actorOf(c), params.id, origin),
+      );
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: `/v2/admin/professionals/${ID}/verify`,
+    summary: 'Verify a professional whose e-mail is verified (EMAIL_VERIFIED → PROFESSIONAL_VERIFIED)',
+    tags: ['professionals'],
+    auth: 'admin',
+    params: idParams,
+    responses: {
+      200: { description: 'The professional after verification', schema: userSummarySchema },
+      404: userNotFound,
+      409: conflict('NOT_A_PROFESSIONAL, PROFESSIONAL_NOT_AWAITING_VERIFICATION'),
+    },
+    async handler(c, { params }) {
+      return c.json(await verifyProfessional(c.var.deps.db, actorOf(c), params.id));
+    },
+  });
+}

@@ -1,0 +1,249 @@
+import { z } from 'zod';
+import type { Queryable } from '../db/client';
+import { ApiError } from '../http/errors';
+import { roleSchema, userStatusSchema } from './profiles';
+import { SUMMARY_COLUMNS, type SummaryRow, toUserSummary, type UserSummary } from './users-summary';
+
+/** Counted exactly up to here; above it the planner's estimate answers (`totalEstimated: true`). */
+export const EXACT_TOTAL_LIMIT = 10_000;
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+const MAX_QUERY_WORDS = 8;
+
+// Each sortable column and the SQL it orders by; the expressions match the keyset indexes of 0010.
+const SORTS = {
+  created: { sql: 'u.created_at', type: 'timestamptz', defaultOrder: 'desc' },
+  lastActive: {
+    sql: "coalesce(u.last_active_at, '-infinity'::timestamptz)",
+    type: 'timestamptz',
+    defaultOrder: 'desc',
+  },
+  name: { sql: 'lower(u.name)', type: 'text', defaultOrder: 'asc' },
+  email: { sql: 'lower(u.email)', type: 'text', defaultOrder: 'asc' },
+} as const;
+export type UserSort = keyof typeof SORTS;
+export const USER_SORTS = Object.keys(SORTS) as [UserSort, ...UserSort[]];
+
+/** The console drops empty filters; a hand-written `?q=&status=` means the same as omitting them. */
+function dropEmpty(query: unknown): unknown {
+  if (query === null || typeof query !== 'object') return query;
+  const entries = Object.entries(query as Record<string, unknown>)
+    .map(([key, value]) => [key, Array.isArray(value) ? value.filter((v) => v !== '') : value] as const)
+    .filter(([, value]) => value !== '' && !(Array.isArray(value) && value.length === 0));
+  return Object.fromEntries(entries);
+}
+
+const repeatable = <T extends z.ZodType>(item: T) =>
+  z.preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(item).max(20)).optional();
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** `YYYY-MM-DD` is a whole day in Europe/Lisbon (the operators' calendar); a full ISO time is an instant. */
+const timeBound = z.union([z.iso.date(), z.iso.datetime({ offset: true })]).optional();
+
+export const userListQuerySchema = z.preprocess(
+  dropEmpty,
+  z.object({
+    q: z.string().trim().max(120).optional(),
+    role: repeatable(roleSchema),
+    status: repeatable(userStatusSchema),
+    country: repeatable(z.string().regex(/^[A-Z]{2}$/)),
+    gender: repeatable(z.enum(['male', 'female'])),
+    areaOfInterest: repeatable(z.guid()),
+    createdFrom: timeBound,
+    createdTo: timeBound,
+    lastActiveFrom: timeBound,
+    lastActiveTo: timeBound,
+    sort: z.enum(USER_SORTS).default('created'),
+    order: z.enum(['asc', 'desc']).optional(),
+    limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+    cursor: z.string().max(600).optional(),
+  }),
+);
+export type UserListQuery = z.output<typeof userListQuerySchema>;
+
+export interface UserPage {
+  items: UserSummary[];
+  nextCursor: string | null;
+  total: number;
+  totalEstimated?: true;
+}
+
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `q` as words of the search index (migration 0010): each word must be the prefix of some indexed
+ * word. A number typed with spaces or a `+` (a phone) becomes one run of digits; an id matches by id.
+ */
+export function parseSearch(q: string): { id: string } | { tsquery: string } | null {
+  const text = q.trim();
+  if (text === '') return null;
+  if (GUID.test(text)) return { id: text.toLowerCase() };
+  const folded = text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
+  const words = /^\+?[\d\s().-]+$/.test(folded)
+    ? [folded.replace(/\D/g, '')]
+    : folded.split(/\s+/).slice(0, MAX_QUERY_WORDS);
+  const lexemes = words
+    .filter((word) => word !== '')
+    .map((word) => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}':*`);
+  return lexemes.length === 0 ? null : { tsquery: lexemes.join(' & ') };
+}
+
+function dayStart(params: Params, day: string, offsetDays: number): string {
+  return `((${params.add(day)}::date + ${offsetDays})::timestamp AT TIME ZONE 'Europe/Lisbon')`;
+}
+
+function rangeFilters(params: Params, column: string, from?: string, to?: string): string[] {
+  const where: string[] = [];
+  if (from)
+    where.push(
+      `${column} >= ${DAY.test(from) ? dayStart(params, from, 0) : `${params.add(from)}::timestamptz`}`,
+    );
+  if (to)
+    where.push(
+      DAY.test(to) ? `${column} < ${dayStart(params, to, 1)}` : `${column} <= ${params.add(to)}::timestamptz`,
+    );
+  return where;
+}
+
+/** One `=` instead of `= ANY` for a single value keeps the (role, status, created_at, id) index ordered. */
+function oneOf(params: Params, column: string, values: readonly string[] | undefined, type = 'text') {
+  if (!values) return [];
+  return values.length === 1
+    ? [`${column} = ${params.add(values[0])}::${type}`]
+    : [`${column} = ANY(${params.add(values)}::${type}[])`];
+}
+
+function filters(params: Params, query: UserListQuery): string[] {
+  const where = [
+    ...oneOf(params, 'u.role', query.role),
+    ...oneOf(params, 'u.status', query.status),
+    ...oneOf(params, 'u.country', query.country),
+    ...oneOf(params, 'u.gender', query.gender),
+    ...rangeFilters(params, 'u.created_at', query.createdFrom, query.createdTo),
+    ...rangeFilters(params, 'u.last_active_at', query.lastActiveFrom, query.lastActiveTo),
+  ];
+  if (query.areaOfInterest)
+    where.push(
+      `EXISTS (SELECT 1 FROM professional_interest_areas pia
+                WHERE pia.professional_id = u.id AND pia.area_id = ANY(${params.add(query.areaOfInterest)}::uuid[]))`,
+    );
+  const search = query.q ? parseSearch(query.q) : null;
+  if (search && 'id' in search) where.push(`u.id = ${params.add(search.id)}::uuid`);
+  if (search && 'tsquery' in search) where.push(`u.search_words @@ ${params.add(search.tsquery)}::tsquery`);
+  return where;
+}
+
+const cursorSchema = z.tuple([z.enum(USER_SORTS), z.enum(['asc', 'desc']), z.string(), z.guid()]);
+type Cursor = z.infer<typeof cursorSchema>;
+
+const invalidCursor = () =>
+  new ApiError(400, 'VALIDATION_ERROR', undefined, [{ field: 'cursor', code: 'invalid' }]);
+
+/** Opaque to clients; bound to the sort it was issued for, so changing the sort needs a fresh start. */
+function decodeCursor(cursor: string, sort: UserSort, order: 'asc' | 'desc'): Cursor {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalidCursor();
+  }
+  const parsed = cursorSchema.safeParse(decoded);
+  if (!parsed.success || parsed.data[0] !== sort || parsed.data[1] !== order) throw invalidCursor();
+  return parsed.data;
+}
+
+const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+
+const whereClause = (where: string[]) => (where.length ? `WHERE ${where.join(' AND ')}` : '');
+
+export async function searchUsers(db: Queryable, query: UserListQuery): Promise<UserPage> {
+  const sort = SORTS[query.sort];
+  const order = query.order ?? sort.defaultOrder;
+  const pageParams = new Params();
+  const where = filters(pageParams, query);
+  const countParams = new Params();
+  const countWhere = filters(countParams, query);
+  if (query.cursor) {
+    const [, , value, id] = decodeCursor(query.cursor, query.sort, order);
+    // Row comparison on (sort value, id): rows inserted meanwhile land before or after the cursor,
+    // never shifting the rest, so no row is repeated or skipped.
+    where.push(
+      `(${sort.sql}, u.id) ${order === 'desc' ? '<' : '>'} (${pageParams.add(value)}::${sort.type}, ${pageParams.add(id)}::uuid)`,
+    );
+  }
+  const limit = pageParams.add(query.limit + 1);
+  const page = db.query<SummaryRow & { sort_value: string }>(
+    `SELECT ${SUMMARY_COLUMNS}, (${sort.sql})::text AS sort_value FROM users u ${whereClause(where)}
+      ORDER BY ${sort.sql} ${order}, u.id ${order} LIMIT ${limit}`,
+    pageParams.values,
+  );
+  const [{ rows }, total] = await Promise.all([page, countUsers(db, countWhere, countParams.values)]);
+  const items = rows.slice(0, query.limit);
+  const last = items.at(-1);
+  const nextCursor =
+    rows.length > query.limit && last ? encodeCursor([query.sort, order, last.sort_value, last.id]) : null;
+  const areas = await areasOf(
+    db,
+    items.filter((row) => row.role === 'PROFESSIONAL').map((row) => row.id),
+  );
+  return {
+    items: items.map((row) => toUserSummary(row, areas.get(row.id) ?? [])),
+    nextCursor,
+    ...total,
+  };
+}
+
+/** Exact while small (a capped count stays cheap); beyond the cap, the planner's row estimate. */
+async function countUsers(
+  db: Queryable,
+  where: string[],
+  values: unknown[],
+): Promise<{ total: number; totalEstimated?: true }> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM users u ${whereClause(where)} LIMIT ${EXACT_TOTAL_LIMIT + 1}) capped`,
+    values,
+  );
+  const exact = rows[0]!.n;
+  if (exact <= EXACT_TOTAL_LIMIT) return { total: exact };
+  const plan = await db.query<{ 'QUERY PLAN': unknown }>(
+    `EXPLAIN (FORMAT JSON) SELECT 1 FROM users u ${whereClause(where)}`,
+    values,
+  );
+  const raw = plan.rows[0]!['QUERY PLAN'];
+  const json = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: { 'Plan Rows': number } }];
+  return {
+    total: Math.max(EXACT_TOTAL_LIMIT + 1, Math.round(json[0].Plan['Plan Rows'])),
+    totalEstimated: true,
+  };
+}
+
+export async function areasOf(
+  db: Queryable,
+  professionalIds: string[],
+): Promise<Map<string, UserSummary['areasOfInterest']>> {
+  const byUser = new Map<string, UserSummary['areasOfInterest']>();
+  if (professionalIds.length === 0) return byUser;
+  const { rows } = await db.query<{ professional_id: string; id: string; name: string }>(
+    `SELECT pia.professional_id, a.id, a.name FROM professional_interest_areas pia
+       JOIN interest_areas a ON a.id = pia.area_id
+      WHERE pia.professional_id = ANY($1::uuid[]) ORDER BY a.name`,
+    [professionalIds],
+  );
+  for (const row of rows) {
+    const list = byUser.get(row.professional_id) ?? [];
+    list.push({ id: row.id, name: row.name });
+    byUser.set(row.professional_id, list);
+  }
+  return byUser;
+}

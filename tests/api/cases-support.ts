@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../server/app';
+import { readConfig } from '../../server/config';
+import type { Database } from '../../server/db/client';
+import { seedDatabase } from '../../server/db/seed';
+import { listen } from '../../server/http/listen';
+import type { TestDatabaseKind } from '../support/databases';
+import { bearer, type Clock, issueToken } from './harness';
+
+/** The seed's reference time: fixed, so every run lays the cases out identically. */
+export const SEED_NOW = new Date('2026-03-15T00:00:00Z');
+
+/** A seeded database (cases of every status, real voice and attachment files) behind the API. */
+export interface CaseWorld {
+  db: Database;
+  url: string;
+  filesDir: string;
+  adminId: string;
+  adminToken: string;
+  clock: Clock;
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+  post(path: string, headers?: Record<string, string>): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export async function startCaseWorld(kind: TestDatabaseKind): Promise<CaseWorld> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cases-api-'));
+  const filesDir = join(dataDir, 'files');
+  const db = await kind.open();
+  await seedDatabase(db, {
+    users: 60,
+    adminEmail: 'admin@demo.pt',
+    adminPassword: 'admin-password-1',
+    demoPassword: 'demo-password-1',
+    filesDir,
+    now: SEED_NOW,
+  });
+  const clock: Clock = { current: null };
+  const app = createApp({
+    db,
+    config: readConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }),
+    clock: () => clock.current ?? new Date(),
+  });
+  const server = await listen(app, { host: '127.0.0.1', port: 0 });
+  const { rows } = await db.query<{ id: string }>(`SELECT id FROM users WHERE role = 'ADMIN'`);
+  const adminId = rows[0]!.id;
+  const adminToken = await issueToken(db, adminId);
+  return {
+    db,
+    url: server.url,
+    filesDir,
+    adminId,
+    adminToken,
+    clock,
+    get: (path, headers = {}) =>
+      fetch(`${server.url}${path}`, { headers: { ...bearer(adminToken), ...headers } }),
+    post: (path, headers = {}) =>
+      fetch(`${server.url}${path}`, { method: 'POST', headers: { ...bearer(adminToken), ...headers } }),
+    async stop() {
+      await server.close();
+      await db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -107,6 +107,37 @@ describe('shared samples', () => {
   });
 });
 
+describe('camt variants', () => {
+  const v08 = `<?xml version="1.0"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt><Stmt>
+<Bal><Tp><CdOrPrtry><Cd>PRCD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">10.00</Amt><CdtDbtInd>CRDT</CdtDbtInd></Bal>
+<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">5.00</Amt><CdtDbtInd>DBIT</CdtDbtInd></Bal>
+<Ntry><Amt Ccy="EUR">15.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><DtTm>2026-05-05T10:00:00</DtTm></BookgDt>
+  <BkTxCd><Prtry><Cd>CHRG</Cd></Prtry></BkTxCd>
+  <NtryDtls><Btch><MsgId>M1</MsgId></Btch><TxDtls><Refs><EndToEndId>A</EndToEndId></Refs></TxDtls><TxDtls><Refs><EndToEndId>B</EndToEndId></Refs></TxDtls></NtryDtls></Ntry>
+<Ntry><Amt Ccy="EUR">99.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>PDNG</Cd></Sts><BookgDt><Dt>2026-05-06</Dt></BookgDt></Ntry>
+<Ntry><Amt Ccy="EUR">3.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><RvslInd>true</RvslInd><BookgDt><Dt>2026-05-06</Dt></BookgDt></Ntry>
+<Ntry><Amt Ccy="EUR">3,00</Amt><CdtDbtInd>CRDT</CdtDbtInd><BookgDt><Dt>2026-05-06</Dt></BookgDt></Ntry>
+</Stmt></BkToCstmrStmt></Document>`;
+
+  it('reads .08 status codes, DtTm dates, unexpandable batches, reversals; skips pending entries', () => {
+    const r = parseStatement(v08);
+    expect(
+      r.entries.map((e) => [e.lineNumber, e.bookingDate, e.amountCents, e.kind, e.batchId, e.endToEndId]),
+    ).toEqual([
+      [5, '2026-05-05', -1500, 'fee', 'M1', null],
+      [9, '2026-05-06', 300, 'return', null, null],
+    ]);
+    expect(r.errors).toEqual([
+      { line: 5, code: 'BATCH_NOT_EXPANDED' },
+      { line: 8, code: 'ENTRY_NOT_BOOKED' },
+      { line: 10, code: 'INVALID_AMOUNT' },
+      { line: 10, code: 'BALANCE_MISMATCH' },
+    ]);
+    expect(r.balance).toEqual({ opening: 1000, closing: -500, consistent: false });
+  });
+});
+
 describe('MT940 :86: variants', () => {
   it('reads Dutch /TAG/ sub-fields', () => {
     expect(

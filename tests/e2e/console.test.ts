@@ -49,7 +49,7 @@ describe.skipIf(!hasChromium)('console in Chromium', () => {
 
   it('shows the login failure message for a wrong password and creates no session', async () => {
     await page.goto(`${server.url}/login`);
-    await expect(page.getByText(ptPT.login.intro).isVisible()).resolves.toBe(true);
+    await page.getByText(ptPT.login.intro).waitFor();
     await signIn(server.adminEmail, 'definitely-wrong');
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toBe(ptPT.errorMessages.EMAIL_OR_PASSWORD_INVALID);

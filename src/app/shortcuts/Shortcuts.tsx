@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useI18n } from '../../i18n/i18n';
 import { Palette } from '../palette/Palette';
+import { type PaletteCommand, useRegisterCommands } from '../palette/registry';
 import { ROUTES } from '../routes';
 import { G_WINDOW_MS, isPaletteChord, isPlainKey, isTypingTarget } from './keys';
 
@@ -52,6 +53,20 @@ export function Shortcuts() {
   const [helpOpen, setHelpOpen] = useState(false);
   const [goPending, setGoPending] = useState(false);
   const goTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const helpCommand = useMemo<PaletteCommand[]>(
+    () => [
+      {
+        id: 'help',
+        group: t('palette.groups.help'),
+        label: t('shortcuts.title'),
+        hint: '?',
+        run: () => setHelpOpen(true),
+      },
+    ],
+    [t],
+  );
+  useRegisterCommands('shortcuts', helpCommand);
 
   const endGo = useCallback(() => {
     clearTimeout(goTimer.current);

@@ -51,6 +51,14 @@ describe('command palette', () => {
     expect(document.cookie).toContain('i18n_redirected=pt-PT');
     expect(document.documentElement.lang).toBe('pt-PT');
   });
+
+  it('opens the shortcut help as a command', async () => {
+    const user = await signedInAtHome();
+    await user.keyboard('{Control>}k{/Control}');
+    await screen.findByPlaceholderText('Type a command or a screen…');
+    await user.keyboard('Keyboard shortcuts{Enter}');
+    expect(await screen.findByRole('dialog', { name: 'Keyboard shortcuts' })).toBeTruthy();
+  });
 });
 
 describe('single-key shortcuts', () => {

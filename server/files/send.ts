@@ -57,8 +57,11 @@ export async function sendStoredFile(
     (s) => s.size,
     () => null,
   );
-  // The row outlived its bytes (a restored database without its files folder).
-  if (size === null) throw new ApiError(404, 'FILE_NOT_FOUND');
+  if (size === null) {
+    // The row outlived its bytes (e.g. a database restored without its files folder): worth an alert.
+    console.error(`stored file ${file.id} is missing on disk at ${path}`);
+    throw new ApiError(404, 'FILE_NOT_FOUND');
+  }
 
   const headers: Record<string, string> = {
     'Content-Type': file.contentType,

@@ -108,6 +108,19 @@ export function parseAmount(input: string): AmountParse {
 }
 
 /**
+ * The dot-decimal form of XML files (`1250.00`, `0.5`, `12.34000`) → cents; null for anything else,
+ * including a third significant decimal. Never guesses separators, unlike parseAmount.
+ */
+export function decimalToCents(text: string): number | null {
+  const m = /^(-?)(\d{1,13})(?:\.(\d{1,10}))?$/.exec(text.trim());
+  if (!m) return null;
+  const frac = m[3] ?? '';
+  if (/[1-9]/.test(frac.slice(2))) return null;
+  const cents = Number(m[2]) * 100 + Number(frac.slice(0, 2).padEnd(2, '0'));
+  return m[1] && cents !== 0 ? -cents : cents;
+}
+
+/**
  * Separate debit and credit columns → one signed amount (debits negative). Exactly one of them may
  * hold a non-zero amount; a debit written with a minus sign is still a debit.
  */

@@ -1,9 +1,9 @@
 import { isIsoDate, isTarget2BusinessDay } from '../business-days';
 import { checkIban, isValidBicFormat } from '../iban';
-import { parseAmount } from '../money';
+import { decimalToCents } from '../money';
 import { list, parseXmlSafely, text } from '../xml';
 import { identifierProblem, SEPA_TEXT } from './transliterate';
-import { NAME_MAX, REMITTANCE_MAX } from './validate-batch';
+import { MAX_AMOUNT_CENTS, NAME_MAX, REMITTANCE_MAX } from './validate-batch';
 
 export interface Pain001Transaction {
   endToEndId: string;
@@ -76,12 +76,12 @@ export function readPain001(xml: string): Pain001Read {
         debtorBic: text(p, 'DbtrAgt', 'FinInstnId', 'BIC') ?? text(p, 'DbtrAgt', 'FinInstnId', 'BICFI'),
         transactions: list(p, 'CdtTrfTxInf').map((t) => {
           const amountText = s(t, 'Amt', 'InstdAmt');
-          const amount = /^\d+(\.\d+)?$/.test(amountText) ? parseAmount(amountText) : null;
+          const amountCents = amountText.startsWith('-') ? null : decimalToCents(amountText);
           const instd = list(t, 'Amt', 'InstdAmt')[0] as Record<string, unknown> | undefined;
           return {
             endToEndId: s(t, 'PmtId', 'EndToEndId'),
             amountText,
-            amountCents: amount?.ok ? amount.cents : null,
+            amountCents,
             currency: typeof instd?.['@Ccy'] === 'string' ? (instd['@Ccy'] as string) : null,
             creditorName: s(t, 'Cdtr', 'Nm'),
             creditorIban: s(t, 'CdtrAcct', 'Id', 'IBAN'),
@@ -149,7 +149,7 @@ export function checkPain001(file: Pain001File): Finding[] {
       seen.add(e2e);
       if (t.currency !== 'EUR') f('Amt/InstdAmt/@Ccy', 'NOT_EUR');
       if (t.amountCents == null || decimals(t.amountText) > 2) f('Amt/InstdAmt', 'INVALID_AMOUNT');
-      else if (t.amountCents <= 0 || t.amountCents > 99_999_999_999) f('Amt/InstdAmt', 'OUT_OF_RANGE');
+      else if (t.amountCents <= 0 || t.amountCents > MAX_AMOUNT_CENTS) f('Amt/InstdAmt', 'OUT_OF_RANGE');
       else {
         if (decimals(t.amountText) !== 2) f('Amt/InstdAmt', 'NOT_TWO_DECIMALS');
         sum += t.amountCents;
@@ -181,7 +181,6 @@ function checkTotals(
   if (count !== String(n)) out.push({ location, field: 'NbOfTxs', code: 'MISMATCH' });
   if (sum == null) out.push({ location, field: 'CtrlSum', code: 'MISSING' });
   else {
-    const parsed = /^\d+(\.\d{1,2})?$/.test(sum) ? parseAmount(sum) : null;
-    if (!parsed?.ok || parsed.cents !== cents) out.push({ location, field: 'CtrlSum', code: 'MISMATCH' });
+    if (decimalToCents(sum) !== cents) out.push({ location, field: 'CtrlSum', code: 'MISMATCH' });
   }
 }

@@ -1,5 +1,5 @@
 import { normalizeIban } from '../iban';
-import { parseAmount } from '../money';
+import { decimalToCents } from '../money';
 import { attr, LINE, list, parseXmlSafely, text } from '../xml';
 import {
   type BalanceCheck,
@@ -26,11 +26,9 @@ const ARRAYS = new Set([
 
 type Node = unknown;
 
-/** Decimal text (`1234.56`, always unsigned in camt) → cents, or null when it is not an amount. */
+/** Decimal text (always unsigned in camt) → cents, or null when it is not an amount. */
 function cents(value: string | null): number | null {
-  if (value == null || !/^\d{1,15}(\.\d{1,5})?$/.test(value)) return null;
-  const r = parseAmount(value);
-  return r.ok ? r.cents : null;
+  return value == null || value.startsWith('-') ? null : decimalToCents(value);
 }
 
 function date(node: Node, tag: string): string | null {

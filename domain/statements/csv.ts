@@ -219,9 +219,6 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
         headerIndex = i;
       }
     }
-    if (!cols && explicit && Object.values(mapping).every((v) => typeof v === 'number' || v === undefined)) {
-      cols = resolveMapping(mapping, null);
-    }
   }
   if (
     !cols ||

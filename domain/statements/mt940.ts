@@ -127,6 +127,15 @@ export function parseField86(raw: string): Details {
   };
 }
 
+const NO_DETAILS: Details = {
+  description: '',
+  counterpartyName: null,
+  counterpartyIban: null,
+  endToEndId: null,
+  returnReason: null,
+  code: null,
+};
+
 function kindOf(mark: string, typeCode: string, d: Details): EntryKind {
   if (
     mark.startsWith('R') ||
@@ -241,14 +250,7 @@ export function parseMt940(input: string): ParseResult {
           bankReference: clean(m[8]) ?? (customerRef === 'NONREF' ? null : customerRef),
           endToEndId: null,
           batchId: null,
-          kind: kindOf(m[3]!, m[6]!, {
-            description: '',
-            counterpartyName: null,
-            counterpartyIban: null,
-            endToEndId: null,
-            returnReason: null,
-            code: null,
-          }),
+          kind: kindOf(m[3]!, m[6]!, NO_DETAILS),
           returnReason: null,
           lineNumber: f.line,
         },

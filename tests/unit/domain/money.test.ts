@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   allocateCents,
   centsToDecimal,
+  decimalToCents,
   formatCents,
   parseAmount,
   parseDebitCredit,
@@ -45,6 +46,16 @@ describe('parseAmount', () => {
     ['99999999999999999', 'OUT_OF_RANGE'],
   ])('%s → %s', (input, code) => {
     expect(parseAmount(input)).toEqual({ ok: false, code });
+  });
+
+  it('reads XML dot-decimals strictly', () => {
+    expect(decimalToCents('1250.00')).toBe(125000);
+    expect(decimalToCents('0.5')).toBe(50);
+    expect(decimalToCents('12.34000')).toBe(1234);
+    expect(decimalToCents('-3')).toBe(-300);
+    expect(decimalToCents('1.234')).toBeNull();
+    expect(decimalToCents('1,50')).toBeNull();
+    expect(decimalToCents('1e5')).toBeNull();
   });
 
   it('reads separate debit and credit columns', () => {

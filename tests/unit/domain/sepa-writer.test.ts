@@ -4,7 +4,7 @@ import { checkPain001, readPain001 } from '../../../domain/sepa/read-pain001';
 import { identifierProblem, sepaText, transliterate } from '../../../domain/sepa/transliterate';
 import type { SepaBatch } from '../../../domain/sepa/validate-batch';
 import { writePain001 } from '../../../domain/sepa/write-pain001';
-import { schemaErrors } from './shared-fixtures';
+import { sampleText, schemaErrors } from './shared-fixtures';
 
 const NOW = new Date('2026-05-04T08:15:00Z');
 const batch = (over: Partial<SepaBatch> = {}): SepaBatch => ({
@@ -52,6 +52,42 @@ describe('transliteration', () => {
     expect(identifierProblem('A B')).toBe('INVALID_CHARACTERS');
     expect(identifierProblem('Pagamento ç')).toBe('INVALID_CHARACTERS');
     expect(identifierProblem('x'.repeat(36))).toBe('TOO_LONG');
+  });
+});
+
+describe('pain.001 reader and EPC checks on the shared samples', () => {
+  it('reads both samples; the synthetic payout is clean, the php-sepa-xml one has a bad debtor IBAN', () => {
+    const synthetic = readPain001(sampleText('synthetic-payout-pt.pain.001.001.03.xml'));
+    expect(synthetic.ok).toBe(true);
+    if (!synthetic.ok) return;
+    expect(checkPain001(synthetic.file)).toEqual([]);
+    expect(synthetic.file.payments[0]!.transactions.map((t) => [t.endToEndId, t.amountCents])).toEqual([
+      ['STL-2026-04-DOC0042', 125000],
+      ['STL-2026-04-DOC0107', 321085],
+      ['STL-2026-04-DOC0311', 12050],
+    ]);
+    const php = readPain001(sampleText('pain.001.001.03.xml'));
+    expect(php.ok && checkPain001(php.file)).toEqual([
+      { location: 'PmtInf[1]', field: 'DbtrAcct/Id/IBAN', code: 'INVALID_IBAN' },
+    ]);
+  });
+
+  it('finds what the schema does not', () => {
+    const r = ok(batch());
+    const tampered = r.xml
+      .replace('<Nm>Dra. Joana Conceicao Goncalves</Nm>', '<Nm>Dra. Joana Conceição</Nm>')
+      .replace('<ChrgBr>SLEV</ChrgBr>', '<ChrgBr>SHAR</ChrgBr>')
+      .replace('>1250.00<', '>1250.0<')
+      .replace('<Ustrd>', '<Ustrd>x</Ustrd><Ustrd>');
+    const read = readPain001(tampered);
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(checkPain001(read.file).map((f) => `${f.field}:${f.code}`)).toEqual([
+      'ChrgBr:NOT_SLEV',
+      'Amt/InstdAmt:NOT_TWO_DECIMALS',
+      'Cdtr/Nm:INVALID_CHARACTERS',
+      'RmtInf/Ustrd:MORE_THAN_ONE',
+    ]);
   });
 });
 

@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 
-const built = existsSync(new URL('../../dist/index.html', import.meta.url));
+const built = inject('consoleDir') !== undefined;
 if (!built)
   console.warn(
-    'dist/index.html is missing (no Chromium, so globalSetup did not build): full-server suite skipped.',
+    'The console was not built (no Chromium, so the global setup skipped it): full-server suite skipped.',
   );
 
 describe.skipIf(!built)('the seeded product as npm start serves it', () => {

@@ -1,14 +1,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { createApp } from '../../server/app';
 import { readConfig } from '../../server/config';
 import { type Database, openDatabase } from '../../server/db/client';
 import { listen } from '../../server/http/listen';
 import { prepareDatabase } from '../../server/services/bootstrap';
-
-const distDir = fileURLToPath(new URL('../../dist/', import.meta.url));
 
 export interface TestServer {
   url: string;
@@ -26,9 +24,10 @@ export interface TestServer {
 export async function startTestServer(
   options: { seedUsers?: number; databaseUrl?: string; smtpUrl?: string } = {},
 ): Promise<TestServer> {
-  if (!existsSync(join(distDir, 'index.html')))
+  const distDir = inject('consoleDir');
+  if (!distDir || !existsSync(join(distDir, 'index.html')))
     throw new Error(
-      `${distDir}index.html is missing: build the console first (npm run build, or the vitest globalSetup).`,
+      'The console was not built for this run (the vitest global setup builds it when Chromium exists).',
     );
   const dataDir = mkdtempSync(join(tmpdir(), 'admin-panel-test-'));
   // smtpUrl: mail goes to that server (an smtp-server sink in tests) instead of $DATA_DIR/outbox.

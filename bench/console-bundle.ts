@@ -1,0 +1,49 @@
+// Console entry size against DESIGN.md §9 (entry chunk ≤ 150 kB gzip; screens and papaparse lazy).
+// Run: npx tsx bench/console-bundle.ts
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build, type Rollup } from 'vite';
+
+const BUDGET_BYTES = 150 * 1024;
+
+mkdirSync('.tmp', { recursive: true });
+const outDir = mkdtempSync(join('.tmp', 'bundle-'));
+const result = (await build({
+  logLevel: 'silent',
+  build: { outDir, emptyOutDir: true },
+})) as Rollup.RollupOutput;
+const html = readFileSync(join(outDir, 'index.html'), 'utf8');
+// What the first page load fetches: index.html's script and stylesheet, and what they preload.
+const initial = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map(
+  (m) => m[1] as string,
+);
+const gz = (file: string) => gzipSync(readFileSync(join(outDir, file))).length;
+const lazy = result.output.filter((o) => o.type === 'chunk' && !initial.includes(o.fileName));
+const papaparseInitial = result.output.some(
+  (o) =>
+    o.type === 'chunk' &&
+    initial.includes(o.fileName) &&
+    Object.keys(o.modules).some((m) => m.includes('papaparse')),
+);
+const rows = initial.map((file) => ({ file, gzip: gz(file) }));
+rmSync(outDir, { recursive: true, force: true });
+
+const total = rows.reduce((sum, row) => sum + row.gzip, 0);
+const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
+const report = `# Console bundle size
+
+Command: \`npx tsx bench/console-bundle.ts\` (vite production build; sizes are gzip level 6).
+Measured: ${new Date().toISOString().slice(0, 10)}, Node ${process.version}.
+
+| loaded on first visit | gzip |
+|---|---:|
+${rows.map((r) => `| ${r.file.replace(/-[A-Za-z0-9_-]{8}\./, '-[hash].')} | ${kb(r.gzip)} |`).join('\n')}
+| **total** | **${kb(total)}** |
+
+Budget (DESIGN.md §9): entry ≤ ${kb(BUDGET_BYTES)} gzip — ${total <= BUDGET_BYTES ? 'within budget' : 'OVER BUDGET'}.
+Lazily loaded chunks: ${lazy.length}. papaparse in the first load: ${papaparseInitial ? 'yes (wrong)' : 'no'}.
+`;
+mkdirSync('bench/results', { recursive: true });
+writeFileSync('bench/results/console-bundle.md', report);
+console.log(report);

@@ -1,13 +1,27 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
 import { findSession } from '../services/sessions';
 import { type AppEnv, now } from './context';
 import { forbidden, unauthorized } from './errors';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const AUTH_COOKIE = 'authorization';
 
-/** 401 unless the request carries a live bearer token; exposes the session as `c.var.session`. */
+/**
+ * The bearer header, or — for reads only — the console's `authorization` cookie, so that
+ * `<audio src>` and download links (which cannot send headers) work with range requests.
+ * Mutations never accept the cookie: a cross-site form cannot act on the admin's behalf.
+ */
+function requestToken(c: Context<AppEnv>): string | undefined {
+  const bearer = BEARER.exec(c.req.header('authorization') ?? '')?.[1];
+  if (bearer) return bearer;
+  const method = c.req.method;
+  return method === 'GET' || method === 'HEAD' ? getCookie(c, AUTH_COOKIE) || undefined : undefined;
+}
+
+/** 401 unless the request carries a live token; exposes the session as `c.var.session`. */
 export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const token = BEARER.exec(c.req.header('authorization') ?? '')?.[1];
+  const token = requestToken(c);
   const session = token ? await findSession(c.var.deps.db, token, now(c)) : null;
   if (!session) throw unauthorized();
   c.set('session', session);

@@ -170,7 +170,13 @@ export const ROUTES: readonly RouteDef[] = [
     nav: { section: 'financialManager', group: 'payments' },
     goKey: 'f',
   },
-  { id: 'chat', path: '/chat/:id', titleKey: 'routes.chat', access: 'auth', screen: placeholder },
+  {
+    id: 'chat',
+    path: '/chat/:id',
+    titleKey: 'routes.chat',
+    access: 'auth',
+    screen: lazyScreen(() => import('../features/chat/ChatScreen')),
+  },
 ];
 
 export const NAV_SECTIONS: readonly NavSection[] = ['users', 'exports', 'financialManager'];

@@ -10,7 +10,8 @@ import { type SeededUsers, seedUsers } from './seed/users';
 
 export const DEFAULT_RANDOM_SEED = 20_260_101;
 export const DEFAULT_DEMO_USERS = 300;
-export const MIN_SEED_USERS = 20;
+// Below this the plan has no verified professional to give cases to (every status needs a few users).
+export const MIN_SEED_USERS = 30;
 
 export interface SeedOptions {
   /** Non-admin users to create (demo: 300; benchmarks: up to 1,000,000). */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/client';
 import { migrate } from '../../server/db/migrate';
-import { hasSeedData, type SeedOptions, seedDatabase } from '../../server/db/seed';
+import { hasSeedData, MIN_SEED_USERS, type SeedOptions, seedDatabase } from '../../server/db/seed';
 import { storedFilePath } from '../../server/files/store';
 import { testDatabaseKinds } from '../support/databases';
 
@@ -208,5 +208,22 @@ describe('seed determinism', () => {
       await db.close();
       rmSync(filesDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the smallest seed', () => {
+  it('works at MIN_SEED_USERS and is refused below it', async () => {
+    const db = await openDatabase({});
+    await migrate(db);
+    const options = {
+      adminEmail: 'min@seed.pt',
+      adminPassword: 'admin-min-1',
+      demoPassword: 'demo-min-1',
+      filesDir: mkdtempSync(join(tmpdir(), 'seed-min-')),
+    };
+    await expect(seedDatabase(db, { ...options, users: MIN_SEED_USERS - 1 })).rejects.toThrow(RangeError);
+    const summary = await seedDatabase(db, { ...options, users: MIN_SEED_USERS });
+    expect(summary.cases).toBeGreaterThan(0);
+    await db.close();
   });
 });

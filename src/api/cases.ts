@@ -1,6 +1,5 @@
 import type { CaseStatus, CaseType } from '../../domain/case-status';
-import { readCookie } from '../lib/cookies';
-import { ApiError, AUTH_COOKIE, type QueryParams, request, toApiError } from './http';
+import { ApiError, type QueryParams, request } from './http';
 
 export interface CasePerson {
   id: string;
@@ -105,23 +104,7 @@ export const caseReviewQuery = (caseId: string) => ({
 const apiOrigin = (import.meta.env.VITE_API_BASE_URL ?? '').replace(/\/+$/, '');
 
 /**
- * Voice and attachment bytes. The API authenticates by the bearer header only (not the
- * cookie), so a plain `<a href>` or `<audio src>` would be refused: the bytes are fetched with
- * the header and handed to the element as a blob (decision 0055).
+ * Where `<audio>` and download links fetch voice and attachment bytes. The API reads the
+ * `authorization` cookie on GETs (decision 0003), so the browser's own range requests work.
  */
-export async function fetchFileBlob(url: string): Promise<Blob> {
-  const token = readCookie(AUTH_COOKIE);
-  let response: Response;
-  try {
-    response = await fetch(`${apiOrigin}${url}`, {
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
-    });
-  } catch (reason) {
-    throw toApiError(reason, url);
-  }
-  if (!response.ok) {
-    const body = (await response.json().catch(() => ({}))) as { code?: unknown };
-    throw new ApiError(response.status, typeof body.code === 'string' ? body.code : null, [], url);
-  }
-  return response.blob();
-}
+export const fileUrl = (path: string) => `${apiOrigin}${path}`;

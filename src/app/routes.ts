@@ -107,7 +107,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/cases',
     titleKey: 'routes.cases',
     access: 'auth',
-    screen: placeholder,
+    screen: lazyScreen(() => import('../features/cases/CasesScreen')),
     nav: { section: 'users' },
     goKey: 'a',
   },

@@ -1,12 +1,13 @@
 import { Command } from 'cmdk';
 import { useMemo } from 'react';
 import { useLocation } from 'wouter';
+import { useCaseJumpCommands } from '../../features/cases/palette-commands';
 import { useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
 import { useEnabledLocales } from '../ProfileMenu';
 import { isStaticRoute, ROUTES } from '../routes';
 import { SessionContext } from '../session';
-import { type PaletteCommand, usePaletteCommands, useRegisterCommands } from './registry';
+import { type PaletteCommand, usePaletteCommands, usePaletteSearch, useRegisterCommands } from './registry';
 
 /** The commands every screen has: navigation, language and sign-out. */
 function useBaseCommands(): void {
@@ -52,7 +53,9 @@ function useBaseCommands(): void {
 export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
   const { t } = useI18n();
   useBaseCommands();
+  useCaseJumpCommands();
   const commands = usePaletteCommands();
+  const [search, setSearch] = usePaletteSearch();
   const groups = useMemo(() => {
     const byGroup = new Map<string, PaletteCommand[]>();
     for (const c of commands) byGroup.set(c.group, [...(byGroup.get(c.group) ?? []), c]);
@@ -62,12 +65,20 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange(op
   return (
     <Command.Dialog
       open={open}
-      onOpenChange={onOpenChange}
+      onOpenChange={(next) => {
+        if (!next) setSearch('');
+        onOpenChange(next);
+      }}
       label={t('palette.label')}
       overlayClassName="palette-overlay"
       contentClassName="palette"
     >
-      <Command.Input placeholder={t('palette.placeholder')} aria-label={t('palette.placeholder')} />
+      <Command.Input
+        value={search}
+        onValueChange={setSearch}
+        placeholder={t('palette.placeholder')}
+        aria-label={t('palette.placeholder')}
+      />
       <Command.List>
         <Command.Empty>{t('palette.empty')}</Command.Empty>
         {groups.map(([group, items]) => (
@@ -78,6 +89,7 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange(op
                 value={`${c.label} ${c.id}`}
                 keywords={c.keywords ?? []}
                 onSelect={() => {
+                  setSearch('');
                   onOpenChange(false);
                   c.run();
                 }}

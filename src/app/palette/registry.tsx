@@ -13,6 +13,9 @@ export interface PaletteCommand {
 interface Registry {
   sources: ReadonlyMap<string, readonly PaletteCommand[]>;
   register(source: string, commands: readonly PaletteCommand[]): () => void;
+  /** What is typed in the palette, so sources can offer commands built from it (an id, a name). */
+  search: string;
+  setSearch(search: string): void;
 }
 
 const RegistryContext = createContext<Registry | null>(null);
@@ -20,9 +23,12 @@ const RegistryContext = createContext<Registry | null>(null);
 /** Screens add their own commands while mounted; later issues plug entity search and actions in here. */
 export function PaletteRegistryProvider({ children }: { children: ReactNode }) {
   const [sources, setSources] = useState<ReadonlyMap<string, readonly PaletteCommand[]>>(new Map());
+  const [search, setSearch] = useState('');
   const registry = useMemo<Registry>(
     () => ({
       sources,
+      search,
+      setSearch,
       register(source, commands) {
         setSources((prev) => new Map(prev).set(source, commands));
         return () =>
@@ -33,7 +39,7 @@ export function PaletteRegistryProvider({ children }: { children: ReactNode }) {
           });
       },
     }),
-    [sources],
+    [sources, search],
   );
   return <RegistryContext.Provider value={registry}>{children}</RegistryContext.Provider>;
 }
@@ -48,6 +54,11 @@ export function useRegisterCommands(source: string, commands: readonly PaletteCo
   const { register } = useRegistry();
   // biome-ignore lint/correctness/useExhaustiveDependencies: `register` changes with every registration
   useEffect(() => register(source, commands), [source, commands]);
+}
+
+export function usePaletteSearch(): [string, (search: string) => void] {
+  const { search, setSearch } = useRegistry();
+  return [search, setSearch];
 }
 
 export function usePaletteCommands(): PaletteCommand[] {

@@ -1,7 +1,7 @@
 import type { CaseMessage } from '../../api/cases';
 import { useI18n } from '../../i18n/i18n';
 import { formatDateTime, formatDuration } from '../cases/format';
-import { AttachmentButton } from './AttachmentButton';
+import { AttachmentLink } from './AttachmentLink';
 import { VoicePlayer } from './VoicePlayer';
 
 const ROLE_KEYS: Record<CaseMessage['sender']['role'], string> = {
@@ -41,7 +41,7 @@ export function MessageItem({ message }: { message: CaseMessage }) {
         <ul className="message-attachments" aria-label={t('chat.attachments')}>
           {message.attachments.map((a) => (
             <li key={a.id}>
-              <AttachmentButton attachment={a} />
+              <AttachmentLink attachment={a} />
             </li>
           ))}
         </ul>

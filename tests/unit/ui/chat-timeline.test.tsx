@@ -113,8 +113,10 @@ describe('message timeline', () => {
     expect(within(text).getByText('15 Mar 2026, 10:30').getAttribute('datetime')).toBe(
       '2026-03-15T10:30:00Z',
     );
-    const download = within(text).getByRole('button', { name: 'Download análises.pdf' });
+    const download = within(text).getByRole('link', { name: 'Download análises.pdf' });
     expect(download.textContent).toBe('análises.pdf12.3 kB');
+    expect(download.getAttribute('href')).toBe('/v2/admin/case-message/attachments/download?id=a1');
+    expect(download.getAttribute('download')).toBe('análises.pdf');
 
     const call = article('Dr. Rui Lopes', 0);
     expect(call.dataset.type).toBe('CALL');
@@ -123,10 +125,13 @@ describe('message timeline', () => {
 
     const voice = article('Ana Sousa', 1);
     expect(voice.dataset.type).toBe('VOICE');
-    expect(within(voice).getByRole('button', { name: 'Play voice message (0:07)' })).toBeTruthy();
+    const audio = within(voice).getByLabelText('Voice message, 0:07') as HTMLAudioElement;
+    expect(audio.getAttribute('src')).toBe('/v2/admin/case/voice/m3');
+    expect(audio.controls).toBe(true);
+    // Nothing is fetched before the admin asks to listen.
+    expect(audio.preload).toBe('none');
+    expect(within(voice).getByText('0:07')).toBeTruthy();
     expect(within(voice).getByText('16 Jul 2026, 00:30')).toBeTruthy();
-    // No bytes are fetched before the admin asks to listen.
-    expect(voice.querySelector('audio')).toBeNull();
   });
 
   it('uses the Portuguese formats and words in pt-PT', () => {
@@ -135,8 +140,8 @@ describe('message timeline', () => {
     expect(screen.getByText('15/03/2026, 10:30')).toBeTruthy();
     expect(screen.getByText('16/07/2026, 00:30')).toBeTruthy();
     expect(screen.getByText('Chamada, duração 12:34')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Ouvir mensagem de voz (0:07)' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Transferir análises.pdf' }).textContent).toBe(
+    expect(screen.getByLabelText('Mensagem de voz, 0:07')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Transferir análises.pdf' }).textContent).toBe(
       'análises.pdf12,3 kB',
     );
     expect(screen.getAllByText(ptPT.chat.role.CUSTOMER)).toHaveLength(2);

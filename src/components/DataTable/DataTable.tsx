@@ -1,0 +1,401 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import {
+  type ColumnDef,
+  columnVisibilityFeature,
+  type RowData,
+  tableFeatures,
+  useTable,
+} from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import {
+  type FormEvent,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import { useLocation } from 'wouter';
+import { useI18n } from '../../i18n/i18n';
+import { useColumnVisibility } from './column-visibility';
+import { type Cursor, INITIAL_CURSOR, moveCursor, type TableKeyAction, tableKeyAction } from './keyboard';
+import type { SortOrder, TableUrlState } from './url-state';
+import { useTableUrlState } from './use-table-url-state';
+
+export interface DataColumn<T> {
+  id: string;
+  header: string;
+  cell(row: T): ReactNode;
+  /** CSS grid track, e.g. `12rem` or `minmax(8rem, 1fr)`. */
+  width?: string;
+  /** The server's sort key; the header sorts by it when set. */
+  sort?: string;
+  /** Order of the first click on the header. */
+  firstOrder?: SortOrder;
+  /** Offered in the column chooser (default true). */
+  hideable?: boolean;
+}
+
+export interface FilterOption {
+  value: string;
+  label: string;
+}
+
+export type DataFilter =
+  | { key: string; label: string; kind: 'select'; options: readonly FilterOption[] }
+  | { key: string; label: string; kind: 'date' };
+
+export interface PageRequest {
+  q: string;
+  filters: Readonly<Record<string, readonly string[]>>;
+  sort: string | null;
+  order: SortOrder | null;
+  cursor: string | null;
+  limit: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+  total: number;
+  totalEstimated?: boolean;
+}
+
+export interface DataTableProps<T extends RowData> {
+  /** Names the table: the column choice is remembered under it. */
+  id: string;
+  label: string;
+  columns: readonly DataColumn<T>[];
+  /** Prefix of the cache key, so mutations can invalidate every page of this list. */
+  queryKey: readonly unknown[];
+  fetchPage(request: PageRequest): Promise<Page<T>>;
+  getRowId(row: T): string;
+  rowHref?(row: T): string;
+  filters?: readonly DataFilter[];
+  /** Fixed filters of a preset screen (e.g. disabled doctors): sent, never shown nor put in the URL. */
+  fixedFilters?: Readonly<Record<string, readonly string[]>>;
+  /** Shown while rows are selected; `clear` empties the selection. */
+  bulkActions?(rows: T[], clear: () => void): ReactNode;
+  /** What the server sorts by when the URL names no sort, so the header can say so. */
+  defaultSort?: { sort: string; order: SortOrder };
+  pageSize?: number;
+  rowHeight?: number;
+}
+
+const features = tableFeatures({ columnVisibilityFeature });
+const OVERSCAN = 10;
+/** Start fetching the next page this many rows before the end is reached. */
+const PREFETCH_ROWS = 30;
+
+function isInsideModal(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest('[aria-modal="true"], [cmdk-root]') !== null;
+}
+
+export function DataTable<T extends RowData>(props: DataTableProps<T>) {
+  const { t, locale } = useI18n();
+  const [, navigate] = useLocation();
+  const { columns, getRowId, rowHref, filters = [], fixedFilters, defaultSort } = props;
+  const rowHeight = props.rowHeight ?? 32;
+  const pageSize = props.pageSize ?? 50;
+  const filterKeys = useMemo(() => filters.map((f) => f.key), [filters]);
+  const [state, setState] = useTableUrlState(filterKeys);
+  const [draft, setDraft] = useState(state.q);
+  const [cursor, setCursor] = useState<Cursor>(INITIAL_CURSOR);
+  const [visibility, setVisibility] = useColumnVisibility(props.id);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  // Back/forward or a pasted link changes the URL under the box: show what is searched.
+  useEffect(() => setDraft(state.q), [state.q]);
+
+  const query = useInfiniteQuery({
+    queryKey: [...props.queryKey, state, fixedFilters ?? null, pageSize],
+    queryFn: ({ pageParam }) =>
+      props.fetchPage({
+        q: state.q,
+        filters: { ...state.filters, ...fixedFilters },
+        sort: state.sort,
+        order: state.order,
+        cursor: pageParam,
+        limit: pageSize,
+      }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  const rows = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  const rowIds = useMemo(() => rows.map(getRowId), [rows, getRowId]);
+  const firstPage = query.data?.pages[0];
+
+  // A new search is a new list: keyboard position and selection start over.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every state change
+  useEffect(() => setCursor(INITIAL_CURSOR), [state, fixedFilters]);
+
+  const columnDefs = useMemo<ColumnDef<typeof features, T, unknown>[]>(
+    () =>
+      columns.map((c) => ({
+        id: c.id,
+        header: c.header,
+        accessorFn: (row: T) => row,
+        cell: ({ row }) => c.cell(row.original),
+        enableHiding: c.hideable !== false,
+      })),
+    [columns],
+  );
+  const table = useTable({
+    features,
+    columns: columnDefs,
+    data: rows,
+    getRowId: (row) => getRowId(row),
+    state: { columnVisibility: visibility },
+    onColumnVisibilityChange: (updater) =>
+      setVisibility(typeof updater === 'function' ? updater(visibility) : updater),
+  });
+  const visibleColumns = table.getVisibleLeafColumns();
+  const byId = useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
+  const template = visibleColumns.map((c) => byId.get(c.id)?.width ?? 'minmax(8rem, 1fr)').join(' ');
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan: OVERSCAN,
+    scrollPaddingStart: rowHeight,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items[items.length - 1]?.index ?? -1;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && lastIndex >= rows.length - PREFETCH_ROWS) void fetchNextPage();
+  }, [lastIndex, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const update = useCallback(
+    (patch: Partial<TableUrlState>) => setState({ ...state, ...patch }),
+    [state, setState],
+  );
+
+  const open = useCallback(
+    (index: number) => {
+      const row = rows[index];
+      if (row !== undefined && rowHref) navigate(rowHref(row));
+    },
+    [rows, rowHref, navigate],
+  );
+
+  const apply = useCallback(
+    (action: TableKeyAction) => {
+      if (action.type === 'focusSearch') searchRef.current?.focus();
+      else if (action.type === 'open') open(cursor.active);
+      else {
+        const next = moveCursor(cursor, action, rowIds);
+        setCursor(next);
+        if (next.active !== cursor.active && next.active >= 0) virtualizer.scrollToIndex(next.active);
+      }
+    },
+    [cursor, rowIds, open, virtualizer],
+  );
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || isInsideModal(event.target)) return;
+      const inTable = event.target === document.body || rootRef.current?.contains(event.target as Node);
+      if (!inTable) return;
+      const action = tableKeyAction(event);
+      if (!action) return;
+      // Enter on a button or link in the table does what that control says, not "open the row".
+      if (action.type === 'open' && event.key === 'Enter' && event.target instanceof HTMLElement) {
+        if (event.target.closest('a, button, summary')) return;
+      }
+      event.preventDefault();
+      apply(action);
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [apply]);
+
+  const submitSearch = (event: FormEvent) => {
+    event.preventDefault();
+    update({ q: draft.trim() });
+  };
+  const onSearchKeyDown = (event: ReactKeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    setDraft('');
+    if (state.q !== '') update({ q: '' });
+    // Back to the rows: the table keys work again from the page.
+    event.currentTarget.blur();
+  };
+
+  const sortBy = (column: DataColumn<T>) => {
+    if (!column.sort) return;
+    const first = column.firstOrder ?? 'asc';
+    const current = currentOrder(column);
+    const order: SortOrder = current === null ? first : current === 'asc' ? 'desc' : 'asc';
+    update({ sort: column.sort, order });
+  };
+  const currentOrder = (column: DataColumn<T>): SortOrder | null => {
+    const sort = state.sort ?? defaultSort?.sort ?? null;
+    if (!column.sort || sort !== column.sort) return null;
+    return state.order ?? (state.sort ? (column.firstOrder ?? 'asc') : (defaultSort?.order ?? 'asc'));
+  };
+
+  const selectedRows = useMemo(
+    () => rows.filter((_, i) => cursor.selected.has(rowIds[i] as string)),
+    [rows, rowIds, cursor.selected],
+  );
+  const clearSelection = useCallback(
+    () => setCursor((c) => ({ ...c, anchor: null, selected: new Set() })),
+    [],
+  );
+  const number = new Intl.NumberFormat(locale);
+  const loading = query.isPending;
+
+  return (
+    <div className="data-table" ref={rootRef}>
+      <div className="data-table-toolbar">
+        <form onSubmit={submitSearch} className="data-table-search">
+          <input
+            ref={searchRef}
+            type="search"
+            aria-label={t('table.search')}
+            placeholder={t('table.searchHint')}
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={onSearchKeyDown}
+          />
+        </form>
+        {filters.map((filter) => (
+          <div key={filter.key} className="data-table-filter">
+            <label htmlFor={`${props.id}-filter-${filter.key}`}>{filter.label}</label>
+            {filter.kind === 'select' ? (
+              <select
+                id={`${props.id}-filter-${filter.key}`}
+                value={state.filters[filter.key]?.[0] ?? ''}
+                onChange={(e) =>
+                  update({
+                    filters: { ...state.filters, [filter.key]: e.target.value ? [e.target.value] : [] },
+                  })
+                }
+              >
+                <option value="">{t('table.any')}</option>
+                {filter.options.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                id={`${props.id}-filter-${filter.key}`}
+                type="date"
+                value={state.filters[filter.key]?.[0] ?? ''}
+                onChange={(e) =>
+                  update({
+                    filters: { ...state.filters, [filter.key]: e.target.value ? [e.target.value] : [] },
+                  })
+                }
+              />
+            )}
+          </div>
+        ))}
+        <output className="data-table-total" aria-live="polite" data-testid={`${props.id}-total`}>
+          {firstPage
+            ? t('table.total', {
+                count: `${firstPage.totalEstimated ? '≈ ' : ''}${number.format(firstPage.total)}`,
+              })
+            : '\u00a0'}
+        </output>
+        <details className="data-table-columns">
+          <summary>{t('table.columns')}</summary>
+          <fieldset>
+            <legend>{t('table.columnsLegend')}</legend>
+            {table
+              .getAllLeafColumns()
+              .filter((c) => c.getCanHide())
+              .map((c) => (
+                <label key={c.id}>
+                  <input type="checkbox" checked={c.getIsVisible()} onChange={() => c.toggleVisibility()} />
+                  <span>{byId.get(c.id)?.header}</span>
+                </label>
+              ))}
+          </fieldset>
+        </details>
+      </div>
+      <div className="data-table-bulk" aria-live="polite">
+        {selectedRows.length > 0 ? (
+          <>
+            <span>{t('table.selected', { count: selectedRows.length })}</span>
+            {props.bulkActions?.(selectedRows, clearSelection)}
+          </>
+        ) : null}
+      </div>
+      <div ref={scrollRef} className="data-table-scroll">
+        <table
+          className="data-table-grid"
+          aria-label={props.label}
+          aria-rowcount={firstPage ? firstPage.total + 1 : -1}
+          aria-busy={query.isFetching}
+        >
+          <thead className="data-table-head">
+            <tr className="data-table-row" style={{ gridTemplateColumns: template, height: rowHeight }}>
+              {visibleColumns.map((c) => {
+                const column = byId.get(c.id);
+                const order = column ? currentOrder(column) : null;
+                return (
+                  <th
+                    key={c.id}
+                    scope="col"
+                    aria-sort={order === 'asc' ? 'ascending' : order === 'desc' ? 'descending' : undefined}
+                  >
+                    {column?.sort ? (
+                      <button type="button" className="data-table-sort" onClick={() => sortBy(column)}>
+                        {column.header}
+                        <span aria-hidden="true">
+                          {order === 'asc' ? ' ▲' : order === 'desc' ? ' ▼' : ''}
+                        </span>
+                      </button>
+                    ) : (
+                      column?.header
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody className="data-table-body" style={{ height: virtualizer.getTotalSize() }}>
+            {items.map((item) => {
+              const row = table.getRowModel().rows[item.index];
+              if (!row) return null;
+              return (
+                <tr
+                  key={row.id}
+                  aria-rowindex={item.index + 2}
+                  aria-selected={cursor.selected.has(row.id)}
+                  data-active={cursor.active === item.index || undefined}
+                  className="data-table-row data-table-body-row"
+                  style={{
+                    gridTemplateColumns: template,
+                    height: rowHeight,
+                    transform: `translateY(${item.start}px)`,
+                  }}
+                  onClick={() => open(item.index)}
+                >
+                  {row.getVisibleCells().map((cell) => (
+                    <td key={cell.id}>{byId.get(cell.column.id)?.cell(row.original)}</td>
+                  ))}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {loading || rows.length === 0 ? (
+          <div className="data-table-status" role="status">
+            {loading ? t('table.loading') : t('errorMessages.NO_RECORDS_FOUND')}
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,178 @@
+// @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Router } from 'wouter';
+import { type DataColumn, DataTable, type PageRequest } from '../../../src/components/DataTable/DataTable';
+import { I18nProvider } from '../../../src/i18n/i18n';
+
+interface Person {
+  id: string;
+  name: string;
+  email: string;
+}
+
+const TOTAL = 10_000;
+const people = Array.from({ length: TOTAL }, (_, i) => ({
+  id: `p${i}`,
+  name: `Person ${i}`,
+  email: `p${i}@example.com`,
+}));
+
+const columns: DataColumn<Person>[] = [
+  { id: 'name', header: 'Name', cell: (p) => p.name, sort: 'name', hideable: false },
+  { id: 'email', header: 'E-mail', cell: (p) => p.email, sort: 'email' },
+];
+
+// jsdom lays nothing out: give the scroll box a height so the virtualiser has a window to fill.
+const VIEWPORT = 640;
+const ROW = 32;
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => VIEWPORT });
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1000 });
+});
+afterAll(() => {
+  delete (HTMLElement.prototype as { clientHeight?: number }).clientHeight;
+  delete (HTMLElement.prototype as { clientWidth?: number }).clientWidth;
+});
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});
+
+function setup(path: string, data: Person[] = people) {
+  window.history.replaceState(null, '', path);
+  const requests: PageRequest[] = [];
+  const fetchPage = vi.fn(async (request: PageRequest) => {
+    requests.push(request);
+    const matching = request.q ? data.filter((p) => p.name.includes(request.q)) : data;
+    const start = request.cursor ? Number(request.cursor) : 0;
+    const items = matching.slice(start, start + request.limit);
+    const next = start + request.limit;
+    return { items, nextCursor: next < matching.length ? String(next) : null, total: matching.length };
+  });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <I18nProvider initial="en-GB">
+        <Router>
+          <DataTable
+            id="people"
+            label="People"
+            columns={columns}
+            queryKey={['people']}
+            fetchPage={fetchPage}
+            getRowId={(p) => p.id}
+            rowHref={(p) => `/people/${p.id}`}
+            filters={[
+              { key: 'status', label: 'Status', kind: 'select', options: [{ value: 'A', label: 'Alpha' }] },
+            ]}
+            bulkActions={(rows) => <button type="button">Bulk {rows.length}</button>}
+            pageSize={200}
+            rowHeight={ROW}
+          />
+        </Router>
+      </I18nProvider>
+    </QueryClientProvider>,
+  );
+  return { requests };
+}
+
+const bodyRows = () => document.querySelectorAll('.data-table-body-row');
+
+describe('DataTable', () => {
+  it('never holds more than ~100 row elements while scrolling through 10,000 rows', async () => {
+    setup('/people');
+    await screen.findByText('Person 0');
+    const grid = document.querySelector('.data-table-scroll') as HTMLElement;
+    let max = 0;
+    let loaded = 0;
+    for (let top = 0; top <= 9000 * ROW; top += 150 * ROW) {
+      await act(async () => {
+        grid.scrollTop = top;
+        fireEvent.scroll(grid);
+      });
+      max = Math.max(max, bodyRows().length);
+      loaded = Number(bodyRows()[0]?.getAttribute('aria-rowindex'));
+    }
+    expect(max).toBeGreaterThan(10);
+    expect(max).toBeLessThanOrEqual(100);
+    // Scrolling really moved the window far down the list (several pages were loaded on the way).
+    expect(loaded).toBeGreaterThan(1000);
+    expect(screen.getByTestId('people-total').textContent).toBe('10,000 records');
+  });
+
+  it('restores query, filter and sort from the URL and sends them to the fetcher', async () => {
+    const { requests } = setup('/people?q=Person%201&status=A&sort=email&order=desc');
+    await screen.findByText('Person 1');
+    expect(requests[0]).toMatchObject({
+      q: 'Person 1',
+      filters: { status: ['A'] },
+      sort: 'email',
+      order: 'desc',
+    });
+    expect((screen.getByRole('searchbox') as HTMLInputElement).value).toBe('Person 1');
+    expect((screen.getByRole('combobox') as HTMLSelectElement).value).toBe('A');
+    expect(screen.getByRole('columnheader', { name: /E-mail/ }).getAttribute('aria-sort')).toBe('descending');
+  });
+
+  it('searches on Enter, writing the query to the URL; Esc clears it', async () => {
+    const user = userEvent.setup();
+    setup('/people');
+    await screen.findByText('Person 0');
+    await user.keyboard('/');
+    expect(document.activeElement).toBe(screen.getByRole('searchbox'));
+    await user.keyboard('Person 99{Enter}');
+    await waitFor(() => expect(window.location.search).toBe('?q=Person+99'));
+    await screen.findByText('Person 990');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(window.location.search).toBe(''));
+  });
+
+  it('sorts from the header, next click reverses', async () => {
+    const user = userEvent.setup();
+    setup('/people');
+    await screen.findByText('Person 0');
+    await user.click(screen.getByRole('button', { name: /Name/ }));
+    expect(new URLSearchParams(window.location.search).get('order')).toBe('asc');
+    await user.click(screen.getByRole('button', { name: /Name/ }));
+    expect(window.location.search).toBe('?sort=name&order=desc');
+  });
+
+  it('moves with j/k, selects with x and Shift+x, shows bulk actions, opens with Enter', async () => {
+    const user = userEvent.setup();
+    setup('/people');
+    await screen.findByText('Person 0');
+    await user.keyboard('jjx');
+    expect(screen.getByText('Person 1').closest('tr')?.getAttribute('aria-selected')).toBe('true');
+    await user.keyboard('jj{Shift>}X{/Shift}');
+    expect(screen.getByRole('button', { name: 'Bulk 3' })).toBeTruthy();
+    await user.keyboard('k');
+    expect(screen.getByText('Person 2').closest('tr')?.hasAttribute('data-active')).toBe(true);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('button', { name: /Bulk/ })).toBeNull();
+    await user.keyboard('{Enter}');
+    expect(window.location.pathname).toBe('/people/p2');
+  });
+
+  it('shows the empty state', async () => {
+    setup('/people', []);
+    expect(await screen.findByText('No records found')).toBeTruthy();
+    expect(bodyRows()).toHaveLength(0);
+  });
+
+  it('remembers hidden columns per table', async () => {
+    const user = userEvent.setup();
+    setup('/people');
+    await screen.findByText('Person 0');
+    await user.click(screen.getByText('Columns'));
+    await user.click(screen.getByRole('checkbox', { name: 'E-mail' }));
+    expect(screen.queryByRole('columnheader', { name: /E-mail/ })).toBeNull();
+    cleanup();
+    setup('/people');
+    await screen.findByText('Person 0');
+    expect(screen.queryByRole('columnheader', { name: /E-mail/ })).toBeNull();
+    expect(screen.queryByText('p0@example.com')).toBeNull();
+  });
+});

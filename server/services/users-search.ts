@@ -82,10 +82,15 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * `q` as words of the search index (migration 0010): each word must be the prefix of some indexed
  * word. A number typed with spaces or a `+` (a phone) becomes one run of digits; an id matches by id.
  */
-export function parseSearch(q: string): { id: string } | { tsquery: string } | null {
+export function parseSearch(
+  q: string,
+): { id: string } | { emailPrefix: string } | { tsquery: string } | null {
   const text = q.trim();
   if (text === '') return null;
   if (GUID.test(text)) return { id: text.toLowerCase() };
+  // One token with e-mail punctuation: a prefix of the address, through its btree index (0002).
+  if (/^\S*[@._+]\S*$/.test(text) && !/^\+?[\d().-]+$/.test(text))
+    return { emailPrefix: `${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` };
   const folded = text
     .normalize('NFD')
     .replace(/\p{Diacritic}/gu, '')
@@ -140,6 +145,7 @@ function filters(params: Params, query: UserListQuery): string[] {
     );
   const search = query.q ? parseSearch(query.q) : null;
   if (search && 'id' in search) where.push(`u.id = ${params.add(search.id)}::uuid`);
+  if (search && 'emailPrefix' in search) where.push(`lower(u.email) LIKE ${params.add(search.emailPrefix)}`);
   if (search && 'tsquery' in search) where.push(`u.search_words @@ ${params.add(search.tsquery)}::tsquery`);
   return where;
 }
@@ -197,35 +203,39 @@ export async function searchUsers(db: Queryable, query: UserListQuery): Promise<
     db,
     items.filter((row) => row.role === 'PROFESSIONAL').map((row) => row.id),
   );
+  // A first page that holds every match is its own exact count, whatever the estimate said.
+  const complete = !query.cursor && nextCursor === null;
   return {
     items: items.map((row) => toUserSummary(row, areas.get(row.id) ?? [])),
     nextCursor,
-    ...total,
+    ...(complete ? { total: items.length } : total),
   };
 }
 
-/** Exact while small (a capped count stays cheap); beyond the cap, the planner's row estimate. */
+/**
+ * The planner's estimate first (well under a millisecond): above the threshold it is the answer, since
+ * counting 10,001 sparse matches can walk most of the table. Below it, a count capped at the threshold.
+ */
 async function countUsers(
   db: Queryable,
   where: string[],
   values: unknown[],
 ): Promise<{ total: number; totalEstimated?: true }> {
-  const { rows } = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT 1 FROM users u ${whereClause(where)} LIMIT ${EXACT_TOTAL_LIMIT + 1}) capped`,
-    values,
-  );
-  const exact = rows[0]!.n;
-  if (exact <= EXACT_TOTAL_LIMIT) return { total: exact };
   const plan = await db.query<{ 'QUERY PLAN': unknown }>(
     `EXPLAIN (FORMAT JSON) SELECT 1 FROM users u ${whereClause(where)}`,
     values,
   );
   const raw = plan.rows[0]!['QUERY PLAN'];
   const json = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: { 'Plan Rows': number } }];
-  return {
-    total: Math.max(EXACT_TOTAL_LIMIT + 1, Math.round(json[0].Plan['Plan Rows'])),
-    totalEstimated: true,
-  };
+  const estimate = Math.round(json[0].Plan['Plan Rows']);
+  if (estimate > EXACT_TOTAL_LIMIT) return { total: estimate, totalEstimated: true };
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM users u ${whereClause(where)} LIMIT ${EXACT_TOTAL_LIMIT + 1}) capped`,
+    values,
+  );
+  const exact = rows[0]!.n;
+  if (exact <= EXACT_TOTAL_LIMIT) return { total: exact };
+  return { total: Math.max(EXACT_TOTAL_LIMIT + 1, estimate), totalEstimated: true };
 }
 
 export async function areasOf(

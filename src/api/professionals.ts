@@ -12,3 +12,6 @@ export const statusCountsQuery = {
   queryFn: fetchStatusCounts,
   staleTime: 30_000,
 };
+
+export const verifyProfessional = (id: string) =>
+  request<unknown>(`admin/professionals/${encodeURIComponent(id)}/verify`, { method: 'post' });

@@ -18,6 +18,7 @@ export interface RouteDef {
 }
 
 const placeholder = lazyScreen(() => import('../features/placeholder/PlaceholderScreen'));
+const userScreen = lazyScreen(() => import('../features/users/UserScreen'));
 
 /** One table feeds the router, the sidebar, the palette and the `g` shortcuts. */
 export const ROUTES: readonly RouteDef[] = [
@@ -48,7 +49,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/customers',
     titleKey: 'routes.customers',
     access: 'auth',
-    screen: placeholder,
+    screen: lazyScreen(() => import('../features/customers/CustomersScreen')),
     nav: { section: 'users' },
     goKey: 'c',
   },
@@ -57,14 +58,14 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/customers/:id',
     titleKey: 'routes.customer',
     access: 'auth',
-    screen: placeholder,
+    screen: userScreen,
   },
   {
     id: 'professionals',
     path: '/professionals',
     titleKey: 'routes.professionals',
     access: 'auth',
-    screen: placeholder,
+    screen: lazyScreen(() => import('../features/professionals/ProfessionalsScreen')),
     nav: { section: 'users', group: 'professionals' },
     goKey: 'p',
   },
@@ -73,7 +74,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/professionals/disabled',
     titleKey: 'routes.professionalsDisabled',
     access: 'auth',
-    screen: placeholder,
+    screen: lazyScreen(() => import('../features/professionals/DisabledProfessionalsScreen')),
     nav: { section: 'users', group: 'professionals', badge: 'DISABLED' },
     goKey: 'd',
   },
@@ -82,7 +83,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/professionals/verification',
     titleKey: 'routes.professionalsVerification',
     access: 'auth',
-    screen: placeholder,
+    screen: lazyScreen(() => import('../features/professionals/VerificationScreen')),
     nav: { section: 'users', group: 'professionals', badge: 'EMAIL_VERIFIED' },
     goKey: 'v',
   },
@@ -91,7 +92,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/professionals/area-interest',
     titleKey: 'routes.areaInterest',
     access: 'auth',
-    screen: placeholder,
+    screen: lazyScreen(() => import('../features/areas/AreasScreen')),
     nav: { section: 'users', group: 'professionals' },
     goKey: 'i',
   },
@@ -100,7 +101,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/professionals/:id',
     titleKey: 'routes.professional',
     access: 'auth',
-    screen: placeholder,
+    screen: userScreen,
   },
   {
     id: 'cases',

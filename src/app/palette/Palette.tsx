@@ -2,6 +2,7 @@ import { Command } from 'cmdk';
 import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { useCaseJumpCommands } from '../../features/cases/palette-commands';
+import { useUserSearchCommands } from '../../features/users/palette-commands';
 import { useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
 import { useEnabledLocales } from '../ProfileMenu';
@@ -54,6 +55,7 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange(op
   const { t } = useI18n();
   useBaseCommands();
   useCaseJumpCommands();
+  useUserSearchCommands();
   const commands = usePaletteCommands();
   const [search, setSearch] = usePaletteSearch();
   const groups = useMemo(() => {

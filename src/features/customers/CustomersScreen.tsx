@@ -1,0 +1,5 @@
+import { UsersTable } from '../users/UsersTable';
+
+export default function CustomersScreen() {
+  return <UsersTable id="customers" userRole="CUSTOMER" />;
+}

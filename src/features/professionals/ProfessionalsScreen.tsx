@@ -1,0 +1,5 @@
+import { UsersTable } from '../users/UsersTable';
+
+export default function ProfessionalsScreen() {
+  return <UsersTable id="professionals" userRole="PROFESSIONAL" />;
+}

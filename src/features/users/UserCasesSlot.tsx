@@ -1,0 +1,17 @@
+import { Link } from 'wouter';
+import { useI18n } from '../../i18n/i18n';
+
+/**
+ * The single views' cases section. Its body belongs to the cases issue, which may replace it;
+ * the props (the user and which side of the case they are on) are the contract.
+ */
+export function UserCasesSlot({ userId, role }: { userId: string; role: 'CUSTOMER' | 'PROFESSIONAL' }) {
+  const { t } = useI18n();
+  const param = role === 'PROFESSIONAL' ? 'professionalId' : 'customerId';
+  return (
+    <section className="user-section" aria-labelledby="user-cases">
+      <h2 id="user-cases">{t('users.sections.cases')}</h2>
+      <Link href={`/cases?${param}=${encodeURIComponent(userId)}`}>{t('users.casesLink')}</Link>
+    </section>
+  );
+}

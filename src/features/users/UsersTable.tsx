@@ -1,0 +1,178 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { interestAreasQuery } from '../../api/interest-areas';
+import { fetchCountries } from '../../api/static-data';
+import { fetchUsers, type Role, USER_STATUSES, type UserSummary, userKeys } from '../../api/users';
+import {
+  type DataColumn,
+  type DataFilter,
+  DataTable,
+  type PageRequest,
+} from '../../components/DataTable/DataTable';
+import { useI18n } from '../../i18n/i18n';
+import { formatDate, GENDER_KEYS, STATUS_KEYS, userHref } from './format';
+
+const getRowId = (user: UserSummary) => user.id;
+
+export interface UsersTableProps {
+  /** Names the table (its column choice is remembered under it). */
+  id: string;
+  userRole: Extract<Role, 'CUSTOMER' | 'PROFESSIONAL'>;
+  /** A preset screen's status (disabled doctors, doctors to verify): fixed, so no status filter is offered. */
+  status?: 'DISABLED' | 'EMAIL_VERIFIED';
+}
+
+/** Customers and professionals lists, and the preset professional screens, over GET /v2/admin/users. */
+export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
+  const { t, locale } = useI18n();
+  const professionals = role === 'PROFESSIONAL';
+  const countries = useQuery({
+    queryKey: ['static-data', 'country'],
+    queryFn: fetchCountries,
+    staleTime: Infinity,
+  });
+  const areas = useQuery({ ...interestAreasQuery, enabled: professionals });
+
+  const fixedFilters = useMemo(
+    () => ({ role: [role], ...(status ? { status: [status] } : {}) }),
+    [role, status],
+  );
+  const fetchPage = useMemo(
+    () =>
+      ({ q, filters, sort, order, cursor, limit }: PageRequest) =>
+        fetchUsers({ ...filters, q, sort, order, cursor, limit }),
+    [],
+  );
+
+  const filters = useMemo<DataFilter[]>(() => {
+    const list: DataFilter[] = [];
+    if (!status)
+      list.push({
+        key: 'status',
+        label: t('users.fields.status'),
+        kind: 'select',
+        options: USER_STATUSES.map((s) => ({
+          value: s,
+          label: t(STATUS_KEYS[s]),
+        })),
+      });
+    list.push(
+      {
+        key: 'country',
+        label: t('users.fields.country'),
+        kind: 'select',
+        options: (countries.data ?? []).map((c) => ({ value: c.code, label: c.name[locale] })),
+      },
+      {
+        key: 'gender',
+        label: t('users.fields.gender'),
+        kind: 'select',
+        options: (['male', 'female'] as const).map((g) => ({ value: g, label: t(GENDER_KEYS[g]) })),
+      },
+    );
+    if (professionals)
+      list.push({
+        key: 'areaOfInterest',
+        label: t('users.fields.areasOfInterest'),
+        kind: 'select',
+        options: (areas.data?.items ?? []).map((a) => ({ value: a.id, label: a.name })),
+      });
+    list.push(
+      { key: 'createdFrom', label: t('users.filters.createdFrom'), kind: 'date' },
+      { key: 'createdTo', label: t('users.filters.createdTo'), kind: 'date' },
+      { key: 'lastActiveFrom', label: t('users.filters.lastActiveFrom'), kind: 'date' },
+      { key: 'lastActiveTo', label: t('users.filters.lastActiveTo'), kind: 'date' },
+    );
+    return list;
+  }, [t, locale, status, professionals, countries.data, areas.data]);
+
+  const columns = useMemo<DataColumn<UserSummary>[]>(() => {
+    const list: DataColumn<UserSummary>[] = [
+      {
+        id: 'name',
+        header: t('users.fields.name'),
+        sort: 'name',
+        width: 'minmax(10rem, 1.2fr)',
+        hideable: false,
+        cell: (u) => u.name,
+      },
+      {
+        id: 'email',
+        header: t('users.fields.email'),
+        sort: 'email',
+        width: 'minmax(12rem, 1.4fr)',
+        cell: (u) => u.email,
+      },
+      {
+        id: 'status',
+        header: t('users.fields.status'),
+        width: '11rem',
+        cell: (u) => (
+          <span className={`user-status user-status-${u.status}`}>{t(STATUS_KEYS[u.status])}</span>
+        ),
+      },
+      { id: 'country', header: t('users.fields.country'), width: '6rem', cell: (u) => u.country ?? '—' },
+      {
+        id: 'gender',
+        header: t('users.fields.gender'),
+        width: '7rem',
+        cell: (u) => (u.gender ? t(GENDER_KEYS[u.gender]) : '—'),
+      },
+      {
+        id: 'phone',
+        header: t('users.fields.phoneNumber'),
+        width: '10rem',
+        cell: (u) => u.phoneNumber ?? '—',
+      },
+    ];
+    if (professionals)
+      list.push(
+        {
+          id: 'collegeNumber',
+          header: t('users.fields.collegeNumber'),
+          width: '8rem',
+          cell: (u) => u.collegeNumber ?? '—',
+        },
+        {
+          id: 'areas',
+          header: t('users.fields.areasOfInterest'),
+          width: 'minmax(10rem, 1fr)',
+          cell: (u) => u.areasOfInterest.map((a) => a.name).join(', ') || '—',
+        },
+      );
+    list.push(
+      {
+        id: 'created',
+        header: t('users.fields.created'),
+        sort: 'created',
+        firstOrder: 'desc',
+        width: '8rem',
+        cell: (u) => formatDate(u.created, locale),
+      },
+      {
+        id: 'lastActive',
+        header: t('users.fields.lastActive'),
+        sort: 'lastActive',
+        firstOrder: 'desc',
+        width: '8rem',
+        cell: (u) => formatDate(u.lastActive, locale),
+      },
+    );
+    return list;
+  }, [t, locale, professionals]);
+
+  return (
+    <DataTable
+      id={id}
+      label={t(professionals ? 'users.professionalsTable' : 'users.customersTable')}
+      columns={columns}
+      queryKey={userKeys.lists()}
+      fetchPage={fetchPage}
+      getRowId={getRowId}
+      rowHref={userHref}
+      filters={filters}
+      fixedFilters={fixedFilters}
+      defaultSort={{ sort: 'created', order: 'desc' }}
+    />
+  );
+}

@@ -1,0 +1,28 @@
+import type { UserStatus } from '../../api/users';
+
+export const STATUS_KEYS: Record<UserStatus, string> = {
+  NEW_USER: 'users.status.NEW_USER',
+  EMAIL_VERIFIED: 'users.status.EMAIL_VERIFIED',
+  PROFESSIONAL_VERIFIED: 'users.status.PROFESSIONAL_VERIFIED',
+  DISABLED: 'users.status.DISABLED',
+};
+
+export const GENDER_KEYS: Record<'male' | 'female', string> = {
+  male: 'users.gender.male',
+  female: 'users.gender.female',
+};
+
+export const formatDate = (iso: string | null, locale: string) =>
+  iso ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(new Date(iso)) : '—';
+
+export const formatDateTime = (iso: string | null, locale: string) =>
+  iso
+    ? new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso))
+    : '—';
+
+export const formatMoney = (cents: number | null, currency: string, locale: string) =>
+  cents === null ? '—' : new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100);
+
+/** Where a user's page lives: patients and doctors have their own routes. */
+export const userHref = (user: { id: string; role: string }) =>
+  user.role === 'PROFESSIONAL' ? `/professionals/${user.id}` : `/customers/${user.id}`;

@@ -1,0 +1,68 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation } from 'wouter';
+import { fetchUsers, type UserSummary, userKeys } from '../../api/users';
+import { type PaletteCommand, usePaletteSearch, useRegisterCommands } from '../../app/palette/registry';
+import { SessionContext } from '../../app/session';
+import { useI18n } from '../../i18n/i18n';
+import { userHref } from './format';
+
+/** Results per group (patients, doctors): the palette stays a short list to pick from. */
+export const USERS_PER_GROUP = 5;
+const TYPING_PAUSE_MS = 250;
+const MIN_TERM = 2;
+
+function useSettled(value: string): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [value]);
+  return settled;
+}
+
+function useRoleSearch(term: string, role: 'CUSTOMER' | 'PROFESSIONAL', enabled: boolean) {
+  return useQuery({
+    queryKey: [...userKeys.lists(), 'palette', role, term],
+    queryFn: () => fetchUsers({ q: term, role, limit: USERS_PER_GROUP }),
+    enabled,
+    staleTime: 30_000,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * Users by name, e-mail or id from what is typed in the palette. The server is asked only once
+ * typing pauses, and only the newest answer is shown, so typing never waits for the network.
+ */
+export function useUserSearchCommands(): void {
+  const { t } = useI18n();
+  const [, navigate] = useLocation();
+  const [search] = usePaletteSearch();
+  const authenticated = SessionContext.useSelector((s) => s.hasTag('authenticated'));
+  const term = search.trim();
+  const settled = useSettled(term);
+  const enabled = authenticated && settled.length >= MIN_TERM;
+  const customers = useRoleSearch(settled, 'CUSTOMER', enabled);
+  const professionals = useRoleSearch(settled, 'PROFESSIONAL', enabled);
+
+  const commands = useMemo<PaletteCommand[]>(() => {
+    if (!enabled || term.length < MIN_TERM) return [];
+    const toCommand = (group: string) => (user: UserSummary) => ({
+      id: `user:open:${user.id}`,
+      group,
+      label: `${user.fullName ?? user.name} · ${user.email}`,
+      // cmdk filters on its own: the typed text is a keyword so the server's matches stay listed.
+      keywords: [term, user.email, user.id],
+      run: () => navigate(userHref(user)),
+    });
+    return [
+      ...(customers.data?.items ?? []).slice(0, USERS_PER_GROUP).map(toCommand(t('users.palette.customers'))),
+      ...(professionals.data?.items ?? [])
+        .slice(0, USERS_PER_GROUP)
+        .map(toCommand(t('users.palette.professionals'))),
+    ];
+  }, [enabled, term, customers.data, professionals.data, t, navigate]);
+
+  useRegisterCommands('user-search', commands);
+}

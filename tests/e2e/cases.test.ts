@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from '../support/server';
 
 interface TargetCase {
   id: string;
+  professional_id: string;
   status: string;
   first_text: string;
   voice_ms: number;
@@ -43,7 +44,7 @@ describe.skipIf(!hasChromium)('cases and the case chat in Chromium, keyboard onl
     [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
     // The open case with a voice message and an attachment that has the fewest messages to tab through.
     const { rows } = await server.db.query<TargetCase>(
-      `SELECT c.id, c.status,
+      `SELECT c.id, c.professional_id, c.status,
               (SELECT m.text FROM case_messages m WHERE m.case_id = c.id AND m.type = 'TEXT'
                 ORDER BY m.created_at, m.id LIMIT 1) AS first_text,
               (SELECT m.voice_duration_ms FROM case_messages m WHERE m.case_id = c.id AND m.type = 'VOICE'
@@ -84,13 +85,22 @@ describe.skipIf(!hasChromium)('cases and the case chat in Chromium, keyboard onl
     await context.close();
   });
 
-  it('opens a case from the list, reads it, plays a voice message, downloads an attachment and closes it', async () => {
-    const shortId = target.id.slice(0, 8);
-
-    // The list: `g a`, `/` to search, Tab into the table, `j` to the row, `o` to open it.
+  it('lists every case under `g a`', async () => {
     await page.keyboard.press('g');
     await page.keyboard.press('a');
     await page.waitForURL(`${server.url}/cases`);
+    const { rows } = await server.db.query<{ n: string }>('SELECT count(*)::text AS n FROM cases');
+    await page
+      .getByTestId('cases-total')
+      .getByText(new RegExp(`^${rows[0]?.n} `))
+      .waitFor();
+  });
+
+  it("opens a case from its doctor's view, reads it, plays a voice message, downloads an attachment and closes it", async () => {
+    const shortId = target.id.slice(0, 8);
+
+    // The doctor's view embeds the cases table: `/` to search, Tab into the table, `j` to the row, `o` to open it.
+    await page.goto(`${server.url}/professionals/${target.professional_id}`);
     const table = page.getByRole('table', { name: ptPT.routes.cases });
     await table.getByRole('row').nth(1).waitFor();
     await page.keyboard.press('/');

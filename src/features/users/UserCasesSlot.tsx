@@ -1,5 +1,7 @@
+import { useMemo } from 'react';
 import { Link } from 'wouter';
 import { useI18n } from '../../i18n/i18n';
+import { CasesTable } from '../cases/CasesTable';
 
 /**
  * The single views' cases section. Its body belongs to the cases issue, which may replace it;
@@ -8,9 +10,11 @@ import { useI18n } from '../../i18n/i18n';
 export function UserCasesSlot({ userId, role }: { userId: string; role: 'CUSTOMER' | 'PROFESSIONAL' }) {
   const { t } = useI18n();
   const param = role === 'PROFESSIONAL' ? 'professionalId' : 'customerId';
+  const fixedFilters = useMemo(() => ({ [param]: [userId] }), [param, userId]);
   return (
     <section className="user-section" aria-labelledby="user-cases">
       <h2 id="user-cases">{t('users.sections.cases')}</h2>
+      <CasesTable id={`user-cases-${role.toLowerCase()}`} fixedFilters={fixedFilters} />
       <Link href={`/cases?${param}=${encodeURIComponent(userId)}`}>{t('users.casesLink')}</Link>
     </section>
   );

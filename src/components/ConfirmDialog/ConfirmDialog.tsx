@@ -94,11 +94,17 @@ function ConfirmDialog({
   const error = useSelector(actor, (s) => s.context.error);
   const confirmButton = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef<Element | null>(null);
+  const dialogRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     returnFocus.current = document.activeElement;
     confirmButton.current?.focus();
+    // Whoever opened the dialog may restore focus right after (the palette does, as it closes).
+    const reclaim = setTimeout(() => {
+      if (!dialogRef.current?.contains(document.activeElement)) confirmButton.current?.focus();
+    }, 0);
     return () => {
+      clearTimeout(reclaim);
       if (returnFocus.current instanceof HTMLElement && returnFocus.current.isConnected)
         returnFocus.current.focus();
     };
@@ -122,12 +128,22 @@ function ConfirmDialog({
   return (
     <div className="modal-overlay">
       <div
+        ref={dialogRef}
         className="modal confirm-dialog"
         role="alertdialog"
         aria-modal="true"
         aria-labelledby={titleId}
         aria-busy={busy}
         onKeyDown={onKeyDown}
+        onBlur={(event) => {
+          // Focus never leaves an open dialog (the trap's other half, beside Tab cycling).
+          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) {
+            const target = confirmButton.current;
+            setTimeout(() => {
+              if (target?.isConnected && !dialogRef.current?.contains(document.activeElement)) target.focus();
+            }, 0);
+          }
+        }}
       >
         <h2 id={titleId}>{request.title}</h2>
         <div className="confirm-message">{request.message}</div>

@@ -254,7 +254,20 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
 
   return (
     <div className="data-table" ref={rootRef}>
-      <div className="data-table-toolbar">
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: only hands Esc back to the table keys */}
+      <div
+        className="data-table-toolbar"
+        onKeyDown={(event) => {
+          // Esc in a filter leaves it, so j/k/Enter drive the rows again without a mouse.
+          if (event.key === 'Escape' && event.target instanceof HTMLSelectElement) event.target.blur();
+          if (
+            event.key === 'Escape' &&
+            event.target instanceof HTMLInputElement &&
+            event.target.type === 'date'
+          )
+            event.target.blur();
+        }}
+      >
         <form onSubmit={submitSearch} className="data-table-search">
           <input
             ref={searchRef}

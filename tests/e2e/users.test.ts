@@ -1,0 +1,261 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import enGB from '../../locales/en-GB.json';
+import ptPT from '../../locales/pt-PT.json';
+import { hasChromium, launchBrowser } from '../support/browser';
+import { startTestServer, type TestServer } from '../support/server';
+
+interface Received {
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP server on a free port that keeps what it receives. */
+async function startSink() {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as { port: number };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const subjectOf = (raw: string) => /^Subject: (.*)$/im.exec(raw)?.[1]?.trim() ?? null;
+
+// Enough rows that the list needs several pages and the virtualiser has real work.
+const SEED_USERS = 1500;
+
+describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () => {
+  let server: TestServer;
+  let sink: Awaited<ReturnType<typeof startSink>>;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let pageErrors: string[];
+
+  beforeAll(async () => {
+    sink = await startSink();
+    [server, browser] = await Promise.all([
+      startTestServer({ seedUsers: SEED_USERS, smtpUrl: sink.url }),
+      launchBrowser(),
+    ]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await sink?.close();
+  });
+  beforeEach(async () => {
+    context = await browser.newContext({ locale: 'pt-PT', viewport: { width: 1400, height: 900 } });
+    page = await context.newPage();
+    pageErrors = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await signIn();
+  });
+  afterEach(async () => {
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  async function signIn() {
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel(ptPT.login.email).focus();
+    await page.keyboard.type(server.adminEmail);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(server.adminPassword);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: ptPT.routes.home, level: 1 }).waitFor();
+  }
+
+  const one = async <T>(sql: string, params: unknown[] = []) => {
+    const { rows } = await server.db.query<T>(sql, params);
+    if (!rows[0]) throw new Error(`no fixture for: ${sql}`);
+    return rows[0];
+  };
+  const badge = async (id: string) => Number(await page.getByTestId(`badge-${id}`).textContent());
+  const waitBadge = (id: string, value: number) =>
+    page.waitForFunction(
+      ([testId, expected]) =>
+        document.querySelector(`[data-testid="${testId}"]`)?.textContent === String(expected),
+      [`badge-${id}`, value] as const,
+    );
+
+  /** Ctrl+K, type, arrow down to the command with exactly this label, Enter. */
+  async function palette(text: string) {
+    await page.keyboard.press('Control+k');
+    await page.getByPlaceholder(ptPT.palette.placeholder).waitFor();
+    await page.keyboard.type(text);
+    const option = page.getByRole('option', { name: text, exact: true });
+    await option.waitFor();
+    for (let i = 0; i < 10 && (await option.getAttribute('aria-selected')) !== 'true'; i++)
+      await page.keyboard.press('ArrowDown');
+    expect(await option.getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('Enter');
+  }
+
+  async function confirm(title: string) {
+    await page.getByRole('alertdialog', { name: title }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByRole('alertdialog').waitFor({ state: 'detached' });
+  }
+
+  it('searches with Enter, filters by status and opens a user, all from the keyboard', async () => {
+    const target = await one<{ email: string; name: string }>(
+      "SELECT email, name FROM users WHERE role = 'CUSTOMER' AND status = 'NEW_USER' ORDER BY email LIMIT 1",
+    );
+    await page.keyboard.press('g');
+    await page.keyboard.press('c');
+    await page.getByRole('heading', { name: ptPT.routes.customers, level: 1 }).waitFor();
+    await page.locator('.data-table-body-row').first().waitFor();
+
+    await page.keyboard.press('/');
+    await page.keyboard.type(target.email);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('q') === target.email);
+    await page.getByRole('cell', { name: target.email }).waitFor();
+
+    // Clear the search (Esc) and filter by status from the keyboard: Tab to the select, arrow to "New user".
+    await page.keyboard.press('/');
+    await page.keyboard.press('Escape');
+    await page.waitForURL((url) => !url.searchParams.has('q'));
+    await page.keyboard.press('/');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForURL((url) => url.searchParams.get('status') === 'NEW_USER');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction((label) => {
+      const cells = [...document.querySelectorAll('.data-table-body-row .user-status')];
+      return cells.length > 0 && cells.every((c) => c.textContent === label);
+    }, ptPT.users.status.NEW_USER);
+    const total = await page.getByTestId('customers-total').textContent();
+    const expected = await one<{ n: number }>(
+      "SELECT count(*)::int AS n FROM users WHERE role = 'CUSTOMER' AND status = 'NEW_USER'",
+    );
+    expect(total).toContain(new Intl.NumberFormat('pt-PT').format(expected.n));
+
+    // Reload restores the filter exactly.
+    await page.reload();
+    await page.locator('.data-table-body-row').first().waitFor();
+    expect(new URL(page.url()).searchParams.get('status')).toBe('NEW_USER');
+
+    await page.keyboard.press('j');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/customers\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { name: ptPT.users.sections.profile }).waitFor();
+    expect(await page.getByTestId('user-status').textContent()).toBe(ptPT.users.status.NEW_USER);
+  });
+
+  it('resends the verification e-mail through the confirmation, and it reaches the SMTP sink', async () => {
+    const user = await one<{ id: string; email: string; locale: 'pt-PT' | 'en-GB' }>(
+      // An English-speaking user: the mail goes out in their language, with an ASCII subject to compare as is.
+      "SELECT id, email, locale FROM users WHERE role = 'CUSTOMER' AND status = 'NEW_USER' AND locale = 'en-GB' ORDER BY email DESC LIMIT 1",
+    );
+    await page.goto(`${server.url}/customers/${user.id}`);
+    await page.getByRole('heading', { name: ptPT.users.sections.profile }).waitFor();
+    const before = sink.received.length;
+    await palette(ptPT.users.actions.resend);
+    await confirm(ptPT.users.actions.resendTitle);
+    await page.getByText(ptPT.users.actions.resent.replace('{{email}}', user.email)).waitFor();
+    await expect.poll(() => sink.received.length).toBe(before + 1);
+    const message = sink.received.at(-1)!;
+    expect(message.to).toEqual([user.email]);
+    expect(user.locale).toBe('en-GB');
+    expect(subjectOf(message.raw)).toBe(enGB.mail.verification.subject);
+  });
+
+  it('disables a doctor with confirmation and the badge changes, then enables, then verifies', async () => {
+    const doctor = await one<{ id: string; email: string }>(
+      "SELECT id, email FROM users WHERE role = 'PROFESSIONAL' AND status = 'EMAIL_VERIFIED' ORDER BY email LIMIT 1",
+    );
+    await page.getByTestId('badge-professionalsDisabled').waitFor();
+    const disabled = await badge('professionalsDisabled');
+    const toVerify = await badge('professionalsVerification');
+
+    // Found through the palette's server-side search.
+    await page.keyboard.press('Control+k');
+    await page.getByPlaceholder(ptPT.palette.placeholder).waitFor();
+    await page.keyboard.type(doctor.email);
+    await page.getByRole('option', { name: new RegExp(doctor.email.replace(/[.+]/g, '\\$&')) }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${server.url}/professionals/${doctor.id}`);
+    await page.getByRole('heading', { name: ptPT.users.sections.bank }).waitFor();
+
+    await palette(ptPT.users.actions.disable);
+    await page.getByRole('alertdialog').waitFor();
+    await page.keyboard.press('Enter');
+    await waitBadge('professionalsDisabled', disabled + 1);
+    await waitBadge('professionalsVerification', toVerify - 1);
+    expect(await page.getByTestId('user-status').textContent()).toBe(ptPT.users.status.DISABLED);
+
+    await palette(ptPT.users.actions.enable);
+    await page.getByRole('alertdialog').waitFor();
+    await page.keyboard.press('Enter');
+    await waitBadge('professionalsDisabled', disabled);
+    await waitBadge('professionalsVerification', toVerify);
+
+    await palette(ptPT.users.actions.verify);
+    await page.getByRole('alertdialog').waitFor();
+    await page.keyboard.press('Enter');
+    await waitBadge('professionalsVerification', toVerify - 1);
+    await page.getByTestId('user-status').getByText(ptPT.users.status.PROFESSIONAL_VERIFIED).waitFor();
+    // Each action is in the audit list of the page.
+    for (const action of ['user.disable', 'user.enable', 'professional.verify'])
+      await page.getByRole('cell', { name: action }).waitFor();
+    const row = await one<{ status: string }>('SELECT status FROM users WHERE id = $1', [doctor.id]);
+    expect(row.status).toBe('PROFESSIONAL_VERIFIED');
+  });
+
+  it('lists as many doctors to verify as the badge says', async () => {
+    await page.keyboard.press('g');
+    await page.keyboard.press('v');
+    await page.getByRole('heading', { name: ptPT.routes.professionalsVerification, level: 1 }).waitFor();
+    await page.locator('.data-table-body-row').first().waitFor();
+    const count = await badge('professionalsVerification');
+    expect(await page.getByTestId('professionals-verification-total').textContent()).toBe(
+      ptPT.table.total.replace('{{count}}', new Intl.NumberFormat('pt-PT').format(count)),
+    );
+  });
+
+  it('keeps the DOM row count bounded while scrolling the whole list', async () => {
+    await page.goto(`${server.url}/customers`);
+    await page.locator('.data-table-body-row').first().waitFor();
+    const scroller = page.locator('.data-table-scroll');
+    let max = 0;
+    let deepest = 0;
+    for (let i = 0; i < 40; i++) {
+      await scroller.evaluate((el) => {
+        el.scrollTop += el.clientHeight * 2;
+      });
+      await page.waitForTimeout(50);
+      const stats = await page.evaluate(() => {
+        const rows = [...document.querySelectorAll('.data-table-body-row')];
+        return { count: rows.length, last: Number(rows.at(-1)?.getAttribute('aria-rowindex') ?? 0) };
+      });
+      max = Math.max(max, stats.count);
+      deepest = Math.max(deepest, stats.last);
+    }
+    expect(max).toBeGreaterThan(10);
+    expect(max).toBeLessThanOrEqual(100);
+    // Several keyset pages were loaded on the way down.
+    expect(deepest).toBeGreaterThan(200);
+  });
+});

@@ -5,6 +5,7 @@ import { attachmentUrl } from '../../api/attachments';
 import { fetchUser, type StoredFile, type UserDetail, userKeys } from '../../api/users';
 import { useConfirmation } from '../../components/ConfirmDialog/ConfirmDialog';
 import { useI18n } from '../../i18n/i18n';
+import { languageKey } from '../../i18n/locales';
 import { formatDate, formatDateTime, formatMoney, GENDER_KEYS, STATUS_KEYS } from './format';
 import { UserCasesSlot } from './UserCasesSlot';
 import { useUserActions } from './user-actions';
@@ -68,7 +69,7 @@ function Detail({ user }: { user: UserDetail }) {
             [t('users.fields.gender'), user.gender ? t(GENDER_KEYS[user.gender]) : null],
             [t('users.fields.country'), user.country],
             [t('users.fields.birthDate'), user.birthDate ? formatDate(user.birthDate, locale) : null],
-            [t('users.fields.locale'), user.locale],
+            [t('users.fields.locale'), t(languageKey(user.locale))],
             [t('users.fields.phoneNumberCountryCode'), user.phoneNumberCountryCode],
             [t('users.fields.phoneNumber'), user.phoneNumber],
             [t('users.fields.idCardNumber'), user.idCardNumber],

@@ -1,0 +1,214 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import enGB from '../../../locales/en-GB.json';
+import type { UserDetail } from '../../../src/api/users';
+import { adminProfile, clearCookies, type FakeCall, fakeApi } from './fake-api';
+import { renderApp } from './render-app';
+
+beforeAll(() => {
+  Element.prototype.scrollIntoView = () => {};
+  // react-hot-toast reads the reduced-motion preference; jsdom has no matchMedia.
+  window.matchMedia ??= ((query: string) => ({
+    matches: false,
+    media: query,
+    addEventListener() {},
+    removeEventListener() {},
+  })) as unknown as typeof window.matchMedia;
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+});
+afterEach(() => {
+  cleanup();
+  clearCookies();
+  vi.unstubAllGlobals();
+});
+
+const ID = '0b8f4e8a-6f39-4d6b-9d59-6c3f3e1b2a10';
+
+const doctor: UserDetail = {
+  id: ID,
+  role: 'PROFESSIONAL',
+  name: 'Rita',
+  fullName: 'Rita Sousa',
+  email: 'rita@example.pt',
+  status: 'EMAIL_VERIFIED',
+  gender: 'female',
+  country: 'PT',
+  locale: 'pt-PT',
+  phoneNumber: '912345678',
+  phoneNumberCountryCode: '+351',
+  taxNumber: null,
+  collegeNumber: '12345',
+  shareLinkId: 'rita-sousa',
+  emailVerified: true,
+  professionalVerified: false,
+  userDisabled: false,
+  isAdmin: false,
+  created: '2026-01-02T10:00:00.000Z',
+  lastActive: '2026-03-01T10:00:00.000Z',
+  areasOfInterest: [{ id: 'a1', name: 'Cardiologia' }],
+  birthDate: '1980-05-06',
+  idCardNumber: '11223344',
+  casePriceCents: 1500,
+  caseCurrency: 'EUR',
+  subscriptionPriceCents: 4900,
+  subscriptionCurrency: 'EUR',
+  currentWorkplaces: ['Hospital de Santa Maria'],
+  specialities: ['Cardiologia'],
+  referralName: 'Ana',
+  professionalBackground: 'Twenty years of cardiology',
+  associationLink: 'https://example.org/rita',
+  avatar: null,
+  collegeCardFrontFile: {
+    id: 'f0000000-0000-4000-8000-000000000001',
+    name: 'front.png',
+    contentType: 'image/png',
+    sizeBytes: 100,
+    downloadUrl: '/v2/admin/attachments/f0000000-0000-4000-8000-000000000001/download',
+  },
+  collegeCardBackFile: null,
+  bank: {
+    iban: 'PT50000201231234567890154',
+    ibanValid: false,
+    ibanError: 'INVALID_CHECKSUM',
+    bicSwift: null,
+  },
+  missingFields: ['taxNumber', 'iban'],
+  shareLink: { id: 'rita-sousa', visits: 12, signups: 3, cases: 1 },
+  adminActions: [
+    {
+      id: 1,
+      action: 'user.enable',
+      at: '2026-02-01T10:00:00.000Z',
+      actor: { id: 'u1', name: 'Ada', email: 'admin@example.com' },
+      before: null,
+      after: null,
+    },
+  ],
+};
+
+function serve(user: UserDetail, post: (call: FakeCall) => { status: number; body?: unknown }) {
+  let counts = { EMAIL_VERIFIED: 7, DISABLED: 3 };
+  let current = user;
+  const api = fakeApi({
+    'GET /v2/user/me': () => ({ status: 200, body: adminProfile }),
+    [`GET /v2/admin/users/${ID}`]: () => ({ status: 200, body: current }),
+    'GET /v2/admin/professionals/status/count': () => ({ status: 200, body: counts }),
+    [`POST /v2/admin/users/${ID}/disable`]: (call) => {
+      const answer = post(call);
+      if (answer.status === 200) {
+        current = { ...current, userDisabled: true, status: 'DISABLED' };
+        counts = { EMAIL_VERIFIED: 6, DISABLED: 4 };
+      }
+      return answer;
+    },
+    [`POST /v2/admin/professionals/${ID}/verify`]: post,
+    [`POST /v2/admin/users/${ID}/resend/verification-email`]: post,
+  });
+  return api;
+}
+
+describe('single doctor view', () => {
+  it('shows the fields, files, bank validity, missing information and audit actions', async () => {
+    serve(doctor, () => ({ status: 200 }));
+    renderApp(`/professionals/${ID}`, { token: 'tok' });
+    await screen.findByRole('heading', { name: 'Rita Sousa' });
+    for (const value of [
+      'rita@example.pt',
+      '12345',
+      'Hospital de Santa Maria',
+      'Twenty years of cardiology',
+      'rita-sousa',
+    ])
+      expect(screen.getAllByText(value).length).toBeGreaterThan(0);
+    expect(screen.getByText(enGB.users.fields.casePrice).nextElementSibling?.textContent).toBe('€15.00');
+    expect(
+      screen.getByRole('img', { name: enGB.users.fields.collegeCardFrontFile }).getAttribute('src'),
+    ).toBe('/v2/admin/attachments/f0000000-0000-4000-8000-000000000001/download');
+    expect(screen.getByText(enGB.users.bank.invalid)).toBeTruthy();
+    expect(screen.getByText(enGB.errorMessages.PROFESSIONAL_MISSING_DATA)).toBeTruthy();
+    const missing = screen.getByRole('list', { name: enGB.users.bank.missing });
+    expect(
+      within(missing)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([enGB.users.fields.taxNumber, enGB.users.fields.iban]);
+    expect(screen.getByRole('cell', { name: 'user.enable' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: enGB.users.casesLink }).getAttribute('href')).toBe(
+      `/cases?professionalId=${ID}`,
+    );
+  });
+
+  it('offers only the actions that apply: disable and verify, not enable nor resend', async () => {
+    serve(doctor, () => ({ status: 200 }));
+    renderApp(`/professionals/${ID}`, { token: 'tok' });
+    await screen.findByRole('heading', { name: 'Rita Sousa' });
+    const names = screen.getAllByRole('button').map((b) => b.textContent);
+    expect(names).toContain(enGB.users.actions.disable);
+    expect(names).toContain(enGB.users.actions.verify);
+    expect(names).not.toContain(enGB.users.actions.enable);
+    expect(names).not.toContain(enGB.users.actions.resend);
+  });
+
+  it('does not offer to disable the signed-in admin', async () => {
+    serve({ ...doctor, id: ID, status: 'NEW_USER' }, () => ({ status: 200 }));
+    fakeApi({
+      'GET /v2/user/me': () => ({
+        status: 200,
+        body: { ...adminProfile, user: { ...adminProfile.user, id: ID } },
+      }),
+      [`GET /v2/admin/users/${ID}`]: () => ({ status: 200, body: { ...doctor, status: 'NEW_USER' } }),
+    });
+    renderApp(`/professionals/${ID}`, { token: 'tok' });
+    await screen.findByRole('heading', { name: 'Rita Sousa' });
+    const names = screen.getAllByRole('button').map((b) => b.textContent);
+    expect(names).not.toContain(enGB.users.actions.disable);
+    expect(names).toContain(enGB.users.actions.resend);
+  });
+
+  it('disables through the confirmation and the sidebar badges follow without a reload', async () => {
+    const user = userEvent.setup();
+    const { calls } = serve(doctor, () => ({ status: 200, body: {} }));
+    renderApp(`/professionals/${ID}`, { token: 'tok' });
+    await screen.findByRole('heading', { name: 'Rita Sousa' });
+    await waitFor(() => expect(screen.getByTestId('badge-professionalsDisabled').textContent).toBe('3'));
+    await user.click(screen.getByRole('button', { name: enGB.users.actions.disable }));
+    await screen.findByRole('alertdialog', {
+      name: enGB.users.actions.disableTitle.replace('{{name}}', 'Rita Sousa'),
+    });
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getByTestId('badge-professionalsDisabled').textContent).toBe('4'));
+    expect(screen.getByTestId('badge-professionalsVerification').textContent).toBe('6');
+    expect(await screen.findByRole('button', { name: enGB.users.actions.enable })).toBeTruthy();
+    const posts = calls.filter((c) => c.method === 'POST');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]?.body).toEqual({ disabled: true });
+  });
+
+  it('shows a refused transition translated in the dialog, and sends nothing more', async () => {
+    const user = userEvent.setup();
+    const { calls } = serve(doctor, () => ({
+      status: 409,
+      body: { code: 'PROFESSIONAL_NOT_AWAITING_VERIFICATION' },
+    }));
+    renderApp(`/professionals/${ID}`, { token: 'tok' });
+    await screen.findByRole('heading', { name: 'Rita Sousa' });
+    await user.click(screen.getByRole('button', { name: enGB.users.actions.verify }));
+    await screen.findByRole('alertdialog');
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('alertdialog');
+    await waitFor(() =>
+      expect(within(dialog).getByRole('alert').textContent).toBe(
+        enGB.errorMessages.PROFESSIONAL_NOT_AWAITING_VERIFICATION,
+      ),
+    );
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+  });
+});

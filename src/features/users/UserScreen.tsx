@@ -6,7 +6,7 @@ import { fetchUser, type StoredFile, type UserDetail, userKeys } from '../../api
 import { useConfirmation } from '../../components/ConfirmDialog/ConfirmDialog';
 import { useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
-import { formatDate, formatDateTime, formatMoney, GENDER_KEYS, STATUS_KEYS } from './format';
+import { formatDate, formatDateTime, formatMoney, GENDER_KEYS, statusKey } from './format';
 import { UserCasesSlot } from './UserCasesSlot';
 import { useUserActions } from './user-actions';
 
@@ -65,7 +65,7 @@ function Detail({ user }: { user: UserDetail }) {
             [t('users.fields.name'), user.name],
             [t('users.fields.fullName'), user.fullName],
             [t('users.fields.email'), user.email],
-            [t('users.fields.status'), t(STATUS_KEYS[user.status])],
+            [t('users.fields.status'), t(statusKey(user.status, user.role))],
             [t('users.fields.gender'), user.gender ? t(GENDER_KEYS[user.gender]) : null],
             [t('users.fields.country'), user.country],
             [t('users.fields.birthDate'), user.birthDate ? formatDate(user.birthDate, locale) : null],
@@ -210,7 +210,7 @@ export default function UserScreen() {
       <header className="user-header">
         <h2 className="user-name">{user.fullName ?? user.name}</h2>
         <span className={`user-status user-status-${user.status}`} data-testid="user-status">
-          {t(STATUS_KEYS[user.status])}
+          {t(statusKey(user.status, user.role))}
         </span>
         <div className="user-actions">
           {actions.map((a) => (

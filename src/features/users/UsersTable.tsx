@@ -10,7 +10,7 @@ import {
   type PageRequest,
 } from '../../components/DataTable/DataTable';
 import { useI18n } from '../../i18n/i18n';
-import { formatDate, GENDER_KEYS, STATUS_KEYS, userHref } from './format';
+import { formatDate, GENDER_KEYS, statusKey, userHref } from './format';
 
 const getRowId = (user: UserSummary) => user.id;
 
@@ -53,7 +53,7 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
         kind: 'select',
         options: USER_STATUSES.map((s) => ({
           value: s,
-          label: t(STATUS_KEYS[s]),
+          label: t(statusKey(s, role)),
         })),
       });
     list.push(
@@ -84,7 +84,7 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
       { key: 'lastActiveTo', label: t('users.filters.lastActiveTo'), kind: 'date' },
     );
     return list;
-  }, [t, locale, status, professionals, countries.data, areas.data]);
+  }, [t, locale, role, status, professionals, countries.data, areas.data]);
 
   const columns = useMemo<DataColumn<UserSummary>[]>(() => {
     const list: DataColumn<UserSummary>[] = [
@@ -108,7 +108,7 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
         header: t('users.fields.status'),
         width: '11rem',
         cell: (u) => (
-          <span className={`user-status user-status-${u.status}`}>{t(STATUS_KEYS[u.status])}</span>
+          <span className={`user-status user-status-${u.status}`}>{t(statusKey(u.status, u.role))}</span>
         ),
       },
       { id: 'country', header: t('users.fields.country'), width: '6rem', cell: (u) => u.country ?? '—' },

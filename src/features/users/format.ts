@@ -1,11 +1,17 @@
-import type { UserStatus } from '../../api/users';
+import type { Role, UserStatus } from '../../api/users';
 
-export const STATUS_KEYS: Record<UserStatus, string> = {
+const STATUS_KEYS: Record<UserStatus, string> = {
   NEW_USER: 'users.status.NEW_USER',
   EMAIL_VERIFIED: 'users.status.EMAIL_VERIFIED',
   PROFESSIONAL_VERIFIED: 'users.status.PROFESSIONAL_VERIFIED',
   DISABLED: 'users.status.DISABLED',
 };
+
+/** A patient with a verified e-mail is simply active; only a doctor then waits for verification. */
+export const statusKey = (status: UserStatus, role: Role) =>
+  status === 'EMAIL_VERIFIED' && role === 'PROFESSIONAL'
+    ? 'users.status.awaitingVerification'
+    : STATUS_KEYS[status];
 
 export const GENDER_KEYS: Record<'male' | 'female', string> = {
   male: 'users.gender.male',

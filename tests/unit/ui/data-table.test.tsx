@@ -130,6 +130,20 @@ describe('DataTable', () => {
     await waitFor(() => expect(window.location.search).toBe(''));
   });
 
+  it('walks back and forward through searches with the browser history', async () => {
+    const user = userEvent.setup();
+    const { requests } = setup('/people');
+    await screen.findByText('Person 0');
+    await user.keyboard('/Person 7{Enter}');
+    await screen.findByText('Person 70');
+    await act(async () => window.history.back());
+    await waitFor(() => expect((screen.getByRole('searchbox') as HTMLInputElement).value).toBe(''));
+    await screen.findByText('Person 0');
+    await act(async () => window.history.forward());
+    await waitFor(() => expect((screen.getByRole('searchbox') as HTMLInputElement).value).toBe('Person 7'));
+    expect(requests.map((r) => r.q)).toContain('Person 7');
+  });
+
   it('sorts from the header, next click reverses', async () => {
     const user = userEvent.setup();
     setup('/people');

@@ -79,7 +79,8 @@ try {
   await db.query('VACUUM ANALYZE users');
   await db.query('ANALYZE professional_interest_areas');
 
-  // Real values to search for, picked from the middle of the table.
+  // Real values to search for, picked from the middle of the table. ORDER BY id: without it a
+  // synchronized sequential scan starts anywhere and each run searched for another name.
   const { rows } = await db.query<{
     email: string;
     name: string;
@@ -88,8 +89,8 @@ try {
     college: string;
   }>(
     `SELECT email, name, phone_number AS phone, tax_number AS tax,
-            (SELECT college_number FROM users WHERE college_number IS NOT NULL OFFSET $1 LIMIT 1) AS college
-       FROM users WHERE tax_number IS NOT NULL AND role = 'CUSTOMER' OFFSET $1 LIMIT 1`,
+            (SELECT college_number FROM users WHERE college_number IS NOT NULL ORDER BY id OFFSET $1 LIMIT 1) AS college
+       FROM users WHERE tax_number IS NOT NULL AND role = 'CUSTOMER' ORDER BY id OFFSET $1 LIMIT 1`,
     [Math.floor(users / 10)],
   );
   const sample = rows[0]!;
@@ -135,6 +136,9 @@ try {
     return (await response.json()) as { items: unknown[]; total: number; totalEstimated?: boolean };
   };
   console.log(`\n${db.kind}, ${users.toLocaleString('en')} users, ${iterations} requests per query\n`);
+  console.log(
+    `searching for: ${sample.name}, ${sample.email}, ${sample.phone}, ${sample.tax}, ${sample.college}\n`,
+  );
   console.log('| group | query | rows | total | p50 ms | p95 ms | max ms |');
   console.log('|---|---|---:|---:|---:|---:|---:|');
   for (const [group, queries] of Object.entries(groups)) {

@@ -133,13 +133,16 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
     await page.waitForURL((url) => url.searchParams.get('q') === target.email);
     await page.getByRole('cell', { name: target.email }).waitFor();
 
-    // Clear the search (Esc) and filter by status from the keyboard: Tab to the select, arrow to "New user".
+    // Clear the search (Esc) and filter by status from the keyboard: Tab to the status list, open it,
+    // tick "New user" (the first status) with Space.
     await page.keyboard.press('/');
     await page.keyboard.press('Escape');
     await page.waitForURL((url) => !url.searchParams.has('q'));
     await page.keyboard.press('/');
     await page.keyboard.press('Tab');
-    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
     await page.waitForURL((url) => url.searchParams.get('status') === 'NEW_USER');
     await page.keyboard.press('Escape');
     await page.waitForFunction((label) => {

@@ -20,6 +20,7 @@ import {
 import { useLocation } from 'wouter';
 import { useI18n } from '../../i18n/i18n';
 import { useColumnVisibility } from './column-visibility';
+import { FilterControl } from './FilterControl';
 import { type Cursor, INITIAL_CURSOR, moveCursor, type TableKeyAction, tableKeyAction } from './keyboard';
 import type { SortOrder, TableUrlState } from './url-state';
 import { useTableUrlState } from './use-table-url-state';
@@ -44,7 +45,9 @@ export interface FilterOption {
 }
 
 export type DataFilter =
-  | { key: string; label: string; kind: 'select'; options: readonly FilterOption[] }
+  | { key: string; label: string; kind: 'select' | 'multi'; options: readonly FilterOption[] }
+  /** Euros typed by the admin, sent as cents. */
+  | { key: string; label: string; kind: 'amount' }
   | { key: string; label: string; kind: 'date' };
 
 export interface PageRequest {
@@ -258,14 +261,13 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
       <div
         className="data-table-toolbar"
         onKeyDown={(event) => {
-          // Esc in a filter leaves it, so j/k/Enter drive the rows again without a mouse.
-          if (event.key === 'Escape' && event.target instanceof HTMLSelectElement) event.target.blur();
-          if (
-            event.key === 'Escape' &&
-            event.target instanceof HTMLInputElement &&
-            event.target.type === 'date'
-          )
-            event.target.blur();
+          // Esc in a filter leaves it (closing a value list), so j/k/Enter drive the rows again.
+          const target = event.target;
+          if (event.key !== 'Escape' || !(target instanceof HTMLElement)) return;
+          const filter = target.closest('.data-table-filter');
+          if (!filter) return;
+          for (const list of filter.querySelectorAll('details')) list.open = false;
+          target.blur();
         }}
       >
         <form onSubmit={submitSearch} className="data-table-search">
@@ -282,35 +284,12 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
         {filters.map((filter) => (
           <div key={filter.key} className="data-table-filter">
             <label htmlFor={`${props.id}-filter-${filter.key}`}>{filter.label}</label>
-            {filter.kind === 'select' ? (
-              <select
-                id={`${props.id}-filter-${filter.key}`}
-                value={state.filters[filter.key]?.[0] ?? ''}
-                onChange={(e) =>
-                  update({
-                    filters: { ...state.filters, [filter.key]: e.target.value ? [e.target.value] : [] },
-                  })
-                }
-              >
-                <option value="">{t('table.any')}</option>
-                {filter.options.map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
-            ) : (
-              <input
-                id={`${props.id}-filter-${filter.key}`}
-                type="date"
-                value={state.filters[filter.key]?.[0] ?? ''}
-                onChange={(e) =>
-                  update({
-                    filters: { ...state.filters, [filter.key]: e.target.value ? [e.target.value] : [] },
-                  })
-                }
-              />
-            )}
+            <FilterControl
+              id={`${props.id}-filter-${filter.key}`}
+              filter={filter}
+              values={state.filters[filter.key] ?? []}
+              onChange={(values) => update({ filters: { ...state.filters, [filter.key]: values } })}
+            />
           </div>
         ))}
         <output className="data-table-total" aria-live="polite" data-testid={`${props.id}-total`}>

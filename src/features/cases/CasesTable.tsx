@@ -12,7 +12,6 @@ import { CASE_STATUS_KEYS, CASE_TYPE_KEYS, formatDate, formatDateTime, formatPri
 import { StatusBadge } from './StatusBadge';
 
 /** Price bounds offered as choices: the product's case prices (free, 5 to 30, default 15) and the subscription's 49. */
-const PRICE_STEPS_CENTS = [0, 500, 1000, 1500, 2000, 2500, 3000, 4900];
 const DATE_FILTERS = [
   ['createdFrom', 'cases.filters.createdFrom'],
   ['createdTo', 'cases.filters.createdTo'],
@@ -112,12 +111,11 @@ export function CasesTable({ id, fixedFilters }: CasesTableProps) {
   }, [t, locale]);
 
   const filters = useMemo<DataFilter[]>(() => {
-    const price = (cents: number) => ({ value: String(cents), label: formatPrice(cents, 'EUR', locale) });
     return [
       {
         key: 'status',
         label: t('cases.columns.status'),
-        kind: 'select',
+        kind: 'multi',
         options: CASE_STATUSES.map((s) => ({ value: s, label: t(CASE_STATUS_KEYS[s]) })),
       },
       {
@@ -135,21 +133,11 @@ export function CasesTable({ id, fixedFilters }: CasesTableProps) {
         kind: 'select',
         options: CASE_TYPES.map((type) => ({ value: type, label: t(CASE_TYPE_KEYS[type]) })),
       },
-      {
-        key: 'priceMinCents',
-        label: t('cases.filters.priceMin'),
-        kind: 'select',
-        options: PRICE_STEPS_CENTS.map(price),
-      },
-      {
-        key: 'priceMaxCents',
-        label: t('cases.filters.priceMax'),
-        kind: 'select',
-        options: PRICE_STEPS_CENTS.map(price),
-      },
+      { key: 'priceMinCents', label: t('cases.filters.priceMin'), kind: 'amount' },
+      { key: 'priceMaxCents', label: t('cases.filters.priceMax'), kind: 'amount' },
       ...DATE_FILTERS.map(([key, label]): DataFilter => ({ key, label: t(label), kind: 'date' })),
     ];
-  }, [t, locale]);
+  }, [t]);
 
   return (
     <DataTable

@@ -50,7 +50,7 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
       list.push({
         key: 'status',
         label: t('users.fields.status'),
-        kind: 'select',
+        kind: 'multi',
         options: USER_STATUSES.map((s) => ({
           value: s,
           label: t(statusKey(s, role)),

@@ -4,7 +4,12 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
-import { type DataColumn, DataTable, type PageRequest } from '../../../src/components/DataTable/DataTable';
+import {
+  type DataColumn,
+  type DataFilter,
+  DataTable,
+  type PageRequest,
+} from '../../../src/components/DataTable/DataTable';
 import { I18nProvider } from '../../../src/i18n/i18n';
 
 interface Person {
@@ -41,7 +46,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-function setup(path: string, data: Person[] = people) {
+function setup(path: string, data: Person[] = people, extraFilters: DataFilter[] = []) {
   window.history.replaceState(null, '', path);
   const requests: PageRequest[] = [];
   const fetchPage = vi.fn(async (request: PageRequest) => {
@@ -67,6 +72,7 @@ function setup(path: string, data: Person[] = people) {
             rowHref={(p) => `/people/${p.id}`}
             filters={[
               { key: 'status', label: 'Status', kind: 'select', options: [{ value: 'A', label: 'Alpha' }] },
+              ...extraFilters,
             ]}
             bulkActions={(rows) => <button type="button">Bulk {rows.length}</button>}
             pageSize={200}
@@ -115,6 +121,34 @@ describe('DataTable', () => {
     expect((screen.getByRole('searchbox') as HTMLInputElement).value).toBe('Person 1');
     expect((screen.getByRole('combobox') as HTMLSelectElement).value).toBe('A');
     expect(screen.getByRole('columnheader', { name: /E-mail/ }).getAttribute('aria-sort')).toBe('descending');
+  });
+
+  it('takes several values of one filter and amounts in euros, as repeated keys and cents', async () => {
+    const user = userEvent.setup();
+    const stages = ['X', 'Y', 'Z'].map((v) => ({ value: v, label: `Stage ${v}` }));
+    const { requests } = setup('/people?stage=Z', people, [
+      { key: 'stage', label: 'Stage', kind: 'multi', options: stages },
+      { key: 'minCents', label: 'From', kind: 'amount' },
+    ]);
+    await screen.findByText('Person 0');
+    expect(requests[0]?.filters).toEqual({ stage: ['Z'] });
+
+    await user.click(screen.getByText('Stage Z', { selector: 'summary' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Stage X' }));
+    // the options' order, not the clicking order: equal selections give equal URLs
+    await waitFor(() => expect(window.location.search).toBe('?stage=X&stage=Z'));
+    await waitFor(() => expect(requests.at(-1)?.filters).toEqual({ stage: ['X', 'Z'] }));
+
+    const amount = screen.getByLabelText('From');
+    await user.type(amount, '12,5{Enter}');
+    await waitFor(() => expect(window.location.search).toBe('?stage=X&stage=Z&minCents=1250'));
+    expect((amount as HTMLInputElement).value).toBe('12.50');
+
+    const before = window.location.search;
+    await user.clear(amount);
+    await user.type(amount, 'doze{Enter}');
+    expect(amount.getAttribute('aria-invalid')).toBe('true');
+    expect(window.location.search).toBe(before);
   });
 
   it('searches on Enter, writing the query to the URL; Esc clears it', async () => {

@@ -11,6 +11,7 @@ export default defineConfig({
     include: ['tests/**/*.test.{ts,tsx}'],
     environment: 'node',
     globalSetup: ['tests/support/global-setup.ts'],
+    setupFiles: ['tests/support/setup-dom.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     restoreMocks: true,

@@ -201,9 +201,8 @@ export async function searchUsers(db: Queryable, query: UserListQuery): Promise<
   const countParams = new Params();
   const countWhere = filters(countParams, query, search);
   const estimate = await estimateRows(db, countWhere, countParams.values);
-  const fenced = fenceMatches(search, query.sort, estimate)
-    ? await fencedPage(db, query, search, estimate)
-    : null;
+  const fence = fenceLimit(search, query.sort, estimate);
+  const fenced = fence === null ? null : await fencedPage(db, query, search, estimate, fence);
   const pageParams = new Params();
   const where = filters(pageParams, query, search);
   if (query.cursor && !fenced) {
@@ -248,35 +247,45 @@ type Total = { total: number; totalEstimated?: true };
 /** Above this many estimated matches a name sort walks the name index instead (see fenceMatches). */
 const NAME_FENCE_LIMIT = 50_000;
 
+/** An e-mail prefix read once through its btree if it matches at most this many users. */
+const EMAIL_FENCE_LIMIT = 2000;
+
 /**
- * Word searches whose matches are few enough are better read once through the GIN index, then
- * sorted and counted from that one set (fencedPage), than by the ordered plans:
- * - up to EXACT_TOTAL_LIMIT estimated matches the page and the exact count each paid the GIN scan
- *   (`ricardo pint` at 1,000,000 users: two prefix scans of ~30 ms each, page and count);
- * - sorted by name, a name prefix matches mostly first names, which cluster in name order: the
- *   planner, assuming matches spread evenly, walks the name index and filters, 600,000 rows (2.3 s)
- *   before the first "Ric…". Sorting the ~20,000 matches costs ~100 ms and grows with the matches,
+ * Searches whose matches are few enough are better read once through their index (GIN for words, the
+ * btree for an e-mail prefix), then sorted and counted from that one set (fencedPage), than by the
+ * ordered plans. Answers the most matches to read that way (Infinity: all), or null for the plain plan:
+ * - up to EXACT_TOTAL_LIMIT estimated word matches the page and the exact count each paid the GIN scan
+ *   (`joana mart` at 1,000,000 users: two prefix scans of 30–60 ms, for the page and the count);
+ * - sorted by name, a name prefix matches mostly first names, which cluster in name order: the planner,
+ *   assuming matches spread evenly, walks the name index and filters, 300,000–600,000 rows (1–2 s)
+ *   before the first "Joa…". Sorting the ~20,000–50,000 matches costs 100–250 ms and grows with them,
  *   so a prefix common enough that NAME_FENCE_LIMIT is passed (it also matches surnames spread over
- *   the whole alphabet, found at once in name order) keeps the walk.
+ *   the whole alphabet, found at once in name order) keeps the walk;
+ * - an e-mail prefix is usually one person or a few, but its estimate is coarse (10,101 for the 931
+ *   `joana.martin…`), and the plain plan then walked the created_at index (200 ms); more than
+ *   EMAIL_FENCE_LIMIT matches (`ana.`, ~40 ms to find out) fall back to the plain plan.
  * Other sorts (created, last active, e-mail) are independent of the words, so their ordered walk meets
  * 50 matches early. The estimate is the planner's (migration 0012 keeps word statistics).
  */
-function fenceMatches(search: Search | null, sort: UserSort, estimate: number): boolean {
-  if (!search || !('tsquery' in search)) return false;
-  return estimate <= EXACT_TOTAL_LIMIT || (sort === 'name' && estimate <= NAME_FENCE_LIMIT);
+function fenceLimit(search: Search | null, sort: UserSort, estimate: number): number | null {
+  if (search && 'emailPrefix' in search) return EMAIL_FENCE_LIMIT;
+  if (!search || !('tsquery' in search)) return null;
+  return estimate <= EXACT_TOTAL_LIMIT || (sort === 'name' && estimate <= NAME_FENCE_LIMIT) ? Infinity : null;
 }
 
 /**
  * One statement: the matches (id and sort key only) are materialised, so the planner cannot turn the
  * ORDER BY … LIMIT back into an ordered index walk; they are counted, the page is sorted from them, and
- * only the page's rows are read whole. The keyset cursor compares the same (sort key, id) as the plain plan.
+ * only the page's rows are read whole; null if more than `limit` match. The keyset cursor compares the
+ * same (sort key, id) as the plain plan.
  */
 async function fencedPage(
   db: Queryable,
   query: UserListQuery,
   search: Search | null,
   estimate: number,
-): Promise<{ rows: (SummaryRow & { sort_value: string })[]; total: Total }> {
+  limit: number,
+): Promise<{ rows: (SummaryRow & { sort_value: string })[]; total: Total } | null> {
   const sort = SORTS[query.sort];
   const order = query.order ?? sort.defaultOrder;
   const params = new Params();
@@ -287,7 +296,8 @@ async function fencedPage(
     after = `WHERE (m.k, m.id) ${order === 'desc' ? '<' : '>'} (${params.add(value)}::${sort.type}, ${params.add(id)}::uuid)`;
   }
   const { rows } = await db.query<SummaryRow & { sort_value: string; match_count: number }>(
-    `WITH m AS MATERIALIZED (SELECT u.id, ${sort.sql} AS k FROM users u ${whereClause(where)}),
+    `WITH m AS MATERIALIZED (SELECT u.id, ${sort.sql} AS k FROM users u ${whereClause(where)}
+                             ${Number.isFinite(limit) ? `LIMIT ${limit + 1}` : ''}),
           n AS (SELECT count(*)::int AS match_count FROM m),
           p AS (SELECT m.id, m.k FROM m ${after} ORDER BY m.k ${order}, m.id ${order} LIMIT ${params.add(query.limit + 1)})
      SELECT n.match_count, ${SUMMARY_COLUMNS}, p.k::text AS sort_value
@@ -296,6 +306,7 @@ async function fencedPage(
     params.values,
   );
   const matches = rows[0]?.match_count ?? 0;
+  if (matches > limit) return null;
   return {
     rows: rows.filter((row) => row.id !== null),
     total:

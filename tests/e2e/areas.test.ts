@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import ptPT from '../../locales/pt-PT.json';
-import { hasChromium, launchBrowser } from '../support/browser';
+import { hasChromium, launchBrowser, signInByKeyboard } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/server';
 
 describe.skipIf(!hasChromium)('areas of interest in Chromium, by keyboard', () => {
@@ -23,13 +23,7 @@ describe.skipIf(!hasChromium)('areas of interest in Chromium, by keyboard', () =
     page = await context.newPage();
     pageErrors = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel(ptPT.login.email).focus();
-    await page.keyboard.type(server.adminEmail);
-    await page.keyboard.press('Tab');
-    await page.keyboard.type(server.adminPassword);
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: ptPT.routes.home, level: 1 }).waitFor();
+    await signInByKeyboard(page, server);
     await page.keyboard.press('g');
     await page.keyboard.press('i');
     await page.getByRole('heading', { name: ptPT.routes.areaInterest, level: 1 }).waitFor();

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import ptPT from '../../locales/pt-PT.json';
-import { hasChromium, launchBrowser } from '../support/browser';
+import { hasChromium, launchBrowser, signInByKeyboard } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/server';
 
 interface TargetCase {
@@ -74,11 +74,7 @@ describe.skipIf(!hasChromium)('cases and the case chat in Chromium, keyboard onl
     page.on('console', (m) => {
       if (m.type() === 'error' && !m.text().includes('status of 401')) pageErrors.push(m.text());
     });
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel(ptPT.login.email).fill(server.adminEmail);
-    await page.getByLabel(ptPT.login.password).fill(server.adminPassword);
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: ptPT.routes.home, level: 1 }).waitFor();
+    await signInByKeyboard(page, server);
   });
   afterEach(async () => {
     expect(pageErrors).toEqual([]);

@@ -3,7 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import enGB from '../../locales/en-GB.json';
 import ptPT from '../../locales/pt-PT.json';
-import { hasChromium, launchBrowser } from '../support/browser';
+import { hasChromium, launchBrowser, signInByKeyboard } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/server';
 
 interface Received {
@@ -69,22 +69,12 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
     page = await context.newPage();
     pageErrors = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await signIn();
+    await signInByKeyboard(page, server);
   });
   afterEach(async () => {
     expect(pageErrors).toEqual([]);
     await context.close();
   });
-
-  async function signIn() {
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel(ptPT.login.email).focus();
-    await page.keyboard.type(server.adminEmail);
-    await page.keyboard.press('Tab');
-    await page.keyboard.type(server.adminPassword);
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: ptPT.routes.home, level: 1 }).waitFor();
-  }
 
   const one = async <T>(sql: string, params: unknown[] = []) => {
     const { rows } = await server.db.query<T>(sql, params);

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import ptPT from '../../locales/pt-PT.json';
+import type { TestServer } from './server';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
@@ -24,4 +26,15 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** Signs the admin in from the login screen with the keyboard only, and waits for the home screen. */
+export async function signInByKeyboard(page: Page, server: TestServer): Promise<void> {
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel(ptPT.login.email).focus();
+  await page.keyboard.type(server.adminEmail);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(server.adminPassword);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: ptPT.routes.home, level: 1 }).waitFor();
 }

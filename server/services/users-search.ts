@@ -197,16 +197,18 @@ const whereClause = (where: string[]) => (where.length ? `WHERE ${where.join(' A
 export async function searchUsers(db: Queryable, query: UserListQuery): Promise<UserPage> {
   const sort = SORTS[query.sort];
   const order = query.order ?? sort.defaultOrder;
+  const cursor = query.cursor ? decodeCursor(query.cursor, query.sort, order) : null;
   const search = await resolveSearch(db, query.q ? parseSearch(query.q) : null);
   const countParams = new Params();
   const countWhere = filters(countParams, query, search);
-  const estimate = await estimateRows(db, countWhere, countParams.values);
-  const fence = fenceLimit(search, query.sort, estimate);
-  const fenced = fence === null ? null : await fencedPage(db, query, search, estimate, fence);
+  // Only a text search waits for the estimate to choose its plan; the others plan their page meanwhile.
+  const estimating = estimateRows(db, countWhere, countParams.values);
+  const fence = isTextSearch(search) ? fenceLimit(search, query.sort, await estimating) : null;
+  const fenced = fence === null ? null : await fencedPage(db, query, search, cursor, await estimating, fence);
   const pageParams = new Params();
   const where = filters(pageParams, query, search);
-  if (query.cursor && !fenced) {
-    const [, , value, id] = decodeCursor(query.cursor, query.sort, order);
+  if (cursor && !fenced) {
+    const [, , value, id] = cursor;
     // Row comparison on (sort value, id): rows inserted meanwhile land before or after the cursor,
     // never shifting the rest, so no row is repeated or skipped.
     where.push(
@@ -223,7 +225,7 @@ export async function searchUsers(db: Queryable, query: UserListQuery): Promise<
             pageParams.values,
           )
           .then((result) => result.rows),
-        countUsers(db, countWhere, countParams.values, estimate),
+        countUsers(db, countWhere, countParams.values, await estimating),
       ]);
   const items = rows.slice(0, query.limit);
   const last = items.at(-1);
@@ -267,6 +269,8 @@ const EMAIL_FENCE_LIMIT = 2000;
  * Other sorts (created, last active, e-mail) are independent of the words, so their ordered walk meets
  * 50 matches early. The estimate is the planner's (migration 0012 keeps word statistics).
  */
+const isTextSearch = (search: Search | null) => !!search && ('tsquery' in search || 'emailPrefix' in search);
+
 function fenceLimit(search: Search | null, sort: UserSort, estimate: number): number | null {
   if (search && 'emailPrefix' in search) return EMAIL_FENCE_LIMIT;
   if (!search || !('tsquery' in search)) return null;
@@ -283,6 +287,7 @@ async function fencedPage(
   db: Queryable,
   query: UserListQuery,
   search: Search | null,
+  cursor: Cursor | null,
   estimate: number,
   limit: number,
 ): Promise<{ rows: (SummaryRow & { sort_value: string })[]; total: Total } | null> {
@@ -291,8 +296,8 @@ async function fencedPage(
   const params = new Params();
   const where = filters(params, query, search);
   let after = '';
-  if (query.cursor) {
-    const [, , value, id] = decodeCursor(query.cursor, query.sort, order);
+  if (cursor) {
+    const [, , value, id] = cursor;
     after = `WHERE (m.k, m.id) ${order === 'desc' ? '<' : '>'} (${params.add(value)}::${sort.type}, ${params.add(id)}::uuid)`;
   }
   const { rows } = await db.query<SummaryRow & { sort_value: string; match_count: number }>(

@@ -66,6 +66,9 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
           : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle connection the server ends (restart, failover, pg_terminate_backend) must not crash the
+  // process: the pool drops it and opens a new one for the next query.
+  pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
   const adapt = (q: pg.Pool | pg.PoolClient): Queryable => ({
     async query<Row>(text: string, params?: readonly unknown[]) {
       const result = await q.query(text, params as unknown[] | undefined);

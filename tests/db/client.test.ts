@@ -1,0 +1,26 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { testDatabaseKinds } from '../support/databases';
+
+const server = testDatabaseKinds().find((kind) => kind.name === 'postgres');
+
+describe.skipIf(!server)('the PostgreSQL pool', () => {
+  it('survives the server ending its idle connections, and reconnects for the next query', async () => {
+    const db = await server!.open();
+    const { rows } = await db.query<{ name: string }>('SELECT current_database() AS name');
+    const name = rows[0]!.name;
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    const ended = await admin.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [name],
+    );
+    await admin.end();
+    expect(ended.rowCount).toBeGreaterThan(0);
+    // the terminated idle client's error is handled; the pool opens a fresh connection
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = await db.query<{ one: number }>('SELECT 1 AS one');
+    expect(again.rows[0]!.one).toBe(1);
+    await db.close();
+  });
+});

@@ -18,6 +18,8 @@ import { Shortcuts } from './shortcuts/Shortcuts';
 
 function RouteView({ route }: { route: RouteDef }) {
   usePageTitle(route.titleKey);
+  // The guard waits for the session check; fetching the screen's code meanwhile saves a round trip.
+  useEffect(() => route.screen.preload(), [route]);
   const Screen = route.screen;
   const screen = (
     <Suspense fallback={<FullPageLoading />}>

@@ -19,13 +19,23 @@ export function reloadOnce(
   return true;
 }
 
-export function lazyScreen(
-  loader: () => Promise<{ default: ComponentType }>,
-): LazyExoticComponent<ComponentType> {
-  return lazy(() =>
-    loader().catch((error: unknown) => {
+export interface LazyScreen extends LazyExoticComponent<ComponentType> {
+  /** Starts loading the screen's code now, e.g. while the session is still being checked. */
+  preload(): void;
+}
+
+export function lazyScreen(loader: () => Promise<{ default: ComponentType }>): LazyScreen {
+  let loading: Promise<{ default: ComponentType }> | undefined;
+  const load = () => {
+    loading ??= loader().catch((error: unknown) => {
       if (reloadOnce()) return new Promise<never>(() => {});
       throw error;
-    }),
-  );
+    });
+    return loading;
+  };
+  return Object.assign(lazy(load), {
+    preload: () => {
+      void load();
+    },
+  });
 }

@@ -1,6 +1,5 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
 import type { StatusCounts } from '../api/professionals';
-import { lazyScreen } from './chunk-reload';
+import { type LazyScreen, lazyScreen } from './chunk-reload';
 
 export type NavSection = 'users' | 'exports' | 'financialManager';
 export type NavGroup = 'professionals' | 'payments' | 'usersExport';
@@ -11,7 +10,7 @@ export interface RouteDef {
   titleKey: string;
   /** `auth` needs a signed-in admin; `loggedOut` sends a signed-in admin away; `open` is neither. */
   access: 'auth' | 'loggedOut' | 'open';
-  screen: LazyExoticComponent<ComponentType>;
+  screen: LazyScreen;
   nav?: { section: NavSection; group?: NavGroup; badge?: keyof StatusCounts };
   /** Letter after `g` that opens this screen. */
   goKey?: string;

@@ -2,49 +2,14 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app';
 import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
 import { type Listening, listen } from '../../server/http/listen';
 import { testDatabaseKinds } from '../support/databases';
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { bearer, count, insertUser, issueToken, postJson } from './harness';
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server that keeps what it receives. */
-async function startSink(): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as { port: number };
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 const headerOf = (raw: string, name: string) => {
   const match = new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(raw);
@@ -81,7 +46,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 describe.each(testDatabaseKinds())('POST /v2/admin/users/{id}/resend/verification-email on $name', (kind) => {
   let db: Database;
-  let sink: Awaited<ReturnType<typeof startSink>>;
+  let sink: SmtpSink;
   let viaSmtp: Listening;
   let viaOutbox: Listening;
   let outboxDataDir: string;
@@ -97,7 +62,7 @@ describe.each(testDatabaseKinds())('POST /v2/admin/users/{id}/resend/verificatio
 
   beforeAll(async () => {
     db = await kind.open();
-    sink = await startSink();
+    sink = await startSmtpSink();
     outboxDataDir = mkdtempSync(join(tmpdir(), 'outbox-test-'));
     const config = (env: Record<string, string>) => readConfig({ NODE_ENV: 'test', ...env });
     viaSmtp = await listen(
@@ -220,7 +185,7 @@ describe.each(testDatabaseKinds())('POST /v2/admin/users/{id}/resend/verificatio
   });
 
   it('answers 502 MAIL_NOT_SENT when the mail server is unreachable, revoking the link and auditing nothing', async () => {
-    const closed = await startSink();
+    const closed = await startSmtpSink();
     await closed.close();
     const broken = await listen(
       createApp({

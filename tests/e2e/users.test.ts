@@ -1,43 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import enGB from '../../locales/en-GB.json';
 import ptPT from '../../locales/pt-PT.json';
 import { hasChromium, launchBrowser, signInByKeyboard } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/server';
-
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on a free port that keeps what it receives. */
-async function startSink() {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as { port: number };
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 
 const subjectOf = (raw: string) => /^Subject: (.*)$/im.exec(raw)?.[1]?.trim() ?? null;
 
@@ -46,14 +13,14 @@ const SEED_USERS = 1500;
 
 describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () => {
   let server: TestServer;
-  let sink: Awaited<ReturnType<typeof startSink>>;
+  let sink: SmtpSink;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   let pageErrors: string[];
 
   beforeAll(async () => {
-    sink = await startSink();
+    sink = await startSmtpSink();
     [server, browser] = await Promise.all([
       startTestServer({ seedUsers: SEED_USERS, smtpUrl: sink.url }),
       launchBrowser(),

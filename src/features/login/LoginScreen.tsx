@@ -41,44 +41,63 @@ export default function LoginScreen() {
         </p>
       ) : null}
       <form onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="login-email">{t('login.email')}</label>
-          <input
-            id="login-email"
-            type="email"
-            autoComplete="username"
-            value={values.email}
-            aria-invalid={errors.email ? true : undefined}
-            aria-describedby={errors.email ? 'login-email-error' : undefined}
-            onChange={(e) => update('email', e.target.value)}
-          />
-          {errors.email ? (
-            <span className="field-error" id="login-email-error">
-              {t(errors.email)}
-            </span>
-          ) : null}
-        </div>
-        <div className="field">
-          <label htmlFor="login-password">{t('login.password')}</label>
-          <input
-            id="login-password"
-            type="password"
-            autoComplete="current-password"
-            value={values.password}
-            aria-invalid={errors.password ? true : undefined}
-            aria-describedby={errors.password ? 'login-password-error' : undefined}
-            onChange={(e) => update('password', e.target.value)}
-          />
-          {errors.password ? (
-            <span className="field-error" id="login-password-error">
-              {t(errors.password)}
-            </span>
-          ) : null}
-        </div>
+        <LoginField
+          field="email"
+          label={t('login.email')}
+          type="email"
+          autoComplete="username"
+          value={values.email}
+          error={errors.email}
+          onChange={update}
+        />
+        <LoginField
+          field="password"
+          label={t('login.password')}
+          type="password"
+          autoComplete="current-password"
+          value={values.password}
+          error={errors.password}
+          onChange={update}
+        />
         <button type="submit" className="button-primary" disabled={pending} aria-busy={pending}>
           {pending ? t('login.submitting') : t('login.submit')}
         </button>
       </form>
     </section>
+  );
+}
+
+interface LoginFieldProps {
+  field: keyof LoginValues;
+  label: string;
+  type: 'email' | 'password';
+  autoComplete: string;
+  value: string;
+  /** Translation key of the rule the value breaks. */
+  error: string | undefined;
+  onChange(field: keyof LoginValues, value: string): void;
+}
+
+function LoginField({ field, label, type, autoComplete, value, error, onChange }: LoginFieldProps) {
+  const { t } = useI18n();
+  const id = `login-${field}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type={type}
+        autoComplete={autoComplete}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => onChange(field, e.target.value)}
+      />
+      {error ? (
+        <span className="field-error" id={`${id}-error`}>
+          {t(error)}
+        </span>
+      ) : null}
+    </div>
   );
 }

@@ -65,3 +65,15 @@ export function usePaletteCommands(): PaletteCommand[] {
   const { sources } = useRegistry();
   return useMemo(() => [...sources.values()].flat(), [sources]);
 }
+
+const TYPING_PAUSE_MS = 250;
+
+/** The value once typing has paused: palette sources ask the server for that, not for every key. */
+export function useSettledValue(value: string): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [value]);
+  return settled;
+}

@@ -1,8 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { caseKeys, fetchCases } from '../../api/cases';
-import { type PaletteCommand, usePaletteSearch, useRegisterCommands } from '../../app/palette/registry';
+import {
+  type PaletteCommand,
+  usePaletteSearch,
+  useRegisterCommands,
+  useSettledValue,
+} from '../../app/palette/registry';
 import { SessionContext } from '../../app/session';
 import { useI18n } from '../../i18n/i18n';
 import { shortId } from './format';
@@ -11,16 +16,6 @@ const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 // Ids are shown shortened (8 characters); the server finds a case by any leading fragment.
 const ID_FRAGMENT = /^[0-9a-f-]{6,35}$/;
 const LOOKUP_LIMIT = 5;
-const TYPING_PAUSE_MS = 250;
-
-function useSettled(value: string): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), TYPING_PAUSE_MS);
-    return () => clearTimeout(timer);
-  }, [value]);
-  return settled;
-}
 
 /** Typing a case id, whole or its first characters, in the palette offers to open that case. */
 export function useCaseJumpCommands(): void {
@@ -29,7 +24,7 @@ export function useCaseJumpCommands(): void {
   const [search] = usePaletteSearch();
   const authenticated = SessionContext.useSelector((s) => s.hasTag('authenticated'));
   const term = search.trim().toLowerCase();
-  const fragment = useSettled(term);
+  const fragment = useSettledValue(term);
   const lookup = authenticated && ID_FRAGMENT.test(fragment) && fragment === term;
 
   const { data } = useQuery({

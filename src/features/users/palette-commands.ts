@@ -1,25 +1,20 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { fetchUsers, type UserSummary, userKeys } from '../../api/users';
-import { type PaletteCommand, usePaletteSearch, useRegisterCommands } from '../../app/palette/registry';
+import {
+  type PaletteCommand,
+  usePaletteSearch,
+  useRegisterCommands,
+  useSettledValue,
+} from '../../app/palette/registry';
 import { SessionContext } from '../../app/session';
 import { useI18n } from '../../i18n/i18n';
 import { userHref } from './format';
 
 /** Results per group (patients, doctors): the palette stays a short list to pick from. */
 export const USERS_PER_GROUP = 5;
-const TYPING_PAUSE_MS = 250;
 const MIN_TERM = 2;
-
-function useSettled(value: string): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), TYPING_PAUSE_MS);
-    return () => clearTimeout(timer);
-  }, [value]);
-  return settled;
-}
 
 function useRoleSearch(term: string, role: 'CUSTOMER' | 'PROFESSIONAL', enabled: boolean) {
   return useQuery({
@@ -41,7 +36,7 @@ export function useUserSearchCommands(): void {
   const [search] = usePaletteSearch();
   const authenticated = SessionContext.useSelector((s) => s.hasTag('authenticated'));
   const term = search.trim();
-  const settled = useSettled(term);
+  const settled = useSettledValue(term);
   const enabled = authenticated && settled.length >= MIN_TERM;
   const customers = useRoleSearch(settled, 'CUSTOMER', enabled);
   const professionals = useRoleSearch(settled, 'PROFESSIONAL', enabled);

@@ -126,6 +126,12 @@ try {
       'everyone by name': 'sort=name',
       'verified doctors by name': 'role=PROFESSIONAL&status=PROFESSIONAL_VERIFIED&sort=name',
       'q name prefix by name': `role=CUSTOMER&q=${encodeURIComponent(first.slice(0, 3))}&sort=name`,
+      'q name prefix by e-mail': `role=CUSTOMER&q=${encodeURIComponent(first.slice(0, 3))}&sort=email`,
+      'q 2 letters by name': `role=CUSTOMER&q=${encodeURIComponent(first.slice(0, 2))}&sort=name`,
+      'q surname by name desc': `q=${encodeURIComponent(last)}&sort=name&order=desc`,
+      'q prefix + status by name': `role=PROFESSIONAL&status=EMAIL_VERIFIED&q=${encodeURIComponent(first.slice(0, 3))}&sort=name`,
+      'q prefix + country by name': `role=CUSTOMER&country=PT&q=${encodeURIComponent(first.slice(0, 3))}&sort=name`,
+      'q first + last name by name': `q=${encodeURIComponent(`${first} ${last.slice(0, 4)}`)}&sort=name`,
     },
   };
   const call = async (query: string) => {

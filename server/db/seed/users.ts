@@ -117,7 +117,10 @@ export interface UserSeedInput {
 }
 
 export async function seedUsers(input: UserSeedInput): Promise<SeededUsers> {
-  return withIndexesDeferred(input.db, 'users', () => insertUsers(input));
+  // The users triggers fill user_search_words (0013): ~3 rows a user, indexed once at the end too.
+  return withIndexesDeferred(input.db, 'users', () =>
+    withIndexesDeferred(input.db, 'user_search_words', () => insertUsers(input)),
+  );
 }
 
 async function insertUsers(input: UserSeedInput): Promise<SeededUsers> {

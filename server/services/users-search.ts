@@ -272,7 +272,8 @@ const EMAIL_FENCE_LIMIT = 2000;
  * ordered plans. Answers the most matches to read that way (Infinity: all), or null for the plain plan:
  * - up to EXACT_TOTAL_LIMIT estimated word matches the page and the exact count each paid the GIN scan
  *   (`joana mart` at 1,000,000 users: two prefix scans of 30–60 ms, for the page and the count);
- * - sorted by name, a name prefix matches mostly first names, which cluster in name order: the planner,
+ * - sorted by name (when wordRangePage cannot answer: several words, or date and area filters), a name
+ *   prefix matches mostly first names, which cluster in name order: the planner,
  *   assuming matches spread evenly, walks the name index and filters, 300,000–600,000 rows (1–2 s)
  *   before the first "Joa…". Sorting the ~20,000–50,000 matches costs 100–250 ms and grows with them,
  *   so a prefix common enough that NAME_FENCE_LIMIT is passed (it also matches surnames spread over

@@ -204,7 +204,8 @@ describe.each(testDatabaseKinds())('users search words (0013) on $name', (kind) 
         const wanted = digitsOnly ? typed.replace(/\D/g, '') : typed;
         expect(rows[0]!.hit).toBe(words.some((w) => w.startsWith(wanted)));
       }),
-      { numRuns: 300 },
+      // found once: a word's whole leading run of letters (`nba` of `nba1`) was left out
+      { numRuns: 300, examples: [[['nba1', 'a'], 'nba']] },
     );
   });
 });

@@ -24,13 +24,14 @@ RETURN array_remove(regexp_split_to_array(lower(translate(
     'aaaaaeeeeiiiiooooouuuucnaaaaaeeeeiiiiooooouuuucn'
   )), '[[:space:]]+'), '');
 
--- The words plus the 2–8 letter prefixes of each word's leading run of letters a–z. The API's rule
--- (users-search.ts parseSearch) must stay its mirror: a typed word of 2–8 letters a–z is looked up
--- exactly, anything else as a prefix (`:*`).
+-- The words plus the 2–8 letter prefixes of each word's leading run of letters a–z, the whole run
+-- included (`nba` must find `nba1`; array_to_tsvector drops the duplicate when the run is the word).
+-- The API's rule (users-search.ts parseSearch) must stay its mirror: a typed word of 2–8 letters a–z
+-- is looked up exactly, anything else as a prefix (`:*`).
 CREATE FUNCTION search_word_prefixes(words text[]) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN words || ARRAY(
   SELECT left(w, n) FROM unnest(words) AS w,
-         generate_series(2, least(8, length(substring(w FROM '^[a-z]*')) - 1)) AS n
+         generate_series(2, least(8, length(substring(w FROM '^[a-z]*')))) AS n
 );
 
 ALTER TABLE users DROP COLUMN search_words;

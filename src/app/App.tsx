@@ -6,6 +6,7 @@ import type { Locale } from '../../machines/session';
 import { setUnauthorizedHandler } from '../api/http';
 import { NotFoundPage } from '../features/errors/ErrorPage';
 import { I18nProvider } from '../i18n/i18n';
+import { ScreenView } from './chunk-reload';
 import { ErrorBoundary } from './ErrorBoundary';
 import { FullPageLoading, RequireAuth, RequireLoggedOut } from './guards';
 import { LoadingBar } from './LoadingBar';
@@ -20,10 +21,10 @@ function RouteView({ route }: { route: RouteDef }) {
   usePageTitle(route.titleKey);
   // The guard waits for the session check; fetching the screen's code meanwhile saves a round trip.
   useEffect(() => route.screen.preload(), [route]);
-  const Screen = route.screen;
+  // The Suspense boundary only serves a screen whose code failed to load (the error is rethrown).
   const screen = (
     <Suspense fallback={<FullPageLoading />}>
-      <Screen />
+      <ScreenView screen={route.screen} fallback={<FullPageLoading />} />
     </Suspense>
   );
   if (route.access === 'auth') {

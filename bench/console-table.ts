@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createApp } from '../server/app';
 import { readConfig } from '../server/config';
-import { type Database, openDatabase } from '../server/db/client';
+import { type Database, openDatabase, SERVER_WARM_CONNECTIONS } from '../server/db/client';
 import { listen } from '../server/http/listen';
 import { prepareDatabase } from '../server/services/bootstrap';
 import { createSession } from '../server/services/sessions';
@@ -54,7 +54,8 @@ const distDir = fileURLToPath(new URL('../dist/', import.meta.url));
 if (!existsSync(join(distDir, 'index.html'))) throw new Error('build the console first: npx vite build');
 const dataDir = mkdtempSync(join(tmpdir(), 'console-table-bench-'));
 const config = readConfig({ DATA_DIR: dataDir, NODE_ENV: 'production' });
-const db = await openDatabase({ databaseUrl });
+// As server/main.ts opens it.
+const db = await openDatabase({ databaseUrl, warmConnections: SERVER_WARM_CONNECTIONS });
 await prepareDatabase(db, config, users);
 
 // What the server did during the cold navigation: wall-clock (epoch ms) so it lines up with the page's

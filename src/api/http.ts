@@ -110,10 +110,14 @@ const prefetchKey = (token: string | null, path: string, params: QueryParams | u
  * of asking twice. A failed prefetch is forgotten, so whoever asks next gets a fresh attempt; its
  * 401 goes to the unauthorized handler like any other call's.
  */
-export function prefetchRequest(path: string, params?: QueryParams): void {
-  const key = prefetchKey(readCookie(AUTH_COOKIE), path, params);
+export function prefetchRequest(
+  path: string,
+  params?: QueryParams,
+  token: string | null = readCookie(AUTH_COOKIE),
+): void {
+  const key = prefetchKey(token, path, params);
   if (prefetched.has(key)) return;
-  const response = request(path, { params });
+  const response = request(path, { params, token });
   prefetched.set(key, { response, at: Date.now() });
   response.catch(() => {
     if (prefetched.get(key)?.response === response) prefetched.delete(key);

@@ -11,6 +11,7 @@ import {
   toApiError,
 } from '../../../src/api/http';
 import { shouldRetry } from '../../../src/api/query-client';
+import { fetchMe, prefetchMe } from '../../../src/api/session';
 import { writeCookie } from '../../../src/lib/cookies';
 import { clearCookies, fakeApi } from './fake-api';
 
@@ -137,5 +138,17 @@ describe('prefetchRequest', () => {
     status = 200;
     await expect(request('admin/users', { params: { role: ['CUSTOMER'] } })).resolves.toEqual({ items: [] });
     expect(api.calls).toHaveLength(2);
+  });
+
+  it("hands the session check's answer to the session machine's own call", async () => {
+    const api = fakeApi({ 'GET /v2/user/me': () => ({ status: 401, body: { code: 'UNAUTHORIZED' } }) });
+    const unauthorized = vi.fn();
+    setUnauthorizedHandler(unauthorized);
+    prefetchMe('tok-a');
+    await expect(fetchMe('tok-a')).rejects.toMatchObject({ status: 401 });
+    expect(api.calls).toHaveLength(1);
+    expect(api.calls[0]?.headers.authorization).toBe('Bearer tok-a');
+    // A session call settles its own 401, prefetched or not.
+    expect(unauthorized).not.toHaveBeenCalled();
   });
 });

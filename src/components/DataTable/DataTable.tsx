@@ -238,7 +238,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     () => setCursor((c) => ({ ...c, anchor: null, selected: new Set() })),
     [],
   );
-  const number = new Intl.NumberFormat(locale);
+  const number = useMemo(() => new Intl.NumberFormat(locale), [locale]);
   const loading = query.isPending;
 
   return (

@@ -7,6 +7,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -68,6 +69,7 @@ interface ServerEvent {
 }
 const serverEvents: ServerEvent[] = [];
 let recording = false;
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
 const now = () => performance.timeOrigin + performance.now();
 const timedDb: Database = {
   ...db,
@@ -130,6 +132,7 @@ try {
   let coldBreakdown = '';
   for (let i = 0; i < Number(values.runs); i++) {
     recording = i === 0;
+    if (recording) loopDelay.enable();
     await page.goto(`${server.url}/customers`, { waitUntil: 'commit' });
     await page.waitForFunction(
       () => (window as unknown as { __firstRows?: number }).__firstRows !== undefined,
@@ -137,7 +140,10 @@ try {
     firsts.push(await page.evaluate(() => (window as unknown as { __firstRows: number }).__firstRows));
     if (i === 0) {
       recording = false;
+      loopDelay.disable();
       coldBreakdown = await describeColdRun(page, serverEvents);
+      // The server shares this process's event loop with the Playwright driver.
+      coldBreakdown += `\nbench process event-loop delay during it: mean ${(loopDelay.mean / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`;
     }
   }
   const total = await page.getByTestId('customers-total').textContent();

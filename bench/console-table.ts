@@ -2,15 +2,18 @@
 // rows on screen, and the most row elements the DOM ever holds while scrolling far down the list.
 //   npx vite build && npx tsx bench/console-table.ts --users 1000000 [--template bench_users_1000000] [--keep]
 // --template clones an already seeded database (CREATE DATABASE … TEMPLATE) instead of seeding anew.
+// Prints a breakdown of the first (cold) navigation: document and resource timings, long tasks, and each
+// request and SQL statement the server handled meanwhile, all in ms from navigation start.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createApp } from '../server/app';
 import { readConfig } from '../server/config';
-import { openDatabase } from '../server/db/client';
+import { type Database, openDatabase, SERVER_WARM_CONNECTIONS } from '../server/db/client';
 import { listen } from '../server/http/listen';
 import { prepareDatabase } from '../server/services/bootstrap';
 import { createSession } from '../server/services/sessions';
@@ -52,9 +55,46 @@ const distDir = fileURLToPath(new URL('../dist/', import.meta.url));
 if (!existsSync(join(distDir, 'index.html'))) throw new Error('build the console first: npx vite build');
 const dataDir = mkdtempSync(join(tmpdir(), 'console-table-bench-'));
 const config = readConfig({ DATA_DIR: dataDir, NODE_ENV: 'production' });
-const db = await openDatabase({ databaseUrl });
+// As server/main.ts opens it.
+const db = await openDatabase({ databaseUrl, warmConnections: SERVER_WARM_CONNECTIONS });
 await prepareDatabase(db, config, users);
-const listening = await listen(createApp({ db, config, staticDir: distDir }), { host: '127.0.0.1', port: 0 });
+
+// What the server did during the cold navigation: wall-clock (epoch ms) so it lines up with the page's
+// performance.timeOrigin. Recording stops after the first navigation.
+interface ServerEvent {
+  kind: 'request' | 'sql';
+  what: string;
+  start: number;
+  end: number;
+}
+const serverEvents: ServerEvent[] = [];
+let recording = false;
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+const now = () => performance.timeOrigin + performance.now();
+const timedDb: Database = {
+  ...db,
+  async query(text, params) {
+    const start = now();
+    try {
+      return await db.query(text, params);
+    } finally {
+      if (recording)
+        serverEvents.push({ kind: 'sql', what: text.replace(/\s+/g, ' ').slice(0, 90), start, end: now() });
+    }
+  },
+};
+const app = createApp({ db: timedDb, config, staticDir: distDir });
+const appFetch = app.fetch;
+app.fetch = async (request, ...rest) => {
+  const start = now();
+  try {
+    return await appFetch(request, ...rest);
+  } finally {
+    if (recording)
+      serverEvents.push({ kind: 'request', what: new URL(request.url).pathname, start, end: now() });
+  }
+};
+const listening = await listen(app, { host: '127.0.0.1', port: 0 });
 const server = { url: listening.url, db };
 console.log(
   `database ready in ${((Date.now() - prepared) / 1000).toFixed(1)} s (${values.template ? 'cloned' : 'seeded'})`,
@@ -73,7 +113,12 @@ try {
   // Navigation start → the frame after the first body row is attached, recorded inside the page
   // (performance.now() counts from navigation start), so the harness's polling adds nothing.
   await page.addInitScript(() => {
-    const w = window as unknown as { __firstRows?: number };
+    const w = window as unknown as { __firstRows?: number; __longTasks?: string[] };
+    w.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        w.__longTasks?.push(`${Math.round(e.startTime)}+${Math.round(e.duration)}`);
+    }).observe({ type: 'longtask', buffered: true });
     new MutationObserver((_, observer) => {
       if (w.__firstRows === undefined && document.querySelector('.data-table-body-row')) {
         observer.disconnect();
@@ -84,26 +129,28 @@ try {
     }).observe(document, { childList: true, subtree: true });
   });
   const firsts: number[] = [];
+  let coldBreakdown = '';
   for (let i = 0; i < Number(values.runs); i++) {
+    recording = i === 0;
+    if (recording) loopDelay.enable();
     await page.goto(`${server.url}/customers`, { waitUntil: 'commit' });
     await page.waitForFunction(
       () => (window as unknown as { __firstRows?: number }).__firstRows !== undefined,
     );
     firsts.push(await page.evaluate(() => (window as unknown as { __firstRows: number }).__firstRows));
+    if (i === 0) {
+      recording = false;
+      loopDelay.disable();
+      coldBreakdown = await describeColdRun(page, serverEvents);
+      // The server shares this process's event loop with the Playwright driver.
+      coldBreakdown += `\nbench process event-loop delay during it: mean ${(loopDelay.mean / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`;
+    }
   }
   const total = await page.getByTestId('customers-total').textContent();
+  console.log(coldBreakdown);
   if (process.env.BENCH_TRACE)
     console.log(
-      await page.evaluate(() =>
-        performance
-          .getEntriesByType('resource')
-          .map((e) => e as PerformanceResourceTiming)
-          .map(
-            (e) =>
-              `${Math.round(e.startTime)}-${Math.round(e.responseEnd)} ${e.name.replace(location.origin, '')}`,
-          )
-          .join('\n'),
-      ),
+      `last navigation:\n${((await page.evaluate(`(${browserTimeline.toString()})()`)) as string[]).join('\n')}`,
     );
 
   let maxRows = 0;
@@ -147,4 +194,49 @@ try {
   await db.close();
   rmSync(dataDir, { recursive: true, force: true });
   if (!values.keep) await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+}
+
+/**
+ * In-page: the document and every resource as `start first-byte end`, in ms from navigation start.
+ * Passed to the page as source, so it declares no named inner functions (tsx would wrap them in `__name`).
+ */
+function browserTimeline(): string[] {
+  const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+  const paints = performance.getEntriesByType('paint').map((e) => `${e.name} ${Math.round(e.startTime)}`);
+  const w = window as unknown as { __firstRows?: number; __longTasks?: string[] };
+  return [
+    [nav.startTime, nav.responseStart, nav.responseEnd]
+      .map((n) => String(Math.round(n)).padStart(5))
+      .join(' ')
+      .concat(
+        `  document (domInteractive ${Math.round(nav.domInteractive)}, DOMContentLoaded ${Math.round(nav.domContentLoadedEventEnd)})`,
+      ),
+    ...performance
+      .getEntriesByType('resource')
+      .map((e) => e as PerformanceResourceTiming)
+      .map((e) =>
+        [e.startTime, e.responseStart, e.responseEnd]
+          .map((n) => String(Math.round(n)).padStart(5))
+          .join(' ')
+          .concat(
+            `  ${e.name.replace(location.origin, '')} (${e.initiatorType}, ${Math.round(e.encodedBodySize / 1024)} kB)`,
+          ),
+      ),
+    `paint: ${paints.join(', ') || 'none'}; long tasks (start+ms): ${w.__longTasks?.join(' ') || 'none'}`,
+    `first rows: ${Math.round(w.__firstRows ?? Number.NaN)}`,
+  ];
+}
+
+async function describeColdRun(page: import('playwright-core').Page, events: ServerEvent[]): Promise<string> {
+  const origin = await page.evaluate(() => performance.timeOrigin);
+  const lines = await page.evaluate(`(${browserTimeline.toString()})()`);
+  const ms = (n: number) => String(Math.round(n - origin)).padStart(5);
+  return [
+    'cold navigation, browser (start, first byte, end ms from navigation start):',
+    ...(lines as string[]),
+    'cold navigation, server (start, end ms from navigation start):',
+    ...events
+      .sort((a, b) => a.start - b.start)
+      .map((e) => `${ms(e.start)} ${ms(e.end)}  ${e.kind === 'sql' ? '  sql ' : ''}${e.what}`),
+  ].join('\n');
 }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { createApp } from './app';
 import { readConfig } from './config';
-import { openDatabase } from './db/client';
+import { openDatabase, SERVER_WARM_CONNECTIONS } from './db/client';
 import { DEFAULT_DEMO_USERS } from './db/seed';
 import { listen } from './http/listen';
 import { prepareDatabase } from './services/bootstrap';
@@ -30,7 +30,11 @@ function consoleIsStale(): boolean {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    warmConnections: SERVER_WARM_CONNECTIONS,
+  });
   console.log(
     config.databaseUrl ? 'Database: PostgreSQL (DATABASE_URL)' : `Database: PGlite in ${config.dataDir}`,
   );

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AUTH_COOKIE } from './api/http';
 import { createQueryClient } from './api/query-client';
+import { prefetchMe } from './api/session';
 import { App } from './app/App';
 import { toastError } from './app/query-errors';
 import { initialLocale } from './i18n/locales';
@@ -11,12 +12,17 @@ import './styles.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');
 
+const token = readCookie(AUTH_COOKIE);
+// The session check is on every screen's path: it leaves before the first render, ahead of the
+// screen's code and data (docs/decisions/0052).
+if (token) prefetchMe(token);
+
 createRoot(root).render(
   <StrictMode>
     <App
       queryClient={createQueryClient(toastError)}
       locale={initialLocale(window.location.pathname, navigator.languages)}
-      token={readCookie(AUTH_COOKIE)}
+      token={token}
     />
   </StrictMode>,
 );

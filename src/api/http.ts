@@ -95,8 +95,52 @@ export interface RequestOptions {
   token?: string | null;
 }
 
+// GETs started before anyone asked for them, each waiting for the first identical request to take it.
+const PREFETCH_TTL_MS = 10_000;
+const prefetched = new Map<string, { response: Promise<unknown>; at: number }>();
+const prefetchKey = (token: string | null, path: string, params: QueryParams | undefined) => {
+  const search = new URLSearchParams(serializeParams(params ?? {}));
+  search.sort();
+  return `${token ?? ''} ${path}?${search.toString()}`;
+};
+
+/**
+ * Starts a GET now (a list's first page while the session is still being checked) and hands its
+ * answer to the next identical `request()` — same path, parameters and token — within 10 s, instead
+ * of asking twice. A failed prefetch is forgotten, so whoever asks next gets a fresh attempt; its
+ * 401 goes to the unauthorized handler like any other call's.
+ */
+export function prefetchRequest(
+  path: string,
+  params?: QueryParams,
+  token: string | null = readCookie(AUTH_COOKIE),
+): void {
+  const key = prefetchKey(token, path, params);
+  if (prefetched.has(key)) return;
+  const response = request(path, { params, token });
+  prefetched.set(key, { response, at: Date.now() });
+  response.catch(() => {
+    if (prefetched.get(key)?.response === response) prefetched.delete(key);
+  });
+}
+
+function takePrefetched(
+  token: string | null,
+  path: string,
+  options: RequestOptions,
+): Promise<unknown> | null {
+  if (prefetched.size === 0 || (options.method ?? 'get') !== 'get') return null;
+  const key = prefetchKey(token, path, options.params);
+  const entry = prefetched.get(key);
+  if (!entry) return null;
+  prefetched.delete(key);
+  return Date.now() - entry.at < PREFETCH_TTL_MS ? entry.response : null;
+}
+
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const token = options.token !== undefined ? options.token : readCookie(AUTH_COOKIE);
+  const ahead = takePrefetched(token, path, options);
+  if (ahead) return ahead as Promise<T>;
   setInFlight(inFlight + 1);
   try {
     const response = await client<T>(path, {

@@ -1,4 +1,5 @@
 import type { StatusCounts } from '../api/professionals';
+import { prefetchUsersFirstPage } from '../features/users/users-list';
 import { type LazyScreen, lazyScreen } from './chunk-reload';
 
 export type NavSection = 'users' | 'exports' | 'financialManager';
@@ -11,6 +12,11 @@ export interface RouteDef {
   /** `auth` needs a signed-in admin; `loggedOut` sends a signed-in admin away; `open` is neither. */
   access: 'auth' | 'loggedOut' | 'open';
   screen: LazyScreen;
+  /**
+   * Starts the screen's first request (given the URL's query string) while the session is still being
+   * checked at start-up, so it does not wait for the session, the screen's code and its first render.
+   */
+  prefetch?(search: string): void;
   nav?: { section: NavSection; group?: NavGroup; badge?: keyof StatusCounts };
   /** Letter after `g` that opens this screen. */
   goKey?: string;
@@ -49,6 +55,7 @@ export const ROUTES: readonly RouteDef[] = [
     titleKey: 'routes.customers',
     access: 'auth',
     screen: lazyScreen(() => import('../features/customers/CustomersScreen')),
+    prefetch: (search) => prefetchUsersFirstPage('CUSTOMER', undefined, search),
     nav: { section: 'users' },
     goKey: 'c',
   },
@@ -65,6 +72,7 @@ export const ROUTES: readonly RouteDef[] = [
     titleKey: 'routes.professionals',
     access: 'auth',
     screen: lazyScreen(() => import('../features/professionals/ProfessionalsScreen')),
+    prefetch: (search) => prefetchUsersFirstPage('PROFESSIONAL', undefined, search),
     nav: { section: 'users', group: 'professionals' },
     goKey: 'p',
   },
@@ -74,6 +82,7 @@ export const ROUTES: readonly RouteDef[] = [
     titleKey: 'routes.professionalsDisabled',
     access: 'auth',
     screen: lazyScreen(() => import('../features/professionals/DisabledProfessionalsScreen')),
+    prefetch: (search) => prefetchUsersFirstPage('PROFESSIONAL', 'DISABLED', search),
     nav: { section: 'users', group: 'professionals', badge: 'DISABLED' },
     goKey: 'd',
   },
@@ -83,6 +92,7 @@ export const ROUTES: readonly RouteDef[] = [
     titleKey: 'routes.professionalsVerification',
     access: 'auth',
     screen: lazyScreen(() => import('../features/professionals/VerificationScreen')),
+    prefetch: (search) => prefetchUsersFirstPage('PROFESSIONAL', 'EMAIL_VERIFIED', search),
     nav: { section: 'users', group: 'professionals', badge: 'EMAIL_VERIFIED' },
     goKey: 'v',
   },

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/db/client';
 import { testDatabaseKinds } from '../support/databases';
 
 const server = testDatabaseKinds().find((kind) => kind.name === 'postgres');
@@ -22,5 +23,21 @@ describe.skipIf(!server)('the PostgreSQL pool', () => {
     const again = await db.query<{ one: number }>('SELECT 1 AS one');
     expect(again.rows[0]!.one).toBe(1);
     await db.close();
+  });
+
+  it('opens the warm connections before the first request', async () => {
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    const tag = `warm-${process.pid}-${Date.now()}`;
+    url.searchParams.set('application_name', tag);
+    const db = await openDatabase({ databaseUrl: url.toString(), warmConnections: 3 });
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    const { rows } = await admin.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
+      [tag],
+    );
+    await admin.end();
+    await db.close();
+    expect(rows[0]!.n).toBe(3);
   });
 });

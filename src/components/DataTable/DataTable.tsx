@@ -22,6 +22,7 @@ import { useI18n } from '../../i18n/i18n';
 import { useColumnVisibility } from './column-visibility';
 import { FilterControl } from './FilterControl';
 import { type Cursor, INITIAL_CURSOR, moveCursor, type TableKeyAction, tableKeyAction } from './keyboard';
+import { DEFAULT_PAGE_SIZE, type PageRequest, pageRequest } from './page-request';
 import type { SortOrder, TableUrlState } from './url-state';
 import { useTableUrlState } from './use-table-url-state';
 
@@ -50,14 +51,7 @@ export type DataFilter =
   | { key: string; label: string; kind: 'amount' }
   | { key: string; label: string; kind: 'date' };
 
-export interface PageRequest {
-  q: string;
-  filters: Readonly<Record<string, readonly string[]>>;
-  sort: string | null;
-  order: SortOrder | null;
-  cursor: string | null;
-  limit: number;
-}
+export type { PageRequest } from './page-request';
 
 export interface Page<T> {
   items: T[];
@@ -101,7 +95,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const [, navigate] = useLocation();
   const { columns, getRowId, rowHref, filters = [], fixedFilters, defaultSort } = props;
   const rowHeight = props.rowHeight ?? 32;
-  const pageSize = props.pageSize ?? 50;
+  const pageSize = props.pageSize ?? DEFAULT_PAGE_SIZE;
   const filterKeys = useMemo(() => filters.map((f) => f.key), [filters]);
   const [state, setState] = useTableUrlState(filterKeys);
   const [draft, setDraft] = useState(state.q);
@@ -116,15 +110,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
 
   const query = useInfiniteQuery({
     queryKey: [...props.queryKey, state, fixedFilters ?? null, pageSize],
-    queryFn: ({ pageParam }) =>
-      props.fetchPage({
-        q: state.q,
-        filters: { ...state.filters, ...fixedFilters },
-        sort: state.sort,
-        order: state.order,
-        cursor: pageParam,
-        limit: pageSize,
-      }),
+    queryFn: ({ pageParam }) => props.fetchPage(pageRequest(state, fixedFilters, pageSize, pageParam)),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });
@@ -252,7 +238,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     () => setCursor((c) => ({ ...c, anchor: null, selected: new Set() })),
     [],
   );
-  const number = new Intl.NumberFormat(locale);
+  const number = useMemo(() => new Intl.NumberFormat(locale), [locale]);
   const loading = query.isPending;
 
   return (

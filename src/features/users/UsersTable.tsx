@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { interestAreasQuery } from '../../api/interest-areas';
 import { fetchCountries } from '../../api/static-data';
-import { fetchUsers, type Role, USER_STATUSES, type UserSummary, userKeys } from '../../api/users';
+import { fetchUsers, USER_STATUSES, type UserSummary, userKeys } from '../../api/users';
 import {
   type DataColumn,
   type DataFilter,
@@ -11,15 +11,25 @@ import {
 } from '../../components/DataTable/DataTable';
 import { useI18n } from '../../i18n/i18n';
 import { formatDate, GENDER_KEYS, statusKey, userHref } from './format';
+import {
+  type UsersFilterKey,
+  type UsersListRole,
+  type UsersListStatus,
+  usersFilterKeys,
+  usersFixedFilters,
+  usersPageParams,
+} from './users-list';
+
+const fetchPage = (request: PageRequest) => fetchUsers(usersPageParams(request));
 
 const getRowId = (user: UserSummary) => user.id;
 
 export interface UsersTableProps {
   /** Names the table (its column choice is remembered under it). */
   id: string;
-  userRole: Extract<Role, 'CUSTOMER' | 'PROFESSIONAL'>;
+  userRole: UsersListRole;
   /** A preset screen's status (disabled doctors, doctors to verify): fixed, so no status filter is offered. */
-  status?: 'DISABLED' | 'EMAIL_VERIFIED';
+  status?: UsersListStatus;
 }
 
 /** Customers and professionals lists, and the preset professional screens, over GET /v2/admin/users. */
@@ -33,21 +43,11 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
   });
   const areas = useQuery({ ...interestAreasQuery, enabled: professionals });
 
-  const fixedFilters = useMemo(
-    () => ({ role: [role], ...(status ? { status: [status] } : {}) }),
-    [role, status],
-  );
-  const fetchPage = useMemo(
-    () =>
-      ({ q, filters, sort, order, cursor, limit }: PageRequest) =>
-        fetchUsers({ ...filters, q, sort, order, cursor, limit }),
-    [],
-  );
+  const fixedFilters = useMemo(() => usersFixedFilters(role, status), [role, status]);
 
   const filters = useMemo<DataFilter[]>(() => {
-    const list: DataFilter[] = [];
-    if (!status)
-      list.push({
+    const byKey: Record<UsersFilterKey, DataFilter> = {
+      status: {
         key: 'status',
         label: t('users.fields.status'),
         kind: 'multi',
@@ -55,36 +55,33 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
           value: s,
           label: t(statusKey(s, role)),
         })),
-      });
-    list.push(
-      {
+      },
+      country: {
         key: 'country',
         label: t('users.fields.country'),
         kind: 'select',
         options: (countries.data ?? []).map((c) => ({ value: c.code, label: c.name[locale] })),
       },
-      {
+      gender: {
         key: 'gender',
         label: t('users.fields.gender'),
         kind: 'select',
         options: (['male', 'female'] as const).map((g) => ({ value: g, label: t(GENDER_KEYS[g]) })),
       },
-    );
-    if (professionals)
-      list.push({
+      areaOfInterest: {
         key: 'areaOfInterest',
         label: t('users.fields.areasOfInterest'),
         kind: 'select',
         options: (areas.data?.items ?? []).map((a) => ({ value: a.id, label: a.name })),
-      });
-    list.push(
-      { key: 'createdFrom', label: t('users.filters.createdFrom'), kind: 'date' },
-      { key: 'createdTo', label: t('users.filters.createdTo'), kind: 'date' },
-      { key: 'lastActiveFrom', label: t('users.filters.lastActiveFrom'), kind: 'date' },
-      { key: 'lastActiveTo', label: t('users.filters.lastActiveTo'), kind: 'date' },
-    );
-    return list;
-  }, [t, locale, role, status, professionals, countries.data, areas.data]);
+      },
+      createdFrom: { key: 'createdFrom', label: t('users.filters.createdFrom'), kind: 'date' },
+      createdTo: { key: 'createdTo', label: t('users.filters.createdTo'), kind: 'date' },
+      lastActiveFrom: { key: 'lastActiveFrom', label: t('users.filters.lastActiveFrom'), kind: 'date' },
+      lastActiveTo: { key: 'lastActiveTo', label: t('users.filters.lastActiveTo'), kind: 'date' },
+    };
+    // The same keys as the first page fetched ahead during the session check (users-list.ts).
+    return usersFilterKeys(role, status).map((key) => byKey[key]);
+  }, [t, locale, role, status, countries.data, areas.data]);
 
   const columns = useMemo<DataColumn<UserSummary>[]>(() => {
     const list: DataColumn<UserSummary>[] = [

@@ -1,11 +1,67 @@
 // @vitest-environment jsdom
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { Component, createElement, type ReactNode, Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { reloadOnce } from '../../../src/app/chunk-reload';
+import { lazyScreen, reloadOnce, ScreenView } from '../../../src/app/chunk-reload';
 import { safeRedirectPath } from '../../../src/app/session';
 import { detectLocale, initialLocale } from '../../../src/i18n/locales';
 import { clearCookies } from './fake-api';
 
-afterEach(() => clearCookies());
+afterEach(() => {
+  cleanup();
+  clearCookies();
+  sessionStorage.clear();
+});
+
+class Catch extends Component<{ children: ReactNode }, { error: Error | null }> {
+  override state = { error: null as Error | null };
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+  override render() {
+    return this.state.error ? `caught ${this.state.error.message}` : this.props.children;
+  }
+}
+
+const view = (screenDef: ReturnType<typeof lazyScreen>) =>
+  createElement(
+    Catch,
+    null,
+    createElement(
+      Suspense,
+      { fallback: 'suspended' },
+      createElement(ScreenView, { screen: screenDef, fallback: 'loading' }),
+    ),
+  );
+
+describe('lazy screens', () => {
+  it('show the fallback while the code loads, then the screen, without suspending', async () => {
+    let resolve: (module: { default: () => ReactNode }) => void = () => {};
+    const loader = vi.fn(() => new Promise<{ default: () => ReactNode }>((r) => (resolve = r)));
+    const screenDef = lazyScreen(loader);
+    screenDef.preload();
+    render(view(screenDef));
+    expect(document.body.textContent).toBe('loading');
+    await act(async () => resolve({ default: () => 'the screen' }));
+    expect(document.body.textContent).toBe('the screen');
+    expect(loader).toHaveBeenCalledTimes(1);
+  });
+
+  it('render at once when the code is already here', async () => {
+    const screenDef = lazyScreen(async () => ({ default: () => 'ready' }));
+    screenDef.preload();
+    await act(async () => {});
+    render(view(screenDef));
+    expect(screen.getByText('ready')).toBeTruthy();
+  });
+
+  it('hand a failed load to the error boundary once a reload was already tried', async () => {
+    sessionStorage.setItem('chunk-reload-at', String(Date.now()));
+    const screenDef = lazyScreen(() => Promise.reject(new Error('chunk gone')));
+    render(view(screenDef));
+    expect(await screen.findByText('caught chunk gone')).toBeTruthy();
+  });
+});
 
 describe('reloadOnce', () => {
   it('reloads at most once a minute', () => {

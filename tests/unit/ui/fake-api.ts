@@ -18,7 +18,9 @@ export interface FakeCall {
   body: unknown;
 }
 
-type Handler = (call: FakeCall) => { status: number; body?: unknown };
+type FakeAnswer = { status: number; body?: unknown };
+/** An answer, or a promise of one to hold the response back. */
+type Handler = (call: FakeCall) => FakeAnswer | Promise<FakeAnswer>;
 
 /** Stubs `fetch` with a tiny route table keyed by "METHOD path"; unknown paths answer 404 like the API. */
 export function fakeApi(routes: Record<string, Handler>) {
@@ -48,7 +50,7 @@ export function fakeApi(routes: Record<string, Handler>) {
     calls.push(call);
     const key = `${method} ${url.split('?')[0]}`;
     const handler = routes[key] ?? defaults[key];
-    const { status, body } = handler ? handler(call) : { status: 404, body: { code: 'NOT_FOUND' } };
+    const { status, body } = handler ? await handler(call) : { status: 404, body: { code: 'NOT_FOUND' } };
     return new Response(body === undefined ? null : JSON.stringify(body), {
       status,
       headers: { 'content-type': 'application/json' },

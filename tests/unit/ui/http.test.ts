@@ -2,13 +2,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   ApiError,
+  AUTH_COOKIE,
   compactQuery,
+  prefetchRequest,
   request,
   serializeParams,
   setUnauthorizedHandler,
   toApiError,
 } from '../../../src/api/http';
 import { shouldRetry } from '../../../src/api/query-client';
+import { fetchMe, prefetchMe } from '../../../src/api/session';
+import { writeCookie } from '../../../src/lib/cookies';
 import { clearCookies, fakeApi } from './fake-api';
 
 afterEach(() => {
@@ -96,5 +100,55 @@ describe('request', () => {
     expect(handler).not.toHaveBeenCalled();
     await expect(request('admin/users')).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
     expect(handler).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('prefetchRequest', () => {
+  it('hands its answer to the next identical request instead of asking twice', async () => {
+    writeCookie(AUTH_COOKIE, 'tok-a', { maxAgeSeconds: 60 });
+    const api = fakeApi({ 'GET /v2/admin/users': () => ({ status: 200, body: { items: [] } }) });
+    prefetchRequest('admin/users', { role: ['CUSTOMER'], limit: 50 });
+    // Same parameters in another order: the same request.
+    await expect(request('admin/users', { params: { limit: 50, role: ['CUSTOMER'] } })).resolves.toEqual({
+      items: [],
+    });
+    expect(api.calls).toHaveLength(1);
+    // Taken once: the next call asks the server again.
+    await request('admin/users', { params: { role: ['CUSTOMER'], limit: 50 } });
+    expect(api.calls).toHaveLength(2);
+  });
+
+  it('is not handed to a different request or another token', async () => {
+    writeCookie(AUTH_COOKIE, 'tok-a', { maxAgeSeconds: 60 });
+    const api = fakeApi({ 'GET /v2/admin/users': () => ({ status: 200, body: { items: [] } }) });
+    prefetchRequest('admin/users', { role: ['CUSTOMER'], limit: 50 });
+    await request('admin/users', { params: { role: ['PROFESSIONAL'], limit: 50 } });
+    await request('admin/users', { params: { role: ['CUSTOMER'], limit: 50 }, token: 'tok-b' });
+    expect(api.calls).toHaveLength(3);
+    expect(api.calls[2]?.headers.authorization).toBe('Bearer tok-b');
+  });
+
+  it('forgets a failed prefetch, so the next request gets a fresh attempt', async () => {
+    writeCookie(AUTH_COOKIE, 'tok-a', { maxAgeSeconds: 60 });
+    let status = 503;
+    const api = fakeApi({ 'GET /v2/admin/users': () => ({ status, body: { items: [] } }) });
+    prefetchRequest('admin/users', { role: ['CUSTOMER'] });
+    await vi.waitFor(() => expect(api.calls).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    status = 200;
+    await expect(request('admin/users', { params: { role: ['CUSTOMER'] } })).resolves.toEqual({ items: [] });
+    expect(api.calls).toHaveLength(2);
+  });
+
+  it("hands the session check's answer to the session machine's own call", async () => {
+    const api = fakeApi({ 'GET /v2/user/me': () => ({ status: 401, body: { code: 'UNAUTHORIZED' } }) });
+    const unauthorized = vi.fn();
+    setUnauthorizedHandler(unauthorized);
+    prefetchMe('tok-a');
+    await expect(fetchMe('tok-a')).rejects.toMatchObject({ status: 401 });
+    expect(api.calls).toHaveLength(1);
+    expect(api.calls[0]?.headers.authorization).toBe('Bearer tok-a');
+    // A session call settles its own 401, prefetched or not.
+    expect(unauthorized).not.toHaveBeenCalled();
   });
 });

@@ -37,8 +37,9 @@ describe('failed queries', () => {
     const alert = alerts[0]!;
     expect(alert.textContent).toContain('Error');
     expect(alert.textContent).toContain('An error occurred, try again later');
-    // A 500 is not retried: the count endpoint was asked once per observer key, not six times.
-    expect(api.calls.filter((c) => c.url.endsWith('status/count')).length).toBe(1);
+    // A 500 is not retried (that would be six calls): the sidebar asks once, and the home screen asks
+    // once more only when its code arrives after that answer (a new observer refetches a failed query).
+    expect(api.calls.filter((c) => c.url.endsWith('status/count')).length).toBeLessThanOrEqual(2);
   });
 
   it('fall back to the generic support message for an unknown code', async () => {

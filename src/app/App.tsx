@@ -13,7 +13,7 @@ import { LoadingBar } from './LoadingBar';
 import { AdminLayout, PlainLayout } from './layouts';
 import { usePageTitle } from './page-title';
 import { PaletteRegistryProvider } from './palette/registry';
-import { ROUTES, type RouteDef } from './routes';
+import { ROUTES, type RouteDef, startScreenAhead } from './routes';
 import { loginHref, SessionContext } from './session';
 import { Shortcuts } from './shortcuts/Shortcuts';
 
@@ -27,8 +27,8 @@ function RouteView({ route }: { route: RouteDef }) {
     // The data first: Chromium queues what exceeds 6 connections, and the code is smaller and cached.
     const snapshot = session.getSnapshot();
     const checking = snapshot.matches('restoring') || snapshot.matches('loadingUser');
-    if (route.prefetch && checking && snapshot.context.token !== null) route.prefetch(window.location.search);
-    route.screen.preload();
+    if (checking && snapshot.context.token !== null) startScreenAhead(route, window.location.search);
+    else route.screen.preload();
   }, [route, session]);
   // The Suspense boundary only serves a screen whose code failed to load (the error is rethrown).
   const screen = (

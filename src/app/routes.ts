@@ -199,3 +199,12 @@ export const routeById = (id: string): RouteDef => {
   if (!route) throw new Error(`unknown route ${id}`);
   return route;
 };
+
+/**
+ * Starts what a screen will ask for first, its data and its code, while the session is still being
+ * checked: from the entry script before the first render, and again (a no-op then) as the route mounts.
+ */
+export function startScreenAhead(route: RouteDef, search: string): void {
+  route.prefetch?.(search);
+  route.screen.preload();
+}

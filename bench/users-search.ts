@@ -131,6 +131,7 @@ try {
       'q surname by name desc': `q=${encodeURIComponent(last)}&sort=name&order=desc`,
       'q prefix + status by name': `role=PROFESSIONAL&status=EMAIL_VERIFIED&q=${encodeURIComponent(first.slice(0, 3))}&sort=name`,
       'q prefix + country by name': `role=CUSTOMER&country=PT&q=${encodeURIComponent(first.slice(0, 3))}&sort=name`,
+      'q prefix + created range by name': `role=CUSTOMER&createdFrom=2025-06-01&createdTo=2025-06-30&q=${encodeURIComponent(first.slice(0, 3))}&sort=name`,
       'q first + last name by name': `q=${encodeURIComponent(`${first} ${last.slice(0, 4)}`)}&sort=name`,
     },
   };

@@ -60,14 +60,17 @@ CREATE TABLE user_search_words (
   email_key text
 );
 
+-- A user's rows of the table: the triggers and the first fill share it.
+CREATE FUNCTION user_search_word_rows(u users) RETURNS SETOF user_search_words LANGUAGE sql STABLE AS $$
+  SELECT DISTINCT w, u.id, u.role, u.status, u.country, u.gender, lower(u.name), lower(u.email)
+    FROM unnest(user_search_word_list(u.name, u.full_name, u.email, u.phone_number, u.phone_country_code,
+                                      u.tax_number, u.college_number, u.id_card_number, u.share_link_id)) AS w
+   WHERE w ~ '^[a-z]'
+$$;
+
 CREATE FUNCTION user_search_words_add() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO user_search_words (word, user_id, role, status, country, gender, name_key, email_key)
-  SELECT DISTINCT w, n.id, n.role, n.status, n.country, n.gender, lower(n.name), lower(n.email)
-    FROM added n,
-         unnest(user_search_word_list(n.name, n.full_name, n.email, n.phone_number, n.phone_country_code,
-                                      n.tax_number, n.college_number, n.id_card_number, n.share_link_id)) AS w
-   WHERE w ~ '^[a-z]';
+  INSERT INTO user_search_words SELECT r.* FROM added n, user_search_word_rows(n) AS r;
   RETURN NULL;
 END $$;
 
@@ -83,12 +86,8 @@ BEGIN
   ), gone AS (
     DELETE FROM user_search_words s USING changed c WHERE s.user_id = c.id
   )
-  INSERT INTO user_search_words (word, user_id, role, status, country, gender, name_key, email_key)
-  SELECT DISTINCT w, n.id, n.role, n.status, n.country, n.gender, lower(n.name), lower(n.email)
-    FROM added n JOIN changed c ON c.id = n.id,
-         unnest(user_search_word_list(n.name, n.full_name, n.email, n.phone_number, n.phone_country_code,
-                                      n.tax_number, n.college_number, n.id_card_number, n.share_link_id)) AS w
-   WHERE w ~ '^[a-z]';
+  INSERT INTO user_search_words
+  SELECT r.* FROM added n JOIN changed c ON c.id = n.id, user_search_word_rows(n) AS r;
   RETURN NULL;
 END $$;
 
@@ -105,12 +104,7 @@ CREATE TRIGGER user_search_words_on_update AFTER UPDATE ON users
 CREATE TRIGGER user_search_words_on_delete AFTER DELETE ON users
   REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION user_search_words_remove();
 
-INSERT INTO user_search_words (word, user_id, role, status, country, gender, name_key, email_key)
-SELECT DISTINCT w, u.id, u.role, u.status, u.country, u.gender, lower(u.name), lower(u.email)
-  FROM users u,
-       unnest(user_search_word_list(u.name, u.full_name, u.email, u.phone_number, u.phone_country_code,
-                                    u.tax_number, u.college_number, u.id_card_number, u.share_link_id)) AS w
- WHERE w ~ '^[a-z]';
+INSERT INTO user_search_words SELECT r.* FROM users u, user_search_word_rows(u) AS r;
 
 -- Built after the fill: one sort instead of three million insertions.
 -- Role leads: every list screen but one filters by role, and without a role filter the API asks for

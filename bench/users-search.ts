@@ -132,6 +132,7 @@ try {
       'q prefix + status by name': `role=PROFESSIONAL&status=EMAIL_VERIFIED&q=${encodeURIComponent(first.slice(0, 3))}&sort=name`,
       'q prefix + country by name': `role=CUSTOMER&country=PT&q=${encodeURIComponent(first.slice(0, 3))}&sort=name`,
       'q prefix + created range by name': `role=CUSTOMER&createdFrom=2025-06-01&createdTo=2025-06-30&q=${encodeURIComponent(first.slice(0, 3))}&sort=name`,
+      'q prefix + a year by e-mail': `role=CUSTOMER&createdFrom=2025-01-01&createdTo=2025-12-31&q=${encodeURIComponent(first.slice(0, 3))}&sort=email`,
       'q first + last name by name': `q=${encodeURIComponent(`${first} ${last.slice(0, 4)}`)}&sort=name`,
     },
   };

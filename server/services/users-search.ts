@@ -312,7 +312,8 @@ const WORD_RANGE_LIMIT = 150_000;
 const WORD_RANGE_KEYS: Partial<Record<UserSort, string>> = { name: 'name_key', email: 'email_key' };
 
 /**
- * One letter-led word sorted by name or e-mail, filtered by role, status, country or gender: its matches are
+ * One letter-led word sorted by name or e-mail, filtered by role, status, country, gender or creation
+ * date: its matches are
  * one range of user_search_words' (word) index, which carries the sort keys, so they are read
  * index-only and the page is a top-N sort (`joa`, 40,000 customers: ~40 ms instead of a heap page per
  * match). A user with several words in the range comes back once per word: rows are fetched in
@@ -327,12 +328,7 @@ async function wordRangePage(
 ): Promise<{ rows: (SummaryRow & { sort_value: string })[]; total: Total } | null> {
   const key = WORD_RANGE_KEYS[query.sort];
   const word = search && 'word' in search ? search.word : undefined;
-  const otherFilters =
-    query.areaOfInterest ||
-    query.createdFrom ||
-    query.createdTo ||
-    query.lastActiveFrom ||
-    query.lastActiveTo;
+  const otherFilters = query.areaOfInterest || query.lastActiveFrom || query.lastActiveTo;
   if (!key || !word || otherFilters) return null;
   const estimate = await estimating;
   if (estimate > WORD_RANGE_LIMIT) return null;
@@ -344,6 +340,7 @@ async function wordRangePage(
     ...oneOf(params, 's.status', query.status),
     ...oneOf(params, 's.country', query.country),
     ...oneOf(params, 's.gender', query.gender),
+    ...rangeFilters(params, 's.created_at', query.createdFrom, query.createdTo),
   ];
   const counting: Promise<Total> =
     estimate > EXACT_TOTAL_LIMIT

@@ -45,16 +45,16 @@ function recording(db: Queryable): Queryable & { sql: string[] } {
 /** Rows of user_search_words that differ from what the users table says they should be. */
 const DRIFT = `
   WITH derived AS (
-    SELECT DISTINCT w AS word, u.id AS user_id, u.role, u.status, u.country, u.gender, lower(u.name) AS name_key, lower(u.email) AS email_key
+    SELECT DISTINCT w AS word, u.id AS user_id, u.role, u.status, u.country, u.gender, u.created_at, lower(u.name) AS name_key, lower(u.email) AS email_key
       FROM users u, unnest(user_search_word_list(u.name, u.full_name, u.email, u.phone_number, u.phone_country_code,
                                                  u.tax_number, u.college_number, u.id_card_number, u.share_link_id)) AS w
      WHERE w ~ '^[a-z]')
   SELECT count(*)::int AS n FROM (
-    (SELECT word, user_id, role, status, country, gender, name_key, email_key FROM user_search_words
+    (SELECT word, user_id, role, status, country, gender, created_at, name_key, email_key FROM user_search_words
      EXCEPT ALL SELECT * FROM derived)
     UNION ALL
     (SELECT * FROM derived
-     EXCEPT ALL SELECT word, user_id, role, status, country, gender, name_key, email_key FROM user_search_words)
+     EXCEPT ALL SELECT word, user_id, role, status, country, gender, created_at, name_key, email_key FROM user_search_words)
   ) d`;
 
 describe.each(testDatabaseKinds())('users search words (0013) on $name', (kind) => {
@@ -124,9 +124,18 @@ describe.each(testDatabaseKinds())('users search words (0013) on $name', (kind) 
     ['antunes', 'name', 'desc', '&role=CUSTOMER&status=EMAIL_VERIFIED'],
     ['an', 'email', 'asc', '&country=BR&gender=female'],
     ['bea', 'name', 'desc', '&country=PT&country=BR&gender=female'],
+    ['an', 'name', 'asc', '&role=CUSTOMER&createdFrom={from}&createdTo={to}'],
   ])(
     'q=%s sorted by %s %s%s pages through every match once, in the table order',
-    async (q, sort, order, filters) => {
+    async (q, sort, order, template) => {
+      // {from} and {to}: instants 20 and 5 hours before the newest fixture (one is created an hour apart).
+      const { rows: window } = await db.query<{ from: Date; to: Date }>(
+        `SELECT max(created_at) - interval '20 hours' AS from, max(created_at) - interval '5 hours' AS to
+           FROM users WHERE email LIKE '%@words.test'`,
+      );
+      const filters = template
+        .replace('{from}', encodeURIComponent(window[0]!.from.toISOString()))
+        .replace('{to}', encodeURIComponent(window[0]!.to.toISOString()));
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
@@ -142,10 +151,13 @@ describe.each(testDatabaseKinds())('users search words (0013) on $name', (kind) 
       const { rows } = await db.query<{ id: string }>(
         `SELECT id FROM users WHERE id = ANY($1::uuid[]) AND ${anyOf('role', 2)} AND ${anyOf('status', 3)}
             AND ${anyOf('country', 4)} AND ${anyOf('gender', 5)}
+            AND created_at >= coalesce($6::timestamptz, '-infinity') AND created_at <= coalesce($7::timestamptz, 'infinity')
           ORDER BY lower(${sort}) ${order}, id ${order}`,
         [
           people.filter((p) => wordsOf(p).some((w) => w.startsWith(q))).map((p) => p.id),
           ...['role', 'status', 'country', 'gender'].map((name) => params.getAll(name)),
+          params.get('createdFrom'),
+          params.get('createdTo'),
         ],
       );
       expect(rows.length).toBeGreaterThan(0);
@@ -159,6 +171,12 @@ describe.each(testDatabaseKinds())('users search words (0013) on $name', (kind) 
     const result = await searchUsers(spy, userListQuerySchema.parse({ q: 'an', sort: 'name', limit: '1' }));
     expect(spy.sql.some((sql) => sql.includes('FROM user_search_words'))).toBe(true);
     expect(result.items).toHaveLength(1);
+    const dated = recording(db);
+    await searchUsers(
+      dated,
+      userListQuerySchema.parse({ q: 'an', sort: 'email', createdFrom: '2020-01-01' }),
+    );
+    expect(dated.sql.some((sql) => sql.includes('FROM user_search_words'))).toBe(true);
     const all = await searchUsers(db, userListQuerySchema.parse({ q: 'an', sort: 'name', limit: '200' }));
     expect(new Set(all.items.map((u) => u.id)).size).toBe(all.items.length);
     expect(all.total).toBe(people.filter((p) => wordsOf(p).some((w) => w.startsWith('an'))).length);

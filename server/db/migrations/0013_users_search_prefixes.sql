@@ -44,9 +44,9 @@ ALTER TABLE users ADD COLUMN search_words tsvector GENERATED ALWAYS AS (
 CREATE INDEX users_search_words_idx ON users USING gin (search_words);
 ALTER TABLE users ALTER COLUMN search_words SET STATISTICS 1000;
 
--- One row per user and letter-led word, with the list's categorical filters and its two text sort keys;
--- kept by triggers. Date ranges and areas of interest are not here: with a word search sorted by name
--- or e-mail they take the GIN plans (users-search.ts).
+-- One row per user and letter-led word, with the list's categorical filters, the creation time and the
+-- two text sort keys; kept by triggers. Last activity (it moves at every sign-in) and areas of interest
+-- are not here: with a word search sorted by name or e-mail they take the GIN plans (users-search.ts).
 -- `word` is in C collation so `LIKE 'joa%'` is an index range whatever the database's collation;
 -- the sort keys keep the default collation so they order exactly as lower(users.name/email) do.
 CREATE TABLE user_search_words (
@@ -56,13 +56,14 @@ CREATE TABLE user_search_words (
   status text NOT NULL,
   country text,
   gender text,
+  created_at timestamptz NOT NULL,
   name_key text,
   email_key text
 );
 
 -- A user's rows of the table: the triggers and the first fill share it.
 CREATE FUNCTION user_search_word_rows(u users) RETURNS SETOF user_search_words LANGUAGE sql STABLE AS $$
-  SELECT DISTINCT w, u.id, u.role, u.status, u.country, u.gender, lower(u.name), lower(u.email)
+  SELECT DISTINCT w, u.id, u.role, u.status, u.country, u.gender, u.created_at, lower(u.name), lower(u.email)
     FROM unnest(user_search_word_list(u.name, u.full_name, u.email, u.phone_number, u.phone_country_code,
                                       u.tax_number, u.college_number, u.id_card_number, u.share_link_id)) AS w
    WHERE w ~ '^[a-z]'
@@ -81,7 +82,8 @@ BEGIN
     SELECT n.id FROM added n JOIN removed o ON o.id = n.id
      WHERE n.search_words IS DISTINCT FROM o.search_words OR n.role IS DISTINCT FROM o.role
         OR n.status IS DISTINCT FROM o.status OR n.country IS DISTINCT FROM o.country
-        OR n.gender IS DISTINCT FROM o.gender OR n.name IS DISTINCT FROM o.name
+        OR n.gender IS DISTINCT FROM o.gender OR n.created_at IS DISTINCT FROM o.created_at
+        OR n.name IS DISTINCT FROM o.name
         OR n.email IS DISTINCT FROM o.email
   ), gone AS (
     DELETE FROM user_search_words s USING changed c WHERE s.user_id = c.id
@@ -110,5 +112,5 @@ INSERT INTO user_search_words SELECT r.* FROM users u, user_search_word_rows(u) 
 -- Role leads: every list screen but one filters by role, and without a role filter the API asks for
 -- all three (three index ranges instead of a filter over the other roles' rows).
 CREATE INDEX user_search_words_role_word_idx ON user_search_words (role, word)
-  INCLUDE (status, country, gender, name_key, email_key, user_id);
+  INCLUDE (status, country, gender, created_at, name_key, email_key, user_id);
 CREATE INDEX user_search_words_user_idx ON user_search_words (user_id);

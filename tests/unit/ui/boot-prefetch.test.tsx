@@ -3,24 +3,13 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserPage } from '../../../src/api/users';
 import { adminProfile, clearCookies, fakeApi } from './fake-api';
+import { fillJsdomGaps } from './jsdom-gaps';
 import { currentPath, renderApp } from './render-app';
 
 // At start-up a list screen's first page is asked for while the session is still being checked
 // (docs/decisions/0052); the screen then takes that answer instead of asking again.
 
-beforeAll(() => {
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    addEventListener() {},
-    removeEventListener() {},
-  })) as unknown as typeof window.matchMedia;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-});
+beforeAll(fillJsdomGaps);
 afterEach(() => {
   cleanup();
   clearCookies();

@@ -3,17 +3,10 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { adminProfile, clearCookies, fakeApi } from './fake-api';
+import { fillJsdomGaps } from './jsdom-gaps';
 import { currentPath, renderApp } from './render-app';
 
-beforeAll(() => {
-  // cmdk measures and scrolls the selected item; jsdom implements neither.
-  Element.prototype.scrollIntoView = () => {};
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-});
+beforeAll(fillJsdomGaps);
 
 afterEach(() => {
   cleanup();

@@ -3,19 +3,10 @@ import { cleanup, screen } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { adminProfile, clearCookies, fakeApi } from './fake-api';
+import { fillJsdomGaps } from './jsdom-gaps';
 import { renderApp } from './render-app';
 
-beforeAll(() => {
-  // react-hot-toast asks for prefers-reduced-motion; jsdom has no matchMedia.
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    addEventListener() {},
-    removeEventListener() {},
-    addListener() {},
-    removeListener() {},
-  })) as unknown as typeof window.matchMedia;
-});
+beforeAll(fillJsdomGaps);
 
 afterEach(() => {
   // The toast store outlives the Toaster component.

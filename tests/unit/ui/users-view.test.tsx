@@ -5,23 +5,10 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import enGB from '../../../locales/en-GB.json';
 import type { UserDetail } from '../../../src/api/users';
 import { adminProfile, clearCookies, type FakeCall, fakeApi } from './fake-api';
+import { fillJsdomGaps } from './jsdom-gaps';
 import { renderApp } from './render-app';
 
-beforeAll(() => {
-  Element.prototype.scrollIntoView = () => {};
-  // react-hot-toast reads the reduced-motion preference; jsdom has no matchMedia.
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    addEventListener() {},
-    removeEventListener() {},
-  })) as unknown as typeof window.matchMedia;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-});
+beforeAll(fillJsdomGaps);
 afterEach(() => {
   cleanup();
   clearCookies();

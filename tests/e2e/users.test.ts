@@ -217,5 +217,6 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
     expect(max).toBeLessThanOrEqual(100);
     // Several keyset pages were loaded on the way down.
     expect(deepest).toBeGreaterThan(200);
-  });
+    // 40 scroll steps, each waiting for rows: on a loaded 2-core CI machine this took over 30 s once.
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseTrustedProxies } from './http/client-address';
 
 export interface Config {
   port: number;
@@ -14,6 +15,11 @@ export interface Config {
    * built from it, never from the request's Host header (which the sender of the request chooses).
    */
   publicUrl: string;
+  /**
+   * `TRUSTED_PROXIES`: addresses or CIDR ranges of the reverse proxies in front of the API. Only a
+   * request whose socket comes from one of them has its X-Forwarded-For read. Unset: never read.
+   */
+  trustedProxies: string | undefined;
   development: boolean;
 }
 
@@ -45,6 +51,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const host = env.HOST ?? '127.0.0.1';
+  parseTrustedProxies(env.TRUSTED_PROXIES); // refuses a typo at start-up rather than ignoring it
   return {
     port,
     host,
@@ -55,6 +62,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoPassword: env.DEMO_PASSWORD ?? DEFAULT_DEMO_PASSWORD,
     smtpUrl: env.SMTP_URL || undefined,
     publicUrl: readPublicUrl(env.PUBLIC_URL, host, port),
+    trustedProxies: env.TRUSTED_PROXIES || undefined,
     development: env.NODE_ENV === 'development',
   };
 }

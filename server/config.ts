@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseTrustedProxies } from './http/client-address';
 
 export interface Config {
   port: number;
@@ -9,6 +10,16 @@ export interface Config {
   adminPassword: string;
   demoPassword: string;
   smtpUrl: string | undefined;
+  /**
+   * Where people reach the product from outside, without a trailing slash: links in e-mails are
+   * built from it, never from the request's Host header (which the sender of the request chooses).
+   */
+  publicUrl: string;
+  /**
+   * `TRUSTED_PROXIES`: addresses or CIDR ranges of the reverse proxies in front of the API. Only a
+   * request whose socket comes from one of them has its X-Forwarded-For read. Unset: never read.
+   */
+  trustedProxies: string | undefined;
   development: boolean;
 }
 
@@ -16,19 +27,42 @@ export const DEFAULT_ADMIN_EMAIL = 'admin@demo.pt';
 export const DEFAULT_ADMIN_PASSWORD = 'admin-demo-2026';
 export const DEFAULT_DEMO_PASSWORD = 'demo-pass-2026';
 
+/** The address `npm start` prints: a wildcard bind is reachable on loopback, so that is what a browser opens. */
+export function localUrl(host: string, port: number): string {
+  const shown = ['0.0.0.0', '::'].includes(host) ? '127.0.0.1' : host;
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
+}
+
+function readPublicUrl(value: string | undefined, host: string, port: number): string {
+  if (!value) return localUrl(host, port);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`PUBLIC_URL must be an absolute http(s) URL, got ${value}`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash || url.username || url.password)
+    throw new Error(`PUBLIC_URL must be an http(s) URL without query, fragment or credentials, got ${value}`);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  const host = env.HOST ?? '127.0.0.1';
+  parseTrustedProxies(env.TRUSTED_PROXIES); // refuses a typo at start-up rather than ignoring it
   return {
     port,
-    host: env.HOST ?? '127.0.0.1',
+    host,
     dataDir: resolve(env.DATA_DIR ?? './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     adminEmail: env.ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL,
     adminPassword: env.ADMIN_PASSWORD ?? DEFAULT_ADMIN_PASSWORD,
     demoPassword: env.DEMO_PASSWORD ?? DEFAULT_DEMO_PASSWORD,
     smtpUrl: env.SMTP_URL || undefined,
+    publicUrl: readPublicUrl(env.PUBLIC_URL, host, port),
+    trustedProxies: env.TRUSTED_PROXIES || undefined,
     development: env.NODE_ENV === 'development',
   };
 }

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { localUrl } from '../config';
 import type { AppEnv } from './context';
 
 export interface Listening {
@@ -15,10 +16,8 @@ export function listen(app: Hono<AppEnv>, options: { host: string; port: number 
     const server = serve(
       { fetch: app.fetch, hostname: options.host, port: options.port },
       (info: AddressInfo) => {
-        // A wildcard bind is reachable on loopback; print an address a browser can open.
-        const host = ['0.0.0.0', '::'].includes(options.host) ? '127.0.0.1' : options.host;
         resolve({
-          url: `http://${host.includes(':') ? `[${host}]` : host}:${info.port}`,
+          url: localUrl(options.host, info.port),
           port: info.port,
           close: () =>
             new Promise<void>((done, fail) => {

@@ -96,9 +96,15 @@ export function registerAdminUserRoutes(routes: RouteRegistry): void {
     },
     async handler(c, { params }) {
       const { deps } = c.var;
-      const origin = new URL(c.req.url).origin;
+      // DESIGN §5: from configuration; the Host header is whatever the sender of the request wrote.
       return c.json(
-        await resendVerificationEmail(deps.db, mailerFor(deps.config), actorOf(c), params.id, origin),
+        await resendVerificationEmail(
+          deps.db,
+          mailerFor(deps.config),
+          actorOf(c),
+          params.id,
+          deps.config.publicUrl,
+        ),
       );
     },
   });

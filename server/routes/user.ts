@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientAddressOf } from '../http/client-address';
 import { type AppContext, now } from '../http/context';
 import { ApiError, errorBodySchema, unauthorized } from '../http/errors';
 import type { RouteRegistry } from '../http/routes';
@@ -33,12 +34,12 @@ export function registerUserRoutes(routes: RouteRegistry): void {
       },
       401: { description: 'Wrong e-mail or password, or not an administrator', schema: errorBodySchema },
       429: {
-        description: 'Too many failed attempts for this e-mail; see Retry-After',
+        description: 'Too many failed attempts for this e-mail or from this address; see Retry-After',
         schema: errorBodySchema,
       },
     },
     async handler(c, { body }) {
-      const result = await login(c.var.deps.db, body.email, body.password, now(c));
+      const result = await login(c.var.deps.db, body.email, body.password, clientAddressOf(c), now(c));
       if (result.kind === 'throttled')
         throw new ApiError(429, 'TOO_MANY_ATTEMPTS', undefined, undefined, {
           'Retry-After': String(result.retryAfterSeconds),

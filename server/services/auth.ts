@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/client';
 import { recordAudit } from './audit';
-import { loginRetryAfterSeconds, recordLoginAttempt } from './login-throttle';
+import { purgeExpiredLoginAttempts, reserveLoginAttempt, settleLoginAttempt } from './login-throttle';
 import { hashPassword, verifyPassword } from './passwords';
 import { createSession, revokeSession, type SessionUser } from './sessions';
 
@@ -20,10 +20,22 @@ const getDummyHash = () => {
 /**
  * Only administrators (users with admin data) who are not disabled may sign in. Everyone else gets
  * the same answer as a wrong password, after the same work, so the answer reveals nothing.
+ * `clientAddress` is the socket's address, or the one a trusted proxy forwarded (server/http/client-address.ts).
  */
-export async function login(db: Database, email: string, password: string, now: Date): Promise<LoginResult> {
-  const retryAfterSeconds = await loginRetryAfterSeconds(db, email, now);
-  if (retryAfterSeconds !== null) return { kind: 'throttled', retryAfterSeconds };
+export async function login(
+  db: Database,
+  email: string,
+  password: string,
+  clientAddress: string,
+  now: Date,
+): Promise<LoginResult> {
+  // Reserved before the password is checked, so however many requests arrive at once, at most ten
+  // passwords per e-mail (and a hundred per address) are tried in 15 minutes.
+  const reservation = await reserveLoginAttempt(db, email, clientAddress, now);
+  if (reservation.kind === 'throttled')
+    return { kind: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
+  // Should anything below throw, the reservation stays unsettled and counts as a failure until it
+  // leaves the window: the safe side.
 
   const { rows } = await db.query<{ id: string; password_hash: string | null; allowed: boolean }>(
     `SELECT id, password_hash, admin_data IS NOT NULL AND NOT disabled AS allowed
@@ -33,12 +45,13 @@ export async function login(db: Database, email: string, password: string, now: 
   const user = rows[0];
   const passwordMatches = await verifyPassword(password, user?.password_hash ?? (await getDummyHash()));
   if (!user?.allowed || !passwordMatches) {
-    await recordLoginAttempt(db, email, false, now);
+    await settleLoginAttempt(db, reservation.attemptId, false);
+    await purgeExpiredLoginAttempts(db, now);
     return { kind: 'invalid' };
   }
 
   const token = await db.transaction(async (tx) => {
-    await recordLoginAttempt(tx, email, true, now);
+    await settleLoginAttempt(tx, reservation.attemptId, true);
     const issued = await createSession(tx, user.id, now);
     await tx.query('UPDATE users SET last_active_at = $2 WHERE id = $1', [user.id, now]);
     await recordAudit(tx, {
@@ -50,6 +63,7 @@ export async function login(db: Database, email: string, password: string, now: 
     });
     return issued;
   });
+  await purgeExpiredLoginAttempts(db, now);
   return { kind: 'signed-in', token, userId: user.id };
 }
 

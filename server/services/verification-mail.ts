@@ -21,6 +21,7 @@ export async function resendVerificationEmail(
   mailer: Mailer,
   actor: Actor,
   id: string,
+  /** `PUBLIC_URL` (DESIGN §5), never the request's Host. */
   linkBase: string,
 ): Promise<ResendResult> {
   const token = randomBytes(32).toString('base64url');

@@ -20,13 +20,18 @@ export interface RunningApi {
 }
 
 /** The API over real HTTP on a free port, with a clock the test can move. */
-export async function startApi(db: Database, options: { staticDir?: string } = {}): Promise<RunningApi> {
+export async function startApi(
+  db: Database,
+  options: { staticDir?: string; env?: Record<string, string> } = {},
+): Promise<RunningApi> {
+  const { env, ...rest } = options;
   const clock: Clock = { current: null };
   const app = createApp({
     db,
-    config: readConfig({ NODE_ENV: 'test' }),
+    // env: configuration variables on top of NODE_ENV=test (TRUSTED_PROXIES, PUBLIC_URL, …).
+    config: readConfig({ NODE_ENV: 'test', ...env }),
     clock: () => clock.current ?? new Date(),
-    ...options,
+    ...rest,
   });
   const listening = await listen(app, { host: '127.0.0.1', port: 0 });
   return { url: listening.url, app, clock, stop: listening.close };

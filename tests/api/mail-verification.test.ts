@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -44,6 +45,23 @@ const decodeQuotedPrintable = (body: string) =>
 const tokenIn = (raw: string) => /verify-email\?token=([A-Za-z0-9_-]+)/.exec(decodeQuotedPrintable(raw))?.[1];
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+const PUBLIC_URL = 'https://panel.example.test';
+
+/** fetch may not let a test choose the Host header; node:http sends whatever it is given. */
+const postWithHost = (url: string, host: string, headers: Record<string, string>) =>
+  new Promise<number>((resolve, reject) => {
+    const req = request(
+      url,
+      { method: 'POST', headers: { ...headers, host, 'content-length': '0' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+
 describe.each(testDatabaseKinds())('POST /v2/admin/users/{id}/resend/verification-email on $name', (kind) => {
   let db: Database;
   let sink: SmtpSink;
@@ -66,7 +84,10 @@ describe.each(testDatabaseKinds())('POST /v2/admin/users/{id}/resend/verificatio
     outboxDataDir = mkdtempSync(join(tmpdir(), 'outbox-test-'));
     const config = (env: Record<string, string>) => readConfig({ NODE_ENV: 'test', ...env });
     viaSmtp = await listen(
-      createApp({ db, config: config({ SMTP_URL: sink.url, DATA_DIR: outboxDataDir }) }),
+      createApp({
+        db,
+        config: config({ SMTP_URL: sink.url, DATA_DIR: outboxDataDir, PUBLIC_URL: PUBLIC_URL }),
+      }),
       {
         host: '127.0.0.1',
         port: 0,
@@ -141,6 +162,22 @@ describe.each(testDatabaseKinds())('POST /v2/admin/users/{id}/resend/verificatio
       { token_hash: first, live: false },
       { token_hash: second, live: true },
     ]);
+  });
+
+  it('builds the link from PUBLIC_URL, never from a hostile Host header', async () => {
+    const id = await newUser('hostile@mail.test', 'en-GB', 'Host Header');
+    const status = await postWithHost(
+      `${viaSmtp.url}/v2/admin/users/${id}/resend/verification-email`,
+      'evil.example:666',
+      bearer(token),
+    );
+    expect(status).toBe(200);
+    expect(sink.received).toHaveLength(1);
+    const body = decodeQuotedPrintable(sink.received[0]!.raw);
+    expect(body).not.toContain('evil.example');
+    const links = body.match(/https?:\/\/[^\s"<>]*verify-email\?token=[A-Za-z0-9_-]+/g) ?? [];
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) expect(link).toMatch(/^https:\/\/panel\.example\.test\/verify-email\?token=/);
   });
 
   it('refuses users past NEW_USER with 409 USER_NOT_NEW and sends nothing', async () => {

@@ -208,6 +208,66 @@ describe.each(testDatabaseKinds())('sign-in and session over HTTP on $name', (ki
     expect(await sessions()).toBe(before + 1);
   });
 
+  it('checks at most 10 passwords for one e-mail when 50 wrong ones arrive at once', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, attempt) => login('admin@demo.pt', `wrong-${attempt}`)),
+    );
+    const statuses = responses.map((response) => response.status);
+    const checked = statuses.filter((status) => status === 401).length;
+    console.info(`${kind.name}: ${checked} of 50 simultaneous wrong passwords were checked`);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(50 - checked);
+    expect(checked).toBe(10);
+    // Every checked password is one failure on record; the refused ones left nothing.
+    expect(await count(db, "login_attempts WHERE email = 'admin@demo.pt' AND NOT succeeded")).toBe(10);
+    // And the budget is spent: the right password is refused too.
+    expect((await login('admin@demo.pt', PASSWORD)).status).toBe(429);
+  });
+
+  it('refuses the 101st failure from one client address across many e-mails', async () => {
+    const start = new Date('2026-06-01T09:00:00Z');
+    api.clock.current = start;
+    // Ten at a time: fast enough, and each e-mail stays far below its own limit of 10.
+    for (let batch = 0; batch < 10; batch++) {
+      const statuses = await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => (await login(`guess-${batch}-${i}@demo.pt`, 'x')).status),
+      );
+      expect(statuses).toEqual(Array(10).fill(401));
+    }
+    api.clock.current = new Date(start.getTime() + 60_000);
+    const refused = await login('fresh@demo.pt', 'x');
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ code: 'TOO_MANY_ATTEMPTS' });
+    // The oldest of the hundred leaves the window at 09:15, fourteen minutes from 09:01.
+    expect(refused.headers.get('retry-after')).toBe('840');
+    // Checked before the password: even an administrator's right password waits.
+    expect((await login('admin@demo.pt', PASSWORD)).status).toBe(429);
+    api.clock.current = new Date(start.getTime() + 15 * 60_000 + 1000);
+    expect((await login('admin@demo.pt', PASSWORD)).status).toBe(200);
+  });
+
+  it('counts failures by socket address, not by a client-supplied X-Forwarded-For', async () => {
+    const spoofed = await postJson(
+      `${api.url}/v2/user/login`,
+      { email: 'spoof@demo.pt', password: 'x' },
+      { 'x-forwarded-for': '203.0.113.9' },
+    );
+    expect(spoofed.status).toBe(401);
+    const { rows } = await db.query<{ client_address: string }>(
+      "SELECT client_address FROM login_attempts WHERE email = 'spoof@demo.pt'",
+    );
+    expect(rows).toEqual([{ client_address: '127.0.0.1' }]);
+  });
+
+  it('purges attempts older than the window as it records new ones', async () => {
+    await db.query(
+      `INSERT INTO login_attempts (email, succeeded, attempted_at)
+       SELECT 'old-' || n || '@demo.pt', false, now() - interval '1 day' FROM generate_series(1, 20) n`,
+    );
+    expect((await login('admin@demo.pt', 'wrong')).status).toBe(401);
+    expect(await count(db, "login_attempts WHERE email LIKE 'old-%'")).toBe(0);
+    expect(await count(db, 'login_attempts')).toBe(1);
+  });
+
   it('does not count failures from before the last successful sign-in', async () => {
     const start = new Date('2026-05-01T09:00:00Z');
     api.clock.current = start;
@@ -215,5 +275,33 @@ describe.each(testDatabaseKinds())('sign-in and session over HTTP on $name', (ki
     expect((await login('admin@demo.pt', PASSWORD)).status).toBe(200);
     await login('admin@demo.pt', 'wrong');
     expect((await login('admin@demo.pt', PASSWORD)).status).toBe(200);
+  });
+});
+
+describe.each(testDatabaseKinds())('client address behind a trusted proxy on $name', (kind) => {
+  let db: Database;
+  let api: RunningApi;
+
+  beforeAll(async () => {
+    db = await kind.open();
+    api = await startApi(db, { env: { TRUSTED_PROXIES: '127.0.0.1/32, ::1' } });
+  });
+  afterAll(async () => {
+    await api.stop();
+    await db.close();
+  });
+
+  it('takes the client from X-Forwarded-For only when the socket is a configured proxy', async () => {
+    const response = await postJson(
+      `${api.url}/v2/user/login`,
+      { email: 'behind@demo.pt', password: 'x' },
+      // The left-most entry is the client's own claim; the proxy appended the address it saw.
+      { 'x-forwarded-for': '198.51.100.1, 203.0.113.9' },
+    );
+    expect(response.status).toBe(401);
+    const { rows } = await db.query<{ client_address: string }>(
+      "SELECT client_address FROM login_attempts WHERE email = 'behind@demo.pt'",
+    );
+    expect(rows).toEqual([{ client_address: '203.0.113.9' }]);
   });
 });

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { requireSession } from './auth';
 import type { AppContext, AppEnv } from './context';
 import { errorResponse, payloadTooLarge } from './errors';
-import { parseOrThrow, readJsonBody, readQuery } from './validation';
+import { parseOrThrow, readJsonBody, readQuery, refuseNulBytes } from './validation';
 
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 /** The specification's maximum file size (40 MB); upload routes pass it as `maxBodyBytes`. */
@@ -74,7 +74,9 @@ export class RouteRegistry {
       );
     const handler: MiddlewareHandler<AppEnv> = async (c) => {
       const input = {
-        params: definition.params ? parseOrThrow(definition.params, c.req.param()) : undefined,
+        params: definition.params
+          ? parseOrThrow(definition.params, refuseNulBytes(c.req.param()))
+          : undefined,
         query: definition.query ? parseOrThrow(definition.query, readQuery(c)) : undefined,
         body: definition.body ? parseOrThrow(definition.body, await readJsonBody(c)) : undefined,
       } as RouteInput<B, Q, P>;

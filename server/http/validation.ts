@@ -40,15 +40,36 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return current;
 }
 
+/** Every string in a value, with its dotted path as `toFieldErrors` names fields. */
+function* stringsIn(value: unknown, path: string[] = []): Generator<[string, string]> {
+  if (typeof value === 'string') yield [path.join('.'), value];
+  else if (value !== null && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) yield* stringsIn(item, [...path, key]);
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000: a NUL byte that reached SQL failed there as a 500. The readers
+ * of the query, the path and the JSON body refuse it, so no route has to remember to.
+ */
+export function refuseNulBytes<T>(input: T): T {
+  const errors = [...stringsIn(input)]
+    .filter(([, text]) => text.includes('\u0000'))
+    .map(([field]) => ({ field, code: 'invalid' }));
+  if (errors.length > 0) throw new ApiError(400, 'VALIDATION_ERROR', undefined, errors);
+  return input;
+}
+
 /** An empty body reads as `{}` so a bare POST lists every required field instead of failing as JSON. */
 export async function readJsonBody(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === '') return {};
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new ApiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
   }
+  return refuseNulBytes(body);
 }
 
 /** Repeated keys (`status=A&status=B`) become arrays; single keys stay strings. */
@@ -57,5 +78,5 @@ export function readQuery(c: Context): Record<string, string | string[]> {
     key,
     values.length === 1 ? values[0]! : values,
   ]);
-  return Object.fromEntries(entries);
+  return refuseNulBytes(Object.fromEntries(entries));
 }

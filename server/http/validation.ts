@@ -59,9 +59,21 @@ export function refuseNulBytes<T>(input: T): T {
   return input;
 }
 
-/** An empty body reads as `{}` so a bare POST lists every required field instead of failing as JSON. */
+/** `application/json`, or a `+json` type, with any parameters (`; charset=utf-8`). */
+const JSON_CONTENT_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+const unsupportedMediaType = () => new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE');
+
+/**
+ * The body of a JSON route, which must say it is JSON: a form or text body parsed as JSON anyway is
+ * how a cross-site form (which cannot send `application/json`) would reach the API. An empty body
+ * without a type reads as `{}`, so a bare POST lists every required field instead of failing.
+ */
 export async function readJsonBody(c: Context): Promise<unknown> {
+  const type = c.req.header('content-type');
+  if (type !== undefined && !JSON_CONTENT_TYPE.test(type)) throw unsupportedMediaType();
   const text = await c.req.text();
+  if (type === undefined && text !== '') throw unsupportedMediaType();
   if (text.trim() === '') return {};
   let body: unknown;
   try {

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { requireAdmin } from './http/auth';
 import type { AppDeps, AppEnv } from './http/context';
 import { errorResponse, handleError, notFound } from './http/errors';
+import { noStore } from './http/no-store';
 import { RouteRegistry } from './http/routes';
 import { securityHeaders } from './http/security-headers';
 import { registerAdminAttachmentRoutes } from './routes/admin-attachments';
@@ -27,8 +28,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.set('deps', deps);
     await next();
   });
-  // Before any route: whatever a later module registers under /v2/admin/ is guarded.
-  app.use('/v2/admin/*', requireAdmin);
+  // Before any route: whatever a later module registers under /v2/admin/ is guarded, and no answer
+  // there is cached, the guard's own 401 and 403 included (the registry does it for 'session' routes).
+  app.use('/v2/admin/*', noStore, requireAdmin);
 
   const routes = new RouteRegistry(app);
   registerHealthRoutes(routes);

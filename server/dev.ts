@@ -4,6 +4,7 @@ import { readConfig } from './config';
 import { openDatabase } from './db/client';
 import { DEFAULT_DEMO_USERS } from './db/seed';
 import { listen } from './http/listen';
+import { keepServingAfterStrayErrors } from './http/process-guard';
 import { prepareDatabase } from './services/bootstrap';
 
 /** The API on its own port, and Vite's dev server in front of it proxying `/v2` (vite.config.ts). */
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await prepareDatabase(db, config, DEFAULT_DEMO_USERS);
   const api = await listen(createApp({ db, config }), config);
+  keepServingAfterStrayErrors();
   // vite.config.ts reads the proxy target when the dev server is created, so a non-default PORT still works.
   process.env.API_PROXY_TARGET ??= api.url;
   const vite = await createServer({ mode: 'development' });

@@ -7,6 +7,7 @@ import { readConfig } from './config';
 import { openDatabase, SERVER_WARM_CONNECTIONS } from './db/client';
 import { DEFAULT_DEMO_USERS } from './db/seed';
 import { listen } from './http/listen';
+import { keepServingAfterStrayErrors } from './http/process-guard';
 import { prepareDatabase } from './services/bootstrap';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -49,6 +50,8 @@ async function main(): Promise<void> {
 
   const app = createApp({ db, config, staticDir: distDir });
   const server = await listen(app, config);
+  // From here on failures come from requests; one before this still stops a half-started server.
+  keepServingAfterStrayErrors();
   console.log(`
 Admin Panel v2 is running at ${server.url}/
   Sign in as   ${config.adminEmail} / ${config.adminPassword}   (ADMIN_EMAIL / ADMIN_PASSWORD)

@@ -43,9 +43,23 @@ export function errorResponse(c: Context, error: ApiError): Response {
   return c.json(error.body, error.status, error.headers);
 }
 
-/** Anything that is not an ApiError is a bug: log it whole, answer without internals. */
+/**
+ * What the log may say about an unexpected error: its class, code and message. Never the whole
+ * object: a database error carries the statement and its parameters, which can hold personal data.
+ */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return `non-error thrown (${typeof error})`;
+  const code = (error as { code?: unknown }).code;
+  // The stack's frames say where it failed, and hold only file names and lines.
+  const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  return [`${error.name}${typeof code === 'string' ? ` ${code}` : ''}: ${error.message}`, ...frames].join(
+    '\n',
+  );
+}
+
+/** Anything that is not an ApiError is a bug: log what it was (describeError), answer without internals. */
 export function handleError(error: Error, c: Context): Response {
   if (error instanceof ApiError) return errorResponse(c, error);
-  console.error(`${c.req.method} ${c.req.path} failed:`, error);
+  console.error(`${c.req.method} ${c.req.path} failed: ${describeError(error)}`);
   return errorResponse(c, new ApiError(500, 'GENERIC_ERROR'));
 }

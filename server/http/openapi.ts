@@ -47,12 +47,13 @@ function operation(route: RouteDefinition) {
   const standardErrors: [string, string, boolean][] = [
     [
       '400',
-      'Invalid input (`VALIDATION_ERROR` with `errors`, `INVALID_JSON`)',
+      'Invalid input (`VALIDATION_ERROR` with `errors`, `INVALID_JSON`, `INVALID_CURSOR`)',
       Boolean(route.body ?? route.query ?? route.params),
     ],
     ['401', 'No valid bearer token (`UNAUTHORIZED`)', route.auth !== 'public'],
     ['403', 'The user is not an administrator (`FORBIDDEN`)', route.auth === 'admin'],
     ['413', 'Body over the limit (`PAYLOAD_TOO_LARGE`)', route.method !== 'get'],
+    ['415', 'The body is not JSON (`UNSUPPORTED_MEDIA_TYPE`)', Boolean(route.body)],
     ['500', 'Unexpected failure (`GENERIC_ERROR`)', true],
   ];
   for (const [status, description, applies] of standardErrors)

@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import { requireSession } from './auth';
 import type { AppContext, AppEnv } from './context';
 import { errorResponse, payloadTooLarge } from './errors';
-import { parseOrThrow, readJsonBody, readQuery } from './validation';
+import { noStore } from './no-store';
+import { parseOrThrow, readJsonBody, readQuery, refuseNulBytes } from './validation';
 
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 /** The specification's maximum file size (40 MB); upload routes pass it as `maxBodyBytes`. */
@@ -47,6 +48,11 @@ export interface RouteDefinition<
   params?: P;
   /** Defaults to the JSON limit; uploads raise it. */
   maxBodyBytes?: number;
+  /**
+   * `Cache-Control: no-store` on a public route whose answer is a secret (the login's token). Routes
+   * that need a session always send it: the registry for 'session', app.ts for everything under /v2/admin/.
+   */
+  noStore?: true;
   responses: Record<number, ResponseSpec>;
   handler: (c: AppContext, input: RouteInput<B, Q, P>) => Response | Promise<Response>;
 }
@@ -64,6 +70,8 @@ export class RouteRegistry {
     this.definitions.push(definition as unknown as RouteDefinition);
 
     const middlewares: MiddlewareHandler<AppEnv>[] = [];
+    // First, so the session check's 401 is not cached either.
+    if (definition.auth === 'session' || definition.noStore) middlewares.push(noStore);
     if (definition.auth === 'session') middlewares.push(requireSession);
     if (definition.method !== 'get')
       middlewares.push(
@@ -74,7 +82,9 @@ export class RouteRegistry {
       );
     const handler: MiddlewareHandler<AppEnv> = async (c) => {
       const input = {
-        params: definition.params ? parseOrThrow(definition.params, c.req.param()) : undefined,
+        params: definition.params
+          ? parseOrThrow(definition.params, refuseNulBytes(c.req.param()))
+          : undefined,
         query: definition.query ? parseOrThrow(definition.query, readQuery(c)) : undefined,
         body: definition.body ? parseOrThrow(definition.body, await readJsonBody(c)) : undefined,
       } as RouteInput<B, Q, P>;

@@ -40,15 +40,48 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return current;
 }
 
-/** An empty body reads as `{}` so a bare POST lists every required field instead of failing as JSON. */
+/** Every string in a value, with its dotted path as `toFieldErrors` names fields. */
+function* stringsIn(value: unknown, path: string[] = []): Generator<[string, string]> {
+  if (typeof value === 'string') yield [path.join('.'), value];
+  else if (value !== null && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) yield* stringsIn(item, [...path, key]);
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000: a NUL byte that reached SQL failed there as a 500. The readers
+ * of the query, the path and the JSON body refuse it, so no route has to remember to.
+ */
+export function refuseNulBytes<T>(input: T): T {
+  const errors = [...stringsIn(input)]
+    .filter(([, text]) => text.includes('\u0000'))
+    .map(([field]) => ({ field, code: 'invalid' }));
+  if (errors.length > 0) throw new ApiError(400, 'VALIDATION_ERROR', undefined, errors);
+  return input;
+}
+
+/** `application/json`, or a `+json` type, with any parameters (`; charset=utf-8`). */
+const JSON_CONTENT_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+const unsupportedMediaType = () => new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE');
+
+/**
+ * The body of a JSON route, which must say it is JSON: a form or text body parsed as JSON anyway is
+ * how a cross-site form (which cannot send `application/json`) would reach the API. An empty body
+ * without a type reads as `{}`, so a bare POST lists every required field instead of failing.
+ */
 export async function readJsonBody(c: Context): Promise<unknown> {
+  const type = c.req.header('content-type');
+  if (type !== undefined && !JSON_CONTENT_TYPE.test(type)) throw unsupportedMediaType();
   const text = await c.req.text();
+  if (type === undefined && text !== '') throw unsupportedMediaType();
   if (text.trim() === '') return {};
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new ApiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
   }
+  return refuseNulBytes(body);
 }
 
 /** Repeated keys (`status=A&status=B`) become arrays; single keys stay strings. */
@@ -57,5 +90,5 @@ export function readQuery(c: Context): Record<string, string | string[]> {
     key,
     values.length === 1 ? values[0]! : values,
   ]);
-  return Object.fromEntries(entries);
+  return refuseNulBytes(Object.fromEntries(entries));
 }

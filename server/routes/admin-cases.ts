@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CASE_STATUSES, CASE_TYPES } from '../../domain/case-status';
+import { dateOrInstant, int4Query } from '../http/bounds';
 import { now } from '../http/context';
 import { errorBodySchema } from '../http/errors';
 import type { RouteRegistry } from '../http/routes';
@@ -11,12 +12,11 @@ const blankToUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optional = <S extends z.ZodType>(schema: S) => z.preprocess(blankToUndefined, schema.optional());
 
 const dateBound = optional(
-  z
-    .union([z.iso.date(), z.iso.datetime({ offset: true })])
-    .transform((value) => (value.length === 10 ? { date: value } : { instant: value })),
+  dateOrInstant().transform((value) => (value.length === 10 ? { date: value } : { instant: value })),
 ).describe('`YYYY-MM-DD` (a whole day in Europe/Lisbon, inclusive) or an ISO 8601 instant');
 
-const cents = optional(z.coerce.number().int().min(0));
+/** price_cents is an int4 column. */
+const cents = optional(int4Query().min(0));
 
 export const caseListQuerySchema = z
   .object({

@@ -26,6 +26,7 @@ export function registerUserRoutes(routes: RouteRegistry): void {
     summary: 'Sign in as an administrator',
     tags: ['session'],
     auth: 'public',
+    noStore: true,
     body: loginBodySchema,
     responses: {
       200: {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Queryable } from '../db/client';
+import { decodeCursor, encodeCursor, SORT_KEY_SCHEMAS } from '../http/cursor';
 import type { Page } from './cases';
-import { decodeCursor, encodeCursor, isUuid } from './cases-cursor';
+import { isUuid } from './cases-cursor';
 
 export type MessageType = 'TEXT' | 'CALL' | 'VOICE';
 export type SenderRole = 'ADMIN' | 'PROFESSIONAL' | 'CUSTOMER';
@@ -53,7 +54,7 @@ interface AttachmentRow {
   size_bytes: number;
 }
 
-const messageCursorSchema = z.object({ key: z.string(), id: z.uuid() });
+const messageCursorSchema = z.object({ key: SORT_KEY_SCHEMAS.timestamptz, id: z.uuid() });
 
 /** Oldest first, keyset on (created_at, id); the caller has already checked that the case exists. */
 export async function listCaseMessages(

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { CaseStatus, CaseType } from '../../domain/case-status';
 import type { Queryable } from '../db/client';
+import { decodeCursor, encodeCursor, SORT_KEY_SCHEMAS } from '../http/cursor';
 import { ApiError } from '../http/errors';
-import { decodeCursor, encodeCursor, isUuid } from './cases-cursor';
+import { isUuid } from './cases-cursor';
 
 export interface CaseItem {
   id: string;
@@ -195,14 +196,20 @@ function filterConditions(filters: CaseFilters): Conditions {
   return where;
 }
 
-const listCursorSchema = z.object({
-  sort: z.string(),
-  order: z.enum(['asc', 'desc']),
-  key: z.string(),
-  id: z.uuid(),
-});
+/**
+ * The cursor a page hands out for its sort and order: one issued for another ordering would skip or
+ * repeat rows silently, and a key its column cannot cast would fail in SQL.
+ */
+const listCursorSchema = (sort: CaseSort, order: CaseListQuery['order']) =>
+  z.object({
+    sort: z.literal(sort),
+    order: z.literal(order),
+    key: SORT_KEY_SCHEMAS[CASE_SORTS[sort].type],
+    id: z.uuid(),
+  });
 
 export async function listCases(db: Queryable, query: CaseListQuery): Promise<Page<CaseItem>> {
+  const cursor = query.cursor ? decodeCursor(listCursorSchema(query.sort, query.order), query.cursor) : null;
   const where = filterConditions(query);
   const total = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n ${FROM} ${where.where}`,
@@ -210,11 +217,7 @@ export async function listCases(db: Queryable, query: CaseListQuery): Promise<Pa
   );
 
   const sort = CASE_SORTS[query.sort];
-  if (query.cursor) {
-    const cursor = decodeCursor(listCursorSchema, query.cursor);
-    // A cursor from another ordering would skip or repeat rows silently.
-    if (cursor.sort !== query.sort || cursor.order !== query.order)
-      throw new ApiError(400, 'VALIDATION_ERROR', undefined, [{ field: 'cursor', code: 'invalid' }]);
+  if (cursor) {
     const comparison = query.order === 'asc' ? '>' : '<';
     where.add(
       `(${sort.sql}, c.id) ${comparison} (${where.param(cursor.key)}::${sort.type}, ${where.param(cursor.id)}::uuid)`,

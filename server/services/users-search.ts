@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Queryable } from '../db/client';
-import { ApiError } from '../http/errors';
+import { dateOrInstant } from '../http/bounds';
+import { decodeCursor, encodeCursor, SORT_KEY_SCHEMAS } from '../http/cursor';
 import { roleSchema, userStatusSchema } from './profiles';
 import { SUMMARY_COLUMNS, type SummaryRow, toUserSummary, type UserSummary } from './users-summary';
 
@@ -40,7 +41,7 @@ const repeatable = <T extends z.ZodType>(item: T) =>
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** `YYYY-MM-DD` is a whole day in Europe/Lisbon (the operators' calendar); a full ISO time is an instant. */
-const timeBound = z.union([z.iso.date(), z.iso.datetime({ offset: true })]).optional();
+const timeBound = dateOrInstant().optional();
 
 export const userListQuerySchema = z.preprocess(
   dropEmpty,
@@ -184,38 +185,31 @@ function filters(params: Params, query: UserListQuery, search: Search | null): s
   return where;
 }
 
-const cursorSchema = z.tuple([z.enum(USER_SORTS), z.enum(['asc', 'desc']), z.string(), z.guid()]);
-type Cursor = z.infer<typeof cursorSchema>;
+type Cursor = [UserSort, 'asc' | 'desc', string, string];
 
-const invalidCursor = () =>
-  new ApiError(400, 'VALIDATION_ERROR', undefined, [{ field: 'cursor', code: 'invalid' }]);
-
-/** Opaque to clients; bound to the sort it was issued for, so changing the sort needs a fresh start. */
-function decodeCursor(cursor: string, sort: UserSort, order: 'asc' | 'desc'): Cursor {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalidCursor();
-  }
-  const parsed = cursorSchema.safeParse(decoded);
-  if (!parsed.success || parsed.data[0] !== sort || parsed.data[1] !== order) throw invalidCursor();
-  return parsed.data;
+/**
+ * Opaque to clients; bound to the sort it was issued for, so changing the sort needs a fresh start, and
+ * its key must cast to that sort's SQL type.
+ */
+function decodeUserCursor(cursor: string, sort: UserSort, order: 'asc' | 'desc'): Cursor {
+  const schema = z.tuple([z.literal(sort), z.literal(order), SORT_KEY_SCHEMAS[SORTS[sort].type], z.guid()]);
+  return decodeCursor(schema, cursor);
 }
-
-const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
 
 const whereClause = (where: string[]) => (where.length ? `WHERE ${where.join(' AND ')}` : '');
 
 export async function searchUsers(db: Queryable, query: UserListQuery): Promise<UserPage> {
   const sort = SORTS[query.sort];
   const order = query.order ?? sort.defaultOrder;
-  const cursor = query.cursor ? decodeCursor(query.cursor, query.sort, order) : null;
+  const cursor = query.cursor ? decodeUserCursor(query.cursor, query.sort, order) : null;
   const search = await resolveSearch(db, query.q ? parseSearch(query.q) : null);
   const countParams = new Params();
   const countWhere = filters(countParams, query, search);
   // Only a text search waits for the estimate to choose its plan; the others plan their page meanwhile.
   const estimating = estimateRows(db, countWhere, countParams.values);
+  // Other queries run before it is awaited; should it fail meanwhile, that is not an unhandled
+  // rejection (which ends the process): the awaits below still receive the failure.
+  estimating.catch(() => undefined);
   const fenced =
     (await wordRangePage(db, query, search, cursor, estimating)) ??
     (await fencedSearchPage(db, query, search, cursor, estimating));
@@ -239,7 +233,8 @@ export async function searchUsers(db: Queryable, query: UserListQuery): Promise<
             pageParams.values,
           )
           .then((result) => result.rows),
-        countUsers(db, countWhere, countParams.values, await estimating),
+        // No `await` among these arguments: one that threw would leave the page query above unhandled.
+        estimating.then((estimate) => countUsers(db, countWhere, countParams.values, estimate)),
       ]);
   const items = rows.slice(0, query.limit);
   const last = items.at(-1);

@@ -1,3 +1,4 @@
+import { format } from 'node:util';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -27,7 +28,27 @@ describe('createApp in process', () => {
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({ code: 'GENERIC_ERROR' });
     expect(text).not.toContain('10.0.0.7');
-    expect(String(logged.mock.calls[0]?.[1])).toContain('10.0.0.7');
+    expect(format(...logged.mock.calls[0]!)).toContain('10.0.0.7');
+  });
+
+  it('logs a failed statement by method, path, code and message, never its SQL or parameters', async () => {
+    // What both drivers attach to a database error: the statement and the values bound to it.
+    const failure = Object.assign(new Error('invalid input syntax for type timestamp with time zone'), {
+      code: '22007',
+      query: 'SELECT id FROM users WHERE email = $1 AND created_at >= $2',
+      params: ['joana.private@example.pt', 'garbage'],
+      parameters: ['joana.private@example.pt', 'garbage'],
+    });
+    const failing: Database = { ...db, query: () => Promise.reject(failure) };
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const response = await createApp({ db: failing, config: readConfig({}) }).request('/v2/health');
+    expect(response.status).toBe(500);
+    const log = logged.mock.calls.map((call) => format(...call)).join('\n');
+    expect(log).toContain('GET /v2/health');
+    expect(log).toContain('22007');
+    expect(log).toContain('invalid input syntax');
+    expect(log).not.toContain('joana.private');
+    expect(log).not.toContain('SELECT');
   });
 
   it('serves only the API when no console build is given', async () => {

@@ -7,6 +7,7 @@ import { checkPain001, type Finding, readPain001 } from '../domain/sepa/read-pai
 import type { SepaBatch } from '../domain/sepa/validate-batch';
 import { PAIN_NAMESPACE, type PainVersion, writePain001 } from '../domain/sepa/write-pain001';
 import type { CsvMapping } from '../domain/statements/csv';
+import { decodeWindows1252 } from '../domain/statements/decode';
 import { parseStatement } from '../domain/statements/detect';
 import type { StatementFormat } from '../domain/statements/types';
 
@@ -146,7 +147,7 @@ async function sepaCheck(args: string[]): Promise<number> {
     xml = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
   } catch {
     findings.push({ location: 'file', field: 'encoding', code: 'NOT_UTF8' });
-    xml = new TextDecoder('windows-1252').decode(bytes);
+    xml = decodeWindows1252(bytes);
   }
   const read = readPain001(xml);
   let schema: string[];

@@ -113,6 +113,39 @@ describe('banking CLI', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('sepa generate refuses a creditor IBAN outside SEPA; sepa check finds one', async () => {
+    const brazil = 'BR1800360305000010009795493C1';
+    const input = path.join(dir, 'brazil.json');
+    const out = path.join(dir, 'brazil.xml');
+    writeFileSync(
+      input,
+      JSON.stringify({ ...batch, transactions: [{ ...batch.transactions[0], creditorIban: brazil }] }),
+    );
+    const r = await cli('sepa', 'generate', '--input', input, '--out', out);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('STL-1: creditorIban IBAN_NOT_SEPA');
+    expect(existsSync(out)).toBe(false);
+    // A file written elsewhere with such an IBAN is schema-valid, but not a file we may send.
+    const good = path.join(dir, 'good.xml');
+    writeFileSync(input, JSON.stringify(batch));
+    expect((await cli('sepa', 'generate', '--input', input, '--out', good)).code).toBe(0);
+    writeFileSync(out, readFileSync(good, 'utf8').replace(batch.transactions[0]!.creditorIban, brazil));
+    const check = await cli('sepa', 'check', out, '--json');
+    expect(check.code).toBe(1);
+    expect(JSON.parse(check.stdout)).toMatchObject({
+      ok: false,
+      schemaValid: true,
+      findings: [
+        {
+          location: 'PmtInf[1]/CdtTrfTxInf[1]',
+          field: 'CdtrAcct/Id/IBAN',
+          code: 'IBAN_NOT_SEPA',
+          endToEndId: 'STL-1',
+        },
+      ],
+    });
+  });
+
   it('sepa check reports EPC findings', async () => {
     const r = await cli('sepa', 'check', `${SAMPLES}pain.001.001.03.xml`, '--json');
     expect(r.code).toBe(1);

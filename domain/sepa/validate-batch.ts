@@ -106,6 +106,10 @@ export function prepareBatch(input: SepaBatch, options: ValidateOptions = {}): P
     errors.push({ field: 'initiatingPartyName', code: 'REQUIRED' });
   }
 
+  // A string "false" is truthy: refuse anything but a boolean rather than write <BtchBookg>true.
+  if (batch.batchBooking != null && typeof batch.batchBooking !== 'boolean')
+    errors.push({ field: 'batchBooking', code: 'INVALID_TYPE' });
+
   const txs = Array.isArray(batch.transactions) ? batch.transactions : [];
   if (txs.length === 0) errors.push({ field: 'transactions', code: 'REQUIRED' });
   const seen = new Set<string>();
@@ -153,7 +157,7 @@ export function prepareBatch(input: SepaBatch, options: ValidateOptions = {}): P
       requestedExecutionDate: requested,
       executionDate,
       initiatingPartyName,
-      batchBooking: batch.batchBooking ?? true,
+      batchBooking: batch.batchBooking !== false,
       debtor: { name: debtorName, iban: debtorIban.iban, bic: debtorBic },
       transactions: prepared,
       controlSumCents,

@@ -216,6 +216,11 @@ describe('pain.001 writer', () => {
         'debtor.iban',
         'transactions',
       ]);
+    const stringly = { ...batch(), batchBooking: 'false' } as unknown as SepaBatch;
+    expect(writePain001(stringly, { now: NOW })).toEqual({
+      ok: false,
+      errors: [{ field: 'batchBooking', code: 'INVALID_TYPE' }],
+    });
   });
 
   it('only ever writes schema-valid files or refuses (random batches)', async () => {

@@ -3,7 +3,6 @@ import {
   existsSync,
   fstatSync,
   openSync,
-  readFileSync,
   readSync,
   renameSync,
   rmSync,
@@ -21,6 +20,7 @@ import type { CsvMapping } from '../domain/statements/csv';
 import { decodeWindows1252 } from '../domain/statements/decode';
 import { parseStatement } from '../domain/statements/detect';
 import { MAX_STATEMENT_BYTES, type StatementFormat } from '../domain/statements/types';
+import { painSchemaErrors } from './pain-schema';
 import { formatIssues, sepaBatchSchema } from './sepa-batch-schema';
 
 const USAGE = `Usage:
@@ -200,12 +200,7 @@ async function schemaErrors(xml: string, namespace: string, xsdDir: string): Pro
   if (!version) return [`unsupported namespace ${namespace || '(none)'}`];
   const xsdFile = path.join(xsdDir, `pain.001.001.${version}.xsd`);
   if (!existsSync(xsdFile)) throw new InputError(`schema ${xsdFile} not found`);
-  const { validateXML } = await import('xmllint-wasm');
-  const r = await validateXML({
-    xml: [{ fileName: 'file.xml', contents: xml }],
-    schema: [{ fileName: path.basename(xsdFile), contents: readFileSync(xsdFile, 'utf8') }],
-  });
-  return r.errors.map((e) => e.rawMessage);
+  return painSchemaErrors(xml, xsdFile);
 }
 
 async function sepaCheck(args: string[]): Promise<number> {

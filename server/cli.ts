@@ -86,7 +86,7 @@ function readInput(file: string): Buffer {
  * failure the temporary file is removed and the reason is one line (no stack trace).
  */
 function writeOutput(file: string, contents: string): void {
-  let existing: ReturnType<typeof statSync> | undefined;
+  let existing: Stats | undefined;
   try {
     existing = statSync(file);
   } catch {}
@@ -94,13 +94,14 @@ function writeOutput(file: string, contents: string): void {
   if (existing?.isDirectory()) throw new InputError(`cannot write ${file}: is a folder`);
   if (existing && !existing.isFile()) throw new InputError(`cannot write ${file}: not a regular file`);
   const tmp = `${file}.${process.pid}.tmp`;
+  let created = false;
   try {
+    // 'wx': never truncate or follow something already at the temporary name.
     writeFileSync(tmp, contents, { encoding: 'utf8', flag: 'wx' });
+    created = true;
     renameSync(tmp, file);
   } catch (e) {
-    try {
-      rmSync(tmp, { force: true });
-    } catch {} // ENOTDIR: there was no folder to leave it in
+    if (created) rmSync(tmp, { force: true });
     throw new InputError(
       `cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
     );

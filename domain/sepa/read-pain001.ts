@@ -107,7 +107,8 @@ const decimals = (v: string) => (v.includes('.') ? v.length - v.indexOf('.') - 1
 
 /**
  * The EPC rules the ISO schema does not check (character set, 70/140 limits, identifiers, sums,
- * SLEV/SEPA, EUR with two decimals, TARGET2 date). Schema validation is the caller's second layer.
+ * SLEV/SEPA, EUR with two decimals, TARGET2 date, IBANs of SEPA countries). Schema validation is
+ * the caller's second layer.
  */
 export function checkPain001(file: Pain001File): Finding[] {
   const out: Finding[] = [];

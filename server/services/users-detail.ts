@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkIban, missingProfessionalFields } from '../../domain/iban';
+import { checkPayableIban, missingProfessionalFields } from '../../domain/iban';
 import type { Queryable } from '../db/client';
 import { ApiError } from '../http/errors';
 import { areasOf } from './users-search';
@@ -43,7 +43,7 @@ export const userDetailSchema = userSummarySchema.extend({
   bank: z.object({
     iban: z.string().nullable(),
     ibanValid: z.boolean(),
-    /** Why the IBAN is not valid (`REQUIRED`, `INVALID_CHECKSUM`, …); null when it is. */
+    /** Why the IBAN cannot be paid (`REQUIRED`, `INVALID_CHECKSUM`, `IBAN_NOT_SEPA`, …); null when it can. */
     ibanError: z.string().nullable(),
     bicSwift: z.string().nullable(),
   }),
@@ -95,7 +95,8 @@ export async function loadUserDetail(db: Queryable, id: string): Promise<UserDet
     shareLinkStats(db, row),
     auditOf(db, row.id),
   ]);
-  const iban = checkIban(row.iban);
+  // Same rule as missingFields: an IBAN no SEPA transfer can reach is not valid for payouts.
+  const iban = checkPayableIban(row.iban);
   return {
     ...toUserSummary(row, areas.get(row.id) ?? []),
     birthDate: row.birth_date === null ? null : String(row.birth_date).slice(0, 10),

@@ -111,8 +111,8 @@ export interface Walk {
 }
 
 /**
- * Event sequences to walk for one start: every shortest path, every simple path and every edge of
- * the adjacency map (shortest path to its source, then the edge, ignored events included). A
+ * Event sequences to walk for one start: every shortest path (one per distinct projected state),
+ * every simple path between state names, and every edge of the adjacency map (shortest path to its source, then the edge, ignored events included). A
  * sequence that is a prefix of another is dropped, since each step of the longer one is checked.
  */
 export function walksOf<I>(model: Graph<I>, input: I): Walk[] {
@@ -125,7 +125,12 @@ export function walksOf<I>(model: Graph<I>, input: I): Walk[] {
   const bySource = new Map(shortest.map((p) => [model.serializeState(p.state), eventsOf(p.steps)]));
   const proposed: Array<[string, ModelEvent[]]> = [
     ...shortest.map((p): [string, ModelEvent[]] => ['shortest', eventsOf(p.steps)]),
-    ...getSimplePaths(logic, options).map((p): [string, ModelEvent[]] => ['simple', eventsOf(p.steps)]),
+    // Simple paths over state names only: every cycle-free journey through the states. Over the
+    // narrow projection they multiply with each context variant (hundreds for the session).
+    ...getSimplePaths(logic, {
+      ...options,
+      serializeState: (s: AnyMachineSnapshot) => JSON.stringify(s.value),
+    }).map((p): [string, ModelEvent[]] => ['simple', eventsOf(p.steps)]),
     ...adjacencyMapToArray(getAdjacencyMap(logic, options)).map((edge): [string, ModelEvent[]] => {
       const prefix = bySource.get(model.serializeState(edge.state));
       if (!prefix) throw new Error(`${model.name}: no shortest path to ${model.serializeState(edge.state)}`);

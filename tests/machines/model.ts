@@ -112,8 +112,9 @@ export interface Walk {
 
 /**
  * Event sequences to walk for one start: every shortest path (one per distinct projected state),
- * every simple path between state names, and every edge of the adjacency map (shortest path to its source, then the edge, ignored events included). A
- * sequence that is a prefix of another is dropped, since each step of the longer one is checked.
+ * every simple path between state names, and every edge of the adjacency map (the shortest path
+ * to its source, then the edge, ignored events included). A sequence that is a prefix of another
+ * is dropped, since each step of the longer one is checked.
  */
 export function walksOf<I>(model: Graph<I>, input: I): Walk[] {
   // biome-ignore lint/suspicious/noExplicitAny: the graph functions are typed by the machine's own events

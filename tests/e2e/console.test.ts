@@ -77,7 +77,24 @@ describe.skipIf(!hasChromium)('console in Chromium', () => {
     const cookie = await authCookie();
     expect(cookie?.sameSite).toBe('Lax');
     expect(cookie?.path).toBe('/');
-    expect(Number(await page.getByTestId('count-to-verify').textContent())).toBeGreaterThanOrEqual(0);
+    // The seeded professionals, counted here, not by the endpoint under test.
+    const { rows } = await server.db.query<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM users
+        WHERE role = 'PROFESSIONAL' AND status IN ('EMAIL_VERIFIED', 'DISABLED') GROUP BY status`,
+    );
+    const seeded = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
+    expect(seeded('EMAIL_VERIFIED'), 'the seed has professionals to verify').toBeGreaterThan(0);
+    expect(seeded('DISABLED'), 'the seed has disabled professionals').toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByTestId('count-to-verify').textContent())
+      .toBe(String(seeded('EMAIL_VERIFIED')));
+    expect(await page.getByTestId('count-disabled').textContent()).toBe(String(seeded('DISABLED')));
+    expect(await page.getByTestId('badge-professionalsVerification').textContent()).toBe(
+      String(seeded('EMAIL_VERIFIED')),
+    );
+    expect(await page.getByTestId('badge-professionalsDisabled').textContent()).toBe(
+      String(seeded('DISABLED')),
+    );
   });
 
   it('brings a deep link opened while signed out back after sign-in', async () => {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { addDays, todayInLisbon } from '../../../domain/business-days';
-import { centsToDecimal } from '../../../domain/money';
-import { saveStoredFile } from '../../files/store';
-import type { Queryable } from '../client';
+import { addDays, todayInLisbon } from '../../domain/business-days';
+import { centsToDecimal } from '../../domain/money';
+import type { Queryable } from '../db/client';
+import { saveStoredFile } from '../files/store';
 import { type Cell, type Column, insertRows, iso } from './bulk';
 import { DEBTOR, MONTHS_OF_SETTLEMENTS, monthOf, type SeededSepaFile } from './finance';
 import { FEMALE_NAMES, MALE_NAMES, SURNAMES } from './portugal';

@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../db/client';
-import { hashPassword } from '../services/passwords';
+import { hashPassword } from '../platform/passwords';
 import { type Cell, insertRows, iso } from './bulk';
 import { seedCases } from './cases';
 import { createFilePools } from './files';

@@ -11,8 +11,8 @@ import { createApp } from '../server/app';
 import { readConfig } from '../server/config';
 import { type Database, openDatabase } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
-import { hasSeedData, seedDatabase } from '../server/db/seed';
 import { listen } from '../server/http/listen';
+import { hasSeedData, seedDatabase } from '../server/seed/seed';
 import { createSession } from '../server/services/sessions';
 
 const { values } = parseArgs({

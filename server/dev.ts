@@ -2,9 +2,9 @@ import { createServer } from 'vite';
 import { createApp } from './app';
 import { readConfig } from './config';
 import { openDatabase } from './db/client';
-import { DEFAULT_DEMO_USERS } from './db/seed';
 import { listen } from './http/listen';
 import { keepServingAfterStrayErrors } from './http/process-guard';
+import { DEFAULT_DEMO_USERS } from './seed/seed';
 import { prepareDatabase } from './services/bootstrap';
 
 /** The API on its own port, and Vite's dev server in front of it proxying `/v2` (vite.config.ts). */

@@ -5,9 +5,9 @@ import { build } from 'vite';
 import { createApp } from './app';
 import { readConfig } from './config';
 import { openDatabase, SERVER_WARM_CONNECTIONS } from './db/client';
-import { DEFAULT_DEMO_USERS } from './db/seed';
 import { listen } from './http/listen';
 import { keepServingAfterStrayErrors } from './http/process-guard';
+import { DEFAULT_DEMO_USERS } from './seed/seed';
 import { prepareDatabase } from './services/bootstrap';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/client';
+import { hashPassword, verifyPassword } from '../platform/passwords';
 import { recordAudit } from './audit';
 import { purgeExpiredLoginAttempts, reserveLoginAttempt, settleLoginAttempt } from './login-throttle';
-import { hashPassword, verifyPassword } from './passwords';
 import { createSession, revokeSession, type SessionUser } from './sessions';
 
 export type LoginResult =

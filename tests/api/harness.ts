@@ -4,7 +4,7 @@ import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
 import type { AppEnv } from '../../server/http/context';
 import { listen } from '../../server/http/listen';
-import { hashPassword } from '../../server/services/passwords';
+import { hashPassword } from '../../server/platform/passwords';
 import { createSession } from '../../server/services/sessions';
 
 export interface Clock {

@@ -20,9 +20,12 @@ export interface PaletteProps {
   onPendingKeysReplayed?(): void;
 }
 
+const HOME: PendingKey = { key: 'Home', ctrlKey: false, metaKey: false, altKey: false, shiftKey: false };
+
 /**
- * Presses the pending keys in the input once cmdk holds the typed search: its filter runs and picks the
- * first match in the renders that follow, so the keys go in a task after that, as a person's would.
+ * Presses the pending keys in the input once cmdk holds the typed search (a task later, after its
+ * filter has run). Home first: typing selects the first match, but cmdk does not when the dialog
+ * opens with the search already there (seen in Chromium), so Enter would have nothing to run.
  */
 function ReplayPendingKeys({
   keys,
@@ -37,14 +40,20 @@ function ReplayPendingKeys({
   const filtered = useCommandState((state) => state.search) === search;
   useEffect(() => {
     if (!filtered || keys.length === 0) return;
-    const timer = setTimeout(() => {
-      for (const key of keys) {
+    // One key per task, as typed: cmdk marks the selected item in a render, and Enter runs the marked one.
+    const queue = [HOME, ...keys];
+    let timer: ReturnType<typeof setTimeout>;
+    const next = () => {
+      timer = setTimeout(() => {
+        const key = queue.shift();
+        if (!key) return onDone();
         input.current?.dispatchEvent(
           new KeyboardEvent('keydown', { ...key, bubbles: true, cancelable: true }),
         );
-      }
-      onDone();
-    }, 0);
+        next();
+      }, 0);
+    };
+    next();
     return () => clearTimeout(timer);
   }, [filtered, keys, input, onDone]);
   return null;

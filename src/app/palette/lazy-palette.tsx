@@ -146,7 +146,7 @@ export function LazyPalette({ open, onOpenChange }: { open: boolean; onOpenChang
   }, [waiting, onOpenChange, setSearch, t]);
 
   useEffect(() => {
-    if (!open) setPendingKeys([]);
+    if (!open) setPendingKeys((keys) => (keys.length === 0 ? keys : []));
   }, [open]);
 
   if (Palette) {

@@ -6,7 +6,13 @@ import { adminProfile, clearCookies, fakeApi } from './fake-api';
 import { fillJsdomGaps } from './jsdom-gaps';
 
 /** The palette dialog's chunk, held back until the test lets it arrive (docs/decisions/0053). */
-const chunk = { requested: 0, arrive: () => {}, arrived: Promise.resolve() };
+const chunk = {
+  requested: 0,
+  arrive: () => {},
+  arrived: Promise.resolve(),
+  /** The mocked import in flight: awaited after each test, so it cannot land in the next test's modules. */
+  loading: Promise.resolve() as Promise<unknown>,
+};
 
 const PLACEHOLDER = 'Type a command or a screen…';
 
@@ -19,15 +25,16 @@ beforeEach(() => {
   });
   // A fresh console each time, so the dialog's chunk is not already loaded by an earlier test.
   vi.resetModules();
-  vi.doMock('../../../src/app/palette/Palette', async (importOriginal) => {
+  vi.doMock('../../../src/app/palette/Palette', (importOriginal) => {
     chunk.requested += 1;
-    await chunk.arrived;
-    return importOriginal();
+    chunk.loading = chunk.arrived.then(() => importOriginal());
+    return chunk.loading;
   });
 });
 
-afterEach(() => {
+afterEach(async () => {
   chunk.arrive();
+  await chunk.loading;
   cleanup();
   clearCookies();
   vi.unstubAllGlobals();

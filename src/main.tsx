@@ -4,9 +4,9 @@ import { AUTH_COOKIE } from './api/http';
 import { createQueryClient } from './api/query-client';
 import { prefetchMe } from './api/session';
 import { App } from './app/App';
-import { toastError } from './app/query-errors';
 import { ROUTES, startScreenAhead } from './app/routes';
 import { initialLocale } from './i18n/locales';
+import { toastError } from './kernel/query-errors';
 import { readCookie } from './lib/cookies';
 import './styles.css';
 

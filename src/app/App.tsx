@@ -6,15 +6,16 @@ import type { Locale } from '../../machines/session';
 import { setUnauthorizedHandler } from '../api/http';
 import { NotFoundPage } from '../features/errors/ErrorPage';
 import { I18nProvider } from '../i18n/i18n';
-import { ScreenView } from './chunk-reload';
+import { ScreenView } from '../kernel/chunk-reload';
+import { usePageTitle } from '../kernel/page-title';
+import { PaletteRegistryProvider } from '../kernel/palette-registry';
+import { RouteLinksProvider } from '../kernel/route-links';
+import { loginHref, SessionContext } from '../kernel/session';
 import { ErrorBoundary } from './ErrorBoundary';
 import { FullPageLoading, RequireAuth, RequireLoggedOut } from './guards';
 import { LoadingBar } from './LoadingBar';
 import { AdminLayout, PlainLayout } from './layouts';
-import { usePageTitle } from './page-title';
-import { PaletteRegistryProvider } from './palette/registry';
 import { ROUTES, type RouteDef, startScreenAhead } from './routes';
-import { loginHref, SessionContext } from './session';
 import { Shortcuts } from './shortcuts/Shortcuts';
 
 function RouteView({ route }: { route: RouteDef }) {
@@ -103,13 +104,15 @@ export function App({ queryClient, locale, token }: AppProps) {
     <QueryClientProvider client={queryClient}>
       <I18nProvider initial={locale}>
         <SessionContext.Provider options={{ input: { token } }}>
-          <PaletteRegistryProvider>
-            <SessionEffects queryClient={queryClient} />
-            <LoadingBar />
-            <Shortcuts />
-            <Routes />
-            <Toaster position="top-right" />
-          </PaletteRegistryProvider>
+          <RouteLinksProvider value={ROUTES}>
+            <PaletteRegistryProvider>
+              <SessionEffects queryClient={queryClient} />
+              <LoadingBar />
+              <Shortcuts />
+              <Routes />
+              <Toaster position="top-right" />
+            </PaletteRegistryProvider>
+          </RouteLinksProvider>
         </SessionContext.Provider>
       </I18nProvider>
     </QueryClientProvider>

@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { localesQuery } from '../api/static-data';
 import { useI18n } from '../i18n/i18n';
 import { LOCALES, languageKey } from '../i18n/locales';
-import { SessionContext } from './session';
+import { SessionContext } from '../kernel/session';
 
 /** Enabled languages from the server; the built-in list until it answers. */
 export function useEnabledLocales() {

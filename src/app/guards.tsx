@@ -2,8 +2,8 @@ import { type ReactNode, useEffect } from 'react';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { AUTH_COOKIE } from '../api/http';
 import { useI18n } from '../i18n/i18n';
+import { loginHref, SessionContext, safeRedirectPath } from '../kernel/session';
 import { readCookie } from '../lib/cookies';
-import { loginHref, SessionContext, safeRedirectPath } from './session';
 
 export function FullPageLoading() {
   const { t } = useI18n();

@@ -1,6 +1,6 @@
 import type { StatusCounts } from '../api/professionals';
 import { prefetchUsersFirstPage } from '../features/users/users-list';
-import { type LazyScreen, lazyScreen } from './chunk-reload';
+import { type LazyScreen, lazyScreen } from '../kernel/chunk-reload';
 
 export type NavSection = 'users' | 'exports' | 'financialManager';
 export type NavGroup = 'professionals' | 'payments' | 'usersExport';
@@ -23,7 +23,8 @@ export interface RouteDef {
 }
 
 const placeholder = lazyScreen(() => import('../features/placeholder/PlaceholderScreen'));
-const userScreen = lazyScreen(() => import('../features/users/UserScreen'));
+// The user view with the cases section the cases feature gives it (the shell joins the two features).
+const userScreen = lazyScreen(() => import('./screens/UserWithCasesScreen'));
 
 /** One table feeds the router, the sidebar, the palette and the `g` shortcuts. */
 export const ROUTES: readonly RouteDef[] = [
@@ -54,7 +55,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/customers',
     titleKey: 'routes.customers',
     access: 'auth',
-    screen: lazyScreen(() => import('../features/customers/CustomersScreen')),
+    screen: lazyScreen(() => import('../features/users/CustomersScreen')),
     prefetch: (search) => prefetchUsersFirstPage('CUSTOMER', undefined, search),
     nav: { section: 'users' },
     goKey: 'c',
@@ -71,7 +72,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/professionals',
     titleKey: 'routes.professionals',
     access: 'auth',
-    screen: lazyScreen(() => import('../features/professionals/ProfessionalsScreen')),
+    screen: lazyScreen(() => import('../features/users/ProfessionalsScreen')),
     prefetch: (search) => prefetchUsersFirstPage('PROFESSIONAL', undefined, search),
     nav: { section: 'users', group: 'professionals' },
     goKey: 'p',
@@ -81,7 +82,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/professionals/disabled',
     titleKey: 'routes.professionalsDisabled',
     access: 'auth',
-    screen: lazyScreen(() => import('../features/professionals/DisabledProfessionalsScreen')),
+    screen: lazyScreen(() => import('../features/users/DisabledProfessionalsScreen')),
     prefetch: (search) => prefetchUsersFirstPage('PROFESSIONAL', 'DISABLED', search),
     nav: { section: 'users', group: 'professionals', badge: 'DISABLED' },
     goKey: 'd',
@@ -91,7 +92,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/professionals/verification',
     titleKey: 'routes.professionalsVerification',
     access: 'auth',
-    screen: lazyScreen(() => import('../features/professionals/VerificationScreen')),
+    screen: lazyScreen(() => import('../features/users/VerificationScreen')),
     prefetch: (search) => prefetchUsersFirstPage('PROFESSIONAL', 'EMAIL_VERIFIED', search),
     nav: { section: 'users', group: 'professionals', badge: 'EMAIL_VERIFIED' },
     goKey: 'v',
@@ -185,7 +186,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/chat/:id',
     titleKey: 'routes.chat',
     access: 'auth',
-    screen: lazyScreen(() => import('../features/chat/ChatScreen')),
+    screen: lazyScreen(() => import('../features/cases/ChatScreen')),
   },
 ];
 

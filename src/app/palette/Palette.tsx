@@ -1,7 +1,7 @@
 import { Command, useCommandState } from 'cmdk';
 import { type RefObject, useEffect, useMemo, useRef } from 'react';
 import { useI18n } from '../../i18n/i18n';
-import { type PaletteCommand, usePaletteCommands, usePaletteSearch } from './registry';
+import { type PaletteCommand, usePaletteCommands, usePaletteSearch } from '../../kernel/palette-registry';
 
 /** A list key (arrow, Home/End, Enter) pressed while the dialog's chunk was loading. */
 export interface PendingKey {

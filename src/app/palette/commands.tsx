@@ -4,10 +4,10 @@ import { useCaseJumpCommands } from '../../features/cases/palette-commands';
 import { useUserSearchCommands } from '../../features/users/palette-commands';
 import { useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
+import { type PaletteCommand, useRegisterCommands } from '../../kernel/palette-registry';
+import { SessionContext } from '../../kernel/session';
 import { useEnabledLocales } from '../ProfileMenu';
 import { isStaticRoute, ROUTES } from '../routes';
-import { SessionContext } from '../session';
-import { type PaletteCommand, useRegisterCommands } from './registry';
 
 /** The commands every screen has: navigation, language and sign-out. */
 function useBaseCommands(): void {

@@ -1,9 +1,9 @@
 import { type ComponentType, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useI18n } from '../../i18n/i18n';
-import { isPaletteChord } from '../shortcuts/keys';
-import { notify } from '../toast';
+import { isPaletteChord } from '../../kernel/keys';
+import { usePaletteSearch } from '../../kernel/palette-registry';
+import { notify } from '../../kernel/toast';
 import type { PaletteProps, PendingKey } from './Palette';
-import { usePaletteSearch } from './registry';
 
 /*
  * The palette's dialog (cmdk + Radix, ~35 kB gzip) is its own chunk, so the console's first load stays

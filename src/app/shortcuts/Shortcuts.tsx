@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useI18n } from '../../i18n/i18n';
+import { G_WINDOW_MS, isPaletteChord, isPlainKey, isTypingTarget } from '../../kernel/keys';
+import { type PaletteCommand, useRegisterCommands } from '../../kernel/palette-registry';
 import { PaletteCommandSources } from '../palette/commands';
 import { LazyPalette, loadPalette, preloadPaletteWhenIdle } from '../palette/lazy-palette';
-import { type PaletteCommand, useRegisterCommands } from '../palette/registry';
 import { ROUTES } from '../routes';
-import { G_WINDOW_MS, isPaletteChord, isPlainKey, isTypingTarget } from './keys';
 
 const GO_ROUTES = ROUTES.filter((r) => r.goKey);
 

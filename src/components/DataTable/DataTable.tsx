@@ -21,6 +21,7 @@ import { useLocation } from 'wouter';
 import { useI18n } from '../../i18n/i18n';
 import { useColumnVisibility } from './column-visibility';
 import { FilterControl } from './FilterControl';
+import type { DataFilter } from './filters';
 import { type Cursor, INITIAL_CURSOR, moveCursor, type TableKeyAction, tableKeyAction } from './keyboard';
 import { DEFAULT_PAGE_SIZE, type PageRequest, pageRequest } from './page-request';
 import type { SortOrder, TableUrlState } from './url-state';
@@ -40,17 +41,7 @@ export interface DataColumn<T> {
   hideable?: boolean;
 }
 
-export interface FilterOption {
-  value: string;
-  label: string;
-}
-
-export type DataFilter =
-  | { key: string; label: string; kind: 'select' | 'multi'; options: readonly FilterOption[] }
-  /** Euros typed by the admin, sent as cents. */
-  | { key: string; label: string; kind: 'amount' }
-  | { key: string; label: string; kind: 'date' };
-
+export type { DataFilter, FilterOption } from './filters';
 export type { PageRequest } from './page-request';
 
 export interface Page<T> {

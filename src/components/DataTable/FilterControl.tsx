@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { centsToDecimal, parseAmount } from '../../../domain/money';
 import { useI18n } from '../../i18n/i18n';
-import type { DataFilter } from './DataTable';
+import type { DataFilter } from './filters';
 
 interface FilterControlProps {
   id: string;

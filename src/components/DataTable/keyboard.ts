@@ -1,4 +1,4 @@
-import { isPlainKey, isTypingTarget } from '../../app/shortcuts/keys';
+import { isPlainKey, isTypingTarget } from '../../kernel/keys';
 
 export type TableKeyAction =
   | { type: 'move'; by: 1 | -1 }

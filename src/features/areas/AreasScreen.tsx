@@ -7,10 +7,10 @@ import {
   type InterestArea,
   interestAreasQuery,
 } from '../../api/interest-areas';
-import { notify } from '../../app/toast';
 import { useConfirmation } from '../../components/ConfirmDialog/ConfirmDialog';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
+import { notify } from '../../kernel/toast';
 
 /** `/professionals/area-interest`: the areas with their number of professionals; create and delete. */
 export default function AreasScreen() {

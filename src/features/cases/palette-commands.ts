@@ -2,14 +2,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { caseKeys, fetchCases } from '../../api/cases';
+import { useI18n } from '../../i18n/i18n';
 import {
   type PaletteCommand,
   usePaletteSearch,
   useRegisterCommands,
   useSettledValue,
-} from '../../app/palette/registry';
-import { SessionContext } from '../../app/session';
-import { useI18n } from '../../i18n/i18n';
+} from '../../kernel/palette-registry';
+import { SessionContext } from '../../kernel/session';
 import { shortId } from './format';
 
 const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { type CaseItem, caseKeys, closeCase } from '../../api/cases';
-import { notify } from '../../app/toast';
 import { useConfirmation } from '../../components/ConfirmDialog/ConfirmDialog';
 import { useI18n } from '../../i18n/i18n';
+import { notify } from '../../kernel/toast';
 import { CASE_STATUS_KEYS } from './format';
 
 /** "Close case" through the console's one confirmation flow; every view of cases refreshes after. */

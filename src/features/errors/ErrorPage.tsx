@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
-import { usePageTitle } from '../../app/page-title';
 import { useI18n } from '../../i18n/i18n';
+import { usePageTitle } from '../../kernel/page-title';
 
 /** Spec §2: the status message defaults to 'Error' and the status to 500. */
 export function ErrorPage({

@@ -1,18 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { statusCountsQuery } from '../../api/professionals';
-import { routeById } from '../../app/routes';
-import { SessionContext } from '../../app/session';
 import { useI18n } from '../../i18n/i18n';
+import { useRouteLinks } from '../../kernel/route-links';
+import { SessionContext } from '../../kernel/session';
 
-const SHORTCUT_ROUTES = ['customers', 'professionals', 'cases', 'settlement', 'sepa', 'exportUsers'].map(
-  routeById,
-);
+const SHORTCUT_ROUTES = ['customers', 'professionals', 'cases', 'settlement', 'sepa', 'exportUsers'];
 
 export default function HomeScreen() {
   const { t, locale } = useI18n();
   const name = SessionContext.useSelector((s) => s.context.user?.user.name ?? '');
   const { data: counts } = useQuery(statusCountsQuery);
+  const shortcuts = useRouteLinks(SHORTCUT_ROUTES);
   const number = new Intl.NumberFormat(locale);
   const show = (n: number | undefined) => (n === undefined ? '…' : number.format(n));
 
@@ -35,7 +34,7 @@ export default function HomeScreen() {
       </div>
       <h2>{t('home.shortcuts')}</h2>
       <ul className="home-shortcuts">
-        {SHORTCUT_ROUTES.map((route) => (
+        {shortcuts.map((route) => (
           <li key={route.id}>
             <Link href={route.path}>{t(route.titleKey)}</Link>
             {route.goKey ? <kbd>g {route.goKey}</kbd> : null}

@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import { usePageTitle } from '../../app/page-title';
-import { SessionContext } from '../../app/session';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
+import { usePageTitle } from '../../kernel/page-title';
+import { SessionContext } from '../../kernel/session';
 import { type LoginErrors, type LoginValues, validateLogin } from './validation';
 
 export default function LoginScreen() {

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Redirect } from 'wouter';
-import { SessionContext } from '../../app/session';
 import { useI18n } from '../../i18n/i18n';
+import { SessionContext } from '../../kernel/session';
 
 export default function LogoutScreen() {
   const { t } = useI18n();

@@ -8,7 +8,6 @@ import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
 import { formatDate, formatDateTime, formatMoney, GENDER_KEYS, statusKey } from './format';
-import { UserCasesSlot } from './UserCasesSlot';
 import { useUserActions } from './user-actions';
 
 const MISSING_KEYS = {
@@ -52,7 +51,13 @@ function yesNo(t: (k: string) => string, value: boolean) {
   return value ? t('users.yes') : t('users.no');
 }
 
-function Detail({ user }: { user: UserDetail }) {
+/**
+ * The cases section of the view, given by the shell (the cases feature draws it): the user and which
+ * side of a case they are on.
+ */
+export type UserCasesSlot = (user: { id: string; role: 'CUSTOMER' | 'PROFESSIONAL' }) => ReactNode;
+
+function Detail({ user, casesSlot }: { user: UserDetail; casesSlot?: UserCasesSlot | undefined }) {
   const { t, locale } = useI18n();
   const yn = (v: boolean) => yesNo(t, v);
   const professional = user.role === 'PROFESSIONAL';
@@ -163,7 +168,7 @@ function Detail({ user }: { user: UserDetail }) {
           ) : null}
         </section>
       ) : null}
-      <UserCasesSlot userId={user.id} role={professional ? 'PROFESSIONAL' : 'CUSTOMER'} />
+      {casesSlot?.({ id: user.id, role: professional ? 'PROFESSIONAL' : 'CUSTOMER' })}
       <section className="user-section" aria-labelledby="user-audit">
         <h2 id="user-audit">{t('users.sections.audit')}</h2>
         {user.adminActions.length === 0 ? (
@@ -195,8 +200,8 @@ function Detail({ user }: { user: UserDetail }) {
   );
 }
 
-/** `/customers/:id` and `/professionals/:id`. */
-export default function UserScreen() {
+/** `/customers/:id` and `/professionals/:id` (the shell wraps it to give it the cases section). */
+export default function UserScreen({ casesSlot }: { casesSlot?: UserCasesSlot }) {
   const { t } = useI18n();
   const { id = '' } = useParams<{ id: string }>();
   const {
@@ -224,7 +229,7 @@ export default function UserScreen() {
           ))}
         </div>
       </header>
-      <Detail user={user} />
+      <Detail user={user} casesSlot={casesSlot} />
       {confirmation.dialog}
     </div>
   );

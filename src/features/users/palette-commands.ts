@@ -2,14 +2,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { fetchUsers, type UserSummary, userKeys } from '../../api/users';
+import { useI18n } from '../../i18n/i18n';
 import {
   type PaletteCommand,
   usePaletteSearch,
   useRegisterCommands,
   useSettledValue,
-} from '../../app/palette/registry';
-import { SessionContext } from '../../app/session';
-import { useI18n } from '../../i18n/i18n';
+} from '../../kernel/palette-registry';
+import { SessionContext } from '../../kernel/session';
 import { userHref } from './format';
 
 /** Results per group (patients, doctors): the palette stays a short list to pick from. */

@@ -7,11 +7,11 @@ import {
   type UserSummary,
   userQueryKeysToRefresh,
 } from '../../api/users';
-import { type PaletteCommand, useRegisterCommands } from '../../app/palette/registry';
-import { SessionContext } from '../../app/session';
-import { notify } from '../../app/toast';
 import type { ConfirmRequest } from '../../components/ConfirmDialog/ConfirmDialog';
 import { useI18n } from '../../i18n/i18n';
+import { type PaletteCommand, useRegisterCommands } from '../../kernel/palette-registry';
+import { SessionContext } from '../../kernel/session';
+import { notify } from '../../kernel/toast';
 
 export interface UserAction {
   id: 'disable' | 'enable' | 'verify' | 'resend';

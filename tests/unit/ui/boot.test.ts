@@ -2,9 +2,9 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { Component, createElement, type ReactNode, Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { lazyScreen, reloadOnce, ScreenView } from '../../../src/app/chunk-reload';
-import { safeRedirectPath } from '../../../src/app/session';
 import { detectLocale, initialLocale } from '../../../src/i18n/locales';
+import { lazyScreen, reloadOnce, ScreenView } from '../../../src/kernel/chunk-reload';
+import { safeRedirectPath } from '../../../src/kernel/session';
 import { clearCookies } from './fake-api';
 
 afterEach(() => {

@@ -6,7 +6,7 @@ import ptPT from '../../../locales/pt-PT.json';
 import type { Locale } from '../../../machines/session';
 import type { CaseMessage } from '../../../src/api/cases';
 import { formatBytes, formatDuration } from '../../../src/features/cases/format';
-import { MessageTimeline } from '../../../src/features/chat/MessageTimeline';
+import { MessageTimeline } from '../../../src/features/cases/MessageTimeline';
 import { I18nProvider } from '../../../src/i18n/i18n';
 
 const VIEWPORT = 600;

@@ -2,7 +2,7 @@ import rosetta from 'rosetta';
 import { describe, expect, it } from 'vitest';
 import enGB from '../../../locales/en-GB.json';
 import { ApiError } from '../../../src/api/http';
-import { formatError } from '../../../src/app/error-format';
+import { formatError } from '../../../src/kernel/error-format';
 
 const dictionary = rosetta({ 'en-GB': enGB });
 dictionary.locale('en-GB');

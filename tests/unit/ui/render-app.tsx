@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import type { Locale } from '../../../machines/session';
 import { createQueryClient } from '../../../src/api/query-client';
 import { App } from '../../../src/app/App';
-import { toastError } from '../../../src/app/query-errors';
+import { toastError } from '../../../src/kernel/query-errors';
 
 /** Mounts the whole console at a path, as main.tsx does, with English for readable assertions. */
 export function renderApp(path: string, options: { token?: string | null; locale?: Locale } = {}) {

@@ -1,4 +1,4 @@
-import { UsersTable } from '../users/UsersTable';
+import { UsersTable } from './UsersTable';
 
 /** Same status as the sidebar's EMAIL_VERIFIED badge, so the list total and the badge agree. */
 export default function VerificationScreen() {

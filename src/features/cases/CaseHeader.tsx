@@ -3,8 +3,8 @@ import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { type CaseItem, caseReviewQuery } from '../../api/cases';
 import { useI18n } from '../../i18n/i18n';
-import { CASE_TYPE_KEYS, formatDate, formatDateTime, formatPrice } from '../cases/format';
-import { StatusBadge } from '../cases/StatusBadge';
+import { CASE_TYPE_KEYS, formatDate, formatDateTime, formatPrice } from './format';
+import { StatusBadge } from './StatusBadge';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (

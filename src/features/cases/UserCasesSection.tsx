@@ -1,13 +1,13 @@
 import { useMemo } from 'react';
 import { Link } from 'wouter';
 import { useI18n } from '../../i18n/i18n';
-import { CasesTable } from '../cases/CasesTable';
+import { CasesTable } from './CasesTable';
 
 /**
- * The single views' cases section. Its body belongs to the cases issue, which may replace it;
- * the props (the user and which side of the case they are on) are the contract.
+ * The single patient and doctor views' cases section: the shell puts it in the users feature's
+ * `casesSlot`; the props (the user and which side of the case they are on) are the contract.
  */
-export function UserCasesSlot({ userId, role }: { userId: string; role: 'CUSTOMER' | 'PROFESSIONAL' }) {
+export function UserCasesSection({ userId, role }: { userId: string; role: 'CUSTOMER' | 'PROFESSIONAL' }) {
   const { t } = useI18n();
   const param = role === 'PROFESSIONAL' ? 'professionalId' : 'customerId';
   const fixedFilters = useMemo(() => ({ [param]: [userId] }), [param, userId]);

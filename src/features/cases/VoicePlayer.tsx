@@ -1,6 +1,6 @@
 import { type CaseMessage, fileUrl } from '../../api/cases';
 import { useI18n } from '../../i18n/i18n';
-import { formatDuration } from '../cases/format';
+import { formatDuration } from './format';
 
 type Voice = NonNullable<CaseMessage['voice']>;
 

@@ -1,4 +1,4 @@
-import { UsersTable } from '../users/UsersTable';
+import { UsersTable } from './UsersTable';
 
 export default function CustomersScreen() {
   return <UsersTable id="customers" userRole="CUSTOMER" />;

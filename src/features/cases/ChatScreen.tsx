@@ -2,12 +2,12 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useParams } from 'wouter';
 import { caseMessagesQuery } from '../../api/cases';
-import { formatError } from '../../app/error-format';
-import { type PaletteCommand, useRegisterCommands } from '../../app/palette/registry';
 import { useI18n } from '../../i18n/i18n';
-import { useCloseCase } from '../cases/useCloseCase';
+import { formatError } from '../../kernel/error-format';
+import { type PaletteCommand, useRegisterCommands } from '../../kernel/palette-registry';
 import { CaseHeader } from './CaseHeader';
 import { MessageTimeline } from './MessageTimeline';
+import { useCloseCase } from './useCloseCase';
 
 export default function ChatScreen() {
   const { id = '' } = useParams<{ id: string }>();

@@ -1,4 +1,4 @@
-import { UsersTable } from '../users/UsersTable';
+import { UsersTable } from './UsersTable';
 
 export default function ProfessionalsScreen() {
   return <UsersTable id="professionals" userRole="PROFESSIONAL" />;

@@ -1,7 +1,7 @@
 import type { CaseAttachment } from '../../api/cases';
 import { fileUrl } from '../../api/cases';
 import { useI18n } from '../../i18n/i18n';
-import { formatBytes } from '../cases/format';
+import { formatBytes } from './format';
 
 /** A plain link: the server names the file (Content-Disposition) and reads the session cookie on GETs. */
 export function AttachmentLink({ attachment }: { attachment: CaseAttachment }) {

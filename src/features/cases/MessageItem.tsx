@@ -1,7 +1,7 @@
 import type { CaseMessage } from '../../api/cases';
 import { useI18n } from '../../i18n/i18n';
-import { formatDateTime, formatDuration } from '../cases/format';
 import { AttachmentLink } from './AttachmentLink';
+import { formatDateTime, formatDuration } from './format';
 import { VoicePlayer } from './VoicePlayer';
 
 const ROLE_KEYS: Record<CaseMessage['sender']['role'], string> = {

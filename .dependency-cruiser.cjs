@@ -1,0 +1,141 @@
+/**
+ * The import rules of DESIGN.md §2, enforced by `npm run lint` (docs/decisions/0062-console-layers.md).
+ *
+ *   domain ← contract ← machines ← src;   domain, contract ← server;   tests and bench may import anything.
+ *   Inside src:  kernel ← components ← features ← app (the shell);   features never import each other.
+ *
+ * Type-only imports count: a type import couples two layers as much as a value import does.
+ * Dynamic imports (`React.lazy`) count too, for the layers and for cycles.
+ */
+
+/** Console modules every feature may use (besides machines/, contract/, domain/ and npm packages). */
+const SHARED = '^src/(kernel|components|api|i18n|lib)/';
+/** npm packages the banking core may use: pure code, no I/O (what domain/ imports today). */
+const DOMAIN_PACKAGES = ['ibantools'];
+/**
+ * The one import cycle on the tree when these rules came in: server/config.ts → server/http/client-address.ts
+ * → server/config.ts (and through server/http/context.ts). Only a cycle made of exactly these modules is let
+ * through, as a warning; any other cycle, in server/ too, fails.
+ */
+const KNOWN_SERVER_CYCLE = [
+  '^server/config\\.ts$',
+  '^server/http/client-address\\.ts$',
+  '^server/http/context\\.ts$',
+];
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-src-from-outside',
+      comment:
+        'The console (src/) is imported by nothing outside itself but tests/ and bench/: machines, contract, domain and server must not depend on it.',
+      severity: 'error',
+      from: { pathNot: ['^src/', '^tests/', '^bench/'] },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'no-server-from-outside',
+      comment:
+        'The API (server/) is imported by nothing outside itself but tests/ and bench/: the console talks to it over HTTP, through contract/.',
+      severity: 'error',
+      from: { pathNot: ['^server/', '^tests/', '^bench/'] },
+      to: { path: '^server/' },
+    },
+    {
+      name: 'domain-is-pure',
+      comment: `domain/ imports only domain/ and the pure npm packages listed in .dependency-cruiser.cjs (${DOMAIN_PACKAGES.join(', ')}): no I/O, no React, no database, no Node built-ins.`,
+      severity: 'error',
+      from: { path: '^domain/' },
+      to: {
+        pathNot: ['^domain/', ...DOMAIN_PACKAGES.map((name) => `^node_modules/${name}/`)],
+      },
+    },
+    {
+      name: 'contract-only-zod-and-domain',
+      comment: 'contract/ (the wire schemas) imports only zod, domain/ and itself.',
+      severity: 'error',
+      from: { path: '^contract/' },
+      to: { pathNot: ['^contract/', '^domain/', '^node_modules/zod/'] },
+    },
+    {
+      name: 'machines-no-react-no-src',
+      comment:
+        'machines/ (XState v5) holds no React and no console code: the console provides effects with .provide() (decision 0020).',
+      severity: 'error',
+      from: { path: '^machines/' },
+      to: {
+        path: [
+          '^src/',
+          '^node_modules/(react|react-dom|@xstate/react|scheduler)/',
+          '^node_modules/@types/react',
+        ],
+      },
+    },
+    {
+      name: 'no-feature-to-feature',
+      comment:
+        "A feature (src/features/<area>/) never imports another feature's modules: what two areas share moves to src/components, src/kernel or src/api, or the shell passes it in (a slot prop).",
+      severity: 'error',
+      from: { path: '^src/features/([^/]+)/' },
+      to: { path: '^src/features/', pathNot: '^src/features/$1/' },
+    },
+    {
+      name: 'feature-not-to-shell',
+      comment:
+        'Features import only shared modules (src/kernel, src/components, src/api, src/i18n, src/lib), machines, contract and domain; the shell (src/app, src/main.tsx) imports features, never the reverse.',
+      severity: 'error',
+      from: { path: '^src/features/' },
+      to: { path: ['^src/app/', '^src/main\\.tsx$'] },
+    },
+    {
+      name: 'shared-not-to-shell-or-features',
+      comment:
+        'Shared console modules (src/kernel, src/components, src/api, src/i18n, src/lib) import neither the shell (src/app, src/main.tsx) nor a feature.',
+      severity: 'error',
+      from: { path: SHARED },
+      to: { path: ['^src/app/', '^src/features/', '^src/main\\.tsx$'] },
+    },
+    {
+      name: 'kernel-not-to-components',
+      comment: 'The kernel sits below the shared UI: src/components may import src/kernel, not the reverse.',
+      severity: 'error',
+      from: { path: '^src/kernel/' },
+      to: { path: '^src/components/' },
+    },
+    {
+      name: 'no-circular',
+      comment:
+        'No import cycles (lazy imports included): split the module or move the shared part down a layer.',
+      severity: 'error',
+      from: {},
+      // Every cycle, except one made only of the known server modules below (reported as a warning).
+      to: { circular: true, via: { pathNot: KNOWN_SERVER_CYCLE.join('|') } },
+    },
+    {
+      name: 'known-server-cycle',
+      comment:
+        'A cycle in server/ that predates this rule (config.ts ↔ http/client-address.ts, also through http/context.ts); the server restructuring (issue 10) removes it, then delete this rule and KNOWN_SERVER_CYCLE.',
+      severity: 'warn',
+      from: { path: KNOWN_SERVER_CYCLE },
+      to: { circular: true, viaOnly: { path: KNOWN_SERVER_CYCLE.join('|') } },
+    },
+  ],
+  options: {
+    // TypeScript 7 has no JavaScript compiler API, which dependency-cruiser's tsc parser needs; swc parses
+    // TS/TSX and reports type-only imports too (so `tsPreCompilationDeps`, a tsc option, is not set).
+    parser: 'swc',
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: ['node_modules'] },
+    // What .gitignore leaves out (build output, data, the tests' scratch folder .tmp/) and git's folder;
+    // node_modules is not followed (above) but stays visible, so rules can name packages.
+    exclude: { path: ['(^|/)dist/', '^data/', '^coverage/', '^\\.tmp/', '^\\.git/'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+      extensions: ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.json'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

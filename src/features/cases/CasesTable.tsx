@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { CASE_STATUSES, CASE_TYPES } from '../../../domain/case-status';
-import { type CaseItem, caseKeys, fetchCases } from '../../api/cases';
+import { type CaseItem, fetchCases } from '../../api/cases';
 import {
   type DataColumn,
   type DataFilter,
@@ -8,6 +8,7 @@ import {
   type PageRequest,
 } from '../../components/DataTable/DataTable';
 import { useI18n } from '../../i18n/i18n';
+import { CASES_TABLE_KEY } from './cache-keys';
 import { CASE_STATUS_KEYS, CASE_TYPE_KEYS, formatDate, formatDateTime, formatPrice, shortId } from './format';
 import { StatusBadge } from './StatusBadge';
 
@@ -144,7 +145,7 @@ export function CasesTable({ id, fixedFilters }: CasesTableProps) {
       id={id}
       label={t('routes.cases')}
       columns={columns}
-      queryKey={[...caseKeys.all, 'table']}
+      queryKey={CASES_TABLE_KEY}
       fetchPage={fetchPage}
       getRowId={getRowId}
       rowHref={rowHref}

@@ -4,40 +4,20 @@ import { useParams } from 'wouter';
 import { caseMessagesQuery } from '../../api/cases';
 import { useI18n } from '../../i18n/i18n';
 import { formatError } from '../../kernel/error-format';
-import { type PaletteCommand, useRegisterCommands } from '../../kernel/palette-registry';
 import { CaseHeader } from './CaseHeader';
+import { useCaseActions } from './case-actions';
 import { MessageTimeline } from './MessageTimeline';
-import { useCloseCase } from './useCloseCase';
 
 export default function ChatScreen() {
   const { id = '' } = useParams<{ id: string }>();
   const { t } = useI18n();
   const query = useInfiniteQuery(caseMessagesQuery(id));
-  const { confirmClose, dialog } = useCloseCase();
   const pages = query.data?.pages;
-  // Every page repeats the case; the newest page is the freshest after a close.
+  // Every page repeats the case; closing writes the answer into all of them (case-actions.tsx).
   const item = pages?.at(-1)?.case;
   const messages = useMemo(() => pages?.flatMap((p) => p.items) ?? [], [pages]);
-
-  const close = useCallback(() => {
-    if (item && !item.closed) confirmClose(item);
-  }, [item, confirmClose]);
-
-  const commands = useMemo<PaletteCommand[]>(
-    () =>
-      item && !item.closed
-        ? [
-            {
-              id: `case:close:${item.id}`,
-              group: t('palette.groups.case'),
-              label: t('cases.close.action'),
-              run: close,
-            },
-          ]
-        : [],
-    [item, close, t],
-  );
-  useRegisterCommands('case', commands);
+  // The buttons, the palette's "Close case" and the confirmation, from one definition.
+  const { actions, dialog } = useCaseActions(item);
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
@@ -54,13 +34,16 @@ export default function ChatScreen() {
     <div className="chat-screen">
       <CaseHeader
         item={item}
-        actions={
-          item.closed ? null : (
-            <button type="button" className="danger" onClick={close}>
-              {t('cases.close.action')}
-            </button>
-          )
-        }
+        actions={actions.map((action) => (
+          <button
+            key={action.id}
+            type="button"
+            className={action.danger ? 'danger' : undefined}
+            onClick={action.run}
+          >
+            {action.label}
+          </button>
+        ))}
       />
       <MessageTimeline
         messages={messages}

@@ -3,7 +3,6 @@ import type { ReactNode } from 'react';
 import { useParams } from 'wouter';
 import { attachmentUrl } from '../../api/attachments';
 import { fetchUser, type StoredFile, type UserDetail, userKeys } from '../../api/users';
-import { useConfirmation } from '../../components/ConfirmDialog/ConfirmDialog';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
@@ -209,8 +208,7 @@ export default function UserScreen({ casesSlot }: { casesSlot?: UserCasesSlot })
     isPending,
     isError,
   } = useQuery({ queryKey: userKeys.detail(id), queryFn: () => fetchUser(id) });
-  const confirmation = useConfirmation();
-  const actions = useUserActions(user, confirmation.ask);
+  const { actions, dialog } = useUserActions(user);
 
   if (isPending) return <p role="status">{t('table.loading')}</p>;
   if (isError || !user) return <p role="alert">{t('errorMessages.NOT_FOUND')}</p>;
@@ -223,14 +221,14 @@ export default function UserScreen({ casesSlot }: { casesSlot?: UserCasesSlot })
         </span>
         <div className="user-actions">
           {actions.map((a) => (
-            <button key={a.id} type="button" onClick={() => confirmation.ask(a.request)}>
+            <button key={a.id} type="button" onClick={a.run}>
               {a.label}
             </button>
           ))}
         </div>
       </header>
       <Detail user={user} casesSlot={casesSlot} />
-      {confirmation.dialog}
+      {dialog}
     </div>
   );
 }

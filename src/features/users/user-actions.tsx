@@ -1,107 +1,100 @@
-import { useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { verifyProfessional } from '../../api/professionals';
+import { statusCountsQuery, verifyProfessional } from '../../api/professionals';
 import {
   resendVerificationEmail,
   setUserDisabled,
+  type UserDetail,
   type UserSummary,
-  userQueryKeysToRefresh,
+  userKeys,
 } from '../../api/users';
-import type { ConfirmRequest } from '../../components/ConfirmDialog/ConfirmDialog';
-import { useI18n } from '../../i18n/i18n';
-import { type PaletteCommand, useRegisterCommands } from '../../kernel/palette-registry';
+import {
+  type EntityActions,
+  type EntityActionsView,
+  entityAction,
+  useEntityActions,
+} from '../../components/EntityActions/useEntityActions';
+import { isEntity, markStale, updateCachedRows } from '../../kernel/query-cache';
 import { SessionContext } from '../../kernel/session';
-import { notify } from '../../kernel/toast';
 
-export interface UserAction {
-  id: 'disable' | 'enable' | 'verify' | 'resend';
-  label: string;
-  request: ConfirmRequest;
+interface UserActionContext {
+  /** The signed-in admin, who cannot disable themselves. */
+  selfId: string | null;
 }
 
 /**
- * The admin actions that apply to this user now (DESIGN §6), each a confirmation request; the
- * same list feeds the page's buttons and the palette, so both go through one confirmation flow.
+ * Puts a user mutation's answer (the user after the change) into the user's page and into their row
+ * in every cached users list, without refetching list pages. The answer carries neither the sidebar's
+ * counts nor the user's audit trail (the page lists every admin action), so those two are asked again.
  */
-export function useUserActions(
-  user: UserSummary | undefined,
-  ask: (request: ConfirmRequest) => void,
-): UserAction[] {
-  const { t } = useI18n();
-  const queryClient = useQueryClient();
+function writeUser(queryClient: QueryClient, result: unknown, user: UserSummary): void {
+  if (isEntity<UserSummary>(result, user.id)) {
+    queryClient.setQueryData<UserDetail>(userKeys.detail(user.id), (detail) =>
+      detail ? { ...detail, ...result } : detail,
+    );
+    updateCachedRows<UserSummary>(queryClient, userKeys.lists(), user.id, (row) => ({ ...row, ...result }));
+    // The row may have left a filtered list (disabled doctors) and totals moved: asked again when next shown.
+    markStale(queryClient, userKeys.lists());
+  }
+  void queryClient.invalidateQueries({ queryKey: userKeys.detail(user.id) });
+  void queryClient.invalidateQueries({ queryKey: statusCountsQuery.queryKey });
+}
+
+/** The admin actions on a user (DESIGN §6): buttons on the user's page and palette commands. */
+export const USER_ACTIONS: EntityActions<UserSummary, UserActionContext> = {
+  entity: 'user',
+  paletteGroupKey: 'users.palette.actions',
+  id: (user) => user.id,
+  params: (user) => ({ name: user.fullName ?? user.name, email: user.email }),
+  actions: [
+    entityAction({
+      id: 'disable',
+      labelKey: 'users.actions.disable',
+      confirm: {
+        titleKey: 'users.actions.disableTitle',
+        messageKey: 'users.actions.disableMessage',
+        danger: true,
+      },
+      visible: (user: UserSummary, { selfId }: UserActionContext) => !user.userDisabled && user.id !== selfId,
+      mutate: (user: UserSummary) => setUserDisabled(user.id, true),
+      write: writeUser,
+      done: { key: 'users.actions.disabled' },
+    }),
+    entityAction({
+      id: 'enable',
+      labelKey: 'users.actions.enable',
+      confirm: { titleKey: 'users.actions.enableTitle', messageKey: 'users.actions.enableMessage' },
+      visible: (user: UserSummary) => user.userDisabled,
+      mutate: (user: UserSummary) => setUserDisabled(user.id, false),
+      write: writeUser,
+      done: { key: 'users.actions.enabled' },
+    }),
+    entityAction({
+      id: 'verify',
+      labelKey: 'users.actions.verify',
+      confirm: { titleKey: 'users.actions.verifyTitle', messageKey: 'users.actions.verifyMessage' },
+      params: (user: UserSummary) => ({ college: user.collegeNumber ?? '—' }),
+      visible: (user: UserSummary) => user.role === 'PROFESSIONAL' && user.status === 'EMAIL_VERIFIED',
+      mutate: (user: UserSummary) => verifyProfessional(user.id),
+      write: writeUser,
+      done: { key: 'users.actions.verified' },
+    }),
+    entityAction({
+      id: 'resend',
+      labelKey: 'users.actions.resend',
+      confirm: { titleKey: 'users.actions.resendTitle', messageKey: 'users.actions.resendMessage' },
+      visible: (user: UserSummary) => user.status === 'NEW_USER',
+      mutate: (user: UserSummary) => resendVerificationEmail(user.id),
+      // The user is unchanged; only the audit trail on their page has a new line.
+      write: writeUser,
+      done: { key: 'users.actions.resent' },
+    }),
+  ],
+};
+
+/** The actions that apply to this user now, their palette commands and their confirmation dialog. */
+export function useUserActions(user: UserSummary | undefined): EntityActionsView {
   const selfId = SessionContext.useSelector((s) => s.context.user?.user.id ?? null);
-
-  const actions = useMemo<UserAction[]>(() => {
-    if (!user) return [];
-    const name = user.fullName ?? user.name;
-    const refresh = (message: string) => () => {
-      for (const queryKey of userQueryKeysToRefresh(user.id))
-        void queryClient.invalidateQueries({ queryKey });
-      notify('success', message);
-    };
-    const list: UserAction[] = [];
-    if (!user.userDisabled && user.id !== selfId)
-      list.push({
-        id: 'disable',
-        label: t('users.actions.disable'),
-        request: {
-          title: t('users.actions.disableTitle', { name }),
-          message: t('users.actions.disableMessage', { email: user.email }),
-          confirmLabel: t('users.actions.disable'),
-          danger: true,
-          action: () => setUserDisabled(user.id, true),
-          onDone: refresh(t('users.actions.disabled', { name })),
-        },
-      });
-    if (user.userDisabled)
-      list.push({
-        id: 'enable',
-        label: t('users.actions.enable'),
-        request: {
-          title: t('users.actions.enableTitle', { name }),
-          message: t('users.actions.enableMessage', { email: user.email }),
-          confirmLabel: t('users.actions.enable'),
-          action: () => setUserDisabled(user.id, false),
-          onDone: refresh(t('users.actions.enabled', { name })),
-        },
-      });
-    if (user.role === 'PROFESSIONAL' && user.status === 'EMAIL_VERIFIED')
-      list.push({
-        id: 'verify',
-        label: t('users.actions.verify'),
-        request: {
-          title: t('users.actions.verifyTitle', { name }),
-          message: t('users.actions.verifyMessage', { college: user.collegeNumber ?? '—' }),
-          confirmLabel: t('users.actions.verify'),
-          action: () => verifyProfessional(user.id),
-          onDone: refresh(t('users.actions.verified', { name })),
-        },
-      });
-    if (user.status === 'NEW_USER')
-      list.push({
-        id: 'resend',
-        label: t('users.actions.resend'),
-        request: {
-          title: t('users.actions.resendTitle'),
-          message: t('users.actions.resendMessage', { email: user.email }),
-          confirmLabel: t('users.actions.resend'),
-          action: () => resendVerificationEmail(user.id),
-          onDone: refresh(t('users.actions.resent', { email: user.email })),
-        },
-      });
-    return list;
-  }, [user, selfId, t, queryClient]);
-
-  const commands = useMemo<PaletteCommand[]>(
-    () =>
-      actions.map((a) => ({
-        id: `user:${a.id}`,
-        group: t('users.palette.actions'),
-        label: a.label,
-        run: () => ask(a.request),
-      })),
-    [actions, ask, t],
-  );
-  useRegisterCommands('user-actions', commands);
-  return actions;
+  const context = useMemo(() => ({ selfId }), [selfId]);
+  return useEntityActions(USER_ACTIONS, user, context);
 }

@@ -117,6 +117,37 @@ describe.skipIf(!hasChromium)('console in Chromium', () => {
     await page.getByRole('heading', { name: ptPT.routes.settlement, level: 1 }).waitFor();
   });
 
+  it('opens the palette on a Ctrl+K pressed before its code has arrived, keeping what was typed', async () => {
+    // The dialog is its own chunk, fetched once the page is idle (docs/decisions/0053): hold it back.
+    let arrive = () => {};
+    const held = new Promise<void>((resolve) => {
+      arrive = resolve;
+    });
+    const paletteChunks: string[] = [];
+    await page.route(/\/assets\/Palette-[^/]+\.js$/, async (route) => {
+      paletteChunks.push(route.request().url());
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+    });
+    await page.goto(`${server.url}/login`);
+    await signIn();
+    await page.getByRole('heading', { name: ptPT.routes.home, level: 1 }).waitFor();
+    await page.keyboard.press('Control+k');
+    await page.getByRole('dialog', { name: ptPT.palette.label }).waitFor();
+    // Playwright sends ç and ã as text without a keydown (a real keyboard sends one): the ASCII part.
+    await page.keyboard.type('Liquida');
+    await page.keyboard.press('Enter');
+    expect(await page.getByPlaceholder(ptPT.palette.placeholder).count()).toBe(0);
+    expect(page.url()).toBe(`${server.url}/`);
+    expect(paletteChunks).toHaveLength(1);
+
+    arrive();
+    await page.waitForURL(`${server.url}/settlement`);
+    await page.getByRole('heading', { name: ptPT.routes.settlement, level: 1 }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
   it('keeps the language chosen in the profile menu across a reload', async () => {
     await page.goto(`${server.url}/login`);
     await signIn();

@@ -15,11 +15,15 @@ import { parseArgs } from 'node:util';
 import { expectedFromPain001, parseExpectedItems } from '../domain/reconcile/expected';
 import { type ExpectedItem, reconcile, withEntryIds } from '../domain/reconcile/match';
 import { checkPain001, type Finding, readPain001 } from '../domain/sepa/read-pain001';
+import { readPain002, type StatusReason } from '../domain/sepa/read-pain002';
+import { isKnownReasonCode } from '../domain/sepa/reason-codes';
+import { interpretStatusReport } from '../domain/sepa/status-report';
 import { PAIN_NAMESPACE, type PainVersion, writePain001 } from '../domain/sepa/write-pain001';
 import type { CsvMapping } from '../domain/statements/csv';
 import { decodeWindows1252 } from '../domain/statements/decode';
 import { parseStatement } from '../domain/statements/detect';
 import { MAX_STATEMENT_BYTES, type StatementFormat } from '../domain/statements/types';
+import enGB from '../locales/en-GB.json';
 import { painSchemaErrors } from './pain-schema';
 import { formatIssues, sepaBatchSchema } from './sepa-batch-schema';
 
@@ -27,6 +31,7 @@ const USAGE = `Usage:
   npm run cli -- statement parse FILE [--format auto|csv|camt053|mt940] [--mapping JSON] [--json]
   npm run cli -- sepa generate --input BATCH.json --out FILE.xml [--version 03|09] [--json]
   npm run cli -- sepa check FILE.xml [--xsd-dir DIR] [--json]
+  npm run cli -- sepa status PAIN002.xml [--json]
   npm run cli -- reconcile --statement FILE --expected EXPECTED.json|PAIN.xml [--format …] [--mapping JSON] [--window-days N] [--json]`;
 
 class UsageError extends Error {}
@@ -246,6 +251,56 @@ async function sepaCheck(args: string[]): Promise<number> {
   return ok ? 0 : 1;
 }
 
+const describeReason = (r: StatusReason): string => {
+  const code = r.code ?? r.proprietary ?? '(no code)';
+  const text = r.code && isKnownReasonCode(r.code) ? ` ${enGB.bankReasons[r.code]}` : '';
+  return `${code}${text}${r.additionalInfo.length > 0 ? ` (${r.additionalInfo.join(' ')})` : ''}`;
+};
+
+/** Prints what a pain.002 status report means for its file and transfers (decision 0058); applies nothing. */
+function sepaStatus(args: string[]): number {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { json: { type: 'boolean' } },
+  });
+  if (positionals.length !== 1) throw new UsageError('sepa status needs exactly one PAIN002.xml');
+  const read = readPain002(
+    readInput(positionals[0]!)
+      .toString('utf8')
+      .replace(/^\uFEFF/, ''),
+  );
+  if (!read.ok) {
+    const what = [read.field, read.found].filter(Boolean).join(' ');
+    throw new InputError(`${positionals[0]}: line ${read.line}: ${read.code}${what ? ` ${what}` : ''}`);
+  }
+  const i = interpretStatusReport(read.report);
+  print(
+    !!values.json,
+    { interpretation: i, warnings: read.report.warnings },
+    `report ${i.reportMessageId} (${i.reportCreatedAt}) for file ${i.originalMessageId}: ${i.outcome}, ` +
+      (i.fileStatus ? `file ${i.fileStatus}` : 'file unchanged'),
+  );
+  if (!values.json) {
+    for (const r of i.rejections) {
+      const who =
+        r.scope === 'FILE'
+          ? 'the whole file'
+          : (r.endToEndId ?? `block ${r.paymentInformationId} (every transfer not named above)`);
+      process.stdout.write(
+        `rejected: ${who}: ${r.reasons.map(describeReason).join('; ') || 'no reason given'}\n`,
+      );
+    }
+    for (const n of i.notes) {
+      const where = [n.paymentInformationId, n.endToEndId, n.status].filter(Boolean).join(' ');
+      process.stderr.write(`note: ${n.code}${where ? ` ${where}` : ''}\n`);
+    }
+    for (const w of read.report.warnings)
+      process.stderr.write(`line ${w.line}: ${w.code} ${w.path} ${w.value}\n`);
+  }
+  return i.outcome === 'UNDETERMINED' ? 1 : 0;
+}
+
 function loadExpected(file: string): ExpectedItem[] {
   const bytes = readInput(file);
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
@@ -314,6 +369,7 @@ async function main(argv: string[]): Promise<number> {
   if (group === 'statement' && command === 'parse') return statementParse(rest);
   if (group === 'sepa' && command === 'generate') return sepaGenerate(rest);
   if (group === 'sepa' && command === 'check') return sepaCheck(rest);
+  if (group === 'sepa' && command === 'status') return sepaStatus(rest);
   if (group === 'reconcile') return reconcileCommand(command === undefined ? [] : [command, ...rest]);
   throw new UsageError(
     group ? `unknown command: ${[group, command].filter(Boolean).join(' ')}` : 'no command given',

@@ -13,7 +13,7 @@ import { type Database, openDatabase } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
 import { hasSeedData, seedDatabase } from '../server/db/seed';
 import { listen } from '../server/http/listen';
-import { createSession } from '../server/services/sessions';
+import { createSession } from '../server/platform/sessions';
 
 const { values } = parseArgs({
   options: {

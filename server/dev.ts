@@ -5,7 +5,7 @@ import { openDatabase } from './db/client';
 import { DEFAULT_DEMO_USERS } from './db/seed';
 import { listen } from './http/listen';
 import { keepServingAfterStrayErrors } from './http/process-guard';
-import { prepareDatabase } from './services/bootstrap';
+import { prepareDatabase } from './platform/bootstrap';
 
 /** The API on its own port, and Vite's dev server in front of it proxying `/v2` (vite.config.ts). */
 async function main(): Promise<void> {

@@ -8,7 +8,7 @@ import { openDatabase, SERVER_WARM_CONNECTIONS } from './db/client';
 import { DEFAULT_DEMO_USERS } from './db/seed';
 import { listen } from './http/listen';
 import { keepServingAfterStrayErrors } from './http/process-guard';
-import { prepareDatabase } from './services/bootstrap';
+import { prepareDatabase } from './platform/bootstrap';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const distDir = join(projectRoot, 'dist');

@@ -1,4 +1,4 @@
-import { hashPassword } from '../services/passwords';
+import { hashPassword } from '../platform/passwords';
 import type { Database, Queryable } from './client';
 import { type Cell, insertRows, iso } from './seed/bulk';
 import { seedCases } from './seed/cases';

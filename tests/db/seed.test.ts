@@ -7,7 +7,7 @@ import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/client';
 import { migrate } from '../../server/db/migrate';
 import { hasSeedData, MIN_SEED_USERS, type SeedOptions, seedDatabase } from '../../server/db/seed';
-import { storedFilePath } from '../../server/files/store';
+import { storedFilePath } from '../../server/platform/files/store';
 import { testDatabaseKinds } from '../support/databases';
 
 const options = (filesDir: string): SeedOptions => ({

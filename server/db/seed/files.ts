@@ -1,4 +1,4 @@
-import { saveStoredFile } from '../../files/store';
+import { saveStoredFile } from '../../platform/files/store';
 import type { Queryable } from '../client';
 import { patternPng, simplePdf, sineWav } from './media';
 import type { Rng } from './random';

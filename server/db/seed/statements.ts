@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { addDays, todayInLisbon } from '../../../domain/business-days';
 import { centsToDecimal } from '../../../domain/money';
-import { saveStoredFile } from '../../files/store';
+import { saveStoredFile } from '../../platform/files/store';
 import type { Queryable } from '../client';
 import { type Cell, type Column, insertRows, iso } from './bulk';
 import { DEBTOR, MONTHS_OF_SETTLEMENTS, monthOf, type SeededSepaFile } from './finance';

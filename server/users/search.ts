@@ -4,6 +4,8 @@ import {
   decodeCursor,
   estimateRows,
   type KeysetPosition,
+  type KeysetQuery,
+  keysetBatches,
   keysetRows,
   pageOf,
   SqlParams,
@@ -105,4 +107,35 @@ function plainPage(
       ),
     ),
   ]);
+}
+
+/**
+ * Every user the query's filters and search match, in its sort order, as batches through the list
+ * engine's keyset (for exports): the plain plan's statement, continued batch after batch.
+ */
+export async function* streamUsers(
+  db: Queryable,
+  query: Omit<UserListQuery, 'limit' | 'cursor'>,
+  batchSize = 1000,
+): AsyncGenerator<UserSummary[]> {
+  const sort = USER_SORT_COLUMNS[query.sort];
+  const search = await resolveSearch(db, query.q ? parseSearch(query.q) : null);
+  const params = new SqlParams();
+  const where = userFilters(params, { ...query, limit: batchSize }, search);
+  const keyset: KeysetQuery = {
+    select: SUMMARY_COLUMNS,
+    from: USERS_FROM,
+    where,
+    params,
+    sort,
+    id: 'u.id',
+    order: query.order ?? sort.defaultOrder,
+  };
+  for await (const rows of keysetBatches<PlanRow>(db, keyset, batchSize)) {
+    const areas = await areasOf(
+      db,
+      rows.filter((row) => row.role === 'PROFESSIONAL').map((row) => row.id),
+    );
+    yield rows.map((row) => toUserSummary(row, areas.get(row.id) ?? []));
+  }
 }

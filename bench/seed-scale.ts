@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { type Database, openDatabase } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
-import { seedDatabase } from '../server/db/seed';
+import { seedDatabase } from '../server/seed/seed';
 
 const { values } = parseArgs({
   options: {

@@ -11,9 +11,9 @@ import { createApp } from '../server/app';
 import { readConfig } from '../server/config';
 import { type Database, openDatabase } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
-import { hasSeedData, seedDatabase } from '../server/db/seed';
 import { listen } from '../server/http/listen';
 import { createSession } from '../server/platform/sessions';
+import { hasSeedData, seedDatabase } from '../server/seed/seed';
 
 const { values } = parseArgs({
   options: {

@@ -81,7 +81,7 @@ export const userDetailSchema = userSummarySchema.extend({
   bank: z.object({
     iban: z.string().nullable(),
     ibanValid: z.boolean(),
-    /** Why the IBAN is not valid (`REQUIRED`, `INVALID_CHECKSUM`, …); null when it is. */
+    /** Why the IBAN cannot be paid (`REQUIRED`, `INVALID_CHECKSUM`, `IBAN_NOT_SEPA`, …); null when it can. */
     ibanError: z.string().nullable(),
     bicSwift: z.string().nullable(),
   }),

@@ -2,10 +2,10 @@ import { createServer } from 'vite';
 import { createApp } from './app';
 import { readConfig } from './config';
 import { openDatabase } from './db/client';
-import { DEFAULT_DEMO_USERS } from './db/seed';
 import { listen } from './http/listen';
 import { keepServingAfterStrayErrors } from './http/process-guard';
 import { prepareDatabase } from './platform/bootstrap';
+import { DEFAULT_DEMO_USERS } from './seed/seed';
 
 /** The API on its own port, and Vite's dev server in front of it proxying `/v2` (vite.config.ts). */
 async function main(): Promise<void> {

@@ -5,10 +5,10 @@ import { build } from 'vite';
 import { createApp } from './app';
 import { readConfig } from './config';
 import { openDatabase, SERVER_WARM_CONNECTIONS } from './db/client';
-import { DEFAULT_DEMO_USERS } from './db/seed';
 import { listen } from './http/listen';
 import { keepServingAfterStrayErrors } from './http/process-guard';
 import { prepareDatabase } from './platform/bootstrap';
+import { DEFAULT_DEMO_USERS } from './seed/seed';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const distDir = join(projectRoot, 'dist');

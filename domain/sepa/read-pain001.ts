@@ -1,5 +1,5 @@
 import { isIsoDate, isTarget2BusinessDay } from '../business-days';
-import { checkIban, isValidBicFormat } from '../iban';
+import { checkPayableIban, isValidBicFormat } from '../iban';
 import { decimalToCents } from '../money';
 import { list, parseXmlSafely, text } from '../xml';
 import { identifierProblem, SEPA_TEXT } from './transliterate';
@@ -107,7 +107,8 @@ const decimals = (v: string) => (v.includes('.') ? v.length - v.indexOf('.') - 1
 
 /**
  * The EPC rules the ISO schema does not check (character set, 70/140 limits, identifiers, sums,
- * SLEV/SEPA, EUR with two decimals, TARGET2 date). Schema validation is the caller's second layer.
+ * SLEV/SEPA, EUR with two decimals, TARGET2 date, IBANs of SEPA countries). Schema validation is
+ * the caller's second layer.
  */
 export function checkPain001(file: Pain001File): Finding[] {
   const out: Finding[] = [];
@@ -134,9 +135,8 @@ export function checkPain001(file: Pain001File): Finding[] {
     else if (!isTarget2BusinessDay(p.executionDate))
       out.push({ location: at, field: 'ReqdExctnDt', code: 'NOT_BUSINESS_DAY' });
     text(at, 'Dbtr/Nm', p.debtorName, NAME_MAX);
-    const debtorIban = checkIban(p.debtorIban);
-    if (!debtorIban.valid || debtorIban.iban !== p.debtorIban)
-      out.push({ location: at, field: 'DbtrAcct/Id/IBAN', code: 'INVALID_IBAN' });
+    const debtorIbanProblem = ibanProblem(p.debtorIban);
+    if (debtorIbanProblem) out.push({ location: at, field: 'DbtrAcct/Id/IBAN', code: debtorIbanProblem });
     if (p.debtorBic && !isValidBicFormat(p.debtorBic))
       out.push({ location: at, field: 'DbtrAgt/FinInstnId', code: 'INVALID_BIC' });
     let sum = 0;
@@ -155,8 +155,8 @@ export function checkPain001(file: Pain001File): Finding[] {
         sum += t.amountCents;
       }
       text(loc, 'Cdtr/Nm', t.creditorName, NAME_MAX, e2e);
-      const iban = checkIban(t.creditorIban);
-      if (!iban.valid || iban.iban !== t.creditorIban) f('CdtrAcct/Id/IBAN', 'INVALID_IBAN');
+      const creditorIbanProblem = ibanProblem(t.creditorIban);
+      if (creditorIbanProblem) f('CdtrAcct/Id/IBAN', creditorIbanProblem);
       if (t.creditorBic && !isValidBicFormat(t.creditorBic)) f('CdtrAgt/FinInstnId', 'INVALID_BIC');
       if (t.remittance.length > 1) f('RmtInf/Ustrd', 'MORE_THAN_ONE');
       if (t.remittance.length > 0 && t.structuredRemittance) f('RmtInf', 'USTRD_AND_STRD');
@@ -168,6 +168,13 @@ export function checkPain001(file: Pain001File): Finding[] {
   });
   checkTotals(out, 'GrpHdr', file.numberOfTransactions, file.controlSum, fileCount, fileSum);
   return out;
+}
+
+/** `INVALID_IBAN` for anything not already a valid IBAN in electronic form; else `IBAN_NOT_SEPA` outside SEPA. */
+function ibanProblem(written: string): 'INVALID_IBAN' | 'IBAN_NOT_SEPA' | null {
+  const check = checkPayableIban(written);
+  if (check.iban !== written || (!check.valid && check.code !== 'IBAN_NOT_SEPA')) return 'INVALID_IBAN';
+  return check.valid ? null : 'IBAN_NOT_SEPA';
 }
 
 function checkTotals(

@@ -1,5 +1,5 @@
 import { isIsoDate, nextTarget2BusinessDay, todayInLisbon } from '../business-days';
-import { bicRequiredFor, checkIban, isValidBicFormat, normalizeBic } from '../iban';
+import { bicRequiredFor, checkPayableIban, isValidBicFormat, normalizeBic } from '../iban';
 import { identifierProblem, sepaText } from './transliterate';
 
 export interface SepaTransaction {
@@ -69,6 +69,7 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' 
  * Validates a batch against the EPC rules and returns what the writer needs: descriptive text
  * transliterated and cut, IBANs/BICs in electronic form, the execution date moved to a TARGET2
  * business day. Identifiers, IBANs and amounts are never altered: when they are wrong the batch is refused.
+ * IBANs must also be of a SEPA-scheme country (`IBAN_NOT_SEPA`, decision 0038).
  */
 export function prepareBatch(input: SepaBatch, options: ValidateOptions = {}): Prepared {
   const errors: SepaError[] = [];
@@ -95,7 +96,7 @@ export function prepareBatch(input: SepaBatch, options: ValidateOptions = {}): P
   const debtorIn = (batch.debtor ?? {}) as Partial<SepaBatch['debtor']>;
   const debtorName = sepaText(str(debtorIn.name), NAME_MAX);
   if (debtorName === '') errors.push({ field: 'debtor.name', code: 'REQUIRED' });
-  const debtorIban = checkIban(str(debtorIn.iban));
+  const debtorIban = checkPayableIban(str(debtorIn.iban));
   if (!debtorIban.valid) errors.push({ field: 'debtor.iban', code: debtorIban.code });
   const debtorBic = str(debtorIn.bic).trim() === '' ? null : normalizeBic(str(debtorIn.bic));
   if (debtorBic && !isValidBicFormat(debtorBic)) errors.push({ field: 'debtor.bic', code: 'INVALID_BIC' });
@@ -104,6 +105,10 @@ export function prepareBatch(input: SepaBatch, options: ValidateOptions = {}): P
   if (batch.initiatingPartyName != null && initiatingPartyName === '') {
     errors.push({ field: 'initiatingPartyName', code: 'REQUIRED' });
   }
+
+  // A string "false" is truthy: refuse anything but a boolean rather than write <BtchBookg>true.
+  if (batch.batchBooking != null && typeof batch.batchBooking !== 'boolean')
+    errors.push({ field: 'batchBooking', code: 'INVALID_TYPE' });
 
   const txs = Array.isArray(batch.transactions) ? batch.transactions : [];
   if (txs.length === 0) errors.push({ field: 'transactions', code: 'REQUIRED' });
@@ -121,7 +126,7 @@ export function prepareBatch(input: SepaBatch, options: ValidateOptions = {}): P
     seen.add(endToEndId);
     const creditorName = sepaText(str(tx.creditorName), NAME_MAX);
     if (creditorName === '') err('creditorName', 'REQUIRED');
-    const iban = checkIban(str(tx.creditorIban));
+    const iban = checkPayableIban(str(tx.creditorIban));
     if (!iban.valid) err('creditorIban', iban.code);
     const bicRaw = str(tx.creditorBic).trim();
     const creditorBic = bicRaw === '' ? null : normalizeBic(bicRaw);
@@ -152,7 +157,7 @@ export function prepareBatch(input: SepaBatch, options: ValidateOptions = {}): P
       requestedExecutionDate: requested,
       executionDate,
       initiatingPartyName,
-      batchBooking: batch.batchBooking ?? true,
+      batchBooking: batch.batchBooking !== false,
       debtor: { name: debtorName, iban: debtorIban.iban, bic: debtorBic },
       transactions: prepared,
       controlSumCents,

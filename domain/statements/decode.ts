@@ -1,6 +1,41 @@
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 
 /**
+ * What windows-1252 puts at 0x80–0x9F (the WHATWG Encoding Standard's index-windows-1252; every
+ * other byte is its own code point, as in latin-1). The five bytes Microsoft leaves undefined
+ * (0x81, 0x8D, 0x8F, 0x90, 0x9D) map to the C1 control of the same value, as WHATWG (and so every
+ * browser) does, so a CSV decodes identically here and in the console's worker.
+ *
+ * Written out rather than left to `new TextDecoder('windows-1252')`: Node builds whose decoder
+ * takes the latin-1 fast path (Node 20.20 here, for one) return U+0080–U+009F for these bytes,
+ * turning `€` into U+0080 and curly quotes into C1 controls (decision 0037).
+ */
+const WINDOWS_1252_HIGH = [
+  0x20ac, 0x0081, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152,
+  0x008d, 0x017d, 0x008f, 0x0090, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122,
+  0x0161, 0x203a, 0x0153, 0x009d, 0x017e, 0x0178,
+];
+
+const WINDOWS_1252 = Uint16Array.from({ length: 256 }, (_, byte) =>
+  byte >= 0x80 && byte <= 0x9f ? WINDOWS_1252_HIGH[byte - 0x80]! : byte,
+);
+
+/** Bytes converted per String.fromCharCode call: well under engines' argument-count limits. */
+const CHUNK = 8192;
+
+/** windows-1252 → text through the table above; pure (runs in the browser's worker too). */
+export function decodeWindows1252(bytes: Uint8Array): string {
+  const parts: string[] = [];
+  const units = new Uint16Array(Math.min(bytes.length, CHUNK));
+  for (let start = 0; start < bytes.length; start += CHUNK) {
+    const end = Math.min(start + CHUNK, bytes.length);
+    for (let i = start; i < end; i++) units[i - start] = WINDOWS_1252[bytes[i]!]!;
+    parts.push(String.fromCharCode.apply(null, units.subarray(0, end - start) as unknown as number[]));
+  }
+  return parts.join('');
+}
+
+/**
  * Bytes → text: a BOM wins; then UTF-16 without BOM (NULs on alternate bytes); then strict UTF-8;
  * anything that is not valid UTF-8 is read as windows-1252 (what Portuguese bank exports use).
  */
@@ -27,6 +62,6 @@ export function decodeBytes(bytes: Uint8Array): { text: string; encoding: TextEn
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'utf-8' };
   } catch {
-    return { text: new TextDecoder('windows-1252').decode(bytes), encoding: 'windows-1252' };
+    return { text: decodeWindows1252(bytes), encoding: 'windows-1252' };
   }
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { migrate } from '../db/migrate';
-import { hasSeedData, type SeedSummary, seedDatabase } from '../db/seed';
+import { hasSeedData, type SeedSummary, seedDatabase } from '../seed/seed';
 
 /** Migrates, then seeds the demo dataset into an empty database; a database in use is never seeded. */
 export async function prepareDatabase(

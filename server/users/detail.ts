@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { storedFileSchema, userDetailSchema } from '../../contract/users';
-import { checkIban, missingProfessionalFields } from '../../domain/iban';
+import { checkPayableIban, missingProfessionalFields } from '../../domain/iban';
 import type { Queryable } from '../db/client';
 import { refuse } from '../platform/refusal';
 import { areasOf, isoTime, SUMMARY_COLUMNS, type SummaryRow, toUserSummary } from './summary';
@@ -48,7 +48,8 @@ export async function loadUserDetail(db: Queryable, id: string): Promise<UserDet
     shareLinkStats(db, row),
     auditOf(db, row.id),
   ]);
-  const iban = checkIban(row.iban);
+  // Same rule as missingFields: an IBAN no SEPA transfer can reach is not valid for payouts.
+  const iban = checkPayableIban(row.iban);
   return {
     ...toUserSummary(row, areas.get(row.id) ?? []),
     birthDate: row.birth_date === null ? null : String(row.birth_date).slice(0, 10),

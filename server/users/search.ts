@@ -1,4 +1,6 @@
+import type { z } from 'zod';
 import type { UserSort } from '../../contract/statuses';
+import type { userPageSchema } from '../../contract/users';
 import type { Queryable } from '../db/client';
 import {
   decodeCursor,
@@ -20,10 +22,7 @@ import { areasOf, SUMMARY_COLUMNS, toUserSummary } from './summary';
 
 export type { UserListQuery } from './search-filters';
 
-export interface UserPage extends Total {
-  items: UserSummary[];
-  nextCursor: string | null;
-}
+export type UserPage = z.infer<typeof userPageSchema>;
 
 /**
  * `GET /v2/admin/users` (docs/decisions/0040, 0042, 0043): the query's filters and search, answered by

@@ -21,6 +21,8 @@ export const ERROR_CODES = [
   'NO_RECORDS_FOUND',
   'NO_RECORDS_FOUND_WITH_DATES',
   'PROFESSIONAL_MISSING_DATA',
+  /** Also a `bank.ibanError`: a valid IBAN of a country outside the SEPA schemes. */
+  'IBAN_NOT_SEPA',
   'AREA_OF_INTEREST_ALREADY_EXISTS',
   'CASE_ALREADY_CLOSED',
   'CASE_TRANSITION_NOT_ALLOWED',

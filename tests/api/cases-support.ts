@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { createApp } from '../../server/app';
 import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
-import { seedDatabase } from '../../server/db/seed';
 import { listen } from '../../server/http/listen';
+import { seedDatabase } from '../../server/seed/seed';
 import type { TestDatabaseKind } from '../support/databases';
 import { bearer, type Clock, issueToken } from './harness';
 

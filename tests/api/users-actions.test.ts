@@ -138,6 +138,18 @@ describe.each(testDatabaseKinds())('single user view and user transitions on $na
       expect((await getJson(`/v2/admin/users/${customer}`)).body.missingFields).toBeNull();
     });
 
+    it('counts an IBAN outside SEPA as missing (IBAN_NOT_SEPA), with the domain rule', async () => {
+      const id = await insertUser(db, { email: 'dr.brazil@actions.test', role: 'PROFESSIONAL' });
+      await db.query(
+        `UPDATE users SET iban = 'BR1800360305000010009795493C1', full_name = 'Ana Lima', tax_number = '123456789',
+                          college_number = 'OM-77' WHERE id = $1`,
+        [id],
+      );
+      const { body } = await getJson(`/v2/admin/users/${id}`);
+      expect(body.bank).toMatchObject({ ibanValid: false, ibanError: 'IBAN_NOT_SEPA' });
+      expect(body.missingFields).toEqual(['iban']);
+    });
+
     it('answers 404 USER_NOT_FOUND for an unknown id and 400/404 JSON for a malformed one', async () => {
       const unknown = await getJson('/v2/admin/users/00000000-0000-4000-8000-00000000abcd');
       expect(unknown).toEqual({ status: 404, body: { code: 'USER_NOT_FOUND' } });

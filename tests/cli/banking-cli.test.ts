@@ -1,5 +1,16 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -113,6 +124,39 @@ describe('banking CLI', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('sepa generate refuses a creditor IBAN outside SEPA; sepa check finds one', async () => {
+    const brazil = 'BR1800360305000010009795493C1';
+    const input = path.join(dir, 'brazil.json');
+    const out = path.join(dir, 'brazil.xml');
+    writeFileSync(
+      input,
+      JSON.stringify({ ...batch, transactions: [{ ...batch.transactions[0], creditorIban: brazil }] }),
+    );
+    const r = await cli('sepa', 'generate', '--input', input, '--out', out);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('STL-1: creditorIban IBAN_NOT_SEPA');
+    expect(existsSync(out)).toBe(false);
+    // A file written elsewhere with such an IBAN is schema-valid, but not a file we may send.
+    const good = path.join(dir, 'good.xml');
+    writeFileSync(input, JSON.stringify(batch));
+    expect((await cli('sepa', 'generate', '--input', input, '--out', good)).code).toBe(0);
+    writeFileSync(out, readFileSync(good, 'utf8').replace(batch.transactions[0]!.creditorIban, brazil));
+    const check = await cli('sepa', 'check', out, '--json');
+    expect(check.code).toBe(1);
+    expect(JSON.parse(check.stdout)).toMatchObject({
+      ok: false,
+      schemaValid: true,
+      findings: [
+        {
+          location: 'PmtInf[1]/CdtTrfTxInf[1]',
+          field: 'CdtrAcct/Id/IBAN',
+          code: 'IBAN_NOT_SEPA',
+          endToEndId: 'STL-1',
+        },
+      ],
+    });
+  });
+
   it('sepa check reports EPC findings', async () => {
     const r = await cli('sepa', 'check', `${SAMPLES}pain.001.001.03.xml`, '--json');
     expect(r.code).toBe(1);
@@ -160,6 +204,82 @@ describe('banking CLI', () => {
     const bad = await cli('reconcile', '--statement', statement, '--expected', expected, '--json');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('expected item 0: amountCents INVALID_AMOUNT');
+  });
+
+  it('refuses non-regular files and files over 100 MB before reading them', async () => {
+    // /dev/zero never ends: reading it first grew the process to 4 GB.
+    const device = await cli('statement', 'parse', '/dev/zero');
+    expect(device).toMatchObject({ code: 1, stdout: '' });
+    expect(device.stderr).toBe('error: /dev/zero is not a regular file\n');
+    const folder = await cli('sepa', 'check', dir);
+    expect(folder.code).toBe(1);
+    expect(folder.stderr).toBe(`error: ${dir} is not a regular file\n`);
+    // A sparse file: 100 MiB + 1 byte on paper, nothing on disk; refused from its size alone.
+    const big = path.join(dir, 'big.xml');
+    const fd = openSync(big, 'w');
+    ftruncateSync(fd, 100 * 1024 * 1024 + 1);
+    closeSync(fd);
+    for (const args of [
+      ['statement', 'parse', big],
+      ['sepa', 'check', big],
+      ['sepa', 'generate', '--input', big, '--out', path.join(dir, 'never.xml')],
+      ['reconcile', '--statement', big, '--expected', big],
+    ]) {
+      const r = await cli(...args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`error: ${big} is larger than the 100 MiB limit (100.0 MiB)\n`);
+    }
+    rmSync(big);
+  });
+
+  it('sepa generate --out: a folder or an unwritable path gives a clear error and leaves nothing', async () => {
+    const input = path.join(dir, 'out-batch.json');
+    writeFileSync(input, JSON.stringify(batch));
+    const target = path.join(dir, 'outputs');
+    mkdirSync(target);
+    const notAFolder = path.join(dir, 'out-batch.json', 'file.xml');
+    const missingFolder = path.join(dir, 'no-such-folder', 'file.xml');
+    const before = readdirSync(dir).sort();
+    for (const [out, reason] of [
+      [target, 'is a folder'],
+      [notAFolder, 'ENOTDIR'],
+      [missingFolder, 'ENOENT'],
+    ] as const) {
+      const r = await cli('sepa', 'generate', '--input', input, '--out', out);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`error: cannot write ${out}: ${reason}\n`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(readdirSync(dir).sort()).toEqual(before);
+    expect(readdirSync(target)).toEqual([]);
+  });
+
+  it('sepa generate checks the batch JSON types and names the wrong field', async () => {
+    const input = path.join(dir, 'typed.json');
+    const out = path.join(dir, 'typed.xml');
+    writeFileSync(input, JSON.stringify({ ...batch, batchBooking: 'false' }));
+    const r = await cli('sepa', 'generate', '--input', input, '--out', out);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`error: batch ${input} is not valid:\n  batchBooking: expected a boolean\n`);
+    expect(existsSync(out)).toBe(false);
+    writeFileSync(
+      input,
+      JSON.stringify({
+        ...batch,
+        batchBookng: true,
+        transactions: [{ ...batch.transactions[0], amountCents: '120.50' }],
+      }),
+    );
+    const two = await cli('sepa', 'generate', '--input', input, '--out', out);
+    expect(two.code).toBe(1);
+    expect(two.stderr).toBe(
+      `error: batch ${input} is not valid:\n` +
+        '  transactions[0].amountCents: expected a number\n' +
+        '  batchBookng: unknown field\n',
+    );
+    writeFileSync(input, JSON.stringify({ ...batch, batchBooking: false }));
+    expect((await cli('sepa', 'generate', '--input', input, '--out', out)).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('<BtchBookg>false</BtchBookg>');
   });
 
   it('answers an unknown command with usage and exit code 2', async () => {

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/client';
 import { migrate } from '../../server/db/migrate';
-import { hasSeedData, MIN_SEED_USERS, type SeedOptions, seedDatabase } from '../../server/db/seed';
 import { storedFilePath } from '../../server/platform/files/store';
+import { hasSeedData, MIN_SEED_USERS, type SeedOptions, seedDatabase } from '../../server/seed/seed';
 import { testDatabaseKinds } from '../support/databases';
 
 const options = (filesDir: string): SeedOptions => ({

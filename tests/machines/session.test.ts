@@ -1,14 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { type AnyMachineSnapshot, createActor, fromPromise, waitFor } from 'xstate';
-import { adjacencyMapToArray, getAdjacencyMap, getShortestPaths, getStateNodes } from 'xstate/graph';
-import {
-  type Credentials,
-  type LoginResult,
-  type Profile,
-  type SessionEvent,
-  type SessionInput,
-  sessionMachine,
-} from '../../machines/session';
+import { expect } from 'vitest';
+import { NOT_ALLOWED_CODE, type Profile, type SessionInput, sessionMachine } from '../../machines/session';
+import { describeModel, type Expected, type ModelEvent, type Observed } from './model';
+
+/**
+ * The session as the specification (§4 Session, § authenticated guard) and docs/decisions/0020
+ * describe it, written without reading the machine.
+ */
 
 const admin: Profile = {
   user: { id: 'u1', email: 'admin@example.com', name: 'Ada', fullName: 'Ada Admin', role: 'ADMIN' },
@@ -20,179 +17,168 @@ const admin: Profile = {
   adminData: { permissions: [] },
 };
 const customer: Profile = { ...admin, selectedRole: 'CUSTOMER', adminData: null };
+const CREDENTIALS = { email: 'admin@example.com', password: 'secret-pass' };
+const CAME_FROM = '/customers?q=x';
 
-type AnyEvent = SessionEvent | { type: string; output?: unknown; error?: unknown };
-
-// The traversal never runs invoked actors, so their outcomes are listed as events (pitfall 1 of the notes).
-const events: AnyEvent[] = [
-  { type: 'session.login', email: 'admin@example.com', password: 'secret-pass' },
-  { type: 'session.logout' },
-  { type: 'session.unauthorized', path: '/customers?q=x' },
-  { type: 'xstate.done.actor.fetchCurrentUser', output: admin },
-  { type: 'xstate.done.actor.fetchCurrentUser', output: customer },
-  { type: 'xstate.error.actor.fetchCurrentUser', error: { code: 'UNAUTHORIZED' } },
-  { type: 'xstate.done.actor.login', output: { token: 'tok-new', user: admin } },
-  { type: 'xstate.done.actor.login', output: { token: 'tok-cust', user: customer } },
-  { type: 'xstate.error.actor.login', error: { code: 'EMAIL_OR_PASSWORD_INVALID' } },
-  { type: 'xstate.error.actor.login', error: new TypeError('Failed to fetch') },
-  { type: 'xstate.done.actor.logout', output: undefined },
-  { type: 'xstate.error.actor.logout', error: { code: 'UNAUTHORIZED' } },
-];
-
-const serializeState = (snapshot: AnyMachineSnapshot) =>
-  JSON.stringify({
-    value: snapshot.value,
-    token: snapshot.context.token,
-    admin: snapshot.context.user?.adminData != null,
-    loginError: snapshot.context.loginError,
-    redirectPath: snapshot.context.redirectPath,
-  });
-const serializeEvent = (event: AnyEvent) => JSON.stringify(event);
-
-// Actor outcomes only exist while their invoking state runs; elsewhere they cannot happen.
-const filterEvents = (snapshot: AnyMachineSnapshot, event: AnyEvent) => {
-  const outcome = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type);
-  return !outcome || Boolean(outcome[2] && snapshot.children[outcome[2]]);
-};
-
-const inputs: SessionInput[] = [{ token: null }, { token: 'tok-cookie' }];
-const options = (input: SessionInput) => ({
-  input,
-  events: events as SessionEvent[],
-  serializeState,
-  serializeEvent: serializeEvent as (e: SessionEvent) => string,
-  filterEvents,
-  limit: 500,
-});
-
-type Step = { event: AnyEvent; state: AnyMachineSnapshot };
-
-interface Deferred {
-  settle(outcome: { ok: true; value: unknown } | { ok: false; error: unknown }): void;
+interface SessionExpected extends Expected {
+  /** The `authorization` cookie, as the console's cookie actions leave it. */
+  cookie: string | null;
+  /** The token the session holds (sent on logout). */
+  token: string | null;
+  user: Profile | null;
+  /** The code the login screen explains. */
+  loginError: string | null;
+  /** Where a 401 interrupted the admin. */
+  redirectPath: string | null;
 }
 
-/** Replays steps on a live actor whose actors only settle when the step says so (pitfall 2). */
-async function drive(input: SessionInput, steps: Step[]) {
-  const pending = new Map<string, Deferred>();
-  const deferred = <T>(id: string) =>
-    new Promise<T>((resolve, reject) => {
-      pending.set(id, {
-        settle: (o) => (o.ok ? resolve(o.value as T) : reject(o.error)),
-      });
-    });
-  let cookie: string | null = input.token;
-  const actor = createActor(
-    sessionMachine.provide({
-      actors: {
-        login: fromPromise<LoginResult, Credentials>(() => deferred('login')),
-        logout: fromPromise<void, { token: string | null }>(() => deferred('logout')),
-        fetchCurrentUser: fromPromise<Profile, { token: string }>(() => deferred('fetchCurrentUser')),
-      },
+type World = { cookie: string | null };
+
+const signedOut = (e: SessionExpected): SessionExpected => ({
+  ...e,
+  state: 'loggedOut',
+  cookie: null,
+  token: null,
+  user: null,
+});
+/** Any 401 clears the session and records where the admin was, whatever was happening. */
+const unauthorized = (e: SessionExpected, ev: ModelEvent): SessionExpected => ({
+  ...signedOut(e),
+  redirectPath: ev.path as string,
+});
+const isAdmin = (profile: Profile) => profile.adminData !== null;
+
+/** What every state shows beyond its name: the cookie, the session's user, the login screen's inputs. */
+function looks(authenticated: boolean) {
+  return ({ world, snapshot }: Observed<World>, e: SessionExpected) => {
+    expect(world.cookie, 'authorization cookie').toBe(e.cookie);
+    expect(snapshot.hasTag('authenticated'), 'guards let the admin in').toBe(authenticated);
+    expect(snapshot.context.token, 'token').toBe(e.token);
+    expect(snapshot.context.user, 'user').toEqual(e.user);
+    expect(snapshot.context.loginError, 'login screen error').toBe(e.loginError);
+    expect(snapshot.context.redirectPath, 'redirect path').toBe(e.redirectPath);
+  };
+}
+
+describeModel<SessionInput, World, SessionExpected>({
+  name: 'session',
+  machine: sessionMachine,
+  starts: [
+    { name: 'no cookie', input: { token: null } },
+    { name: 'cookie tok-cookie', input: { token: 'tok-cookie' } },
+  ],
+  events: {
+    login: { type: 'session.login', ...CREDENTIALS },
+    logout: { type: 'session.logout' },
+    '401': { type: 'session.unauthorized', path: CAME_FROM },
+    'me: admin': { type: 'xstate.done.actor.fetchCurrentUser', output: admin },
+    'me: customer': { type: 'xstate.done.actor.fetchCurrentUser', output: customer },
+    'me: 401': { type: 'xstate.error.actor.fetchCurrentUser', error: { code: 'UNAUTHORIZED' } },
+    'login: admin': { type: 'xstate.done.actor.login', output: { token: 'tok-new', user: admin } },
+    'login: customer': { type: 'xstate.done.actor.login', output: { token: 'tok-cust', user: customer } },
+    'login: wrong password': {
+      type: 'xstate.error.actor.login',
+      error: { code: 'EMAIL_OR_PASSWORD_INVALID' },
+    },
+    'login: throttled': { type: 'xstate.error.actor.login', error: { code: 'TOO_MANY_ATTEMPTS' } },
+    'login: offline': { type: 'xstate.error.actor.login', error: new TypeError('Failed to fetch') },
+    'logout: ok': { type: 'xstate.done.actor.logout', output: undefined },
+    'logout: 401': { type: 'xstate.error.actor.logout', error: { code: 'UNAUTHORIZED' } },
+  },
+  serializeState: (s) =>
+    JSON.stringify({
+      value: s.value,
+      token: s.context.token,
+      user: s.context.user?.user.id ?? null,
+      loginError: s.context.loginError,
+      redirectPath: s.context.redirectPath,
+    }),
+  actors: ['fetchCurrentUser', 'login', 'logout'],
+  world: (input) => {
+    const world: World = { cookie: input.token };
+    return {
+      world,
       actions: {
-        persistToken: (_, params) => {
-          cookie = params.token;
+        persistToken: (_: unknown, params: { token: string }) => {
+          world.cookie = params.token;
         },
         forgetToken: () => {
-          cookie = null;
+          world.cookie = null;
         },
       },
-    }),
-    { input },
-  ).start();
-
-  for (const step of steps) {
-    const type = step.event.type;
-    const outcome = /^xstate\.(done|error)\.actor\.(.+)$/.exec(type);
-    const id = outcome?.[2];
-    if (type === 'xstate.init') {
-      // initial snapshot: nothing to send
-    } else if (outcome && id) {
-      expect(pending.has(id), `actor ${id} is running`).toBe(true);
-      pending
-        .get(id)!
-        .settle(
-          outcome[1] === 'done'
-            ? { ok: true, value: (step.event as { output: unknown }).output }
-            : { ok: false, error: (step.event as { error: unknown }).error },
-        );
-      pending.delete(id);
-      // Every invoking state is left on done or error, which stops the child.
-      await waitFor(actor, (s) => !s.children[id], { timeout: 1000 });
-    } else {
-      actor.send(step.event as SessionEvent);
-    }
-    const live = actor.getSnapshot();
-    expect(live.value).toEqual(step.state.value);
-    expect(live.context.token).toBe(step.state.context.token);
-    expect(live.context.user).toEqual(step.state.context.user);
-    expect(live.context.loginError).toBe(step.state.context.loginError);
-    expect(live.context.redirectPath).toBe(step.state.context.redirectPath);
-    // The cookie mirrors the session once it has been written or cleared.
-    if (live.matches('loggedIn')) expect(cookie).toBe(live.context.token);
-    if (live.matches('loggedOut')) expect(cookie).toBeNull();
-    if (live.matches('loggedIn')) expect(live.context.user?.adminData).not.toBeNull();
-  }
-  actor.stop();
-}
-
-describe('session machine (model-based)', () => {
-  const reached = new Set<string>();
-
-  for (const input of inputs) {
-    describe(`cookie token: ${input.token ?? 'none'}`, () => {
-      const paths = getShortestPaths(sessionMachine, options(input));
-      for (const path of paths) {
-        const label = path.steps.map((s) => s.event.type).join(' → ');
-        it(`reaches ${serializeState(path.state)} via ${label}`, async () => {
-          await drive(input, path.steps as Step[]);
-          reached.add(JSON.stringify(path.state.value));
-        });
-      }
-    });
-  }
-
-  it('reaches every state node of the machine', () => {
-    const all = new Set<string>();
-    for (const input of inputs) {
-      for (const path of getShortestPaths(sessionMachine, options(input))) {
-        all.add(JSON.stringify(path.state.value));
-      }
-    }
-    const leafNodes = getStateNodes(sessionMachine.root)
-      .filter((n) => n.type === 'atomic')
-      .map((n) => JSON.stringify(n.key));
-    // `restoring` is transient (eventless), so no snapshot ever rests in it.
-    expect([...all].sort()).toEqual(leafNodes.filter((k) => k !== '"restoring"').sort());
-  });
-});
-
-describe('session machine (transition coverage)', () => {
-  for (const input of inputs) {
-    const adjacency = getAdjacencyMap(sessionMachine, options(input));
-    const edges = adjacencyMapToArray(adjacency);
-    const shortest = new Map(
-      getShortestPaths(sessionMachine, options(input)).map((p) => [serializeState(p.state), p]),
-    );
-    const initialKey = serializeState(
-      sessionMachine.resolveState(createActor(sessionMachine, { input }).getSnapshot()),
-    );
-
-    it(`has edges to exercise (cookie token: ${input.token ?? 'none'})`, () => {
-      expect(edges.length).toBeGreaterThan(10);
-    });
-
-    for (const edge of edges) {
-      const from = serializeState(edge.state);
-      const name = `${from} --${serializeEvent(edge.event)}--> ${serializeState(edge.nextState)}`;
-      it(`exercises ${name}`, async () => {
-        const prefix = from === initialKey ? [] : shortest.get(from)?.steps.slice(1);
-        expect(prefix, `no path to ${from}`).toBeDefined();
-        const initial = { event: { type: 'xstate.init' }, state: edge.state };
-        await drive(input, [
-          ...(from === initialKey ? [initial] : (shortest.get(from)!.steps as Step[])),
-          { event: edge.event, state: edge.nextState },
-        ]);
-      });
-    }
-  }
+    };
+  },
+  // On load, a cookie means the current user is fetched with it; no cookie means signed out.
+  initial: ({ token }) => ({
+    state: token ? 'loadingUser' : 'loggedOut',
+    requests: token ? [{ actor: 'fetchCurrentUser', input: { token } }] : [],
+    cookie: token,
+    token,
+    user: null,
+    loginError: null,
+    redirectPath: null,
+  }),
+  transitions: {
+    loadingUser: {
+      // Only a user with admin data gets in; anyone else, or a failure, clears the session.
+      'xstate.done.actor.fetchCurrentUser': (e, ev) =>
+        isAdmin(ev.output as Profile)
+          ? { ...e, state: 'loggedIn', user: ev.output as Profile }
+          : signedOut(e),
+      'xstate.error.actor.fetchCurrentUser': signedOut,
+      'session.unauthorized': unauthorized,
+    },
+    loggedOut: {
+      'session.login': (e, ev) => ({
+        ...e,
+        state: 'loggingIn',
+        loginError: null,
+        requests: [...e.requests, { actor: 'login', input: { email: ev.email, password: ev.password } }],
+      }),
+      'session.unauthorized': unauthorized,
+    },
+    loggingIn: {
+      // Token saved, user set; a profile without admin data is refused like a wrong password.
+      'xstate.done.actor.login': (e, ev) => {
+        const { token, user } = ev.output as { token: string; user: Profile };
+        return isAdmin(user)
+          ? { ...e, state: 'loggedIn', token, cookie: token, user, loginError: null }
+          : { ...e, state: 'loggedOut', loginError: NOT_ALLOWED_CODE };
+      },
+      // The login screen explains the server's code; a failure without one is generic.
+      'xstate.error.actor.login': (e, ev) => ({
+        ...e,
+        state: 'loggedOut',
+        loginError: (ev.error as { code?: string }).code ?? 'GENERIC_ERROR',
+      }),
+      'session.unauthorized': unauthorized,
+    },
+    loggedIn: {
+      'session.logout': (e) => ({
+        ...e,
+        state: 'loggingOut',
+        requests: [...e.requests, { actor: 'logout', input: { token: e.token } }],
+      }),
+      'session.unauthorized': unauthorized,
+    },
+    loggingOut: {
+      // The logout call is attempted, its errors are ignored: the session is cleared either way.
+      'xstate.done.actor.logout': (e) => ({ ...signedOut(e), redirectPath: null }),
+      'xstate.error.actor.logout': (e) => ({ ...signedOut(e), redirectPath: null }),
+      'session.unauthorized': unauthorized,
+    },
+  },
+  states: {
+    loadingUser: looks(false),
+    loggedOut: looks(false),
+    loggingIn: looks(false),
+    loggedIn: (observed, e) => {
+      looks(true)(observed, e);
+      // Only an admin is ever signed in (the `authenticated` guard of the specification).
+      expect(observed.snapshot.context.user?.adminData).toEqual({ permissions: [] });
+      expect(observed.world.cookie).not.toBeNull();
+    },
+    // The admin is out as soon as they ask; the cookie goes once the server has answered.
+    loggingOut: looks(false),
+  },
 });

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REASON_CODES } from '../../domain/sepa/reason-codes';
 import enGB from '../../locales/en-GB.json';
 import ptPT from '../../locales/pt-PT.json';
 import { ERROR_CODES, VALIDATION_CODES } from '../../src/i18n/error-codes';
@@ -39,6 +40,7 @@ const dynamicKeys = [
   ...ERROR_CODES.map((code) => `errorMessages.${code}`),
   ...VALIDATION_CODES.map((code) => `validation.${code}`),
   ...LOCALES.map(languageKey),
+  ...REASON_CODES.map((code) => `bankReasons.${code}`),
 ];
 
 const en = leafKeys(enGB as Tree);

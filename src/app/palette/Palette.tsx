@@ -1,61 +1,76 @@
-import { Command } from 'cmdk';
-import { useMemo } from 'react';
-import { useLocation } from 'wouter';
-import { useCaseJumpCommands } from '../../features/cases/palette-commands';
-import { useUserSearchCommands } from '../../features/users/palette-commands';
+import { Command, useCommandState } from 'cmdk';
+import { type RefObject, useEffect, useMemo, useRef } from 'react';
 import { useI18n } from '../../i18n/i18n';
-import { languageKey } from '../../i18n/locales';
-import { useEnabledLocales } from '../ProfileMenu';
-import { isStaticRoute, ROUTES } from '../routes';
-import { SessionContext } from '../session';
-import { type PaletteCommand, usePaletteCommands, usePaletteSearch, useRegisterCommands } from './registry';
+import { type PaletteCommand, usePaletteCommands, usePaletteSearch } from './registry';
 
-/** The commands every screen has: navigation, language and sign-out. */
-function useBaseCommands(): void {
-  const { t, locale, setLocale } = useI18n();
-  const [, navigate] = useLocation();
-  const authenticated = SessionContext.useSelector((s) => s.hasTag('authenticated'));
-  const locales = useEnabledLocales();
-
-  const commands = useMemo<PaletteCommand[]>(() => {
-    const navigation = ROUTES.filter((r) => r.access === 'auth' && isStaticRoute(r)).map((r) => ({
-      id: `go:${r.id}`,
-      group: t('palette.groups.navigation'),
-      label: t(r.titleKey),
-      keywords: [r.path],
-      ...(r.goKey ? { hint: `g ${r.goKey}` } : {}),
-      run: () => navigate(r.path),
-    }));
-    const languages = locales
-      .filter((l) => l !== locale)
-      .map((l) => ({
-        id: `locale:${l}`,
-        group: t('palette.groups.language'),
-        label: t('palette.switchLanguage', { language: t(languageKey(l)) }),
-        keywords: [l],
-        run: () => setLocale(l),
-      }));
-    const session = authenticated
-      ? [
-          {
-            id: 'logout',
-            group: t('palette.groups.session'),
-            label: t('nav.logout'),
-            run: () => navigate('/logout'),
-          },
-        ]
-      : [];
-    return [...navigation, ...languages, ...session];
-  }, [t, locale, setLocale, navigate, authenticated, locales]);
-
-  useRegisterCommands('base', commands);
+/** A list key (arrow, Home/End, Enter) pressed while the dialog's chunk was loading. */
+export interface PendingKey {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  shiftKey: boolean;
 }
 
-export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
+export interface PaletteProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  /** Keys to press in the input once the dialog is open and cmdk has filtered for the search. */
+  pendingKeys?: readonly PendingKey[];
+  onPendingKeysReplayed?(): void;
+}
+
+const HOME: PendingKey = { key: 'Home', ctrlKey: false, metaKey: false, altKey: false, shiftKey: false };
+
+/**
+ * Presses the pending keys in the input once cmdk holds the typed search (a task later, after its
+ * filter has run). Home first: typing selects the first match, but cmdk does not when the dialog
+ * opens with the search already there (seen in Chromium), so Enter would have nothing to run.
+ */
+function ReplayPendingKeys({
+  keys,
+  input,
+  onDone,
+}: {
+  keys: readonly PendingKey[];
+  input: RefObject<HTMLInputElement | null>;
+  onDone(): void;
+}) {
+  const [search] = usePaletteSearch();
+  const filtered = useCommandState((state) => state.search) === search;
+  useEffect(() => {
+    if (!filtered || keys.length === 0) return;
+    // One key per task, as typed: cmdk marks the selected item in a render, and Enter runs the marked one.
+    const queue = [HOME, ...keys];
+    let timer: ReturnType<typeof setTimeout>;
+    const next = () => {
+      timer = setTimeout(() => {
+        const key = queue.shift();
+        if (!key) return onDone();
+        input.current?.dispatchEvent(
+          new KeyboardEvent('keydown', { ...key, bubbles: true, cancelable: true }),
+        );
+        next();
+      }, 0);
+    };
+    next();
+    return () => clearTimeout(timer);
+  }, [filtered, keys, input, onDone]);
+  return null;
+}
+
+/**
+ * The palette's dialog (cmdk and Radix): its own chunk, loaded by `LazyPalette` (`lazy-palette.tsx`).
+ * It only shows the registry's commands; the commands and the search text live in the entry.
+ */
+export function Palette({
+  open,
+  onOpenChange,
+  pendingKeys = [],
+  onPendingKeysReplayed = () => {},
+}: PaletteProps) {
   const { t } = useI18n();
-  useBaseCommands();
-  useCaseJumpCommands();
-  useUserSearchCommands();
+  const input = useRef<HTMLInputElement>(null);
   const commands = usePaletteCommands();
   const [search, setSearch] = usePaletteSearch();
   const groups = useMemo(() => {
@@ -76,6 +91,7 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange(op
       contentClassName="palette"
     >
       <Command.Input
+        ref={input}
         value={search}
         onValueChange={setSearch}
         placeholder={t('palette.placeholder')}
@@ -103,6 +119,7 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange(op
           </Command.Group>
         ))}
       </Command.List>
+      <ReplayPendingKeys keys={pendingKeys} input={input} onDone={onPendingKeysReplayed} />
     </Command.Dialog>
   );
 }

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useI18n } from '../../i18n/i18n';
-import { Palette } from '../palette/Palette';
+import { PaletteCommandSources } from '../palette/commands';
+import { LazyPalette, loadPalette, preloadPaletteWhenIdle } from '../palette/lazy-palette';
 import { type PaletteCommand, useRegisterCommands } from '../palette/registry';
 import { ROUTES } from '../routes';
 import { G_WINDOW_MS, isPaletteChord, isPlainKey, isTypingTarget } from './keys';
@@ -73,8 +74,13 @@ export function Shortcuts() {
     setGoPending(false);
   }, []);
 
+  // The palette's dialog is its own chunk (docs/decisions/0053): fetched when the page is idle, or
+  // as soon as Ctrl or ⌘ goes down if that comes first; Ctrl/⌘+K opens it whether it is here or not.
+  useEffect(preloadPaletteWhenIdle, []);
+
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Control' || event.key === 'Meta') void loadPalette().catch(() => undefined);
       if (isPaletteChord(event)) {
         event.preventDefault();
         setPaletteOpen((v) => !v);
@@ -110,7 +116,8 @@ export function Shortcuts() {
 
   return (
     <>
-      <Palette open={paletteOpen} onOpenChange={setPaletteOpen} />
+      <PaletteCommandSources />
+      <LazyPalette open={paletteOpen} onOpenChange={setPaletteOpen} />
       {helpOpen ? <HelpDialog onClose={() => setHelpOpen(false)} /> : null}
       {goPending ? (
         <div className="go-hint" role="status">

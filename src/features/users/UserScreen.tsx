@@ -4,6 +4,7 @@ import { useParams } from 'wouter';
 import { attachmentUrl } from '../../api/attachments';
 import { fetchUser, type StoredFile, type UserDetail, userKeys } from '../../api/users';
 import { useConfirmation } from '../../components/ConfirmDialog/ConfirmDialog';
+import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
 import { formatDate, formatDateTime, formatMoney, GENDER_KEYS, statusKey } from './format';
@@ -56,6 +57,8 @@ function Detail({ user }: { user: UserDetail }) {
   const yn = (v: boolean) => yesNo(t, v);
   const professional = user.role === 'PROFESSIONAL';
   const missing = user.missingFields ?? [];
+  // Only reasons worth a sentence have a translation (IBAN_NOT_SEPA); checksum errors just say "not valid".
+  const ibanReason = user.bank.ibanError === null ? null : errorCodeKey(user.bank.ibanError);
   return (
     <>
       <section className="user-section" aria-labelledby="user-profile">
@@ -142,6 +145,7 @@ function Detail({ user }: { user: UserDetail }) {
                 t('users.bank.ibanValidity'),
                 <span key="v" className={user.bank.ibanValid ? 'text-success' : 'text-danger'}>
                   {user.bank.ibanValid ? t('users.bank.valid') : t('users.bank.invalid')}
+                  {ibanReason ? <span className="user-iban-reason">{` — ${t(ibanReason)}`}</span> : null}
                 </span>,
               ],
               [t('users.fields.bicSwift'), user.bank.bicSwift],

@@ -170,6 +170,41 @@ describe('pain.001 writer', () => {
     ]);
   });
 
+  it('refuses IBANs outside the SEPA schemes, creditor and debtor alike (IBAN_NOT_SEPA)', () => {
+    const brazil = 'BR1800360305000010009795493C1'; // valid mod-97, not a SEPA country
+    const b = batch({ debtor: { name: 'Consultas Exemplo, Lda.', iban: 'TR330006100519786457841326' } });
+    b.transactions[0] = { ...b.transactions[0]!, creditorIban: brazil, creditorBic: 'ITAUBRSP' };
+    const r = writePain001(b, { now: NOW });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toEqual([
+      { field: 'debtor.iban', code: 'IBAN_NOT_SEPA' },
+      { index: 0, endToEndId: 'STL-2026-04-DOC0042', field: 'creditorIban', code: 'IBAN_NOT_SEPA' },
+    ]);
+    // Countries that joined the schemes in 2024–2025 are payable (with a BIC: they are outside the EEA).
+    const joined = batch();
+    joined.transactions[0] = {
+      ...joined.transactions[0]!,
+      creditorIban: 'RS35260005601001611379',
+      creditorBic: 'AIKBRS22',
+    };
+    expect(writePain001(joined, { now: NOW }).ok).toBe(true);
+  });
+
+  it('sepa check finds a creditor or debtor IBAN outside SEPA', () => {
+    const r = ok(batch());
+    const tampered = r.xml
+      .replace('<IBAN>PT50003300004567890123437</IBAN>', '<IBAN>BR1800360305000010009795493C1</IBAN>')
+      .replace('<IBAN>PT50003500010001234567805</IBAN>', '<IBAN>TR330006100519786457841326</IBAN>');
+    const read = readPain001(tampered);
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(checkPain001(read.file).map((f) => `${f.location} ${f.field}:${f.code}`)).toEqual([
+      'PmtInf[1] DbtrAcct/Id/IBAN:IBAN_NOT_SEPA',
+      'PmtInf[1]/CdtTrfTxInf[1] CdtrAcct/Id/IBAN:IBAN_NOT_SEPA',
+    ]);
+  });
+
   it('refuses a batch that is not even shaped like one', () => {
     const r = writePain001({} as SepaBatch, { now: NOW });
     expect(r.ok).toBe(false);
@@ -181,6 +216,11 @@ describe('pain.001 writer', () => {
         'debtor.iban',
         'transactions',
       ]);
+    const stringly = { ...batch(), batchBooking: 'false' } as unknown as SepaBatch;
+    expect(writePain001(stringly, { now: NOW })).toEqual({
+      ok: false,
+      errors: [{ field: 'batchBooking', code: 'INVALID_TYPE' }],
+    });
   });
 
   it('only ever writes schema-valid files or refuses (random batches)', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { validateXML } from 'xmllint-wasm';
+import { painSchemaErrors } from '../../../server/pain-schema';
 
 /** `../shared/fixtures/banking/` beside the repository (CI keeps a copy there too). */
 export const BANKING = fileURLToPath(new URL('../../../../shared/fixtures/banking/', import.meta.url));
@@ -13,13 +13,12 @@ export function sampleText(name: string): string {
   return readFileSync(`${BANKING}samples/${name}`, 'utf8');
 }
 
-/** xmllint --schema over several documents in one run (each run costs a wasm start-up). */
+/** Schema errors of each document against the shared pain.001 XSD (compiled once per process). */
 export async function schemaErrors(xmls: string[], version: '03' | '09' = '03'): Promise<string[]> {
-  const xsd = readFileSync(`${BANKING}xsd/pain.001.001.${version}.xsd`, 'utf8');
-  const r = await validateXML({
-    xml: xmls.map((contents, i) => ({ fileName: `doc${i}.xml`, contents })),
-    schema: [{ fileName: `pain.001.001.${version}.xsd`, contents: xsd }],
-    maxMemoryPages: 4096,
-  });
-  return r.errors.map((e) => e.rawMessage);
+  const xsdFile = `${BANKING}xsd/pain.001.001.${version}.xsd`;
+  const errors: string[] = [];
+  for (const [i, xml] of xmls.entries()) {
+    for (const e of await painSchemaErrors(xml, xsdFile)) errors.push(`doc${i}: ${e}`);
+  }
+  return errors;
 }

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseCamt053 } from '../../../domain/statements/camt053';
 import { parseCsvStatement } from '../../../domain/statements/csv';
 import { decodeBytes } from '../../../domain/statements/decode';
@@ -7,6 +9,8 @@ import { detectFormat, parseStatement } from '../../../domain/statements/detect'
 import { parseField86, parseMt940 } from '../../../domain/statements/mt940';
 import type { StatementEntry } from '../../../domain/statements/types';
 import { sample } from './shared-fixtures';
+
+const FIXTURES = fileURLToPath(new URL('../../fixtures/statements/', import.meta.url));
 
 const FIELDS = [
   'bookingDate',
@@ -198,6 +202,45 @@ describe('CSV exports', () => {
     expect(decodeBytes(utf16)).toEqual({ text: CGD, encoding: 'utf-16le' });
     for (const bytes of [bytes1252, utf16, new TextEncoder().encode(CGD)]) {
       expect(parseStatement(bytes).entries).toHaveLength(3);
+    }
+  });
+
+  it('decodes 0x80–0x9F through the windows-1252 table, undefined bytes as C1 controls (WHATWG)', () => {
+    // Expected text written by hand from the WHATWG index-windows-1252 (27 defined characters; 0x81,
+    // 0x8D, 0x8F, 0x90 and 0x9D stay C1 controls), not computed by the code under test.
+    const bytes = new Uint8Array(readFileSync(`${FIXTURES}cgd-windows-1252-c1.csv`));
+    for (let b = 0x80; b <= 0x9f; b++) expect(bytes.includes(b)).toBe(true);
+    const r = parseStatement(bytes);
+    expect(decodeBytes(bytes).encoding).toBe('windows-1252');
+    expect(r.errors).toEqual([]);
+    expect(r.entries.map((e) => [e.description, e.amountCents])).toEqual([
+      ['TRF €\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f', -1250],
+      ['DD \u0090‘’“”•–—˜™š›œ\u009džŸ', -310],
+    ]);
+  });
+
+  it('does not rely on the runtime TextDecoder for windows-1252 (some builds decode it as latin-1)', () => {
+    // What Node 20.20 does (and builds without full ICU): 0x80–0x9F come out as U+0080–U+009F.
+    class Latin1For1252 extends TextDecoder {
+      readonly #latin1: boolean;
+      constructor(label?: string, options?: TextDecoderOptions) {
+        super(label, options);
+        this.#latin1 = this.encoding === 'windows-1252';
+      }
+      override decode(input?: AllowSharedBufferSource, options?: TextDecodeOptions): string {
+        if (!this.#latin1 || !(input instanceof Uint8Array)) return super.decode(input, options);
+        return Array.from(input, (b) => String.fromCharCode(b)).join('');
+      }
+    }
+    vi.stubGlobal('TextDecoder', Latin1For1252);
+    try {
+      expect(new TextDecoder('windows-1252').decode(Uint8Array.of(0x80))).toBe('\u0080');
+      expect(decodeBytes(Uint8Array.of(0x80, 0x20, 0x93, 0x96, 0x94))).toEqual({
+        text: '€ “–”',
+        encoding: 'windows-1252',
+      });
+    } finally {
+      vi.unstubAllGlobals();
     }
   });
 

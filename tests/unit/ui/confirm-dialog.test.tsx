@@ -2,16 +2,10 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AnyMachineSnapshot } from 'xstate';
-import { adjacencyMapToArray, getAdjacencyMap, getShortestPaths } from 'xstate/graph';
-import { confirmationMachine } from '../../../machines/confirmation';
 import { type Confirmation, useConfirmation } from '../../../src/components/ConfirmDialog/ConfirmDialog';
 import { I18nProvider } from '../../../src/i18n/i18n';
-import {
-  type AnyConfirmationEvent,
-  confirmationTraversal,
-  serializeConfirmation,
-} from '../../machines/confirmation.fixtures';
+import { type ConfirmationExpected, confirmationModel } from '../../machines/confirmation.model';
+import { expectedAfter, type ModelEvent, walksOf } from '../../machines/model';
 
 afterEach(cleanup);
 
@@ -63,59 +57,66 @@ function mount(): Harness {
 
 const dialog = () => screen.queryByRole('alertdialog');
 
-type Step = { event: AnyConfirmationEvent; state: AnyMachineSnapshot };
-
 describe('ConfirmDialog driven through the confirmation machine paths, by keyboard', () => {
-  const shortest = getShortestPaths(confirmationMachine, confirmationTraversal);
-  const byState = new Map(shortest.map((p) => [serializeConfirmation(p.state), p.steps as Step[]]));
-  // Every state by its shortest path, then every transition (cancel, retry, reopen…) after the path to its source.
-  const journeys: Step[][] = [
-    ...shortest.map((p) => p.steps as Step[]),
-    // Ignored events (self-loops) are the machine test's business: a key has no "ignored" gesture here.
-    ...adjacencyMapToArray(getAdjacencyMap(confirmationMachine, confirmationTraversal))
-      .filter((edge) => serializeConfirmation(edge.state) !== serializeConfirmation(edge.nextState))
-      .map((edge) => [
-        ...(byState.get(serializeConfirmation(edge.state)) ?? []),
-        { event: edge.event, state: edge.nextState },
-      ]),
-  ];
+  // The machine test's walks, minus those with an ignored event (a key has no "ignored" gesture
+  // here: the second Enter while submitting is pressed below). Each step is checked against the
+  // specification's table, not against the machine.
+  const journeys = walksOf(confirmationModel, undefined)
+    .map((w) => w.events)
+    .filter((events) => {
+      let expected = confirmationModel.initial(undefined);
+      return events.every((event) => {
+        const row = confirmationModel.transitions[expected.state]?.[event.type];
+        expected = expectedAfter(confirmationModel, expected, event);
+        return row !== undefined;
+      });
+    })
+    .filter(
+      (events, i, all) =>
+        !all.some(
+          (other, j) =>
+            j !== i &&
+            other.length > events.length &&
+            events.every((e, k) => JSON.stringify(other[k]) === JSON.stringify(e)),
+        ),
+    );
 
-  for (const steps of journeys) {
-    const label = steps.map((s) => s.event.type).join(' → ');
+  for (const events of journeys) {
+    const label = events.map((e) => e.type).join(' → ') || '(start)';
     it(`walks ${label}`, async () => {
       const user = userEvent.setup();
       const harness = mount();
       const opener = screen.getByRole('button', { name: 'Disable user' });
-      let expectedCalls = 0;
-      let expectedDone = 0;
+      let expected: ConfirmationExpected = confirmationModel.initial(undefined);
 
-      for (const step of steps) {
-        const type = step.event.type;
+      for (const [i, step] of [{ type: 'xstate.init' } as ModelEvent, ...events].entries()) {
+        const type = step.type;
+        if (i > 0) expected = expectedAfter(confirmationModel, expected, step);
         if (type === 'confirm.open') {
           opener.focus();
           await user.keyboard('{Enter}');
         } else if (type === 'confirm.accept' || type === 'confirm.retry') {
           await user.keyboard('{Enter}');
-          expectedCalls++;
           // A second confirmation while the first is in flight must not send it again.
           await user.keyboard('{Enter}');
         } else if (type === 'confirm.cancel') {
           await user.keyboard('{Escape}');
         } else if (type === 'xstate.done.actor.submit') {
-          expectedDone++;
-          await act(async () => harness.settle(true, (step.event as { output: unknown }).output));
+          await act(async () => harness.settle(true, step.output));
         } else if (type === 'xstate.error.actor.submit') {
-          await act(async () => harness.settle(false, (step.event as { error: unknown }).error));
+          await act(async () => harness.settle(false, step.error));
         }
 
-        const value = step.state.value;
-        if (value === 'idle' || value === 'done') {
+        if (expected.dialog === 'closed') {
           await waitFor(() => expect(dialog()).toBeNull());
-          if (type !== 'xstate.init') expect(document.activeElement).toBe(opener);
+          // Focus goes back to the opener once a dialog has been open.
+          if (i > 0) expect(document.activeElement).toBe(opener);
         } else {
           const open = await screen.findByRole('alertdialog', { name: 'Disable Ana?' });
           expect(open.contains(document.activeElement)).toBe(true);
-          if (value === 'confirming') {
+          expect(open.getAttribute('aria-busy')).toBe(String(expected.dialog === 'working'));
+          if (expected.dialog === 'asking') {
+            expect(screen.queryByRole('alert')).toBeNull();
             expect(screen.getByRole('button', { name: 'Disable' })).toBe(document.activeElement);
             // Focus stays trapped: Tab twice comes back to where it was.
             await user.tab();
@@ -123,19 +124,19 @@ describe('ConfirmDialog driven through the confirmation machine paths, by keyboa
             await user.tab();
             expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Disable' }));
           }
-          if (value === 'submitting') {
-            expect(open.getAttribute('aria-busy')).toBe('true');
+          if (expected.dialog === 'working') {
             expect(screen.getByRole('button', { name: 'Working…' })).toBeTruthy();
           }
-          if (value === 'failed') {
+          if (expected.dialog === 'failed') {
+            expect(expected.error).toBe('USER_NOT_NEW');
             expect(screen.getByRole('alert').textContent).toBe(
               'This user has already verified the e-mail address',
             );
             expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Try again' }));
           }
         }
-        expect(harness.calls).toBe(expectedCalls);
-        expect(harness.done).toHaveLength(expectedDone);
+        expect(harness.calls).toBe(expected.requests.length);
+        expect(harness.done).toEqual(expected.reports);
       }
     });
   }

@@ -121,6 +121,23 @@ describe('guards', () => {
     expect(cookieToken()).toBeNull();
   });
 
+  it('signs out even when the server fails the logout call, and sends it once', async () => {
+    let logoutAnswers = 0;
+    const api = fakeApi({
+      'GET /v2/user/me': () => ({ status: 200, body: adminProfile }),
+      // A second call would mean the failure signed the admin back in: it is held, so the test ends.
+      'POST /v2/user/logout': () =>
+        logoutAnswers++ === 0 ? { status: 500, body: { code: 'INTERNAL_ERROR' } } : new Promise(() => {}),
+    });
+    renderApp('/logout', { token: 'tok-admin' });
+    await waitFor(() => expect(currentPath()).toBe('/login'));
+    expect(await screen.findByText('Log in to your admin account')).toBeTruthy();
+    expect(cookieToken()).toBeNull();
+    const logouts = api.calls.filter((c) => c.url.includes('user/logout'));
+    expect(logouts).toHaveLength(1);
+    expect(logouts[0]?.headers.authorization).toBe('Bearer tok-admin');
+  });
+
   it('shows the 404 page for unknown routes', async () => {
     fakeApi({});
     renderApp('/no/such/page');

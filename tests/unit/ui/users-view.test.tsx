@@ -118,6 +118,7 @@ describe('single doctor view', () => {
       screen.getByRole('img', { name: enGB.users.fields.collegeCardFrontFile }).getAttribute('src'),
     ).toBe('/v2/admin/attachments/f0000000-0000-4000-8000-000000000001/download');
     expect(screen.getByText(enGB.users.bank.invalid)).toBeTruthy();
+    expect(screen.queryByText(enGB.errorMessages.IBAN_NOT_SEPA, { exact: false })).toBeNull();
     expect(screen.getByText(enGB.errorMessages.PROFESSIONAL_MISSING_DATA)).toBeTruthy();
     const missing = screen.getByRole('list', { name: enGB.users.bank.missing });
     expect(
@@ -129,6 +130,19 @@ describe('single doctor view', () => {
     expect(screen.getByRole('link', { name: enGB.users.casesLink }).getAttribute('href')).toBe(
       `/cases?professionalId=${ID}`,
     );
+  });
+
+  it('says why an IBAN outside SEPA is not valid for payouts; a checksum error just says not valid', async () => {
+    serve(
+      {
+        ...doctor,
+        bank: { ...doctor.bank, iban: 'BR1800360305000010009795493C1', ibanError: 'IBAN_NOT_SEPA' },
+      },
+      () => ({ status: 200 }),
+    );
+    renderApp(`/professionals/${ID}`, { token: 'tok' });
+    await screen.findByRole('heading', { name: 'Rita Sousa' });
+    expect(screen.getByText(`— ${enGB.errorMessages.IBAN_NOT_SEPA}`, { exact: false })).toBeTruthy();
   });
 
   it('offers only the actions that apply: disable and verify, not enable nor resend', async () => {

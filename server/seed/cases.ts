@@ -1,4 +1,4 @@
-import type { Queryable } from '../client';
+import type { Queryable } from '../db/client';
 import { type Cell, type Column, insertRows, iso } from './bulk';
 import type { FilePools } from './files';
 import { CASE_SUMMARIES, CUSTOMER_LINES, PROFESSIONAL_LINES, REVIEW_COMMENTS } from './portugal';

@@ -1,12 +1,12 @@
+import type { Database, Queryable } from '../db/client';
 import { hashPassword } from '../platform/passwords';
-import type { Database, Queryable } from './client';
-import { type Cell, insertRows, iso } from './seed/bulk';
-import { seedCases } from './seed/cases';
-import { createFilePools } from './seed/files';
-import { seedSettlementsAndSepa } from './seed/finance';
-import { Rng } from './seed/random';
-import { seedStatements } from './seed/statements';
-import { type SeededUsers, seedUsers } from './seed/users';
+import { type Cell, insertRows, iso } from './bulk';
+import { seedCases } from './cases';
+import { createFilePools } from './files';
+import { seedSettlementsAndSepa } from './finance';
+import { Rng } from './random';
+import { seedStatements } from './statements';
+import { type SeededUsers, seedUsers } from './users';
 
 export const DEFAULT_RANDOM_SEED = 20_260_101;
 export const DEFAULT_DEMO_USERS = 300;

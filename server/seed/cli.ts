@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readConfig } from '../config';
-import { openDatabase } from './client';
-import { migrate } from './migrate';
+import { openDatabase } from '../db/client';
+import { migrate } from '../db/migrate';
 import { clearData, DEFAULT_DEMO_USERS, hasSeedData, seedDatabase } from './seed';
 
 const USAGE = 'usage: npm run seed -- [--scale USERS] [--seed N] [--reset]';

@@ -1,5 +1,5 @@
-import { missingProfessionalFields } from '../../../domain/iban';
-import type { Queryable } from '../client';
+import { missingProfessionalFields } from '../../domain/iban';
+import type { Queryable } from '../db/client';
 import { type Cell, type Column, insertRows, iso, isoDate, textArray, withIndexesDeferred } from './bulk';
 import type { FilePools } from './files';
 import {

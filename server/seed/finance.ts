@@ -1,6 +1,6 @@
-import { addDays, nextTarget2BusinessDay, todayInLisbon } from '../../../domain/business-days';
-import { caseSettlementAmounts, subscriptionSettlementAmounts } from '../../../domain/fees';
-import type { Queryable } from '../client';
+import { addDays, nextTarget2BusinessDay, todayInLisbon } from '../../domain/business-days';
+import { caseSettlementAmounts, subscriptionSettlementAmounts } from '../../domain/fees';
+import type { Queryable } from '../db/client';
 import { type Cell, type Column, insertRows, iso } from './bulk';
 import type { SettlementSource } from './cases';
 import type { FilePools } from './files';

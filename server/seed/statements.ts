@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { addDays, todayInLisbon } from '../../../domain/business-days';
-import { centsToDecimal } from '../../../domain/money';
-import { saveStoredFile } from '../../platform/files/store';
-import type { Queryable } from '../client';
+import { addDays, todayInLisbon } from '../../domain/business-days';
+import { centsToDecimal } from '../../domain/money';
+import { statementLineKeys } from '../../domain/statements/line-key';
+import type { Queryable } from '../db/client';
+import { saveStoredFile } from '../platform/files/store';
 import { type Cell, type Column, insertRows, iso } from './bulk';
 import { DEBTOR, MONTHS_OF_SETTLEMENTS, monthOf, type SeededSepaFile } from './finance';
 import { FEMALE_NAMES, MALE_NAMES, SURNAMES } from './portugal';
@@ -28,33 +29,6 @@ interface Line {
   payoutId: string | null;
   invoiceId: string | null;
   notes: string | null;
-}
-
-/**
- * The natural key of a bank entry: the same entry in two overlapping statements gives the same key,
- * so it is imported once. `occurrence` separates genuinely identical entries within one statement.
- */
-export function statementLineKey(
-  accountIban: string,
-  entry: {
-    bankDate: string;
-    amountCents: number;
-    bankReference: string | null;
-    endToEndId: string | null;
-    description: string;
-  },
-  occurrence: number,
-): string {
-  const parts = [
-    accountIban,
-    entry.bankDate,
-    entry.amountCents,
-    entry.bankReference ?? '',
-    entry.endToEndId ?? '',
-    entry.description.trim(),
-    occurrence,
-  ];
-  return createHash('sha256').update(parts.join('\u001f')).digest('hex');
 }
 
 const BLANK: Omit<Line, 'bankDate' | 'amountCents' | 'description' | 'kind' | 'status'> = {
@@ -304,18 +278,19 @@ async function writeStatementFiles(
       input.adminId,
       iso(importedAt),
     ]);
-    const seen = new Map<string, number>();
+    // The rule an import applies (domain/statements/line-key.ts); value date = booking date here.
+    const keys = statementLineKeys(
+      DEBTOR.iban,
+      own.map((l) => ({ ...l, bookingDate: l.bankDate, valueDate: l.bankDate })),
+    );
     own.forEach((l, index) => {
-      const base = statementLineKey(DEBTOR.iban, l, 0);
-      const occurrence = seen.get(base) ?? 0;
-      seen.set(base, occurrence + 1);
       const id = rng.uuid();
       const changedAt = importedAt + 60_000;
       lineRows.push([
         id,
         statementId,
         index + 1,
-        statementLineKey(DEBTOR.iban, l, occurrence),
+        keys[index]!,
         l.amountCents,
         l.bankDate,
         l.bankDate,

@@ -1,5 +1,5 @@
-import { saveStoredFile } from '../../platform/files/store';
-import type { Queryable } from '../client';
+import type { Queryable } from '../db/client';
+import { saveStoredFile } from '../platform/files/store';
 import { patternPng, simplePdf, sineWav } from './media';
 import type { Rng } from './random';
 

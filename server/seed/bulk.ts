@@ -1,4 +1,4 @@
-import type { Queryable } from '../client';
+import type { Queryable } from '../db/client';
 
 export type Cell = string | number | boolean | null;
 

@@ -1,0 +1,65 @@
+import { useMemo } from 'react';
+import { useLocation } from 'wouter';
+import { useCaseJumpCommands } from '../../features/cases/palette-commands';
+import { useUserSearchCommands } from '../../features/users/palette-commands';
+import { useI18n } from '../../i18n/i18n';
+import { languageKey } from '../../i18n/locales';
+import { useEnabledLocales } from '../ProfileMenu';
+import { isStaticRoute, ROUTES } from '../routes';
+import { SessionContext } from '../session';
+import { type PaletteCommand, useRegisterCommands } from './registry';
+
+/** The commands every screen has: navigation, language and sign-out. */
+function useBaseCommands(): void {
+  const { t, locale, setLocale } = useI18n();
+  const [, navigate] = useLocation();
+  const authenticated = SessionContext.useSelector((s) => s.hasTag('authenticated'));
+  const locales = useEnabledLocales();
+
+  const commands = useMemo<PaletteCommand[]>(() => {
+    const navigation = ROUTES.filter((r) => r.access === 'auth' && isStaticRoute(r)).map((r) => ({
+      id: `go:${r.id}`,
+      group: t('palette.groups.navigation'),
+      label: t(r.titleKey),
+      keywords: [r.path],
+      ...(r.goKey ? { hint: `g ${r.goKey}` } : {}),
+      run: () => navigate(r.path),
+    }));
+    const languages = locales
+      .filter((l) => l !== locale)
+      .map((l) => ({
+        id: `locale:${l}`,
+        group: t('palette.groups.language'),
+        label: t('palette.switchLanguage', { language: t(languageKey(l)) }),
+        keywords: [l],
+        run: () => setLocale(l),
+      }));
+    const session = authenticated
+      ? [
+          {
+            id: 'logout',
+            group: t('palette.groups.session'),
+            label: t('nav.logout'),
+            run: () => navigate('/logout'),
+          },
+        ]
+      : [];
+    return [...navigation, ...languages, ...session];
+  }, [t, locale, setLocale, navigate, authenticated, locales]);
+
+  useRegisterCommands('base', commands);
+}
+
+/**
+ * The palette's always-present command sources: navigation, language, sign-out, case ids and user
+ * search (screens add their own while mounted). They live in the entry beside the registry, so the
+ * commands are there — and the searches start — whether or not the palette's dialog code has loaded
+ * (docs/decisions/0053). Render it before anything else that registers, as the order of registration
+ * is the order of the palette's groups.
+ */
+export function PaletteCommandSources(): null {
+  useBaseCommands();
+  useCaseJumpCommands();
+  useUserSearchCommands();
+  return null;
+}

@@ -15,8 +15,8 @@ import { createApp } from '../server/app';
 import { readConfig } from '../server/config';
 import { type Database, openDatabase, SERVER_WARM_CONNECTIONS } from '../server/db/client';
 import { listen } from '../server/http/listen';
-import { prepareDatabase } from '../server/services/bootstrap';
-import { createSession } from '../server/services/sessions';
+import { prepareDatabase } from '../server/platform/bootstrap';
+import { createSession } from '../server/platform/sessions';
 import { launchBrowser } from '../tests/support/browser';
 
 const { values } = parseArgs({

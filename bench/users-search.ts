@@ -12,8 +12,8 @@ import { readConfig } from '../server/config';
 import { type Database, openDatabase } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
 import { listen } from '../server/http/listen';
+import { createSession } from '../server/platform/sessions';
 import { hasSeedData, seedDatabase } from '../server/seed/seed';
-import { createSession } from '../server/services/sessions';
 
 const { values } = parseArgs({
   options: {

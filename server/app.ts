@@ -1,23 +1,17 @@
 import { Hono } from 'hono';
+import { registerCasesArea } from './cases/routes';
 import { requireAdmin } from './http/auth';
 import type { AppDeps, AppEnv } from './http/context';
 import { errorResponse, handleError, notFound } from './http/errors';
 import { noStore } from './http/no-store';
+import { registerOpenApiRoutes } from './http/openapi-route';
 import { RouteRegistry } from './http/routes';
 import { securityHeaders } from './http/security-headers';
-import { registerAdminAttachmentRoutes } from './routes/admin-attachments';
-import { registerAdminCaseMessageRoutes } from './routes/admin-case-messages';
-import { registerAdminCaseRoutes } from './routes/admin-cases';
-import { registerAdminInterestAreaRoutes } from './routes/admin-interest-areas';
-import { registerAdminProfessionalRoutes } from './routes/admin-professionals';
-import { registerAdminUserRoutes } from './routes/admin-users';
-import { registerCaseReviewRoutes } from './routes/case-review';
-import { registerHealthRoutes } from './routes/health';
-import { registerLocaleRoutes } from './routes/locales';
-import { registerOpenApiRoutes } from './routes/openapi';
-import { registerStaticDataRoutes } from './routes/static-data';
-import { registerUserRoutes } from './routes/user';
+import { registerAttachmentRoutes } from './platform/files/routes';
+import { registerSessionRoutes } from './platform/session-routes';
+import { registerSystemRoutes } from './platform/system-routes';
 import { serveConsole } from './static';
+import { registerUsersArea } from './users/routes';
 
 export type { AppDeps } from './http/context';
 
@@ -32,18 +26,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // there is cached, the guard's own 401 and 403 included (the registry does it for 'session' routes).
   app.use('/v2/admin/*', noStore, requireAdmin);
 
-  const routes = new RouteRegistry(app);
-  registerHealthRoutes(routes);
-  registerUserRoutes(routes);
-  registerStaticDataRoutes(routes);
-  registerLocaleRoutes(routes);
-  registerAdminProfessionalRoutes(routes);
-  registerAdminUserRoutes(routes);
-  registerAdminInterestAreaRoutes(routes);
-  registerAdminAttachmentRoutes(routes);
-  registerAdminCaseRoutes(routes);
-  registerAdminCaseMessageRoutes(routes);
-  registerCaseReviewRoutes(routes);
+  // Tests check every JSON answer against its route's declared schema (docs/decisions/0061).
+  const routes = new RouteRegistry(app, {
+    checkResponses: deps.checkResponses ?? deps.config.checkResponses,
+  });
+  registerSystemRoutes(routes);
+  registerSessionRoutes(routes);
+  registerUsersArea(routes);
+  registerAttachmentRoutes(routes);
+  registerCasesArea(routes);
   registerOpenApiRoutes(routes);
 
   if (deps.staticDir) app.use('*', serveConsole(deps.staticDir));

@@ -21,6 +21,11 @@ export interface Config {
    */
   trustedProxies: string | undefined;
   development: boolean;
+  /**
+   * `NODE_ENV=test`: every JSON answer is checked against the response schema its route declares
+   * (contract/), and a mismatch answers 500 RESPONSE_CONTRACT_VIOLATION so the test fails.
+   */
+  checkResponses: boolean;
 }
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@demo.pt';
@@ -64,5 +69,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: readPublicUrl(env.PUBLIC_URL, host, port),
     trustedProxies: env.TRUSTED_PROXIES || undefined,
     development: env.NODE_ENV === 'development',
+    checkResponses: env.NODE_ENV === 'test',
   };
 }

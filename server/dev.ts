@@ -4,8 +4,8 @@ import { readConfig } from './config';
 import { openDatabase } from './db/client';
 import { listen } from './http/listen';
 import { keepServingAfterStrayErrors } from './http/process-guard';
+import { prepareDatabase } from './platform/bootstrap';
 import { DEFAULT_DEMO_USERS } from './seed/seed';
-import { prepareDatabase } from './services/bootstrap';
 
 /** The API on its own port, and Vite's dev server in front of it proxying `/v2` (vite.config.ts). */
 async function main(): Promise<void> {

@@ -7,8 +7,8 @@ import { readConfig } from './config';
 import { openDatabase, SERVER_WARM_CONNECTIONS } from './db/client';
 import { listen } from './http/listen';
 import { keepServingAfterStrayErrors } from './http/process-guard';
+import { prepareDatabase } from './platform/bootstrap';
 import { DEFAULT_DEMO_USERS } from './seed/seed';
-import { prepareDatabase } from './services/bootstrap';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const distDir = join(projectRoot, 'dist');

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { findSession } from '../services/sessions';
+import { findSession } from '../platform/sessions';
 import { type AppEnv, now } from './context';
 import { forbidden, unauthorized } from './errors';
 

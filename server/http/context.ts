@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
-import type { SessionUser } from '../services/sessions';
+import type { SessionUser } from '../platform/sessions';
 
 export interface AppDeps {
   db: Database;
@@ -10,6 +10,8 @@ export interface AppDeps {
   clock?: () => Date;
   /** Built console to serve with SPA fallback; omitted, only the API is served. */
   staticDir?: string;
+  /** Check every JSON answer against its route's response schema; defaults to `config.checkResponses`. */
+  checkResponses?: boolean;
 }
 
 export interface AppEnv {

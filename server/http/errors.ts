@@ -1,17 +1,8 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { z } from 'zod';
-
-export const fieldErrorSchema = z.object({ field: z.string(), code: z.string() });
-export type FieldError = z.infer<typeof fieldErrorSchema>;
-
-/** The one error body every `/v2` failure answers with; the console translates `code`. */
-export const errorBodySchema = z.object({
-  code: z.string(),
-  message: z.string().optional(),
-  errors: z.array(fieldErrorSchema).optional(),
-});
-export type ErrorBody = z.infer<typeof errorBodySchema>;
+import type { ErrorBody, FieldError } from '../../contract/common';
+import { Refusal } from '../platform/refusal';
+import { REFUSAL_STATUS } from './refusals';
 
 export class ApiError extends Error {
   constructor(
@@ -39,6 +30,18 @@ export const notFound = () => new ApiError(404, 'NOT_FOUND');
 export const payloadTooLarge = () =>
   new ApiError(413, 'PAYLOAD_TOO_LARGE', undefined, undefined, { Connection: 'close' });
 
+/** A service's refusal as the API answers it: the status from REFUSAL_STATUS, the code as it is. */
+export function refusalToApiError(refusal: Refusal): ApiError {
+  const { field, retryAfterSeconds } = refusal.details;
+  return new ApiError(
+    REFUSAL_STATUS[refusal.code],
+    refusal.code,
+    undefined,
+    field === undefined ? undefined : [{ field, code: 'invalid' }],
+    retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(retryAfterSeconds) },
+  );
+}
+
 export function errorResponse(c: Context, error: ApiError): Response {
   return c.json(error.body, error.status, error.headers);
 }
@@ -57,9 +60,13 @@ export function describeError(error: unknown): string {
   );
 }
 
-/** Anything that is not an ApiError is a bug: log what it was (describeError), answer without internals. */
+/**
+ * An ApiError is answered as it is, a service's Refusal through REFUSAL_STATUS; anything else is a bug:
+ * log what it was (describeError), answer without internals.
+ */
 export function handleError(error: Error, c: Context): Response {
   if (error instanceof ApiError) return errorResponse(c, error);
+  if (error instanceof Refusal) return errorResponse(c, refusalToApiError(error));
   console.error(`${c.req.method} ${c.req.path} failed: ${describeError(error)}`);
   return errorResponse(c, new ApiError(500, 'GENERIC_ERROR'));
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorBodySchema } from './errors';
+import { errorBodySchema } from '../../contract/common';
 import type { RouteDefinition } from './routes';
 
 type JsonSchema = Record<string, unknown>;

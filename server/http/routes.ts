@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { requireSession } from './auth';
 import type { AppContext, AppEnv } from './context';
-import { errorResponse, payloadTooLarge } from './errors';
+import { ApiError, errorResponse, payloadTooLarge } from './errors';
 import { noStore } from './no-store';
 import { parseOrThrow, readJsonBody, readQuery, refuseNulBytes } from './validation';
 
@@ -57,11 +57,49 @@ export interface RouteDefinition<
   handler: (c: AppContext, input: RouteInput<B, Q, P>) => Response | Promise<Response>;
 }
 
+export interface RegistryOptions {
+  /**
+   * Check every answer a handler returns against the route's `responses`: its status must be declared,
+   * and a JSON body must match that status's schema. Tests turn it on (config.checkResponses), so every
+   * API suite proves the contract on real data; a mismatch is a 500 RESPONSE_CONTRACT_VIOLATION.
+   */
+  checkResponses?: boolean;
+}
+
+/**
+ * The answer as the contract declares it, or a 500 naming the route, the status and where the body
+ * differs (never the body itself).
+ */
+export async function checkResponse(definition: RouteDefinition, response: Response): Promise<Response> {
+  const spec = definition.responses[response.status];
+  const where = `${definition.method.toUpperCase()} ${definition.path} → ${response.status}`;
+  const violation = (detail: string) => {
+    console.error(`response contract violation: ${where}: ${detail}`);
+    return new ApiError(500, 'RESPONSE_CONTRACT_VIOLATION', `${where}: ${detail}`);
+  };
+  if (!spec) throw violation('status not declared');
+  const isJson = /^application\/(?:[\w.-]+\+)?json/i.test(response.headers.get('content-type') ?? '');
+  if (!spec.schema) {
+    if (isJson) throw violation('JSON body where none is declared');
+    return response;
+  }
+  if (!isJson) throw violation('declared JSON, answered another content type');
+  const result = spec.schema.safeParse(await response.clone().json());
+  if (!result.success)
+    throw violation(
+      result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.code}`).join('; '),
+    );
+  return response;
+}
+
 /** Every route goes through here, so the OpenAPI document and the authz test see all of them. */
 export class RouteRegistry {
   readonly definitions: RouteDefinition[] = [];
 
-  constructor(private readonly app: Hono<AppEnv>) {}
+  constructor(
+    private readonly app: Hono<AppEnv>,
+    private readonly options: RegistryOptions = {},
+  ) {}
 
   add<B extends Schema, Q extends Schema, P extends Schema>(definition: RouteDefinition<B, Q, P>): void {
     const underAdmin = definition.path.startsWith('/v2/admin/');
@@ -88,7 +126,10 @@ export class RouteRegistry {
         query: definition.query ? parseOrThrow(definition.query, readQuery(c)) : undefined,
         body: definition.body ? parseOrThrow(definition.body, await readJsonBody(c)) : undefined,
       } as RouteInput<B, Q, P>;
-      return definition.handler(c, input);
+      const response = await definition.handler(c, input);
+      return this.options.checkResponses
+        ? checkResponse(definition as unknown as RouteDefinition, response)
+        : response;
     };
     // Hono's overloads cannot type a spread of handlers; the chain itself is ordinary.
     const chain = [...middlewares, handler] as [MiddlewareHandler<AppEnv>];

@@ -1,12 +1,7 @@
 import type { Context } from 'hono';
-import { z } from 'zod';
-import { ApiError, type FieldError } from './errors';
-
-/** E-mails are compared lower-cased and trimmed everywhere (login, throttling, uniqueness). */
-export const emailField = z.preprocess(
-  (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
-  z.email(),
-);
+import type { z } from 'zod';
+import type { FieldError } from '../../contract/common';
+import { ApiError } from './errors';
 
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client';
-import { saveStoredFile } from '../files/store';
+import { saveStoredFile } from '../platform/files/store';
 import { patternPng, simplePdf, sineWav } from './media';
 import type { Rng } from './random';
 

@@ -3,7 +3,7 @@ import { addDays, todayInLisbon } from '../../domain/business-days';
 import { centsToDecimal } from '../../domain/money';
 import { statementLineKeys } from '../../domain/statements/line-key';
 import type { Queryable } from '../db/client';
-import { saveStoredFile } from '../files/store';
+import { saveStoredFile } from '../platform/files/store';
 import { type Cell, type Column, insertRows, iso } from './bulk';
 import { DEBTOR, MONTHS_OF_SETTLEMENTS, monthOf, type SeededSepaFile } from './finance';
 import { FEMALE_NAMES, MALE_NAMES, SURNAMES } from './portugal';

@@ -1,67 +1,28 @@
-import type { CaseStatus, CaseType } from '../../domain/case-status';
+import type { z } from 'zod';
+import type {
+  caseAttachmentSchema,
+  caseItemSchema,
+  caseMessageSchema,
+  casePageSchema,
+  casePersonSchema,
+  caseReviewSchema,
+  messagePageSchema,
+} from '../../contract/cases';
 import { ApiError, type QueryParams, request } from './http';
 
-export interface CasePerson {
-  id: string;
-  name: string;
-}
-
-export interface CaseItem {
-  id: string;
-  customer: CasePerson;
-  professional: CasePerson;
-  closed: boolean;
-  status: CaseStatus;
-  totalMessages: number;
-  type: CaseType;
-  startDate: string | null;
-  endDate: string | null;
-  priceCents: number;
-  currency: string;
-  professionalSummary: string | null;
-  createdAt: string;
-  review: { rating: number; createdAt: string } | null;
-}
-
-export interface CaseAttachment {
-  id: string;
-  name: string;
-  contentType: string;
-  sizeBytes: number;
-  url: string;
-}
-
-export interface CaseMessage {
-  id: string;
-  type: 'TEXT' | 'CALL' | 'VOICE';
-  sender: { id: string; name: string; role: 'ADMIN' | 'PROFESSIONAL' | 'CUSTOMER' };
-  createdAt: string;
-  text: string | null;
-  callDurationSeconds: number | null;
-  voice: { durationSeconds: number; contentType: string; sizeBytes: number; url: string } | null;
-  attachments: CaseAttachment[];
-}
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-  total: number;
-}
-
-export interface MessagePage extends Page<CaseMessage> {
-  case: CaseItem;
-}
-
-export interface CaseReview {
-  caseId: string;
-  rating: number;
-  comment: string | null;
-  createdAt: string;
-}
+// Types only: the schemas (and zod) stay out of the console's bundle.
+export type CasePerson = z.infer<typeof casePersonSchema>;
+export type CaseItem = z.infer<typeof caseItemSchema>;
+export type CaseAttachment = z.infer<typeof caseAttachmentSchema>;
+export type CaseMessage = z.infer<typeof caseMessageSchema>;
+export type { Page } from '../../contract/common';
+export type CasePage = z.infer<typeof casePageSchema>;
+export type MessagePage = z.infer<typeof messagePageSchema>;
+export type CaseReview = z.infer<typeof caseReviewSchema>;
 
 export const MESSAGE_PAGE_SIZE = 100;
 
-export const fetchCases = (params: QueryParams) => request<Page<CaseItem>>('admin/cases', { params });
+export const fetchCases = (params: QueryParams) => request<CasePage>('admin/cases', { params });
 
 export const fetchCaseMessages = (caseId: string, cursor: string | null) =>
   request<MessagePage>(`admin/case/${encodeURIComponent(caseId)}/messages`, {

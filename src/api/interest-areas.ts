@@ -1,15 +1,13 @@
+import type { z } from 'zod';
+import type { areaListSchema, interestAreaSchema } from '../../contract/interest-areas';
 import { request } from './http';
 
-export interface InterestArea {
-  id: string;
-  name: string;
-  professionals: number;
-  created: string;
-}
+export type InterestArea = z.infer<typeof interestAreaSchema>;
+export type InterestAreaList = z.infer<typeof areaListSchema>;
 
 export const interestAreasQuery = {
   queryKey: ['interest-areas'] as const,
-  queryFn: () => request<{ items: InterestArea[]; total: number }>('admin/interest-areas'),
+  queryFn: () => request<InterestAreaList>('admin/interest-areas'),
   staleTime: 60_000,
 };
 

@@ -1,9 +1,8 @@
+import type { z } from 'zod';
+import type { statusCountsSchema } from '../../contract/users';
 import { request } from './http';
 
-export interface StatusCounts {
-  EMAIL_VERIFIED: number;
-  DISABLED: number;
-}
+export type StatusCounts = z.infer<typeof statusCountsSchema>;
 
 export const fetchStatusCounts = () => request<StatusCounts>('admin/professionals/status/count');
 

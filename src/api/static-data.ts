@@ -1,19 +1,20 @@
-import type { Locale } from '../../machines/session';
+import type { z } from 'zod';
+import type {
+  countrySchema,
+  genderEntrySchema,
+  localeEntrySchema,
+  localeNameSchema,
+} from '../../contract/static-data';
 import { request } from './http';
 
-export interface Country {
-  code: string;
-  name: Record<Locale, string>;
-  phoneCode: string;
-}
-export interface LocaleEntry {
-  id: Locale;
-  enabled: boolean;
-}
+export type Country = z.infer<typeof countrySchema>;
+export type LocaleEntry = z.infer<typeof localeEntrySchema>;
+export type LocaleName = z.infer<typeof localeNameSchema>;
+export type GenderEntry = z.infer<typeof genderEntrySchema>;
 
 export const fetchCountries = () => request<Country[]>('static-data/country');
-export const fetchLocaleNames = () => request<{ id: Locale; name: string }[]>('static-data/locale');
-export const fetchGenders = () => request<{ id: 'male' | 'female' }[]>('static-data/gender');
+export const fetchLocaleNames = () => request<LocaleName[]>('static-data/locale');
+export const fetchGenders = () => request<GenderEntry[]>('static-data/gender');
 export const fetchLocales = () => request<LocaleEntry[]>('locales');
 
 export const localesQuery = {

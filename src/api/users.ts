@@ -1,85 +1,32 @@
+import type { z } from 'zod';
+import type { Role, UserStatus } from '../../contract/statuses';
+import type {
+  areaRefSchema,
+  auditEntrySchema,
+  missingFieldSchema,
+  resendVerificationResultSchema,
+  storedFileSchema,
+  userDetailSchema,
+  userPageSchema,
+  userSummarySchema,
+} from '../../contract/users';
 import { compactQuery, prefetchRequest, type QueryParams, request } from './http';
 import { statusCountsQuery } from './professionals';
 
-export type Role = 'ADMIN' | 'PROFESSIONAL' | 'CUSTOMER';
-export type UserStatus = 'NEW_USER' | 'EMAIL_VERIFIED' | 'PROFESSIONAL_VERIFIED' | 'DISABLED';
-export const USER_STATUSES: readonly UserStatus[] = [
-  'NEW_USER',
-  'EMAIL_VERIFIED',
-  'PROFESSIONAL_VERIFIED',
-  'DISABLED',
-];
+export { USER_STATUSES } from '../../contract/statuses';
+export type { Role, UserStatus };
 
-export interface AreaRef {
-  id: string;
-  name: string;
-}
-
+// Types only: the schemas (and zod) stay out of the console's bundle.
+export type AreaRef = z.infer<typeof areaRefSchema>;
 /** One row of the users lists (GET /v2/admin/users). */
-export interface UserSummary {
-  id: string;
-  role: Role;
-  name: string;
-  fullName: string | null;
-  email: string;
-  status: UserStatus;
-  gender: 'male' | 'female' | null;
-  country: string | null;
-  locale: 'pt-PT' | 'en-GB';
-  phoneNumber: string | null;
-  phoneNumberCountryCode: string | null;
-  taxNumber: string | null;
-  collegeNumber: string | null;
-  shareLinkId: string | null;
-  emailVerified: boolean;
-  professionalVerified: boolean;
-  userDisabled: boolean;
-  isAdmin: boolean;
-  created: string;
-  lastActive: string | null;
-  areasOfInterest: AreaRef[];
-}
-
-export interface StoredFile {
-  id: string;
-  name: string;
-  contentType: string;
-  sizeBytes: number;
-  downloadUrl: string;
-}
-
-export interface AuditEntry {
-  id: number;
-  action: string;
-  at: string;
-  actor: { id: string; name: string; email: string } | null;
-  before: unknown;
-  after: unknown;
-}
-
-export type MissingField = 'fullName' | 'taxNumber' | 'iban' | 'collegeNumber';
-
+export type UserSummary = z.infer<typeof userSummarySchema>;
+export type StoredFile = z.infer<typeof storedFileSchema>;
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export type MissingField = z.infer<typeof missingFieldSchema>;
 /** GET /v2/admin/users/{id}: every field of the specification's user table and what the views show beside it. */
-export interface UserDetail extends UserSummary {
-  birthDate: string | null;
-  idCardNumber: string | null;
-  casePriceCents: number | null;
-  caseCurrency: string;
-  subscriptionPriceCents: number | null;
-  subscriptionCurrency: string;
-  currentWorkplaces: string[];
-  specialities: string[];
-  referralName: string | null;
-  professionalBackground: string | null;
-  associationLink: string | null;
-  avatar: string | null;
-  collegeCardFrontFile: StoredFile | null;
-  collegeCardBackFile: StoredFile | null;
-  bank: { iban: string | null; ibanValid: boolean; ibanError: string | null; bicSwift: string | null };
-  missingFields: MissingField[] | null;
-  shareLink: { id: string; visits: number; signups: number; cases: number } | null;
-  adminActions: AuditEntry[];
-}
+export type UserDetail = z.infer<typeof userDetailSchema>;
+export type UserPage = z.infer<typeof userPageSchema>;
+export type ResendVerificationResult = z.infer<typeof resendVerificationResultSchema>;
 
 export interface UserSearch {
   q?: string;
@@ -97,13 +44,6 @@ export const userKeys = {
   detail: (id: string) => [...userKeys.all, 'detail', id] as const,
 };
 
-export interface UserPage {
-  items: UserSummary[];
-  nextCursor: string | null;
-  total: number;
-  totalEstimated?: boolean;
-}
-
 export const fetchUsers = (search: UserSearch) =>
   request<UserPage>('admin/users', { params: compactQuery(search) as QueryParams });
 
@@ -120,7 +60,7 @@ export const setUserDisabled = (id: string, disabled: boolean) =>
   });
 
 export const resendVerificationEmail = (id: string) =>
-  request<{ sentTo: string }>(`admin/users/${encodeURIComponent(id)}/resend/verification-email`, {
+  request<ResendVerificationResult>(`admin/users/${encodeURIComponent(id)}/resend/verification-email`, {
     method: 'post',
   });
 

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app';
 import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
-import { saveStoredFile } from '../../server/files/store';
 import { type Listening, listen } from '../../server/http/listen';
+import { saveStoredFile } from '../../server/platform/files/store';
 import { testDatabaseKinds } from '../support/databases';
 import { bearer, insertUser, issueToken } from './harness';
 

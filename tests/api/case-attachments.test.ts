@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saveStoredFile, storedFilePath } from '../../server/files/store';
+import { saveStoredFile, storedFilePath } from '../../server/platform/files/store';
 import { testDatabaseKinds } from '../support/databases';
 import { type CaseWorld, startCaseWorld } from './cases-support';
 

@@ -5,7 +5,7 @@ import type { Database } from '../../server/db/client';
 import type { AppEnv } from '../../server/http/context';
 import { listen } from '../../server/http/listen';
 import { hashPassword } from '../../server/platform/passwords';
-import { createSession } from '../../server/services/sessions';
+import { createSession } from '../../server/platform/sessions';
 
 export interface Clock {
   /** null follows the real clock. */

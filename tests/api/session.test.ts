@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { profileSchema } from '../../contract/session';
 import type { Database } from '../../server/db/client';
-import { profileSchema } from '../../server/services/profiles';
 import { testDatabaseKinds } from '../support/databases';
 import { bearer, count, insertUser, postJson, type RunningApi, startApi } from './harness';
 

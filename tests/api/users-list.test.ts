@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
-import type { UserSummary } from '../../server/services/users-summary';
+import type { UserSummary } from '../../server/users/summary';
 import { testDatabaseKinds } from '../support/databases';
 import { bearer, insertUser, issueToken, type RunningApi, startApi } from './harness';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userListQuerySchema } from '../../contract/users';
 import type { Database } from '../../server/db/client';
-import { searchUsers, userListQuerySchema } from '../../server/services/users-search';
+import { searchUsers } from '../../server/users/search';
 import { testDatabaseKinds } from '../support/databases';
 import { recordUnhandledRejections } from '../support/unhandled-rejections';
 

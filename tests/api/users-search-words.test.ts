@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userListQuerySchema } from '../../contract/users';
 import type { Database, Queryable } from '../../server/db/client';
-import { parseSearch, searchUsers, userListQuerySchema } from '../../server/services/users-search';
-import type { UserSummary } from '../../server/services/users-summary';
+import { searchUsers } from '../../server/users/search';
+import { parseSearch } from '../../server/users/search-grammar';
+import type { UserSummary } from '../../server/users/summary';
 import { testDatabaseKinds } from '../support/databases';
 import { bearer, insertUser, issueToken, type RunningApi, startApi } from './harness';
 

@@ -3,7 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileTooLargeError, MAX_FILE_BYTES, storedFilePath, writeContent } from '../../server/files/store';
+import {
+  FileTooLargeError,
+  MAX_FILE_BYTES,
+  storedFilePath,
+  writeContent,
+} from '../../server/platform/files/store';
 
 describe('file store', () => {
   const dir = mkdtempSync(join(tmpdir(), 'files-'));

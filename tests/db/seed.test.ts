@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/client';
 import { migrate } from '../../server/db/migrate';
-import { storedFilePath } from '../../server/files/store';
+import { storedFilePath } from '../../server/platform/files/store';
 import { hasSeedData, MIN_SEED_USERS, type SeedOptions, seedDatabase } from '../../server/seed/seed';
 import { testDatabaseKinds } from '../support/databases';
 

@@ -6,7 +6,7 @@ import { createApp } from '../../server/app';
 import { readConfig } from '../../server/config';
 import { type Database, openDatabase } from '../../server/db/client';
 import { listen } from '../../server/http/listen';
-import { prepareDatabase } from '../../server/services/bootstrap';
+import { prepareDatabase } from '../../server/platform/bootstrap';
 
 export interface TestServer {
   url: string;

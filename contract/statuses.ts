@@ -1,0 +1,60 @@
+/**
+ * Every status and enumeration of the wire that domain/ does not already hold, written once, without
+ * zod: the console imports these values at run time and must not pull zod into its entry chunk. The
+ * zod enums of the schema files are built from these arrays. Case, settlement and SEPA statuses live
+ * in domain/ (case-status.ts, settlement-status.ts, sepa-status.ts) beside their transition tables.
+ */
+
+export const ROLES = ['ADMIN', 'PROFESSIONAL', 'CUSTOMER'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const USER_STATUSES = ['NEW_USER', 'EMAIL_VERIFIED', 'PROFESSIONAL_VERIFIED', 'DISABLED'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+/** The sidebar badges: professionals awaiting verification, disabled professionals. */
+export const COUNTED_PROFESSIONAL_STATUSES = ['EMAIL_VERIFIED', 'DISABLED'] as const;
+
+export const GENDERS = ['male', 'female'] as const;
+export type Gender = (typeof GENDERS)[number];
+
+export const LOCALE_IDS = ['pt-PT', 'en-GB'] as const;
+export type LocaleId = (typeof LOCALE_IDS)[number];
+
+export const MESSAGE_TYPES = ['TEXT', 'CALL', 'VOICE'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+
+/** What a professional lacks to be settled and paid (DESIGN §6). */
+export const MISSING_PROFESSIONAL_FIELDS = ['fullName', 'taxNumber', 'iban', 'collegeNumber'] as const;
+export type MissingField = (typeof MISSING_PROFESSIONAL_FIELDS)[number];
+
+/** A bank statement line's reconciliation state (migration 0004's check constraint). */
+export const STATEMENT_LINE_STATUSES = [
+  'UNMATCHED',
+  'SUGGESTED',
+  'MATCHED',
+  'DISCREPANCY',
+  'IGNORED',
+] as const;
+export type StatementLineStatus = (typeof STATEMENT_LINE_STATUSES)[number];
+
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+/** The users list's sorts (docs/decisions/0040); the SQL behind each lives in server/users/. */
+export const USER_SORTS = ['created', 'lastActive', 'name', 'email'] as const;
+export type UserSort = (typeof USER_SORTS)[number];
+
+/** The case list's sorts (docs/decisions/0047); the SQL behind each lives in server/cases/. */
+export const CASE_SORTS = [
+  'createdAt',
+  'startDate',
+  'endDate',
+  'priceCents',
+  'totalMessages',
+  'status',
+  'customerName',
+  'professionalName',
+] as const;
+export type CaseSort = (typeof CASE_SORTS)[number];
+
+export const CURRENCIES = ['EUR'] as const;

@@ -1,0 +1,57 @@
+/**
+ * Why a service said no: a stable code from this list (the console translates it under
+ * `errorMessages.<code>`), never an HTTP status. server/http/refusals.ts maps each code to its status
+ * in one table, which the type checker keeps complete: a code added here without a status there does
+ * not compile.
+ */
+export const REFUSAL_CODES = [
+  // request input the services check themselves (keyset cursors, server/db/list.ts)
+  'INVALID_CURSOR',
+  // sign-in
+  'EMAIL_OR_PASSWORD_INVALID',
+  'TOO_MANY_ATTEMPTS',
+  // users (docs/decisions/0041)
+  'USER_NOT_FOUND',
+  'CANNOT_DISABLE_SELF',
+  'USER_ALREADY_DISABLED',
+  'USER_NOT_DISABLED',
+  'NOT_A_PROFESSIONAL',
+  'PROFESSIONAL_NOT_AWAITING_VERIFICATION',
+  'USER_NOT_NEW',
+  'MAIL_NOT_SENT',
+  // areas of interest
+  'AREA_OF_INTEREST_NOT_FOUND',
+  'AREA_OF_INTEREST_ALREADY_EXISTS',
+  // cases (docs/decisions/0045, 0047)
+  'CASE_NOT_FOUND',
+  'CASE_ALREADY_CLOSED',
+  'CASE_TRANSITION_NOT_ALLOWED',
+  'REVIEW_NOT_FOUND',
+  // stored files (docs/decisions/0046)
+  'ATTACHMENT_NOT_FOUND',
+  'VOICE_MESSAGE_NOT_FOUND',
+  'FILE_NOT_FOUND',
+] as const;
+export type RefusalCode = (typeof REFUSAL_CODES)[number];
+
+export interface RefusalDetails {
+  /** The input that was refused, e.g. `cursor`; answered as `errors: [{field, code: 'invalid'}]`. */
+  field?: string;
+  /** How long to wait before trying again (`TOO_MANY_ATTEMPTS`); answered as `Retry-After`. */
+  retryAfterSeconds?: number;
+}
+
+export class Refusal extends Error {
+  constructor(
+    readonly code: RefusalCode,
+    readonly details: RefusalDetails = {},
+  ) {
+    super(code);
+    this.name = 'Refusal';
+  }
+}
+
+export const refuse = (code: RefusalCode, details?: RefusalDetails): Refusal => new Refusal(code, details);
+
+const REFUSAL_CODE_SET: ReadonlySet<string> = new Set(REFUSAL_CODES);
+export const isRefusalCode = (code: string): code is RefusalCode => REFUSAL_CODE_SET.has(code);

@@ -1,0 +1,73 @@
+import { errorBodySchema } from '../../contract/common';
+import { loginBodySchema, loginResultSchema, profileSchema } from '../../contract/session';
+import { clientAddressOf } from '../http/client-address';
+import { type AppContext, now } from '../http/context';
+import { unauthorized } from '../http/errors';
+import type { RouteRegistry } from '../http/routes';
+import { login, logout } from './login';
+import { loadProfile } from './profiles';
+import { refuse } from './refusal';
+
+async function currentProfile(c: AppContext, userId: string) {
+  const profile = await loadProfile(c.var.deps.db, userId);
+  // The user row went away between the session check and now: the token is as good as dead.
+  if (!profile) throw unauthorized();
+  return profile;
+}
+
+export function registerSessionRoutes(routes: RouteRegistry): void {
+  routes.add({
+    method: 'post',
+    path: '/v2/user/login',
+    summary: 'Sign in as an administrator',
+    tags: ['session'],
+    auth: 'public',
+    noStore: true,
+    body: loginBodySchema,
+    responses: {
+      200: {
+        description: 'Signed in; send the token as `Authorization: Bearer <token>`',
+        schema: loginResultSchema,
+      },
+      401: { description: 'Wrong e-mail or password, or not an administrator', schema: errorBodySchema },
+      429: {
+        description: 'Too many failed attempts for this e-mail or from this address; see Retry-After',
+        schema: errorBodySchema,
+      },
+    },
+    async handler(c, { body }) {
+      const result = await login(c.var.deps.db, body.email, body.password, clientAddressOf(c), now(c));
+      if (result.kind === 'throttled')
+        throw refuse('TOO_MANY_ATTEMPTS', { retryAfterSeconds: result.retryAfterSeconds });
+      if (result.kind === 'invalid') throw refuse('EMAIL_OR_PASSWORD_INVALID');
+      return c.json({ token: result.token, user: await currentProfile(c, result.userId) });
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/v2/user/logout',
+    summary: 'Revoke the bearer token',
+    tags: ['session'],
+    auth: 'session',
+    responses: { 204: { description: 'The token no longer works' } },
+    async handler(c) {
+      await logout(c.var.deps.db, c.var.session, now(c));
+      return c.body(null, 204);
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v2/user/me',
+    summary: 'The signed-in user',
+    tags: ['session'],
+    auth: 'session',
+    responses: {
+      200: { description: 'Profile; `adminData` is null for non-administrators', schema: profileSchema },
+    },
+    async handler(c) {
+      return c.json(await currentProfile(c, c.var.session.userId));
+    },
+  });
+}

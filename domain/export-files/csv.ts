@@ -16,8 +16,9 @@ import {
   BOOLEAN_WORDS,
   type ExportColumn,
   type ExportLocale,
+  type ExportRow,
   type ExportRows,
-  readRows,
+  rowPuller,
 } from './columns';
 import { neutralise } from './neutralise';
 
@@ -95,7 +96,12 @@ export async function* csvChunks(
 
   let buf = `\uFEFF${columns.map((c) => csvField(neutralise(c.header), sep)).join(sep)}\r\n`;
   let row = 0;
-  for await (const record of readRows(rows)) {
+  const next = rowPuller(rows);
+  const sync = Symbol.iterator in rows;
+  for (;;) {
+    const r = sync ? (next() as IteratorResult<ExportRow>) : await next();
+    if (r.done) break;
+    const record = r.value;
     row++;
     let line = cells[0]!(record[keys[0]!], row);
     for (let i = 1; i < n; i++) line += sep + cells[i]!(record[keys[i]!], row);

@@ -1,15 +1,18 @@
 // Wall-clock time in Europe/Lisbon for export cells, without one Intl call per cell.
 //
 // The zone's offset comes from Intl (so it follows the runtime's tz database, not rules written here)
-// once per UTC hour, and is cached: Lisbon changes offset on whole UTC hours (01:00 UTC since 1996).
+// and is cached per UTC day when the day's first and last second agree (Lisbon changes offset at most
+// once a day, months apart), else per UTC hour (it changes on whole UTC hours: 01:00 UTC since 1996).
 // An hour whose two ends disagree (old local-mean-time changes) is not cached and is asked per value.
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
-const MAX_CACHED_HOURS = 200_000; // ~23 years of distinct hours, a few MB at most; then start over.
+const DAY_MS = 86_400_000;
+const MAX_CACHED = 100_000; // entries (days or hours), a few MB at most; then start over.
 
 let parts: Intl.DateTimeFormat | undefined;
-const offsets = new Map<number, number>();
+const dayOffsets = new Map<number, number>(); // UTC day → offset, or NaN when the day has a change
+const hourOffsets = new Map<number, number>();
 
 function offsetAt(ms: number): number {
   parts ??= new Intl.DateTimeFormat('en-GB', {
@@ -43,13 +46,22 @@ function offsetAt(ms: number): number {
 
 /** Milliseconds to add to a UTC instant to get Lisbon's wall clock as if it were UTC. */
 export function lisbonOffsetMs(ms: number): number {
+  const day = Math.floor(ms / DAY_MS);
+  let byDay = dayOffsets.get(day);
+  if (byDay === undefined) {
+    const start = offsetAt(day * DAY_MS);
+    byDay = start === offsetAt(day * DAY_MS + DAY_MS - 1000) ? start : Number.NaN;
+    if (dayOffsets.size >= MAX_CACHED) dayOffsets.clear();
+    dayOffsets.set(day, byDay);
+  }
+  if (!Number.isNaN(byDay)) return byDay;
   const hour = Math.floor(ms / HOUR);
-  const cached = offsets.get(hour);
+  const cached = hourOffsets.get(hour);
   if (cached !== undefined) return cached;
   const start = offsetAt(hour * HOUR);
   if (start !== offsetAt(hour * HOUR + HOUR - 1000)) return offsetAt(ms);
-  if (offsets.size >= MAX_CACHED_HOURS) offsets.clear();
-  offsets.set(hour, start);
+  if (hourOffsets.size >= MAX_CACHED) hourOffsets.clear();
+  hourOffsets.set(hour, start);
   return start;
 }
 

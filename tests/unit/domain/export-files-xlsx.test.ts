@@ -8,6 +8,7 @@ import {
   XlsxLimitError,
   xlsxChunks,
 } from '../../../domain/export-files';
+import { gzipHeaderLength } from '../../../domain/export-files/xlsx';
 
 async function xlsx(
   columns: ExportColumn[],
@@ -202,6 +203,37 @@ describe('XLSX writer', () => {
     const js = await xlsx(COLUMNS, rows, 'S', 'fflate');
     expect(Object.keys(native.files)).toEqual(Object.keys(js.files));
     for (const name of Object.keys(native.files)) expect(native.text(name)).toBe(js.text(name));
+  });
+
+  it('skips any gzip header CompressionStream may write (RFC 1952 optional fields)', () => {
+    const base = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3];
+    expect(gzipHeaderLength(new Uint8Array(base))).toBe(10);
+    expect(gzipHeaderLength(new Uint8Array(base.slice(0, 9)))).toBeNull();
+    const named = [
+      0x1f,
+      0x8b,
+      8,
+      0x08 | 0x04 | 0x02,
+      0,
+      0,
+      0,
+      0,
+      0,
+      3,
+      2,
+      0,
+      9,
+      9,
+      0x61,
+      0x62,
+      0,
+      7,
+      7,
+      0xaa,
+    ];
+    expect(gzipHeaderLength(new Uint8Array(named))).toBe(19);
+    expect(gzipHeaderLength(new Uint8Array(named.slice(0, 15)))).toBeNull();
+    expect(() => gzipHeaderLength(new Uint8Array(10))).toThrow();
   });
 
   it('gives the same bytes for the same rows', async () => {

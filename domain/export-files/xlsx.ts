@@ -211,7 +211,7 @@ export function gzipHeaderLength(b: Uint8Array): number | null {
   return b.length >= at ? at : null;
 }
 
-const concat = (a: Uint8Array, b: Uint8Array) => {
+const concat = (a: Uint8Array<ArrayBuffer>, b: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> => {
   if (a.length === 0) return b;
   const out = new Uint8Array(a.length + b.length);
   out.set(a);
@@ -246,12 +246,12 @@ class NativeDeflate implements ZipInputFile {
     this.writer = stream.writable.getWriter();
     const reader = stream.readable.getReader();
     this.pumped = (async () => {
-      let head: Uint8Array | null = new Uint8Array(0); // until the gzip header is skipped
+      let head: Uint8Array<ArrayBuffer> | null = new Uint8Array(0); // until the gzip header is skipped
       let tail = new Uint8Array(0); // the last 8 bytes seen: maybe the trailer
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        let bytes: Uint8Array = value;
+        let bytes = value as Uint8Array<ArrayBuffer>;
         if (head) {
           head = concat(head, bytes);
           const skip = gzipHeaderLength(head);
@@ -259,9 +259,16 @@ class NativeDeflate implements ZipInputFile {
           bytes = head.subarray(skip);
           head = null;
         }
-        const all = concat(tail, bytes);
-        if (all.length > 8) this.ondata!(null, all.slice(0, all.length - 8), false);
-        tail = all.slice(Math.max(0, all.length - 8));
+        if (bytes.length >= 8) {
+          // Everything but the last 8 bytes is deflate data; the last 8 may be the trailer.
+          if (tail.length > 0) this.ondata!(null, tail, false);
+          if (bytes.length > 8) this.ondata!(null, bytes.subarray(0, bytes.length - 8), false);
+          tail = bytes.slice(bytes.length - 8);
+        } else {
+          const all = concat(tail, bytes);
+          if (all.length > 8) this.ondata!(null, all.slice(0, all.length - 8), false);
+          tail = all.slice(Math.max(0, all.length - 8));
+        }
       }
       if (tail.length !== 8) throw new Error('CompressionStream gave no gzip trailer');
       const le32 = (i: number) =>
@@ -346,8 +353,16 @@ export async function* xlsxChunks(
   sheet.mtime = mtime;
   zip.add(sheet);
   let sheetBytes = 0;
+  // fflate copies what it is pushed before push returns, so its path encodes into one reused buffer (no
+  // ~150 KB ArrayBuffer per chunk left for the GC); the native stream keeps chunks until zlib has read them.
+  let scratch = new Uint8Array(0);
+  const encode = (xml: string): Uint8Array<ArrayBuffer> => {
+    if (native) return encoder.encode(xml);
+    if (scratch.length < xml.length * 3) scratch = new Uint8Array(xml.length * 3);
+    return scratch.subarray(0, encoder.encodeInto(xml, scratch).written);
+  };
   const push = async (xml: string, final: boolean) => {
-    const bytes = encoder.encode(xml);
+    const bytes = encode(xml);
     sheetBytes += bytes.length;
     if (sheetBytes >= MAX_PART_BYTES)
       throw new XlsxLimitError(

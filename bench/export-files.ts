@@ -103,10 +103,15 @@ interface CaseResult {
   rssPeak: number;
   heapStart: number;
   heapPeak: number;
+  /** RSS when a quarter, half, three quarters and all of the rows had been produced. */
+  rssSeries: number[];
 }
 
 /** Samples heap and RSS every 50,000 rows (cheap) while rows are produced. */
-function sampled(rows: Iterable<ExportRow>, peaks: { heap: number; rss: number }): Iterable<ExportRow> {
+function sampled(
+  rows: Iterable<ExportRow>,
+  peaks: { heap: number; rss: number; series: number[] },
+): Iterable<ExportRow> {
   return (function* () {
     let i = 0;
     for (const r of rows) {
@@ -114,6 +119,7 @@ function sampled(rows: Iterable<ExportRow>, peaks: { heap: number; rss: number }
         const m = process.memoryUsage();
         peaks.heap = Math.max(peaks.heap, m.heapUsed);
         peaks.rss = Math.max(peaks.rss, m.rss);
+        if (i % (N / 4) === 0) peaks.series.push(m.rss);
       }
       yield r;
     }
@@ -163,7 +169,7 @@ async function exceljsXlsx(file: string, rows: Iterable<ExportRow>): Promise<voi
 async function runCase(name: string): Promise<CaseResult> {
   const dir = mkdtempSync(path.join(tmpdir(), 'export-bench-'));
   const file = path.join(dir, 'out');
-  const peaks = { heap: 0, rss: 0 };
+  const peaks = { heap: 0, rss: 0, series: [] as number[] };
   globalThis.gc?.();
   const m0 = process.memoryUsage();
   const cpu = process.cpuUsage();
@@ -198,6 +204,7 @@ async function runCase(name: string): Promise<CaseResult> {
     rssPeak: Math.max(peaks.rss, process.resourceUsage().maxRSS * 1024),
     heapStart: m0.heapUsed,
     heapPeak: peaks.heap,
+    rssSeries: peaks.series,
   };
 }
 
@@ -213,7 +220,7 @@ if (only) {
   const rate = (r: CaseResult, t: number) => `${Math.round(r.rows / (t / 1000)).toLocaleString('en-GB')}`;
   const lines = results.map(
     (r) =>
-      `| ${r.name} | ${(r.ms / 1000).toFixed(1)} s | ${(r.cpuMs / 1000).toFixed(1)} s | ${rate(r, r.ms)} | ${rate(r, r.cpuMs)} | ${r.bytes ? mib(r.bytes) : '—'} | ${mib(r.rssStart)} → ${mib(r.rssPeak)} (+${mib(r.rssPeak - r.rssStart)}) | ${mib(r.heapStart)} → ${mib(r.heapPeak)} (+${mib(r.heapPeak - r.heapStart)}) |`,
+      `| ${r.name} | ${(r.ms / 1000).toFixed(1)} s | ${(r.cpuMs / 1000).toFixed(1)} s | ${rate(r, r.ms)} | ${rate(r, r.cpuMs)} | ${r.bytes ? mib(r.bytes) : '—'} | ${mib(r.rssStart)} → ${mib(r.rssPeak)} (+${mib(r.rssPeak - r.rssStart)}) | ${mib(r.heapStart)} → ${mib(r.heapPeak)} (+${mib(r.heapPeak - r.heapStart)}) | ${r.rssSeries.map((x) => (x / 2 ** 20).toFixed(0)).join(' / ')} |`,
   );
   writeResult(
     'export-files',
@@ -221,8 +228,8 @@ if (only) {
     [
       `${N.toLocaleString('en-GB')} user rows × ${COLUMNS.length} columns (accented names, e-mails, phones that get neutralised, NIF, dates, Lisbon datetimes, repeated amounts), generated lazily and written to a temp file through a Node write stream. One fresh process per case; times include producing the rows (see rows-only).`,
       '',
-      '| case | wall | CPU | rows/s (wall) | rows/s (CPU) | file | RSS start → peak (growth) | heap start → peak sampled (growth) |',
-      '|---|---|---|---|---|---|---|---|',
+      '| case | wall | CPU | rows/s (wall) | rows/s (CPU) | file | RSS start → peak (growth) | heap start → peak sampled (growth) | RSS MiB at ¼ / ½ / ¾ / all rows |',
+      '|---|---|---|---|---|---|---|---|---|',
       ...lines,
       '',
       'Budgets (DESIGN.md §9): CSV ≥ 100,000 rows/s, XLSX ≥ 30,000 rows/s, memory growth ≤ 100 MB.',

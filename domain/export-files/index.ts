@@ -1,0 +1,20 @@
+// File writers for exports and settlement reports: pure generators of bytes (docs/decisions/0059).
+export {
+  type ColumnKind,
+  type ExportColumn,
+  type ExportLocale,
+  type ExportRow,
+  type ExportRows,
+  ExportValueError,
+} from './columns';
+export { CSV_DIALECT, CSV_MEDIA_TYPE, type CsvOptions, csvChunks, csvField } from './csv';
+export { isFormulaLike, neutralise } from './neutralise';
+export {
+  safeSheetName,
+  XLSX_MAX_ROWS,
+  XLSX_MEDIA_TYPE,
+  XlsxLimitError,
+  type XlsxOptions,
+  xlsxCellText,
+  xlsxChunks,
+} from './xlsx';

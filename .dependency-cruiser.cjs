@@ -11,18 +11,7 @@
 /** Console modules every feature may use (besides machines/, contract/, domain/ and npm packages). */
 const SHARED = '^src/(kernel|components|api|i18n|lib)/';
 /** npm packages the banking core may use: pure code, no I/O (what domain/ imports today). */
-const DOMAIN_PACKAGES = ['ibantools'];
-/**
- * The one import cycle on the tree when these rules came in: server/config.ts → server/http/client-address.ts
- * → server/config.ts (and through server/http/context.ts). Only a cycle made of exactly these modules is let
- * through, as a warning; any other cycle, in server/ too, fails.
- */
-const KNOWN_SERVER_CYCLE = [
-  '^server/config\\.ts$',
-  '^server/http/client-address\\.ts$',
-  '^server/http/context\\.ts$',
-];
-
+const DOMAIN_PACKAGES = ['ibantools', 'fflate', 'papaparse'];
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -57,6 +46,41 @@ module.exports = {
       severity: 'error',
       from: { path: '^contract/' },
       to: { pathNot: ['^contract/', '^domain/', '^node_modules/zod/'] },
+    },
+    {
+      name: 'contract-statuses-zod-free',
+      comment:
+        'contract/statuses.ts is the one contract module the console imports at run time: no zod in it.',
+      severity: 'error',
+      from: { path: '^contract/statuses\\.ts$' },
+      to: { path: '^node_modules/zod/' },
+    },
+    {
+      name: 'console-takes-contract-types',
+      comment:
+        'The console imports contract/ schemas as types only (z.infer), so zod stays out of its bundle; only the zod-free contract/statuses.ts is imported at run time.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^contract/', pathNot: '^contract/statuses\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'http-reaches-only-platform-leaves',
+      comment:
+        'server/http/ knows no area service: it may reach only the platform leaves it is built on (sessions, refusal codes, stored files, the mutation Actor, client addresses) — docs/decisions/0061.',
+      severity: 'error',
+      from: { path: '^server/http/' },
+      to: {
+        path: '^server/(users|cases|platform|finance)/',
+        pathNot: '^server/platform/(sessions|refusal|mutation|client-addresses|files/store)\\.ts$',
+      },
+    },
+    {
+      name: 'only-route-modules-import-http',
+      comment:
+        'Inside an area only the route modules (…routes.ts) import server/http/: services and queries raise Refusal codes, never HTTP statuses (docs/decisions/0061).',
+      severity: 'error',
+      from: { path: '^server/(users|cases|platform|finance)/', pathNot: 'routes\\.ts$' },
+      to: { path: '^server/http/' },
     },
     {
       name: 'machines-no-react-no-src',
@@ -109,16 +133,7 @@ module.exports = {
         'No import cycles (lazy imports included): split the module or move the shared part down a layer.',
       severity: 'error',
       from: {},
-      // Every cycle, except one made only of the known server modules below (reported as a warning).
-      to: { circular: true, via: { pathNot: KNOWN_SERVER_CYCLE.join('|') } },
-    },
-    {
-      name: 'known-server-cycle',
-      comment:
-        'A cycle in server/ that predates this rule (config.ts ↔ http/client-address.ts, also through http/context.ts); the server restructuring (issue 10) removes it, then delete this rule and KNOWN_SERVER_CYCLE.',
-      severity: 'warn',
-      from: { path: KNOWN_SERVER_CYCLE },
-      to: { circular: true, viaOnly: { path: KNOWN_SERVER_CYCLE.join('|') } },
+      to: { circular: true },
     },
   ],
   options: {

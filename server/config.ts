@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseTrustedProxies } from './http/client-address';
+import { parseTrustedProxies } from './platform/client-addresses';
 
 export interface Config {
   port: number;

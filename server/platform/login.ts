@@ -20,7 +20,7 @@ const getDummyHash = () => {
 /**
  * Only administrators (users with admin data) who are not disabled may sign in. Everyone else gets
  * the same answer as a wrong password, after the same work, so the answer reveals nothing.
- * `clientAddress` is the socket's address, or the one a trusted proxy forwarded (server/http/client-address.ts).
+ * `clientAddress` is the socket's address, or the one a trusted proxy forwarded (server/http/client-address.ts, server/platform/client-addresses.ts).
  */
 export async function login(
   db: Database,

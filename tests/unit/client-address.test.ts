@@ -5,7 +5,7 @@ import {
   normalizeAddress,
   parseTrustedProxies,
   resolveClientAddress,
-} from '../../server/http/client-address';
+} from '../../server/platform/client-addresses';
 
 const proxies = parseTrustedProxies('10.0.0.0/8, 192.0.2.7, fd00::/8');
 

@@ -23,8 +23,8 @@ export const pageSchema = <T extends z.ZodType>(item: T) =>
     total: z.number().int(),
     totalEstimated: z.literal(true).optional(),
   });
-/** A page as the console reads it, for any item type. */
-export type Page<T> = { items: T[]; nextCursor: string | null; total: number; totalEstimated?: true };
+/** A page of any item type: the factory's shape with its items typed. */
+export type Page<T> = Omit<z.infer<ReturnType<typeof pageSchema>>, 'items'> & { items: T[] };
 
 export const sortOrderSchema = z.enum(SORT_ORDERS);
 

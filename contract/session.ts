@@ -6,6 +6,8 @@ export const loginBodySchema = z.object({
   email: emailField,
   password: z.string().min(1),
 });
+/** What the console sends to sign in: the body above before the server lower-cases the e-mail. */
+export const credentialsSchema = z.object({ email: z.string(), password: z.string() });
 
 /** The shape the console's session and guards read (`adminData` present = may use the console). */
 export const profileSchema = z.object({

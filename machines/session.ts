@@ -1,33 +1,13 @@
 import { assign, fromPromise, setup } from 'xstate';
 
-export type Locale = 'pt-PT' | 'en-GB';
+import type { z } from 'zod';
+import type { credentialsSchema, loginResultSchema, profileSchema } from '../contract/session';
 
-export interface Profile {
-  user: {
-    id: string;
-    email: string;
-    name: string;
-    fullName: string | null;
-    role: 'ADMIN' | 'PROFESSIONAL' | 'CUSTOMER';
-    [field: string]: unknown;
-  };
-  hasUser: boolean;
-  avatar: string | null;
-  selectedRole: 'ADMIN' | 'PROFESSIONAL' | 'CUSTOMER';
-  selectedLocale: Locale;
-  status: 'NEW_USER' | 'EMAIL_VERIFIED' | 'PROFESSIONAL_VERIFIED' | 'DISABLED';
-  adminData: { permissions: string[] } | null;
-}
-
-export interface Credentials {
-  email: string;
-  password: string;
-}
-
-export interface LoginResult {
-  token: string;
-  user: Profile;
-}
+/** The signed-in user as `user/me` and `user/login` answer it (contract/session.ts). */
+export type Profile = z.infer<typeof profileSchema>;
+export type Locale = Profile['selectedLocale'];
+export type Credentials = z.input<typeof credentialsSchema>;
+export type LoginResult = z.infer<typeof loginResultSchema>;
 
 export interface SessionContext {
   token: string | null;

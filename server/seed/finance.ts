@@ -1,21 +1,13 @@
 import { addDays, nextTarget2BusinessDay, todayInLisbon } from '../../domain/business-days';
 import { caseSettlementAmounts, subscriptionSettlementAmounts } from '../../domain/fees';
+import type { SepaStatus } from '../../domain/sepa-status';
+import type { SettlementStatus } from '../../domain/settlement-status';
 import type { Queryable } from '../db/client';
 import { type Cell, type Column, insertRows, iso } from './bulk';
 import type { SettlementSource } from './cases';
 import type { FilePools } from './files';
 import { Rng } from './random';
 import type { SeededProfessional } from './users';
-
-type SettlementStatus =
-  | 'READY_TO_SETTLE'
-  | 'AVAILABLE'
-  | 'SETTLED'
-  | 'PENDING_TRANSFER'
-  | 'PAID'
-  | 'REFUNDED'
-  | 'REFUNDED_PAID';
-type SepaStatus = 'GENERATED' | 'AVAILABLE' | 'PAID' | 'UNAVAILABLE';
 
 export interface SeededSettlement {
   id: string;

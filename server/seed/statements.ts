@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { StatementLineStatus as LineStatus } from '../../contract/statuses';
 import { addDays, todayInLisbon } from '../../domain/business-days';
 import { centsToDecimal } from '../../domain/money';
 import { statementLineKeys } from '../../domain/statements/line-key';
@@ -8,8 +9,6 @@ import { type Cell, type Column, insertRows, iso } from './bulk';
 import { DEBTOR, MONTHS_OF_SETTLEMENTS, monthOf, type SeededSepaFile } from './finance';
 import { FEMALE_NAMES, MALE_NAMES, SURNAMES } from './portugal';
 import { Rng } from './random';
-
-type LineStatus = 'UNMATCHED' | 'SUGGESTED' | 'MATCHED' | 'DISCREPANCY' | 'IGNORED';
 
 interface Line {
   bankDate: string;

@@ -1,3 +1,4 @@
+import type { UserStatus } from '../../contract/statuses';
 import { missingProfessionalFields } from '../../domain/iban';
 import type { Queryable } from '../db/client';
 import { type Cell, type Column, insertRows, iso, isoDate, textArray, withIndexesDeferred } from './bulk';
@@ -18,8 +19,6 @@ import {
   WORKPLACES,
 } from './portugal';
 import { Rng } from './random';
-
-export type UserStatus = 'NEW_USER' | 'EMAIL_VERIFIED' | 'PROFESSIONAL_VERIFIED' | 'DISABLED';
 
 export interface SeededProfessional {
   id: string;

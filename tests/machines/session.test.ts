@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { NOT_ALLOWED_CODE, type Profile, type SessionInput, sessionMachine } from '../../machines/session';
+import { adminProfile } from '../fixtures/profiles';
 import { describeModel, type Expected, type ModelEvent, type Observed } from './model';
 
 /**
@@ -7,15 +8,7 @@ import { describeModel, type Expected, type ModelEvent, type Observed } from './
  * describe it, written without reading the machine.
  */
 
-const admin: Profile = {
-  user: { id: 'u1', email: 'admin@example.com', name: 'Ada', fullName: 'Ada Admin', role: 'ADMIN' },
-  hasUser: true,
-  avatar: null,
-  selectedRole: 'ADMIN',
-  selectedLocale: 'pt-PT',
-  status: 'PROFESSIONAL_VERIFIED',
-  adminData: { permissions: [] },
-};
+const admin: Profile = adminProfile;
 const customer: Profile = { ...admin, selectedRole: 'CUSTOMER', adminData: null };
 const CREDENTIALS = { email: 'admin@example.com', password: 'secret-pass' };
 const CAME_FROM = '/customers?q=x';

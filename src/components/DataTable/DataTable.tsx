@@ -18,6 +18,7 @@ import {
   useState,
 } from 'react';
 import { useLocation } from 'wouter';
+import type { Page } from '../../../contract/common';
 import { useI18n } from '../../i18n/i18n';
 import { useColumnVisibility } from './column-visibility';
 import { FilterControl } from './FilterControl';
@@ -41,15 +42,9 @@ export interface DataColumn<T> {
   hideable?: boolean;
 }
 
+export type { Page } from '../../../contract/common';
 export type { DataFilter, FilterOption } from './filters';
 export type { PageRequest } from './page-request';
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-  total: number;
-  totalEstimated?: boolean;
-}
 
 export interface DataTableProps<T extends RowData> {
   /** Names the table: the column choice is remembered under it. */

@@ -1,15 +1,6 @@
 import { vi } from 'vitest';
-import type { Profile } from '../../../machines/session';
 
-export const adminProfile: Profile = {
-  user: { id: 'u1', email: 'admin@example.com', name: 'Ada', fullName: 'Ada Admin', role: 'ADMIN' },
-  hasUser: true,
-  avatar: null,
-  selectedRole: 'ADMIN',
-  selectedLocale: 'pt-PT',
-  status: 'PROFESSIONAL_VERIFIED',
-  adminData: { permissions: [] },
-};
+export { adminProfile } from '../../fixtures/profiles';
 
 export interface FakeCall {
   method: string;

@@ -86,29 +86,11 @@ function signedExpected(item: ExpectedItem): number {
 
 function tokens(s: string | null | undefined): string[] {
   if (!s) return [];
-  return s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
+  // Decomposing and dropping accents changes nothing in printable ASCII.
+  return (/[^\t -~]/.test(s) ? s.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : s)
     .toUpperCase()
     .split(/[^A-Z0-9]+/)
     .filter((t) => t.length >= 3);
-}
-
-/** 0 = contradicts, 0.5 = nothing to compare, up to 1 = same IBAN or every name word present. */
-function counterpartyScore(
-  entry: MatchEntry,
-  item: ExpectedItem,
-  want: string[],
-  entryWords: () => Set<string>,
-): number {
-  if (item.counterpartyIban && entry.counterpartyIban)
-    return item.counterpartyIban === entry.counterpartyIban ? 1 : 0;
-  if (want.length === 0) return 0.5;
-  const have = entryWords();
-  if (have.size === 0) return 0.5;
-  let found = 0;
-  for (const t of want) if (have.has(t)) found++;
-  return found === 0 ? 0 : 0.5 + (0.5 * found) / want.length;
 }
 
 const dayCache = new Map<string, number>();
@@ -407,9 +389,15 @@ function suggest(
     pools.set(amount, { days, lists: days.map((d) => byDay.get(d)!) });
   }
 
-  const itemWords: (string[] | undefined)[] = new Array(items.length);
+  // Counterparty names compared word by word (`tokens`). Words are numbered as items need them; an
+  // entry's words are marked in `mark` with the entry's number, so testing a word is an array read.
+  const wordIds = new Map<string, number>();
+  const itemWords: (number[] | undefined)[] = new Array(items.length);
+  let mark = new Int32Array(1024);
   // One bucket per (score in hundredths, days): interleaved entry and item indexes.
   const buckets = new Map<number, number[]>();
+  let lastKey = -1;
+  let lastBucket: number[] | undefined;
   const stride = windowDays + 1;
   // Per-entry scratch: the chosen items and their distances; the lists of one distance level.
   const nearItems: number[] = [];
@@ -506,29 +494,70 @@ function suggest(
     }
     if (nearItems.length === 0) continue;
 
-    let cached: Set<string> | undefined;
-    const words = () => {
-      cached ??= new Set(tokens(`${e.counterpartyName ?? ''} ${e.description}`));
-      return cached;
-    };
+    // Every candidate's words are numbered before the entry's words are marked (a word no item has
+    // cannot be found), then each candidate is scored: 0 = contradicts, 0.5 = nothing to compare, up
+    // to 1 = same IBAN or every word of the expected name present.
+    for (let j = 0; j < nearItems.length; j++) {
+      const ik = nearItems[j]!;
+      if (itemWords[ik]) continue;
+      const ids = tokens(items[ik]!.counterpartyName).map((t) => {
+        let id = wordIds.get(t);
+        if (id === undefined) {
+          id = wordIds.size;
+          wordIds.set(t, id);
+        }
+        return id;
+      });
+      if (wordIds.size > mark.length) {
+        const grown = new Int32Array(Math.max(wordIds.size, mark.length * 2));
+        grown.set(mark);
+        mark = grown;
+      }
+      itemWords[ik] = ids;
+    }
+    const stamp = ek + 1;
+    let entryWords = -1; // not yet marked; then how many words the entry has
     for (let j = 0; j < nearItems.length; j++) {
       const ik = nearItems[j]!;
       const days = nearDays[j]!;
       const item = items[ik]!;
-      let want = itemWords[ik];
-      if (!want) {
-        want = tokens(item.counterpartyName);
-        itemWords[ik] = want;
+      const want = itemWords[ik]!;
+      let party: number;
+      if (item.counterpartyIban && e.counterpartyIban) {
+        party = item.counterpartyIban === e.counterpartyIban ? 1 : 0;
+      } else if (want.length === 0) {
+        party = 0.5;
+      } else {
+        if (entryWords < 0) {
+          const have = tokens(`${e.counterpartyName ?? ''} ${e.description}`);
+          entryWords = have.length;
+          for (const t of have) {
+            const id = wordIds.get(t);
+            if (id !== undefined) mark[id] = stamp;
+          }
+        }
+        if (entryWords === 0) {
+          party = 0.5;
+        } else {
+          let found = 0;
+          for (const w of want) if (mark[w] === stamp) found++;
+          party = found === 0 ? 0 : 0.5 + (0.5 * found) / want.length;
+        }
       }
-      const party = counterpartyScore(e, item, want, words);
       if (party === 0) continue;
       const hundredths = Math.round(
         (0.5 + 0.3 * party + (0.2 * (windowDays - days)) / (windowDays + 1)) * 100,
       );
       const key = hundredths * stride + days;
-      const bucket = buckets.get(key);
-      if (bucket) bucket.push(ek, ik);
-      else buckets.set(key, [ek, ik]);
+      if (key !== lastKey) {
+        lastKey = key;
+        lastBucket = buckets.get(key);
+        if (!lastBucket) {
+          lastBucket = [];
+          buckets.set(key, lastBucket);
+        }
+      }
+      lastBucket!.push(ek, ik);
     }
   }
 
@@ -603,14 +632,15 @@ function batchChecks(
   return out;
 }
 
+const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 /** A copy sorted by id (plain string order), refusing duplicate ids. */
 function sortedById<T extends { id: string }>(list: T[]): T[] {
-  const ids = list.map((x) => x.id);
-  // The default sort compares strings by UTF-16 code units, as `<` does, without a JS callback.
-  ids.sort();
-  for (let k = 1; k < ids.length; k++)
-    if (ids[k] === ids[k - 1]) throw new RangeError(`duplicate id ${ids[k]}`);
-  const byKey = new Map<string, T>();
-  for (const x of list) byKey.set(x.id, x);
-  return ids.map((id) => byKey.get(id)!);
+  const out = [...list];
+  let sorted = true;
+  for (let k = 1; k < out.length && sorted; k++) sorted = out[k - 1]!.id < out[k]!.id;
+  if (!sorted) out.sort(byId);
+  for (let k = 1; k < out.length; k++)
+    if (out[k]!.id === out[k - 1]!.id) throw new RangeError(`duplicate id ${out[k]!.id}`);
+  return out;
 }

@@ -1,5 +1,6 @@
 import { normalizeIban } from '../iban';
 import { parseAmount, parseDebitCredit } from '../money';
+import { csvRows, headLines } from './csv-rows';
 import type { EntryKind, ParseError, ParseResult, StatementEntry } from './types';
 
 export type CsvField =
@@ -89,39 +90,25 @@ function fieldFor(header: string): CsvField | null {
   return null;
 }
 
-/** Splits one physical line on the delimiter, honouring double quotes. */
-export function splitCsvLine(line: string, delimiter: string): string[] {
-  if (!line.includes('"')) return line.split(delimiter);
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cur += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === delimiter) {
-      out.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  out.push(cur);
-  return out;
+/** Rows longer than this (all cells together) are refused, as a line of that length was before. */
+function rowLength(row: string[]): number {
+  let n = row.length - 1;
+  for (const cell of row) n += cell.length;
+  return n;
 }
 
-/** Picks `;`, tab or `,`: the one splitting the most of the first lines into the same number (≥ 2) of cells. */
-export function detectDelimiter(lines: string[]): string {
+/**
+ * Picks `;`, tab or `,`: the one splitting the most of the first rows into the same number (≥ 2) of
+ * cells. `sample` is the start of the file (its first 40 lines).
+ */
+export function detectDelimiter(sample: string): string {
   let best = ';';
   let bestScore = 0;
   for (const d of [';', '\t', ',']) {
     const counts = new Map<number, number>();
-    for (const l of lines) {
-      const n = splitCsvLine(l, d).length;
-      if (n > 1) counts.set(n, (counts.get(n) ?? 0) + 1);
+    for (const row of csvRows(sample, d).rows) {
+      const n = row.length;
+      if (n > 1 && rowLength(row) <= MAX_LINE) counts.set(n, (counts.get(n) ?? 0) + 1);
     }
     let score = 0;
     for (const [cells, times] of counts) score = Math.max(score, times * 1000 + cells);
@@ -198,21 +185,27 @@ function guessColumns(cells: string[]): Columns | null {
  */
 export function parseCsvStatement(text: string, mapping: CsvMapping = {}): ParseResult {
   const errors: ParseError[] = [];
-  const lines = text.split(/\r\n|\n|\r/);
-  const sample = lines.slice(0, 40).filter((l) => l.trim() !== '' && l.length <= MAX_LINE);
-  const delimiter = mapping.delimiter ?? detectDelimiter(sample);
+  const delimiter = mapping.delimiter || detectDelimiter(headLines(text, 40));
   const explicit = Object.keys(mapping).some((k) => k !== 'headerLine' && k !== 'delimiter');
+  const { rows, lines, unterminated, stoppedAt } = csvRows(text, delimiter);
 
   let headerIndex = -1;
   let cols: Columns | null = null;
   if (mapping.headerLine != null) {
-    headerIndex = mapping.headerLine - 1;
-    const header = headerIndex >= 0 ? splitCsvLine(lines[headerIndex] ?? '', delimiter) : null;
+    // `headerLine` counts source lines: the header is the row that covers that line.
+    if (mapping.headerLine >= 1) {
+      headerIndex = rows.length;
+      for (let i = 0; i < rows.length && lines[i]! <= mapping.headerLine; i++) {
+        const last = lines[i + 1] ?? Number.POSITIVE_INFINITY;
+        if (mapping.headerLine < last) headerIndex = i;
+      }
+    }
+    const header = headerIndex >= 0 ? (rows[headerIndex] ?? ['']) : null;
     cols = explicit ? resolveMapping(mapping, header) : header ? guessColumns(header) : null;
   } else {
-    for (let i = 0; i < Math.min(lines.length, 50) && !cols; i++) {
-      if ((lines[i]?.length ?? 0) > MAX_LINE) continue;
-      const cells = splitCsvLine(lines[i] ?? '', delimiter);
+    for (let i = 0; i < Math.min(rows.length, 50) && !cols; i++) {
+      if (rowLength(rows[i]!) > MAX_LINE) continue;
+      const cells = rows[i]!;
       const found = explicit ? resolveMapping(mapping, cells) : guessColumns(cells);
       if (found) {
         cols = found;
@@ -231,15 +224,18 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
   const entries: StatementEntry[] = [];
   const pendingErrors: ParseError[] = [];
   const cell = (cells: string[], f: CsvField) => (c[f] == null ? '' : (cells[c[f]!] ?? '').trim());
-  for (let i = headerIndex + 1; i < lines.length; i++) {
-    const raw = lines[i]!;
-    const line = i + 1;
-    if (raw.length > MAX_LINE) {
+  // Unterminated quotes after the header are errors of their own lines (rows are in line order; the
+  // errors are sorted by line at the end, so they fall into place).
+  const headerLine = headerIndex >= 0 && headerIndex < rows.length ? lines[headerIndex]! : 0;
+  for (const line of unterminated) if (line > headerLine) errors.push({ line, code: 'UNTERMINATED_QUOTE' });
+  for (let i = headerIndex + 1; i < rows.length; i++) {
+    const cells = rows[i]!;
+    const line = lines[i]!;
+    if (rowLength(cells) > MAX_LINE) {
       errors.push({ line, code: 'LINE_TOO_LONG' });
       continue;
     }
-    if (raw.trim() === '') continue;
-    const cells = splitCsvLine(raw, delimiter);
+    if (cells.length === 1 && cells[0]!.trim() === '') continue;
     const bookingDate = parseCsvDate(cell(cells, 'bookingDate'));
     if (!bookingDate) {
       // Rows without a date after the last movement are the export's summary: skipped, not errors.
@@ -279,7 +275,9 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
       lineNumber: line,
     });
   }
+  if (stoppedAt != null) errors.push({ line: stoppedAt, code: 'TOO_MANY_QUOTE_ERRORS' });
   if (entries.length === 0) errors.push(...pendingErrors);
   if (entries.length === 0 && errors.length === 0) errors.push({ line: headerIndex + 1, code: 'NO_ENTRIES' });
+  errors.sort((a, b) => a.line - b.line);
   return { format: 'csv', entries, errors, balance: null };
 }

@@ -98,20 +98,29 @@ function rowLength(row: string[]): number {
 }
 
 /**
- * Picks `;`, tab or `,`: the one splitting the most of the first rows into the same number (≥ 2) of
- * cells. `sample` is the start of the file (its first 40 lines).
+ * Picks `;`, tab or `,`: one with which a row of `sample` (the file's first 40 lines) reads as the
+ * header, if any does; among those (or all), the one splitting the most rows into the same number
+ * (≥ 2) of cells. Without the header test, quoted cells holding `,` and line breaks could make `,`
+ * look regular in a `;` file.
  */
-export function detectDelimiter(sample: string): string {
+export function detectDelimiter(
+  sample: string,
+  isHeader: (cells: string[]) => boolean = () => false,
+): string {
   let best = ';';
   let bestScore = 0;
   for (const d of [';', '\t', ',']) {
     const counts = new Map<number, number>();
+    let header = false;
     for (const row of csvRows(sample, d).rows) {
       const n = row.length;
-      if (n > 1 && rowLength(row) <= MAX_LINE) counts.set(n, (counts.get(n) ?? 0) + 1);
+      if (n > 1 && rowLength(row) <= MAX_LINE) {
+        counts.set(n, (counts.get(n) ?? 0) + 1);
+        header ||= isHeader(row);
+      }
     }
-    let score = 0;
-    for (const [cells, times] of counts) score = Math.max(score, times * 1000 + cells);
+    let score = header ? 1e9 : 0;
+    for (const [cells, times] of counts) score = Math.max(score, (header ? 1e9 : 0) + times * 1000 + cells);
     if (score > bestScore) {
       bestScore = score;
       best = d;
@@ -185,8 +194,12 @@ function guessColumns(cells: string[]): Columns | null {
  */
 export function parseCsvStatement(text: string, mapping: CsvMapping = {}): ParseResult {
   const errors: ParseError[] = [];
-  const delimiter = mapping.delimiter || detectDelimiter(headLines(text, 40));
   const explicit = Object.keys(mapping).some((k) => k !== 'headerLine' && k !== 'delimiter');
+  const delimiter =
+    mapping.delimiter ||
+    detectDelimiter(headLines(text, 40), (cells) =>
+      explicit ? resolveMapping(mapping, cells) != null : guessColumns(cells) != null,
+    );
   const { rows, lines, unterminated, stoppedAt } = csvRows(text, delimiter);
 
   let headerIndex = -1;

@@ -29,16 +29,50 @@ function newlines(row: string[]): number {
   return n;
 }
 
-/** Reads `text` with one delimiter; never throws. A leading BOM is dropped. */
-export function csvRows(text: string, delimiter: string): CsvRows {
-  const out: CsvRows = { rows: [], lines: [], unterminated: [], stoppedAt: null };
+/** Characters handed to papaparse at a time: rows are passed on per slice, not held all at once. */
+const CHUNK = 1 << 18;
+
+export interface CsvReadSummary {
+  /** Lines where a quoted cell opens and never closes (that row is dropped, reading resumes after it). */
+  unterminated: number[];
+  /** After too many unterminated quotes, the line where reading stopped (null: read to the end). */
+  stoppedAt: number | null;
+}
+
+/** Offset in `source` of line `target`, walking from `offset` (which starts line `line`); -1 past the end. */
+function lineOffset(source: string, offset: number, line: number, target: number): number {
+  let at = offset;
+  for (let l = line; l < target; l++) {
+    const next = source.indexOf('\n', at);
+    if (next < 0) return -1;
+    at = next + 1;
+  }
+  return at;
+}
+
+/**
+ * Reads `text` with one delimiter and calls `visit` with each row's cells and the source line it
+ * starts on, in order; never throws. A leading BOM is dropped. The text goes to papaparse in slices
+ * of about `chunk` characters ending at a line break, so only one slice's rows are held at a time;
+ * a row whose quoted cell runs past its slice is read again with the next one.
+ */
+export function readCsvRows(
+  text: string,
+  delimiter: string,
+  visit: (cells: string[], line: number) => void,
+  chunk = CHUNK,
+): CsvReadSummary {
+  const summary: CsvReadSummary = { unterminated: [], stoppedAt: null };
   // One line-break convention for papaparse, which takes a single one; line numbers are unchanged.
   const source = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
-  let offset = 0; // where the current pass starts in `source`
+  let offset = 0; // where the next slice starts in `source`
   let line = 1; // the line at `offset`
-  for (let pass = 0; ; pass++) {
-    const part = offset === 0 ? source : source.slice(offset);
-    if (part === '') break;
+  let size = chunk;
+  while (offset < source.length) {
+    const cut = offset + size >= source.length ? -1 : source.indexOf('\n', offset + size);
+    const end = cut < 0 ? source.length : cut + 1;
+    const last = end === source.length;
+    const part = source.slice(offset, end);
     const parsed = Papa.parse<string[]>(part, {
       delimiter,
       newline: '\n',
@@ -49,33 +83,57 @@ export function csvRows(text: string, delimiter: string): CsvRows {
       skipEmptyLines: false,
       comments: false,
     });
-    const quoted = part.includes('"');
     const open = parsed.errors.some((e) => e.code === 'MissingQuotes');
-    const complete = open ? parsed.data.length - 1 : parsed.data.length;
+    const quoted = part.includes('"');
+    // Drop the open row, or (inside the file) the empty remainder after the slice's last line break.
+    const final = parsed.data[parsed.data.length - 1];
+    const remainder = !last && final?.length === 1 && final[0] === '';
+    const complete = open || remainder ? parsed.data.length - 1 : parsed.data.length;
     let rowLine = line;
     for (let k = 0; k < complete; k++) {
       const row = parsed.data[k]!;
-      out.rows.push(row);
-      out.lines.push(rowLine);
+      visit(row, rowLine);
       rowLine += 1 + (quoted ? newlines(row) : 0);
     }
-    if (!open) break;
-    // The last row opened a quote that never closes: report its line, resume on the next line.
-    out.unterminated.push(rowLine);
-    let at = offset;
-    for (let l = line; l <= rowLine && at >= 0; l++) {
-      const next = source.indexOf('\n', at);
-      at = next < 0 ? -1 : next + 1;
+    if (!open) {
+      offset = end;
+      line = rowLine;
+      size = chunk;
+      continue;
     }
-    if (at < 0 || at >= source.length) break;
-    if (pass + 1 >= MAX_RETRIES) {
-      out.stoppedAt = rowLine + 1;
+    if (!last) {
+      // The open row may close further on: read again from its start, with a longer slice if it
+      // alone filled this one.
+      const start = lineOffset(source, offset, line, rowLine);
+      size = start === offset ? size * 2 : chunk;
+      offset = start;
+      line = rowLine;
+      continue;
+    }
+    // A quote that never closes: report its line, resume on the next line.
+    summary.unterminated.push(rowLine);
+    const next = lineOffset(source, offset, line, rowLine + 1);
+    if (next < 0 || next >= source.length) break;
+    if (summary.unterminated.length >= MAX_RETRIES) {
+      summary.stoppedAt = rowLine + 1;
       break;
     }
-    offset = at;
+    offset = next;
     line = rowLine + 1;
+    size = chunk;
   }
-  return out;
+  return summary;
+}
+
+/** All rows at once (for samples and tests; statements are read row by row with `readCsvRows`). */
+export function csvRows(text: string, delimiter: string): CsvRows {
+  const rows: string[][] = [];
+  const lines: number[] = [];
+  const summary = readCsvRows(text, delimiter, (cells, line) => {
+    rows.push(cells);
+    lines.push(line);
+  });
+  return { rows, lines, ...summary };
 }
 
 /** The first `count` lines of `text` (all of it when shorter), to sample a file cheaply. */

@@ -1,6 +1,6 @@
 import { normalizeIban } from '../iban';
 import { parseAmount, parseDebitCredit } from '../money';
-import { csvRows, headLines } from './csv-rows';
+import { csvRows, headLines, readCsvRows } from './csv-rows';
 import type { EntryKind, ParseError, ParseResult, StatementEntry } from './types';
 
 export type CsvField =
@@ -200,75 +200,85 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
     detectDelimiter(headLines(text, 40), (cells) =>
       explicit ? resolveMapping(mapping, cells) != null : guessColumns(cells) != null,
     );
-  const { rows, lines, unterminated, stoppedAt } = csvRows(text, delimiter);
-
-  let headerIndex = -1;
-  let cols: Columns | null = null;
-  if (mapping.headerLine != null) {
-    // `headerLine` counts source lines: the header is the row that covers that line.
-    if (mapping.headerLine >= 1) {
-      headerIndex = rows.length;
-      for (let i = 0; i < rows.length && lines[i]! <= mapping.headerLine; i++) {
-        const last = lines[i + 1] ?? Number.POSITIVE_INFINITY;
-        if (mapping.headerLine < last) headerIndex = i;
-      }
-    }
-    const header = headerIndex >= 0 ? (rows[headerIndex] ?? ['']) : null;
-    cols = explicit ? resolveMapping(mapping, header) : header ? guessColumns(header) : null;
-  } else {
-    for (let i = 0; i < Math.min(rows.length, 50) && !cols; i++) {
-      if (rowLength(rows[i]!) > MAX_LINE) continue;
-      const cells = rows[i]!;
-      const found = explicit ? resolveMapping(mapping, cells) : guessColumns(cells);
-      if (found) {
-        cols = found;
-        headerIndex = i;
-      }
-    }
-  }
-  if (
-    !cols ||
-    cols.bookingDate == null ||
-    (cols.amount == null && cols.debit == null && cols.credit == null)
-  ) {
-    return { format: 'csv', entries: [], errors: [{ line: 1, code: 'HEADER_NOT_FOUND' }], balance: null };
-  }
-  const c = cols;
   const entries: StatementEntry[] = [];
   const pendingErrors: ParseError[] = [];
-  const cell = (cells: string[], f: CsvField) => (c[f] == null ? '' : (cells[c[f]!] ?? '').trim());
-  // Unterminated quotes after the header are errors of their own lines (rows are in line order; the
-  // errors are sorted by line at the end, so they fall into place).
-  const headerLine = headerIndex >= 0 && headerIndex < rows.length ? lines[headerIndex]! : 0;
-  for (const line of unterminated) if (line > headerLine) errors.push({ line, code: 'UNTERMINATED_QUOTE' });
-  for (let i = headerIndex + 1; i < rows.length; i++) {
-    const cells = rows[i]!;
-    const line = lines[i]!;
+
+  // Rows are read one slice at a time. Until the header is known they are kept (at most 50, or up
+  // to `headerLine`); after it each row becomes an entry or an error straight away.
+  const early: { cells: string[]; line: number }[] = [];
+  let decided = false;
+  let headerAt = 0; // source line of the header row (0: none)
+  let c: Columns | null = null;
+  const decide = (cols: Columns | null, line: number) => {
+    decided = true;
+    headerAt = line;
+    c = cols;
+  };
+  // With `headerLine`: the named row (null: none) is the header, whatever it holds.
+  const fromHeader = (header: string[] | null) =>
+    explicit ? resolveMapping(mapping, header) : header ? guessColumns(header) : null;
+  const usable = () =>
+    c != null && c.bookingDate != null && (c.amount != null || c.debit != null || c.credit != null);
+
+  const row = (cells: string[], line: number) => {
+    if (!decided) {
+      if (mapping.headerLine != null) {
+        // `headerLine` counts source lines: the header is the row that covers that line.
+        if (mapping.headerLine < 1) decide(fromHeader(null), 0);
+        else if (line <= mapping.headerLine) {
+          early.length = 0;
+          early.push({ cells, line });
+          return;
+        } else {
+          const h = early.pop();
+          decide(fromHeader(h ? h.cells : ['']), h ? h.line : 0);
+        }
+      } else {
+        if (rowLength(cells) <= MAX_LINE) {
+          const found = explicit ? resolveMapping(mapping, cells) : guessColumns(cells);
+          if (found) {
+            decide(found, line);
+            return;
+          }
+        }
+        early.push({ cells, line });
+        if (early.length >= 50) decide(null, 0); // no header in the first 50 rows
+        return;
+      }
+    }
+    if (usable()) dataRow(cells, line);
+  };
+  const dataRow = (cells: string[], line: number) => {
+    const cols = c!;
+    const cell = (cells: string[], f: CsvField) => {
+      const k = cols[f];
+      return k == null ? '' : (cells[k] ?? '').trim();
+    };
     if (rowLength(cells) > MAX_LINE) {
       errors.push({ line, code: 'LINE_TOO_LONG' });
-      continue;
+      return;
     }
-    if (cells.length === 1 && cells[0]!.trim() === '') continue;
+    if (cells.length === 1 && cells[0]!.trim() === '') return;
     const bookingDate = parseCsvDate(cell(cells, 'bookingDate'));
     if (!bookingDate) {
       // Rows without a date after the last movement are the export's summary: skipped, not errors.
       if (cells.some((x) => x.trim() !== '')) pendingErrors.push({ line, code: 'INVALID_DATE' });
-      continue;
+      return;
     }
     if (pendingErrors.length > 0) errors.push(...pendingErrors.splice(0));
     const amount =
-      c.amount != null
+      cols.amount != null
         ? parseAmount(cell(cells, 'amount'))
         : parseDebitCredit(cell(cells, 'debit'), cell(cells, 'credit'));
     if (!amount.ok) {
       errors.push({ line, code: amount.code === 'EMPTY' ? 'MISSING_AMOUNT' : amount.code });
-      continue;
+      return;
     }
     const valueRaw = cell(cells, 'valueDate');
     const valueDate = valueRaw === '' ? null : parseCsvDate(valueRaw);
     if (valueRaw !== '' && !valueDate) {
       errors.push({ line, code: 'INVALID_VALUE_DATE' });
-      continue;
+      return;
     }
     const description = cell(cells, 'description').replace(/\s+/g, ' ');
     const iban = cell(cells, 'counterpartyIban');
@@ -287,10 +297,24 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
       returnReason: null,
       lineNumber: line,
     });
+  };
+
+  const { unterminated, stoppedAt } = readCsvRows(text, delimiter, row);
+  if (!decided) {
+    // Fewer rows than `headerLine`, or than 50 without a header (or an empty file).
+    const h = mapping.headerLine != null ? early.pop() : undefined;
+    const headed = mapping.headerLine != null;
+    decide(headed ? fromHeader(mapping.headerLine! < 1 ? null : (h?.cells ?? [''])) : null, h?.line ?? 0);
   }
+  if (!usable()) {
+    return { format: 'csv', entries: [], errors: [{ line: 1, code: 'HEADER_NOT_FOUND' }], balance: null };
+  }
+  // Unterminated quotes after the header are errors of their own lines (the errors are sorted by
+  // line at the end, so they fall into place).
+  for (const line of unterminated) if (line > headerAt) errors.push({ line, code: 'UNTERMINATED_QUOTE' });
   if (stoppedAt != null) errors.push({ line: stoppedAt, code: 'TOO_MANY_QUOTE_ERRORS' });
   if (entries.length === 0) errors.push(...pendingErrors);
-  if (entries.length === 0 && errors.length === 0) errors.push({ line: headerIndex + 1, code: 'NO_ENTRIES' });
+  if (entries.length === 0 && errors.length === 0) errors.push({ line: headerAt, code: 'NO_ENTRIES' });
   errors.sort((a, b) => a.line - b.line);
   return { format: 'csv', entries, errors, balance: null };
 }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCsvStatement } from '../../../domain/statements/csv';
-import { csvRows } from '../../../domain/statements/csv-rows';
+import { csvRows, readCsvRows } from '../../../domain/statements/csv-rows';
 import { parseStatement } from '../../../domain/statements/detect';
 import { BANKING, sample } from './shared-fixtures';
 
@@ -163,6 +163,30 @@ describe('CSV properties', () => {
         expect(parsed.errors).toEqual(expectedErrors);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('reads the same rows, lines and unterminated quotes whatever the slice size', () => {
+    const text = fc
+      .array(fc.constantFrom('a', 'bb', ';', '"', '""', '\n', '\r\n', '\r', ' '), { maxLength: 60 })
+      .map((p) => p.join(''));
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 12 }), (t, chunk) => {
+        const whole = csvRows(t, ';');
+        const rows: string[][] = [];
+        const lines: number[] = [];
+        const summary = readCsvRows(
+          t,
+          ';',
+          (cells, line) => {
+            rows.push(cells);
+            lines.push(line);
+          },
+          chunk,
+        );
+        expect({ rows, lines, ...summary }).toEqual(whole);
+      }),
+      { numRuns: 1000 },
     );
   });
 });

@@ -1,76 +1,152 @@
-// Reconciliation at import scale: 100,000 bank entries against 100,000 expected items.
+// Reconciliation at import scale: N bank entries against N expected items, three data sets, several
+// sizes, each case in its own process (so its peak RSS is its own).
+//   npx tsx bench/banking-match.ts [--sizes 10000,100000,300000] [--sets unique,repeated,noref] [--runs 3]
+//
+// - unique:   50 % SEPA by EndToEndId, 20 % payouts by id in the description, 20 % invoices by
+//             amount + counterparty + date, 10 % with no counterpart; amounts almost all distinct.
+// - repeated: the same mix, amounts drawn from 20 values (consultation prices and payouts repeat).
+// - noref:    a CSV-like statement (CSV exports carry no EndToEndId): 90 % invoices found only by
+//             amount + counterparty + date, 10 % with no counterpart; amounts from 20 values.
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { type ExpectedItem, type MatchEntry, reconcile } from '../domain/reconcile/match';
-import { mib, timeMs, writeResult } from './banking-report';
+import { mib, runIsolated, timeMs, writeResult } from './banking-report';
 
-const N = 100_000;
+type DataSet = 'unique' | 'repeated' | 'noref';
+
 const day = (i: number) => `2026-05-${String((i % 28) + 1).padStart(2, '0')}`;
-const amount = (i: number) => ((i * 7919) % 400_000) + 100;
+const PRICES = [
+  2500, 3000, 3500, 4000, 4500, 5000, 5500, 6000, 6500, 7000, 7500, 8000, 9000, 10000, 12000, 15000, 1990,
+  2990, 3990, 4990,
+];
+const uniqueAmount = (i: number) => ((i * 7919) % 400_000) + 100;
+const repeatedAmount = (i: number) => PRICES[(Math.imul(i, 0x9e3779b1) >>> 16) % PRICES.length]!;
 
-// Mix: 50 % SEPA transactions by EndToEndId, 20 % provider payouts by id in the description,
-// 20 % invoices found by amount + counterparty + date, 10 % with no counterpart on either side.
-const items: ExpectedItem[] = [];
-const entries: MatchEntry[] = [];
-const base = {
-  valueDate: null,
-  currency: 'EUR',
-  counterpartyName: null,
-  counterpartyIban: null,
-  bankReference: null,
-  endToEndId: null,
-  batchId: null,
-  kind: 'transfer' as const,
-  returnReason: null,
-};
-for (let i = 0; i < N; i++) {
-  const bucket = i % 10;
-  const a = amount(i);
-  const id = `I${i}`;
-  const entry = {
-    ...base,
-    id: `L${i}`,
-    lineNumber: i + 1,
-    bookingDate: day(i),
-    amountCents: a,
-    description: '',
+function dataSet(set: DataSet, n: number): { entries: MatchEntry[]; items: ExpectedItem[] } {
+  const items: ExpectedItem[] = [];
+  const entries: MatchEntry[] = [];
+  const base = {
+    valueDate: null,
+    currency: 'EUR',
+    counterpartyName: null,
+    counterpartyIban: null,
+    bankReference: null,
+    endToEndId: null,
+    batchId: null,
+    kind: 'transfer' as const,
+    returnReason: null,
   };
-  if (bucket < 5) {
-    items.push({
-      id,
-      type: 'sepa',
+  for (let i = 0; i < n; i++) {
+    const bucket = set === 'noref' ? (i % 10 < 9 ? 7 : 9) : i % 10;
+    const a = set === 'unique' ? uniqueAmount(i) : repeatedAmount(i);
+    const id = `I${i}`;
+    const entry = {
+      ...base,
+      id: `L${i}`,
+      lineNumber: i + 1,
+      bookingDate: day(i),
       amountCents: a,
-      endToEndId: `STL-${i}`,
-      batchIds: [`B${i % 500}`],
-      date: day(i),
-    });
-    entries.push({ ...entry, amountCents: -a, endToEndId: `STL-${i}`, batchId: `B${i % 500}` });
-  } else if (bucket < 7) {
-    items.push({ id, type: 'payout', amountCents: a, reference: `po_${i}`, date: day(i) });
-    entries.push({ ...entry, description: `TRF CR STRIPE PAYOUT po_${i}` });
-  } else if (bucket < 9) {
-    items.push({ id, type: 'invoice', amountCents: a, counterpartyName: `Clinica ${i}`, date: day(i) });
-    entries.push({ ...entry, description: `TRF CR SEPA+ DE CLINICA ${i} LDA`, bookingDate: day(i + 1) });
-  } else {
-    items.push({ id, type: 'invoice', amountCents: a + 1, counterpartyName: 'Nobody', date: day(i) });
-    entries.push({ ...entry, kind: 'fee', amountCents: -150 });
+      description: '',
+    };
+    if (bucket < 5) {
+      items.push({
+        id,
+        type: 'sepa',
+        amountCents: a,
+        endToEndId: `STL-${i}`,
+        batchIds: [`B${i % 500}`],
+        date: day(i),
+      });
+      entries.push({ ...entry, amountCents: -a, endToEndId: `STL-${i}`, batchId: `B${i % 500}` });
+    } else if (bucket < 7) {
+      items.push({ id, type: 'payout', amountCents: a, reference: `po_${i}`, date: day(i) });
+      entries.push({ ...entry, description: `TRF CR STRIPE PAYOUT po_${i}` });
+    } else if (bucket < 9) {
+      items.push({ id, type: 'invoice', amountCents: a, counterpartyName: `Clinica ${i}`, date: day(i) });
+      entries.push({ ...entry, description: `TRF CR SEPA+ DE CLINICA ${i} LDA`, bookingDate: day(i + 1) });
+    } else {
+      items.push({ id, type: 'invoice', amountCents: a + 1, counterpartyName: 'Nobody', date: day(i) });
+      entries.push({ ...entry, kind: 'fee', amountCents: -150 });
+    }
   }
+  return { entries, items };
 }
 
-let result = reconcile(entries, items);
-const heapBefore = process.memoryUsage().heapUsed;
-const runs = Array.from({ length: 3 }, () =>
-  timeMs(() => {
-    result = reconcile(entries, items);
-  }),
-);
-const median = (xs: number[]) => xs.sort((a, b) => a - b)[1]!;
-writeResult(
-  'banking-match',
-  'npx tsx bench/banking-match.ts',
-  `${N.toLocaleString('en-GB')} bank entries × ${N.toLocaleString('en-GB')} expected items (50 % SEPA by EndToEndId, 20 % payouts by id, 20 % invoices by amount + counterparty + date, 10 % unmatched). One warm-up, then 3 runs.\n\n` +
-    '| measure | value |\n|---|---|\n' +
-    `| reconcile, median wall | ${median(runs.map((r) => r.ms)).toFixed(0)} ms |\n` +
-    `| reconcile, median CPU | ${median(runs.map((r) => r.cpuMs)).toFixed(0)} ms |\n` +
-    `| heap in use after the runs | ${mib(Math.max(heapBefore, process.memoryUsage().heapUsed))} |\n` +
-    `| matches / suggestions / unmatched entries / unmatched items | ${result.matches.length} / ${result.suggestions.length} / ${result.unmatchedEntries.length} / ${result.unmatchedItems.length} |\n\n` +
-    'Budget (DESIGN.md §9): statement import matched on the server ≤ 1 s.',
-);
+interface CaseResult {
+  set: DataSet;
+  n: number;
+  runs: number;
+  ms: number;
+  cpuMs: number;
+  peakRss: number;
+  loadAtStart: string;
+  counts: string;
+}
+
+const loadavg = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
+
+function runCase(spec: string): CaseResult {
+  const [set, nText, runsText] = spec.split(':') as [DataSet, string, string];
+  const n = Number(nText);
+  const loadAtStart = loadavg();
+  const { entries, items } = dataSet(set, n);
+  let result = reconcile(entries, items); // warm-up
+  const runs = Array.from({ length: Number(runsText) }, () =>
+    timeMs(() => {
+      result = reconcile(entries, items);
+    }),
+  );
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return {
+    set,
+    n,
+    runs: runs.length,
+    ms: median(runs.map((r) => r.ms)),
+    cpuMs: median(runs.map((r) => r.cpuMs)),
+    peakRss: process.resourceUsage().maxRSS * 1024,
+    loadAtStart,
+    counts: `${result.matches.length} / ${result.suggestions.length} / ${result.unmatchedEntries.length} / ${result.unmatchedItems.length}`,
+  };
+}
+
+function arg(name: string, fallback: string): string {
+  const k = process.argv.indexOf(`--${name}`);
+  return k > 0 ? process.argv[k + 1]! : fallback;
+}
+
+const single = process.argv[2];
+if (single && !single.startsWith('--')) {
+  process.stdout.write(`${JSON.stringify(runCase(single))}\n`);
+} else {
+  const sizes = arg('sizes', '10000,100000,300000').split(',').map(Number);
+  const sets = arg('sets', 'unique,repeated,noref').split(',') as DataSet[];
+  const runs = Number(arg('runs', '3'));
+  const script = fileURLToPath(import.meta.url);
+  const rows: CaseResult[] = [];
+  for (const set of sets)
+    for (const n of sizes) {
+      const r = runIsolated<CaseResult>(script, `${set}:${n}:${runs}`);
+      process.stderr.write(`${JSON.stringify(r)}\n`);
+      rows.push(r);
+    }
+  const table = rows
+    .map(
+      (r) =>
+        `| ${r.set} | ${r.n.toLocaleString('en-GB')} | ${r.ms.toFixed(0)} ms | ${r.cpuMs.toFixed(0)} ms | ${mib(r.peakRss)} | ${r.loadAtStart} | ${r.counts} |`,
+    )
+    .join('\n');
+  const args = process.argv.slice(2).join(' ');
+  writeResult(
+    'banking-match',
+    `npx tsx bench/banking-match.ts${args ? ` ${args}` : ''}`,
+    'N bank entries × N expected items. Data sets: `unique` = 50 % SEPA by EndToEndId, 20 % payouts by id in the description, 20 % invoices by amount + counterparty + date, 10 % unmatched, amounts almost all distinct; `repeated` = the same mix with amounts drawn from 20 values; `noref` = a CSV-like statement, 90 % invoices by amount + counterparty + date only, 10 % unmatched, amounts from 20 values. ' +
+      `Each case in its own process: data generated, one warm-up, then ${runs} timed run(s), median shown. Peak RSS is the whole process (data generation included).\n\n` +
+      '| data set | N × N | wall (median) | CPU (median) | peak RSS | load at start (1/5/15 min) | matches / suggestions / unmatched entries / unmatched items |\n|---|---|---|---|---|---|---|\n' +
+      table +
+      '\n\nBudget (DESIGN.md §9): the matcher 100k × 100k ≤ 1 s, also when amounts repeat.',
+  );
+}

@@ -31,6 +31,38 @@ function csv(n: number): Uint8Array {
   return bytes;
 }
 
+const PRICES = [
+  2500, 3000, 3500, 4000, 4500, 5000, 5500, 6000, 6500, 7000, 7500, 8000, 9000, 10000, 12000, 15000, 1990,
+  2990, 3990, 4990,
+];
+
+/**
+ * A CSV as banks' exports and Excel write them: UTF-8 with BOM, CRLF, every text cell quoted, some
+ * descriptions holding the separator and doubled quotes, amounts from 20 values (prices repeat).
+ */
+function quotedCsv(n: number): Uint8Array {
+  const lines = [
+    '"Consultar saldos e movimentos"',
+    '"Conta";"0001234567805"',
+    '',
+    '"Data mov.";"Data valor";"Descrição";"Débito";"Crédito";"Saldo contabilístico";"Saldo disponível";"Categoria"',
+  ];
+  for (let i = 0; i < n; i++) {
+    const d = `${String((i % 28) + 1).padStart(2, '0')}-05-2026`;
+    const cents = PRICES[(Math.imul(i, 0x9e3779b1) >>> 16) % PRICES.length]!;
+    const amount = `${Math.floor(cents / 100)},${String(cents % 100).padStart(2, '0')}`;
+    const description =
+      i % 4 === 0
+        ? `TRF CR SEPA+ ${i} DE "CLÍNICA ${i % 977}; LDA"`
+        : `TRF SEPA+ ${i} DE NOME DO ORDENANTE ${i % 977}`;
+    lines.push(
+      `"${d}";"${d}";"${description.replace(/"/g, '""')}";${i % 3 ? amount : ''};${i % 3 ? '' : amount};"1.000,00";"1.000,00";"Outros"`,
+    );
+  }
+  lines.push(';;;"Saldo final";"1.000,00";;;');
+  return new TextEncoder().encode(`\uFEFF${lines.join('\r\n')}\r\n`);
+}
+
 function camt(n: number): string {
   const parts: string[] = [];
   let sum = 0;
@@ -68,7 +100,7 @@ interface CaseResult {
 }
 
 function runCase(name: string): CaseResult {
-  const input = name === 'csv' ? csv(N) : camt(N);
+  const input = name === 'csv' ? csv(N) : name === 'csv-quoted' ? quotedCsv(N) : camt(N);
   const size = typeof input === 'string' ? input.length : input.byteLength;
   let result = parseStatement(input);
   const { ms, cpuMs } = timeMs(() => {
@@ -86,16 +118,22 @@ function runCase(name: string): CaseResult {
   };
 }
 
+const LABELS: Record<string, string> = {
+  csv: 'CSV (windows-1252, ; , debit/credit columns, no quotes, amounts mostly distinct)',
+  'csv-quoted': 'CSV (UTF-8 BOM, CRLF, ; , every text cell quoted, 1 in 4 with ; and "" inside, 20 amounts)',
+  camt: 'camt.053.001.02',
+};
+
 const which = process.argv[2];
 if (which) {
   process.stdout.write(`${JSON.stringify(runCase(which))}\n`);
 } else {
   const script = fileURLToPath(import.meta.url);
-  const rows = ['csv', 'camt'].map((c) => runIsolated<CaseResult>(script, c));
+  const rows = ['csv', 'csv-quoted', 'camt'].map((c) => runIsolated<CaseResult>(script, c));
   const table = rows
     .map(
       (r) =>
-        `| ${r.name === 'csv' ? 'CSV (windows-1252, ; , debit/credit columns)' : 'camt.053.001.02'} | ${r.entries} | ${r.inputMiB.toFixed(1)} MiB | ${r.ms.toFixed(0)} ms | ${r.cpuMs.toFixed(0)} ms | ${Math.round((r.entries / r.ms) * 1000).toLocaleString('en-GB')} | ${mib(r.peakRss)} | ${r.errors} | ${r.consistent} |`,
+        `| ${LABELS[r.name]} | ${r.entries} | ${r.inputMiB.toFixed(1)} MiB | ${r.ms.toFixed(0)} ms | ${r.cpuMs.toFixed(0)} ms | ${Math.round((r.entries / r.ms) * 1000).toLocaleString('en-GB')} | ${mib(r.peakRss)} | ${r.errors} | ${r.consistent} |`,
     )
     .join('\n');
   writeResult(

@@ -69,8 +69,6 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
 /** Stable ids for parsed entries: `L<line>` (with `#n` when several entries share a line). */
 export function withEntryIds(entries: StatementEntry[]): MatchEntry[] {
   const seen = new Map<number, number>();
@@ -88,24 +86,11 @@ function signedExpected(item: ExpectedItem): number {
 
 function tokens(s: string | null | undefined): string[] {
   if (!s) return [];
-  return s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
+  // Decomposing and dropping accents changes nothing in printable ASCII.
+  return (/[^\t -~]/.test(s) ? s.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : s)
     .toUpperCase()
     .split(/[^A-Z0-9]+/)
     .filter((t) => t.length >= 3);
-}
-
-/** 0 = contradicts, 0.5 = nothing to compare, up to 1 = same IBAN or every name word present. */
-function counterpartyScore(entry: MatchEntry, item: ExpectedItem, entryWords: () => Set<string>): number {
-  if (item.counterpartyIban && entry.counterpartyIban)
-    return item.counterpartyIban === entry.counterpartyIban ? 1 : 0;
-  const want = tokens(item.counterpartyName);
-  if (want.length === 0) return 0.5;
-  const have = entryWords();
-  if (have.size === 0) return 0.5;
-  const found = want.filter((t) => have.has(t)).length;
-  return found === 0 ? 0 : 0.5 + (0.5 * found) / want.length;
 }
 
 const dayCache = new Map<string, number>();
@@ -124,9 +109,31 @@ function dayNumber(date: string): number {
   return n;
 }
 
-function dateDistance(entry: MatchEntry, itemDay: number): number {
-  const d = Math.abs(itemDay - dayNumber(entry.bookingDate));
-  return entry.valueDate ? Math.min(d, Math.abs(itemDay - dayNumber(entry.valueDate))) : d;
+/** Indexes (into the id-sorted items) in id order, and how many of the first ones are known to be used. */
+interface Queue {
+  list: number[];
+  pos: number;
+}
+
+function enqueue<K>(map: Map<K, Queue>, key: K, index: number): void {
+  const q = map.get(key);
+  if (q) q.list.push(index);
+  else map.set(key, { list: [index], pos: 0 });
+}
+
+/**
+ * First index of the queue not yet used. Used flags are only ever set, so the skipped prefix stays
+ * used: every index is stepped over once in all, not once per lookup.
+ */
+function firstFree(q: Queue | undefined, used: Uint8Array): number {
+  if (!q) return -1;
+  while (q.pos < q.list.length && used[q.list[q.pos]!]) q.pos++;
+  return q.pos < q.list.length ? q.list[q.pos]! : -1;
+}
+
+function checkCount(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be an integer ≥ 0`);
+  return value;
 }
 
 /**
@@ -134,106 +141,171 @@ function dateDistance(entry: MatchEntry, itemDay: number): number {
  * EndToEndId; a batch debit against its SEPA file; payout/invoice references; then exact amount +
  * counterparty + date window as suggestions only. Each entry and each item is used at most once,
  * and inputs are sorted by id first, so the result does not depend on their order.
+ *
+ * Every rule looks candidates up in maps keyed by what must agree (reference, sign, amount, day),
+ * so the work grows with n log n, not with n × (items sharing an amount); decision 0039.
  */
 export function reconcile(
   entriesIn: MatchEntry[],
   itemsIn: ExpectedItem[],
   options: MatchOptions = {},
 ): ReconcileResult {
-  const windowDays = options.windowDays ?? 5;
-  const maxCandidates = options.maxCandidates ?? 20;
-  const entries = [...entriesIn].sort(byId);
-  const items = [...itemsIn].sort(byId);
-  for (const list of [entries, items]) {
-    for (let i = 1; i < list.length; i++)
-      if (list[i]!.id === list[i - 1]!.id) throw new RangeError(`duplicate id ${list[i]!.id}`);
-  }
-  // Sets of the objects themselves: identity hashing is much cheaper than hashing id strings.
-  const usedEntries = new Set<MatchEntry>();
-  const usedItems = new Set<ExpectedItem>();
+  const windowDays = checkCount('windowDays', options.windowDays ?? 5);
+  const maxCandidates = checkCount('maxCandidates', options.maxCandidates ?? 20);
+  const entries = sortedById(entriesIn);
+  const items = sortedById(itemsIn);
+  // From here on entries and items are their positions in the id-sorted lists: index order is id order.
+  const usedE = new Uint8Array(entries.length);
+  const usedI = new Uint8Array(items.length);
+  /** The entry each item is matched to (not suggested), for the batch report. */
+  const matchedTo = new Int32Array(items.length).fill(-1);
+  const signed = items.map(signedExpected);
   const matches: Match[] = [];
   const returns: ReturnLink[] = [];
-  const free = (e: MatchEntry) => !usedEntries.has(e);
 
-  const byEndToEnd = new Map<string, ExpectedItem[]>();
-  for (const item of items) {
-    if (item.endToEndId) push(byEndToEnd, item.endToEndId, item);
+  const byEndToEnd = new Map<string, number[]>();
+  for (let k = 0; k < items.length; k++) {
+    const id = items[k]!.endToEndId;
+    if (id) push(byEndToEnd, id, k);
   }
 
   // Returns first: they carry the returned transaction's EndToEndId and must not be taken for it.
-  const returnedItems = new Set<ExpectedItem>();
-  for (const e of entries) {
+  // Each item is returned once, so the items of one EndToEndId are returned in id order.
+  const returnedUpTo = new Map<string, number>();
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k]!;
     if (e.kind !== 'return' || !e.endToEndId) continue;
-    const item = byEndToEnd.get(e.endToEndId)?.find((i) => !returnedItems.has(i));
-    if (!item) continue;
-    returnedItems.add(item);
-    usedEntries.add(e);
-    returns.push({ entryId: e.id, itemId: item.id, reason: e.returnReason });
+    const list = byEndToEnd.get(e.endToEndId);
+    const at = returnedUpTo.get(e.endToEndId) ?? 0;
+    if (!list || at >= list.length) continue;
+    returnedUpTo.set(e.endToEndId, at + 1);
+    usedE[k] = 1;
+    returns.push({ entryId: e.id, itemId: items[list[at]!]!.id, reason: e.returnReason });
   }
 
-  for (const e of entries) {
-    if (!free(e) || !e.endToEndId) continue;
-    const item = byEndToEnd
-      .get(e.endToEndId)
-      ?.find((i) => !usedItems.has(i) && Math.sign(signedExpected(i)) === Math.sign(e.amountCents));
-    if (!item) continue;
-    usedEntries.add(e);
-    usedItems.add(item);
-    const differenceCents = e.amountCents - signedExpected(item);
+  // EndToEndId, same direction. An EndToEndId names one item almost always; when it names several,
+  // one queue per sign (-1, 0, 1 at 0, 1, 2) is built on first use.
+  const bySign = new Map<string, Queue[]>();
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k]!;
+    if (usedE[k] || !e.endToEndId) continue;
+    const list = byEndToEnd.get(e.endToEndId);
+    const s = Math.sign(e.amountCents);
+    if (!list || Number.isNaN(s)) continue;
+    let i = -1;
+    if (list.length === 1) {
+      if (!usedI[list[0]!] && Math.sign(signed[list[0]!]!) === s) i = list[0]!;
+    } else {
+      let queues = bySign.get(e.endToEndId);
+      if (!queues) {
+        queues = [0, 1, 2].map(() => ({ list: [], pos: 0 }));
+        for (const j of list) {
+          const sj = Math.sign(signed[j]!);
+          if (!Number.isNaN(sj)) queues[sj + 1]!.list.push(j);
+        }
+        bySign.set(e.endToEndId, queues);
+      }
+      i = firstFree(queues[s + 1], usedI);
+    }
+    if (i < 0) continue;
+    usedE[k] = 1;
+    usedI[i] = 1;
+    matchedTo[i] = k;
+    const differenceCents = e.amountCents - signed[i]!;
     matches.push({
       entryIds: [e.id],
-      itemIds: [item.id],
+      itemIds: [items[i]!.id],
       method: 'endToEndId',
       confidence: differenceCents === 0 ? 1 : 0.9,
       differenceCents,
     });
   }
 
-  const byBatch = new Map<string, ExpectedItem[]>();
-  for (const item of items) {
-    item.batchIds?.forEach((b, k, all) => {
-      if (all.indexOf(b) === k) push(byBatch, b, item);
-    });
+  // Unexpanded batch debits. Each batch keeps the count and sum of its open items, updated as items
+  // are taken, so an entry whose amount does not fit is refused without walking the batch.
+  const byBatch = new Map<string, number[]>();
+  const itemBatches: string[][] = items.map((item, k) => {
+    const ids = item.batchIds ?? [];
+    const distinct = ids.length < 2 ? ids : ids.filter((b, j) => ids.indexOf(b) === j);
+    for (const b of distinct) push(byBatch, b, k);
+    return distinct;
+  });
+  const open = new Map<string, { count: number; cents: number }>();
+  for (const [b, list] of byBatch) {
+    let count = 0;
+    let cents = 0;
+    for (const k of list)
+      if (!usedI[k]) {
+        count++;
+        cents += signed[k]!;
+      }
+    open.set(b, { count, cents });
   }
-  for (const e of entries) {
-    if (!free(e) || !e.batchId || e.endToEndId) continue;
-    const open = (byBatch.get(e.batchId) ?? []).filter((i) => !usedItems.has(i));
-    const expected = open.reduce((s, i) => s + signedExpected(i), 0);
-    if (open.length === 0 || expected !== e.amountCents) continue;
-    usedEntries.add(e);
-    for (const i of open) usedItems.add(i);
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k]!;
+    if (usedE[k] || !e.batchId || e.endToEndId) continue;
+    const o = open.get(e.batchId);
+    if (!o || o.count === 0 || o.cents !== e.amountCents) continue;
+    // The running sum agrees: confirm with the exact sum, in id order, of the open items.
+    const openItems = byBatch.get(e.batchId)!.filter((i) => !usedI[i]);
+    const expected = openItems.reduce((s, i) => s + signed[i]!, 0);
+    if (openItems.length === 0 || expected !== e.amountCents) continue;
+    usedE[k] = 1;
+    for (const i of openItems) {
+      usedI[i] = 1;
+      matchedTo[i] = k;
+      for (const b of itemBatches[i]!) {
+        const ob = open.get(b)!;
+        ob.count--;
+        ob.cents -= signed[i]!;
+      }
+    }
     matches.push({
       entryIds: [e.id],
-      itemIds: open.map((i) => i.id),
+      itemIds: openItems.map((i) => items[i]!.id),
       method: 'batch',
       confidence: 1,
       differenceCents: 0,
     });
   }
 
-  const byReference = new Map<string, ExpectedItem[]>();
-  for (const item of items) {
-    if (item.reference) push(byReference, item.reference.toUpperCase(), item);
+  // Payout/invoice references, exact amount: one queue per reference and amount.
+  const byReference = new Map<string, Map<number, Queue>>();
+  for (let k = 0; k < items.length; k++) {
+    const ref = items[k]!.reference;
+    const amount = signed[k]!;
+    if (!ref || Number.isNaN(amount)) continue;
+    const key = ref.toUpperCase();
+    let byAmount = byReference.get(key);
+    if (!byAmount) {
+      byAmount = new Map();
+      byReference.set(key, byAmount);
+    }
+    enqueue(byAmount, amount, k);
   }
   if (byReference.size > 0) {
-    for (const e of entries) {
-      if (!free(e)) continue;
-      const words = [e.endToEndId, e.bankReference, ...e.description.split(/[\s,;:()/]+/)];
-      let found: ExpectedItem | undefined;
-      for (const w of words) {
-        found = w
-          ? byReference
-              .get(w.toUpperCase())
-              ?.find((i) => !usedItems.has(i) && signedExpected(i) === e.amountCents)
-          : undefined;
-        if (found) break;
+    for (let k = 0; k < entries.length; k++) {
+      const e = entries[k]!;
+      if (usedE[k]) continue;
+      // Upper-casing never yields a separator, so the description is upper-cased once, then split.
+      let found = -1;
+      for (const w of [e.endToEndId, e.bankReference]) {
+        if (w) found = firstFree(byReference.get(w.toUpperCase())?.get(e.amountCents), usedI);
+        if (found >= 0) break;
       }
-      if (!found) continue;
-      usedEntries.add(e);
-      usedItems.add(found);
+      if (found < 0) {
+        for (const w of e.description.toUpperCase().split(/[\s,;:()/]+/)) {
+          if (w) found = firstFree(byReference.get(w)?.get(e.amountCents), usedI);
+          if (found >= 0) break;
+        }
+      }
+      if (found < 0) continue;
+      usedE[k] = 1;
+      usedI[found] = 1;
+      matchedTo[found] = k;
       matches.push({
         entryIds: [e.id],
-        itemIds: [found.id],
+        itemIds: [items[found]!.id],
         method: 'reference',
         confidence: 1,
         differenceCents: 0,
@@ -241,127 +313,334 @@ export function reconcile(
     }
   }
 
-  const suggestions = suggest(entries, items, usedEntries, usedItems, windowDays, maxCandidates);
-  const matchedBy = new Map<string, string>();
-  for (const m of matches) for (const i of m.itemIds) matchedBy.set(i, m.entryIds[0]!);
-  const batches = batchChecks(entries, byBatch, matchedBy);
+  const suggestions = suggest(entries, items, signed, usedE, usedI, windowDays, maxCandidates);
+  const batches = batchChecks(entries, items, signed, byBatch, matchedTo);
 
   return {
     matches,
     suggestions,
     returns,
     batches,
-    unmatchedEntries: entries.filter(free).map((e) => e.id),
-    unmatchedItems: items.filter((i) => !usedItems.has(i)).map((i) => i.id),
+    unmatchedEntries: entries.filter((_, k) => !usedE[k]).map((e) => e.id),
+    unmatchedItems: items.filter((_, k) => !usedI[k]).map((i) => i.id),
   };
 }
 
-function suggest(
-  entries: MatchEntry[],
-  items: ExpectedItem[],
-  usedEntries: Set<MatchEntry>,
-  usedItems: Set<ExpectedItem>,
-  windowDays: number,
-  maxCandidates: number,
-): Match[] {
-  // Per amount: dated items sorted by day (binary-searched to the window), undated ones apart.
-  const dated = new Map<number, { i: ExpectedItem; day: number }[]>();
-  const undated = new Map<number, ExpectedItem[]>();
-  for (const i of items) {
-    if (usedItems.has(i)) continue;
-    if (i.date) push(dated, signedExpected(i), { i, day: dayNumber(i.date) });
-    else push(undated, signedExpected(i), i);
-  }
-  for (const pool of dated.values()) pool.sort((a, b) => a.day - b.day || byId(a.i, b.i));
-  const candidates: { e: MatchEntry; i: ExpectedItem; score: number; days: number }[] = [];
-  for (const e of entries) {
-    if (usedEntries.has(e) || e.kind === 'return') continue;
-    const near: { i: ExpectedItem; days: number }[] = (undated.get(e.amountCents) ?? [])
-      .slice(0, maxCandidates)
-      .map((i) => ({ i, days: 0 }));
-    const pool = dated.get(e.amountCents);
-    if (pool) {
-      const booked = dayNumber(e.bookingDate);
-      const valued = e.valueDate ? dayNumber(e.valueDate) : booked;
-      const to = Math.max(booked, valued) + windowDays;
-      for (
-        let k = lowerBound(pool, Math.min(booked, valued) - windowDays);
-        k < pool.length && pool[k]!.day <= to;
-        k++
-      ) {
-        const days = dateDistance(e, pool[k]!.day);
-        if (days <= windowDays) near.push({ i: pool[k]!.i, days });
-      }
-    }
-    if (near.length === 0) continue;
-    near.sort((a, b) => a.days - b.days || byId(a.i, b.i));
-    let cached: Set<string> | undefined;
-    const words = () => {
-      cached ??= new Set(tokens(`${e.counterpartyName ?? ''} ${e.description}`));
-      return cached;
-    };
-    for (const { i, days } of near.slice(0, maxCandidates)) {
-      const party = counterpartyScore(e, i, words);
-      if (party === 0) continue;
-      const score =
-        Math.round((0.5 + 0.3 * party + (0.2 * (windowDays - days)) / (windowDays + 1)) * 100) / 100;
-      candidates.push({ e, i, score, days });
-    }
-  }
-  candidates.sort((a, b) => b.score - a.score || a.days - b.days || byId(a.e, b.e) || byId(a.i, b.i));
-  const out: Match[] = [];
-  for (const c of candidates) {
-    if (usedEntries.has(c.e) || usedItems.has(c.i)) continue;
-    usedEntries.add(c.e);
-    usedItems.add(c.i);
-    out.push({
-      entryIds: [c.e.id],
-      itemIds: [c.i.id],
-      method: 'amount-counterparty-date',
-      confidence: Math.min(c.score, 0.95),
-      differenceCents: 0,
-    });
-  }
-  return out.sort((a, b) => (a.entryIds[0]! < b.entryIds[0]! ? -1 : 1));
+/** Open items of one amount: distinct days ascending, and per day its item indexes in id order. */
+interface DayPool {
+  days: number[];
+  lists: number[][];
 }
 
-function lowerBound(pool: { day: number }[], day: number): number {
+const RAY_STEP = [-1, 1, -1, 1];
+
+/** First position in the ascending `days` whose day is ≥ `day`. */
+function lowerBound(days: number[], day: number): number {
   let lo = 0;
-  let hi = pool.length;
+  let hi = days.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (pool[mid]!.day < day) lo = mid + 1;
+    if (days[mid]! < day) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
+/**
+ * Suggestions: per entry, the `maxCandidates` open items of the same signed amount nearest in date
+ * (booking or value date, within the window; undated items count as 0 days; ties by id), minus
+ * those whose counterparty contradicts; then every candidate pair, best score first, ties by date
+ * distance, entry id, item id, taken greedily while both sides are free.
+ *
+ * The nearest items are found by walking outwards from the entry's dates over the distinct days of
+ * its amount, stopping as soon as enough are found; the pairs are collected into one bucket per
+ * (score, distance), which they enter already in (entry, item) order, so no global sort is needed.
+ */
+function suggest(
+  entries: MatchEntry[],
+  items: ExpectedItem[],
+  signed: number[],
+  usedE: Uint8Array,
+  usedI: Uint8Array,
+  windowDays: number,
+  maxCandidates: number,
+): Match[] {
+  const datedByDay = new Map<number, Map<number, number[]>>();
+  const undated = new Map<number, number[]>();
+  for (let k = 0; k < items.length; k++) {
+    if (usedI[k]) continue;
+    const date = items[k]!.date;
+    if (!date) {
+      push(undated, signed[k]!, k);
+      continue;
+    }
+    const day = dayNumber(date);
+    if (Number.isNaN(day)) continue; // not a date: never within a window
+    let byDay = datedByDay.get(signed[k]!);
+    if (!byDay) {
+      byDay = new Map();
+      datedByDay.set(signed[k]!, byDay);
+    }
+    push(byDay, day, k);
+  }
+  const pools = new Map<number, DayPool>();
+  for (const [amount, byDay] of datedByDay) {
+    const days = [...byDay.keys()].sort((a, b) => a - b);
+    pools.set(amount, { days, lists: days.map((d) => byDay.get(d)!) });
+  }
+
+  // Counterparty names compared word by word (`tokens`). Words are numbered as items need them; an
+  // entry's words are marked in `mark` with the entry's number, so testing a word is an array read.
+  const wordIds = new Map<string, number>();
+  const itemWords: (number[] | undefined)[] = new Array(items.length);
+  let mark = new Int32Array(1024);
+  // One bucket per (score in hundredths, days): interleaved entry and item indexes.
+  const buckets = new Map<number, number[]>();
+  let lastKey = -1;
+  let lastBucket: number[] | undefined;
+  const stride = windowDays + 1;
+  // Per-entry scratch: the chosen items and their distances; the lists of one distance level.
+  const nearItems: number[] = [];
+  const nearDays: number[] = [];
+  const level: number[][] = [];
+  const merged: number[] = [];
+  // Rays over the days of the entry's amount: 0 and 1 go left and right of the booking day, 2 and 3
+  // of the value day when it differs. A day belongs to the anchor it is nearest to (booking on a tie);
+  // a ray skips days that are not its own, so each day is reached once, at its distance
+  // min(|day − booking|, |day − value|), and the rays reach days in order of that distance.
+  const rayAnchor = new Float64Array(4);
+  const rayPos = new Int32Array(4);
+  const settle = (r: number, days: number[], rays: number, booked: number, valued: number) => {
+    let p = rayPos[r]!;
+    if (rays === 4) {
+      while (p >= 0 && p < days.length) {
+        const db = Math.abs(days[p]! - booked);
+        const dv = Math.abs(days[p]! - valued);
+        if (r < 2 ? db <= dv : dv < db) break;
+        p += RAY_STEP[r]!;
+      }
+    }
+    rayPos[r] = p;
+  };
+
+  for (let ek = 0; ek < entries.length; ek++) {
+    const e = entries[ek]!;
+    if (usedE[ek] || e.kind === 'return') continue;
+    const undatedList = undated.get(e.amountCents);
+    const pool = pools.get(e.amountCents);
+    if (!undatedList && !pool) continue;
+    nearItems.length = 0;
+    nearDays.length = 0;
+
+    let rays = 0;
+    let booked = 0;
+    let valued = 0;
+    if (pool) {
+      booked = dayNumber(e.bookingDate);
+      valued = e.valueDate ? dayNumber(e.valueDate) : booked;
+      if (!Number.isNaN(booked) && !Number.isNaN(valued)) {
+        rays = valued === booked ? 2 : 4;
+        const atBooked = lowerBound(pool.days, booked);
+        rayAnchor[0] = rayAnchor[1] = booked;
+        rayPos[0] = atBooked - 1;
+        rayPos[1] = atBooked;
+        if (rays === 4) {
+          const atValued = lowerBound(pool.days, valued);
+          rayAnchor[2] = rayAnchor[3] = valued;
+          rayPos[2] = atValued - 1;
+          rayPos[3] = atValued;
+        }
+        for (let r = 0; r < rays; r++) settle(r, pool.days, rays, booked, valued);
+      }
+    }
+
+    let first = true;
+    while (nearItems.length < maxCandidates) {
+      // The next distance level: the nearest head of any ray (and the undated items at distance 0).
+      let dist = Number.POSITIVE_INFINITY;
+      for (let r = 0; r < rays; r++) {
+        const p = rayPos[r]!;
+        if (p < 0 || p >= pool!.days.length) continue;
+        dist = Math.min(dist, Math.abs(pool!.days[p]! - rayAnchor[r]!));
+      }
+      if (first && undatedList) dist = 0;
+      first = false;
+      if (dist > windowDays) break;
+      level.length = 0;
+      if (dist === 0 && undatedList) level.push(undatedList);
+      for (let r = 0; r < rays; r++) {
+        const p = rayPos[r]!;
+        if (p < 0 || p >= pool!.days.length || Math.abs(pool!.days[p]! - rayAnchor[r]!) !== dist) continue;
+        level.push(pool!.lists[p]!);
+        rayPos[r] = p + RAY_STEP[r]!;
+        settle(r, pool!.days, rays, booked, valued);
+      }
+      const need = maxCandidates - nearItems.length;
+      if (level.length === 1) {
+        const list = level[0]!;
+        for (let j = 0; j < list.length && j < need; j++) {
+          nearItems.push(list[j]!);
+          nearDays.push(dist);
+        }
+      } else {
+        merged.length = 0;
+        for (const list of level) for (let j = 0; j < list.length && j < need; j++) merged.push(list[j]!);
+        merged.sort((a, b) => a - b);
+        for (let j = 0; j < merged.length && j < need; j++) {
+          nearItems.push(merged[j]!);
+          nearDays.push(dist);
+        }
+      }
+    }
+    if (nearItems.length === 0) continue;
+
+    // Every candidate's words are numbered before the entry's words are marked (a word no item has
+    // cannot be found), then each candidate is scored: 0 = contradicts, 0.5 = nothing to compare, up
+    // to 1 = same IBAN or every word of the expected name present.
+    for (let j = 0; j < nearItems.length; j++) {
+      const ik = nearItems[j]!;
+      if (itemWords[ik]) continue;
+      const ids = tokens(items[ik]!.counterpartyName).map((t) => {
+        let id = wordIds.get(t);
+        if (id === undefined) {
+          id = wordIds.size;
+          wordIds.set(t, id);
+        }
+        return id;
+      });
+      if (wordIds.size > mark.length) {
+        const grown = new Int32Array(Math.max(wordIds.size, mark.length * 2));
+        grown.set(mark);
+        mark = grown;
+      }
+      itemWords[ik] = ids;
+    }
+    const stamp = ek + 1;
+    let entryWords = -1; // not yet marked; then how many words the entry has
+    for (let j = 0; j < nearItems.length; j++) {
+      const ik = nearItems[j]!;
+      const days = nearDays[j]!;
+      const item = items[ik]!;
+      const want = itemWords[ik]!;
+      let party: number;
+      if (item.counterpartyIban && e.counterpartyIban) {
+        party = item.counterpartyIban === e.counterpartyIban ? 1 : 0;
+      } else if (want.length === 0) {
+        party = 0.5;
+      } else {
+        if (entryWords < 0) {
+          const have = tokens(`${e.counterpartyName ?? ''} ${e.description}`);
+          entryWords = have.length;
+          for (const t of have) {
+            const id = wordIds.get(t);
+            if (id !== undefined) mark[id] = stamp;
+          }
+        }
+        if (entryWords === 0) {
+          party = 0.5;
+        } else {
+          let found = 0;
+          for (const w of want) if (mark[w] === stamp) found++;
+          party = found === 0 ? 0 : 0.5 + (0.5 * found) / want.length;
+        }
+      }
+      if (party === 0) continue;
+      const hundredths = Math.round(
+        (0.5 + 0.3 * party + (0.2 * (windowDays - days)) / (windowDays + 1)) * 100,
+      );
+      const key = hundredths * stride + days;
+      if (key !== lastKey) {
+        lastKey = key;
+        lastBucket = buckets.get(key);
+        if (!lastBucket) {
+          lastBucket = [];
+          buckets.set(key, lastBucket);
+        }
+      }
+      lastBucket!.push(ek, ik);
+    }
+  }
+
+  // Best score first, then nearest date; inside a bucket the pairs are already in (entry, item) order.
+  const keys = [...buckets.keys()].sort((a, b) => {
+    const sa = Math.floor(a / stride);
+    const sb = Math.floor(b / stride);
+    return sb - sa || a - sa * stride - (b - sb * stride);
+  });
+  const chosen = new Int32Array(entries.length).fill(-1);
+  const confidence = new Float64Array(entries.length);
+  for (const key of keys) {
+    const score = Math.floor(key / stride) / 100;
+    const pairs = buckets.get(key)!;
+    for (let j = 0; j < pairs.length; j += 2) {
+      const ek = pairs[j]!;
+      const ik = pairs[j + 1]!;
+      if (usedE[ek] || usedI[ik]) continue;
+      usedE[ek] = 1;
+      usedI[ik] = 1;
+      chosen[ek] = ik;
+      confidence[ek] = Math.min(score, 0.95);
+    }
+  }
+  const out: Match[] = [];
+  for (let ek = 0; ek < entries.length; ek++) {
+    if (chosen[ek]! < 0) continue;
+    out.push({
+      entryIds: [entries[ek]!.id],
+      itemIds: [items[chosen[ek]!]!.id],
+      method: 'amount-counterparty-date',
+      confidence: confidence[ek]!,
+      differenceCents: 0,
+    });
+  }
+  return out;
+}
+
 function batchChecks(
   entries: MatchEntry[],
-  byBatch: Map<string, ExpectedItem[]>,
-  matchedBy: Map<string, string>,
+  items: ExpectedItem[],
+  signed: number[],
+  byBatch: Map<string, number[]>,
+  matchedTo: Int32Array,
 ): BatchCheck[] {
-  const groups = new Map<string, MatchEntry[]>();
-  for (const e of entries) {
-    if (e.batchId && e.kind !== 'return') push(groups, e.batchId, e);
+  const groups = new Map<string, number[]>();
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k]!;
+    if (e.batchId && e.kind !== 'return') push(groups, e.batchId, k);
   }
+  const groupOf = new Int32Array(entries.length).fill(-1);
   const out: BatchCheck[] = [];
+  let g = 0;
   for (const [batchId, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    g++;
+    for (const k of group) groupOf[k] = g;
     const batchItems = byBatch.get(batchId) ?? [];
-    const entryIds = new Set(group.map((e) => e.id));
-    const statementCents = group.reduce((s, e) => s + e.amountCents, 0);
-    const expectedCents = batchItems.reduce((s, i) => s + signedExpected(i), 0);
+    const statementCents = group.reduce((s, k) => s + entries[k]!.amountCents, 0);
+    const expectedCents = batchItems.reduce((s, i) => s + signed[i]!, 0);
     out.push({
       batchId,
-      entryIds: [...entryIds],
-      itemIds: batchItems.map((i) => i.id),
+      entryIds: group.map((k) => entries[k]!.id),
+      itemIds: batchItems.map((i) => items[i]!.id),
       statementCents,
       expectedCents,
       complete:
         batchItems.length > 0 &&
         statementCents === expectedCents &&
-        batchItems.every((i) => entryIds.has(matchedBy.get(i.id) ?? '')),
+        batchItems.every((i) => matchedTo[i]! >= 0 && groupOf[matchedTo[i]!] === g),
     });
   }
+  return out;
+}
+
+const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** A copy sorted by id (plain string order), refusing duplicate ids. */
+function sortedById<T extends { id: string }>(list: T[]): T[] {
+  const out = [...list];
+  let sorted = true;
+  for (let k = 1; k < out.length && sorted; k++) sorted = out[k - 1]!.id < out[k]!.id;
+  if (!sorted) out.sort(byId);
+  for (let k = 1; k < out.length; k++)
+    if (out[k]!.id === out[k - 1]!.id) throw new RangeError(`duplicate id ${out[k]!.id}`);
   return out;
 }

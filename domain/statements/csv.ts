@@ -1,5 +1,6 @@
 import { normalizeIban } from '../iban';
 import { parseAmount, parseDebitCredit } from '../money';
+import { csvRows, headLines, readCsvRows } from './csv-rows';
 import type { EntryKind, ParseError, ParseResult, StatementEntry } from './types';
 
 export type CsvField =
@@ -89,42 +90,37 @@ function fieldFor(header: string): CsvField | null {
   return null;
 }
 
-/** Splits one physical line on the delimiter, honouring double quotes. */
-export function splitCsvLine(line: string, delimiter: string): string[] {
-  if (!line.includes('"')) return line.split(delimiter);
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cur += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === delimiter) {
-      out.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  out.push(cur);
-  return out;
+/** Rows longer than this (all cells together) are refused, as a line of that length was before. */
+function rowLength(row: string[]): number {
+  let n = row.length - 1;
+  for (const cell of row) n += cell.length;
+  return n;
 }
 
-/** Picks `;`, tab or `,`: the one splitting the most of the first lines into the same number (≥ 2) of cells. */
-export function detectDelimiter(lines: string[]): string {
+/**
+ * Picks `;`, tab or `,`: one with which a row of `sample` (the file's first 40 lines) reads as the
+ * header, if any does; among those (or all), the one splitting the most rows into the same number
+ * (≥ 2) of cells. Without the header test, quoted cells holding `,` and line breaks could make `,`
+ * look regular in a `;` file.
+ */
+export function detectDelimiter(
+  sample: string,
+  isHeader: (cells: string[]) => boolean = () => false,
+): string {
   let best = ';';
   let bestScore = 0;
   for (const d of [';', '\t', ',']) {
     const counts = new Map<number, number>();
-    for (const l of lines) {
-      const n = splitCsvLine(l, d).length;
-      if (n > 1) counts.set(n, (counts.get(n) ?? 0) + 1);
+    let header = false;
+    for (const row of csvRows(sample, d).rows) {
+      const n = row.length;
+      if (n > 1 && rowLength(row) <= MAX_LINE) {
+        counts.set(n, (counts.get(n) ?? 0) + 1);
+        header ||= isHeader(row);
+      }
     }
-    let score = 0;
-    for (const [cells, times] of counts) score = Math.max(score, times * 1000 + cells);
+    let score = header ? 1e9 : 0;
+    for (const [cells, times] of counts) score = Math.max(score, (header ? 1e9 : 0) + times * 1000 + cells);
     if (score > bestScore) {
       bestScore = score;
       best = d;
@@ -198,68 +194,91 @@ function guessColumns(cells: string[]): Columns | null {
  */
 export function parseCsvStatement(text: string, mapping: CsvMapping = {}): ParseResult {
   const errors: ParseError[] = [];
-  const lines = text.split(/\r\n|\n|\r/);
-  const sample = lines.slice(0, 40).filter((l) => l.trim() !== '' && l.length <= MAX_LINE);
-  const delimiter = mapping.delimiter ?? detectDelimiter(sample);
   const explicit = Object.keys(mapping).some((k) => k !== 'headerLine' && k !== 'delimiter');
-
-  let headerIndex = -1;
-  let cols: Columns | null = null;
-  if (mapping.headerLine != null) {
-    headerIndex = mapping.headerLine - 1;
-    const header = headerIndex >= 0 ? splitCsvLine(lines[headerIndex] ?? '', delimiter) : null;
-    cols = explicit ? resolveMapping(mapping, header) : header ? guessColumns(header) : null;
-  } else {
-    for (let i = 0; i < Math.min(lines.length, 50) && !cols; i++) {
-      if ((lines[i]?.length ?? 0) > MAX_LINE) continue;
-      const cells = splitCsvLine(lines[i] ?? '', delimiter);
-      const found = explicit ? resolveMapping(mapping, cells) : guessColumns(cells);
-      if (found) {
-        cols = found;
-        headerIndex = i;
-      }
-    }
-  }
-  if (
-    !cols ||
-    cols.bookingDate == null ||
-    (cols.amount == null && cols.debit == null && cols.credit == null)
-  ) {
-    return { format: 'csv', entries: [], errors: [{ line: 1, code: 'HEADER_NOT_FOUND' }], balance: null };
-  }
-  const c = cols;
+  const delimiter =
+    mapping.delimiter ||
+    detectDelimiter(headLines(text, 40), (cells) =>
+      explicit ? resolveMapping(mapping, cells) != null : guessColumns(cells) != null,
+    );
   const entries: StatementEntry[] = [];
   const pendingErrors: ParseError[] = [];
-  const cell = (cells: string[], f: CsvField) => (c[f] == null ? '' : (cells[c[f]!] ?? '').trim());
-  for (let i = headerIndex + 1; i < lines.length; i++) {
-    const raw = lines[i]!;
-    const line = i + 1;
-    if (raw.length > MAX_LINE) {
-      errors.push({ line, code: 'LINE_TOO_LONG' });
-      continue;
+
+  // Rows are read one slice at a time. Until the header is known they are kept (at most 50, or up
+  // to `headerLine`); after it each row becomes an entry or an error straight away.
+  const early: { cells: string[]; line: number }[] = [];
+  let decided = false;
+  let headerAt = 0; // source line of the header row (0: none)
+  let c: Columns | null = null;
+  const decide = (cols: Columns | null, line: number) => {
+    decided = true;
+    headerAt = line;
+    c = cols;
+  };
+  // With `headerLine`: the named row (null: none) is the header, whatever it holds.
+  const fromHeader = (header: string[] | null) =>
+    explicit ? resolveMapping(mapping, header) : header ? guessColumns(header) : null;
+  const usable = () =>
+    c != null && c.bookingDate != null && (c.amount != null || c.debit != null || c.credit != null);
+
+  const row = (cells: string[], line: number) => {
+    if (!decided) {
+      if (mapping.headerLine != null) {
+        // `headerLine` counts source lines: the header is the row that covers that line.
+        if (mapping.headerLine < 1) decide(fromHeader(null), 0);
+        else if (line <= mapping.headerLine) {
+          early.length = 0;
+          early.push({ cells, line });
+          return;
+        } else {
+          const h = early.pop();
+          decide(fromHeader(h ? h.cells : ['']), h ? h.line : 0);
+        }
+      } else {
+        if (rowLength(cells) <= MAX_LINE) {
+          const found = explicit ? resolveMapping(mapping, cells) : guessColumns(cells);
+          if (found) {
+            decide(found, line);
+            return;
+          }
+        }
+        early.push({ cells, line });
+        if (early.length >= 50) decide(null, 0); // no header in the first 50 rows
+        return;
+      }
     }
-    if (raw.trim() === '') continue;
-    const cells = splitCsvLine(raw, delimiter);
+    if (usable()) dataRow(cells, line);
+  };
+  const dataRow = (cells: string[], line: number) => {
+    const cols = c!;
+    const cell = (cells: string[], f: CsvField) => {
+      const k = cols[f];
+      return k == null ? '' : (cells[k] ?? '').trim();
+    };
+    if (rowLength(cells) > MAX_LINE) {
+      errors.push({ line, code: 'LINE_TOO_LONG' });
+      return;
+    }
+    if (cells.length === 1 && cells[0]!.trim() === '') return;
     const bookingDate = parseCsvDate(cell(cells, 'bookingDate'));
     if (!bookingDate) {
       // Rows without a date after the last movement are the export's summary: skipped, not errors.
       if (cells.some((x) => x.trim() !== '')) pendingErrors.push({ line, code: 'INVALID_DATE' });
-      continue;
+      return;
     }
     if (pendingErrors.length > 0) errors.push(...pendingErrors.splice(0));
     const amount =
-      c.amount != null
+      cols.amount != null
         ? parseAmount(cell(cells, 'amount'))
         : parseDebitCredit(cell(cells, 'debit'), cell(cells, 'credit'));
     if (!amount.ok) {
       errors.push({ line, code: amount.code === 'EMPTY' ? 'MISSING_AMOUNT' : amount.code });
-      continue;
+      return;
     }
     const valueRaw = cell(cells, 'valueDate');
     const valueDate = valueRaw === '' ? null : parseCsvDate(valueRaw);
     if (valueRaw !== '' && !valueDate) {
       errors.push({ line, code: 'INVALID_VALUE_DATE' });
-      continue;
+      return;
     }
     const description = cell(cells, 'description').replace(/\s+/g, ' ');
     const iban = cell(cells, 'counterpartyIban');
@@ -278,8 +297,24 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
       returnReason: null,
       lineNumber: line,
     });
+  };
+
+  const { unterminated, stoppedAt } = readCsvRows(text, delimiter, row);
+  if (!decided) {
+    // Fewer rows than `headerLine`, or than 50 without a header (or an empty file).
+    const h = mapping.headerLine != null ? early.pop() : undefined;
+    const headed = mapping.headerLine != null;
+    decide(headed ? fromHeader(mapping.headerLine! < 1 ? null : (h?.cells ?? [''])) : null, h?.line ?? 0);
   }
+  if (!usable()) {
+    return { format: 'csv', entries: [], errors: [{ line: 1, code: 'HEADER_NOT_FOUND' }], balance: null };
+  }
+  // Unterminated quotes after the header are errors of their own lines (the errors are sorted by
+  // line at the end, so they fall into place).
+  for (const line of unterminated) if (line > headerAt) errors.push({ line, code: 'UNTERMINATED_QUOTE' });
+  if (stoppedAt != null) errors.push({ line: stoppedAt, code: 'TOO_MANY_QUOTE_ERRORS' });
   if (entries.length === 0) errors.push(...pendingErrors);
-  if (entries.length === 0 && errors.length === 0) errors.push({ line: headerIndex + 1, code: 'NO_ENTRIES' });
+  if (entries.length === 0 && errors.length === 0) errors.push({ line: headerAt, code: 'NO_ENTRIES' });
+  errors.sort((a, b) => a.line - b.line);
   return { format: 'csv', entries, errors, balance: null };
 }

@@ -1,4 +1,5 @@
 import redaxios from 'redaxios';
+import type { FieldError } from '../../contract/common';
 import { readCookie } from '../lib/cookies';
 
 export const AUTH_COOKIE = 'authorization';
@@ -29,10 +30,7 @@ export function compactQuery<T extends QueryParams>(params: T): Partial<T> {
   return out;
 }
 
-export interface FieldError {
-  field: string;
-  code: string;
-}
+export type { FieldError } from '../../contract/common';
 
 /** Every failed call surfaces as this: a status (0 = no response) and the server's code. */
 export class ApiError extends Error {

@@ -1,15 +1,21 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import ptPT from '../../locales/pt-PT.json';
-import { hasChromium, launchBrowser, signInByKeyboard } from '../support/browser';
+import {
+  closeTestPage,
+  hasChromium,
+  launchBrowser,
+  openTestPage,
+  signInByKeyboard,
+  type TestPage,
+} from '../support/browser';
 import { startTestServer, type TestServer } from '../support/server';
 
 describe.skipIf(!hasChromium)('areas of interest in Chromium, by keyboard', () => {
   let server: TestServer;
   let browser: Browser;
-  let context: BrowserContext;
+  let opened: TestPage;
   let page: Page;
-  let pageErrors: string[];
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
@@ -19,20 +25,15 @@ describe.skipIf(!hasChromium)('areas of interest in Chromium, by keyboard', () =
     await server?.stop();
   });
   beforeEach(async () => {
-    context = await browser.newContext({ locale: 'pt-PT' });
-    page = await context.newPage();
-    pageErrors = [];
-    page.on('pageerror', (e) => pageErrors.push(e.message));
+    opened = await openTestPage(browser, { locale: 'pt-PT' });
+    page = opened.page;
     await signInByKeyboard(page, server);
     await page.keyboard.press('g');
     await page.keyboard.press('i');
     await page.getByRole('heading', { name: ptPT.routes.areaInterest, level: 1 }).waitFor();
     await page.getByRole('table', { name: ptPT.routes.areaInterest }).waitFor();
   });
-  afterEach(async () => {
-    expect(pageErrors).toEqual([]);
-    await context.close();
-  });
+  afterEach(() => closeTestPage(opened));
 
   const nameField = () => page.getByLabel(ptPT.areas.name, { exact: true });
 

@@ -1,9 +1,16 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import ptPT from '../../locales/pt-PT.json';
-import { hasChromium, launchBrowser, signInByKeyboard } from '../support/browser';
+import {
+  closeTestPage,
+  hasChromium,
+  launchBrowser,
+  openTestPage,
+  signInByKeyboard,
+  type TestPage,
+} from '../support/browser';
 import { startTestServer, type TestServer } from '../support/server';
 
 interface TargetCase {
@@ -35,9 +42,8 @@ async function tabTo(page: Page, matches: (el: Element) => boolean, limit = 120)
 describe.skipIf(!hasChromium)('cases and the case chat in Chromium, keyboard only', () => {
   let server: TestServer;
   let browser: Browser;
-  let context: BrowserContext;
+  let opened: TestPage;
   let page: Page;
-  let pageErrors: string[];
   let target: TargetCase;
 
   beforeAll(async () => {
@@ -67,19 +73,11 @@ describe.skipIf(!hasChromium)('cases and the case chat in Chromium, keyboard onl
     await server?.stop();
   });
   beforeEach(async () => {
-    context = await browser.newContext({ locale: 'en-US', acceptDownloads: true });
-    page = await context.newPage();
-    pageErrors = [];
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !m.text().includes('status of 401')) pageErrors.push(m.text());
-    });
+    opened = await openTestPage(browser, { locale: 'en-US', acceptDownloads: true }, { consoleErrors: true });
+    page = opened.page;
     await signInByKeyboard(page, server);
   });
-  afterEach(async () => {
-    expect(pageErrors).toEqual([]);
-    await context.close();
-  });
+  afterEach(() => closeTestPage(opened));
 
   it('lists every case under `g a`', async () => {
     await page.keyboard.press('g');
@@ -193,6 +191,6 @@ describe.skipIf(!hasChromium)('cases and the case chat in Chromium, keyboard onl
     await page.goto(`${server.url}/chat/00000000-0000-4000-8000-000000000000`);
     await page.locator('.screen-error').getByText(ptPT.errorMessages.CASE_NOT_FOUND).waitFor();
     // The browser logs the expected 404 of the messages call; nothing else may fail.
-    pageErrors = pageErrors.filter((e) => !e.includes('status of 404'));
+    opened.errors = opened.errors.filter((e) => !e.includes('status of 404'));
   });
 });

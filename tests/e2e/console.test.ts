@@ -1,17 +1,16 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import enGB from '../../locales/en-GB.json';
 import ptPT from '../../locales/pt-PT.json';
-import { hasChromium, launchBrowser } from '../support/browser';
+import { closeTestPage, hasChromium, launchBrowser, openTestPage, type TestPage } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/server';
 
 describe.skipIf(!hasChromium)('console in Chromium', () => {
   let server: TestServer;
   let browser: Browser;
-  let context: BrowserContext;
+  let opened: TestPage;
   let page: Page;
   let loginCalls: number;
-  let pageErrors: string[];
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
@@ -21,25 +20,16 @@ describe.skipIf(!hasChromium)('console in Chromium', () => {
     await server?.stop();
   });
   beforeEach(async () => {
-    context = await browser.newContext({ locale: 'en-US' });
-    page = await context.newPage();
+    opened = await openTestPage(browser, { locale: 'en-US' }, { consoleErrors: true });
+    page = opened.page;
     loginCalls = 0;
-    pageErrors = [];
-    // CSP violations and uncaught exceptions surface here; expected 401s are plain network noise.
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !m.text().includes('status of 401')) pageErrors.push(m.text());
-    });
     page.on('request', (r) => {
       if (r.url().endsWith('/v2/user/login')) loginCalls++;
     });
   });
-  afterEach(async () => {
-    expect(pageErrors).toEqual([]);
-    await context.close();
-  });
+  afterEach(() => closeTestPage(opened));
 
-  const authCookie = async () => (await context.cookies()).find((c) => c.name === 'authorization');
+  const authCookie = async () => (await opened.context.cookies()).find((c) => c.name === 'authorization');
 
   async function signIn(email = server.adminEmail, password = server.adminPassword) {
     await page.getByLabel(ptPT.login.email).fill(email);

@@ -1,8 +1,15 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import enGB from '../../locales/en-GB.json';
 import ptPT from '../../locales/pt-PT.json';
-import { hasChromium, launchBrowser, signInByKeyboard } from '../support/browser';
+import {
+  closeTestPage,
+  hasChromium,
+  launchBrowser,
+  openTestPage,
+  signInByKeyboard,
+  type TestPage,
+} from '../support/browser';
 import { startTestServer, type TestServer } from '../support/server';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 
@@ -15,9 +22,8 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
   let server: TestServer;
   let sink: SmtpSink;
   let browser: Browser;
-  let context: BrowserContext;
+  let opened: TestPage;
   let page: Page;
-  let pageErrors: string[];
 
   beforeAll(async () => {
     sink = await startSmtpSink();
@@ -32,16 +38,11 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
     await sink?.close();
   });
   beforeEach(async () => {
-    context = await browser.newContext({ locale: 'pt-PT', viewport: { width: 1400, height: 900 } });
-    page = await context.newPage();
-    pageErrors = [];
-    page.on('pageerror', (e) => pageErrors.push(e.message));
+    opened = await openTestPage(browser, { locale: 'pt-PT', viewport: { width: 1400, height: 900 } });
+    page = opened.page;
     await signInByKeyboard(page, server);
   });
-  afterEach(async () => {
-    expect(pageErrors).toEqual([]);
-    await context.close();
-  });
+  afterEach(() => closeTestPage(opened));
 
   const one = async <T>(sql: string, params: unknown[] = []) => {
     const { rows } = await server.db.query<T>(sql, params);

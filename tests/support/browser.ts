@@ -1,5 +1,12 @@
 import { existsSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from 'playwright-core';
+import { expect } from 'vitest';
 import ptPT from '../../locales/pt-PT.json';
 import type { TestServer } from './server';
 
@@ -37,4 +44,35 @@ export async function signInByKeyboard(page: Page, server: TestServer): Promise<
   await page.keyboard.type(server.adminPassword);
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: ptPT.routes.home, level: 1 }).waitFor();
+}
+
+/** One test's page, in a fresh context, and the errors it has shown so far. */
+export interface TestPage {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught exceptions and, if asked for, console errors but the expected 401s; a test may drop the ones it expects. */
+  errors: string[];
+}
+
+export async function openTestPage(
+  browser: Browser,
+  options: BrowserContextOptions,
+  { consoleErrors = false } = {},
+): Promise<TestPage> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const opened: TestPage = { context, page, errors: [] };
+  // CSP violations and uncaught exceptions surface here; expected 401s are plain network noise.
+  page.on('pageerror', (e) => opened.errors.push(e.message));
+  if (consoleErrors)
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !m.text().includes('status of 401')) opened.errors.push(m.text());
+    });
+  return opened;
+}
+
+/** Fails the test on any error its page showed, then closes the context. */
+export async function closeTestPage({ context, errors }: TestPage): Promise<void> {
+  expect(errors).toEqual([]);
+  await context.close();
 }

@@ -7,6 +7,7 @@ import enGB from '../../../locales/en-GB.json';
 import type { CaseItem, CaseMessage, MessagePage } from '../../../src/api/cases';
 import type { UserDetail, UserPage, UserSummary } from '../../../src/api/users';
 import { markStale, updateCachedRows } from '../../../src/kernel/query-cache';
+import { rita } from '../../fixtures/users';
 import { adminProfile, clearCookies, type FakeCall, fakeApi } from './fake-api';
 import { fillJsdomGaps } from './jsdom-gaps';
 import { renderApp } from './render-app';
@@ -94,30 +95,8 @@ describe('closing a case', () => {
 });
 
 describe('disabling a user', () => {
-  const ID = '0b8f4e8a-6f39-4d6b-9d59-6c3f3e1b2a10';
-  const summary: UserSummary = {
-    id: ID,
-    role: 'PROFESSIONAL',
-    name: 'Rita',
-    fullName: 'Rita Sousa',
-    email: 'rita@example.pt',
-    status: 'EMAIL_VERIFIED',
-    gender: 'female',
-    country: 'PT',
-    locale: 'pt-PT',
-    phoneNumber: null,
-    phoneNumberCountryCode: null,
-    taxNumber: null,
-    collegeNumber: '12345',
-    shareLinkId: null,
-    emailVerified: true,
-    professionalVerified: false,
-    userDisabled: false,
-    isAdmin: false,
-    created: '2026-01-02T10:00:00.000Z',
-    lastActive: null,
-    areasOfInterest: [],
-  };
+  const summary = rita;
+  const ID = summary.id;
   const detail: UserDetail = {
     ...summary,
     birthDate: null,

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import enGB from '../../../locales/en-GB.json';
 import type { UserDetail } from '../../../src/api/users';
+import { rita } from '../../fixtures/users';
 import { adminProfile, clearCookies, type FakeCall, fakeApi } from './fake-api';
 import { fillJsdomGaps } from './jsdom-gaps';
 import { renderApp } from './render-app';
@@ -15,28 +16,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const ID = '0b8f4e8a-6f39-4d6b-9d59-6c3f3e1b2a10';
+const ID = rita.id;
 
 const doctor: UserDetail = {
-  id: ID,
-  role: 'PROFESSIONAL',
-  name: 'Rita',
-  fullName: 'Rita Sousa',
-  email: 'rita@example.pt',
-  status: 'EMAIL_VERIFIED',
-  gender: 'female',
-  country: 'PT',
-  locale: 'pt-PT',
+  ...rita,
   phoneNumber: '912345678',
   phoneNumberCountryCode: '+351',
-  taxNumber: null,
-  collegeNumber: '12345',
   shareLinkId: 'rita-sousa',
-  emailVerified: true,
-  professionalVerified: false,
-  userDisabled: false,
-  isAdmin: false,
-  created: '2026-01-02T10:00:00.000Z',
   lastActive: '2026-03-01T10:00:00.000Z',
   areasOfInterest: [{ id: 'a1', name: 'Cardiologia' }],
   birthDate: '1980-05-06',

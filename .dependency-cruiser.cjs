@@ -83,6 +83,14 @@ module.exports = {
       to: { path: '^server/http/' },
     },
     {
+      name: 'seed-imports-no-area-service',
+      comment:
+        'The seed (server/seed/) writes rows directly: business rules come from domain/, statuses from contract/, files and passwords from server/platform/ — never an area service (users, cases, finance).',
+      severity: 'error',
+      from: { path: '^server/seed/' },
+      to: { path: '^server/(users|cases|finance|http)/' },
+    },
+    {
       name: 'machines-no-react-no-src',
       comment:
         'machines/ (XState v5) holds no React and no console code: the console provides effects with .provide() (decision 0020).',

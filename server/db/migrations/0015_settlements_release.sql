@@ -4,6 +4,10 @@
 -- Only the settlements still waiting: the release's UPDATE reads this index and nothing else.
 CREATE INDEX settlements_ready_available_on_idx ON settlements (available_on) WHERE status = 'READY_TO_SETTLE';
 
+-- The list's sorts without a filter (newest first by default, or by payable amount) read an index.
+CREATE INDEX settlements_created_idx ON settlements (created_at, id);
+CREATE INDEX settlements_payable_idx ON settlements ((coalesce(adjusted_cents, net_cents)), id);
+
 -- One statement, so the moves and their audit rows commit together. Idempotent and safe to run from
 -- several instances at once: a row another run already moved fails the re-checked WHERE after its
 -- lock is released (READ COMMITTED), so it is neither moved nor audited twice. Answers how many moved.

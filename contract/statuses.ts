@@ -57,4 +57,8 @@ export const CASE_SORTS = [
 ] as const;
 export type CaseSort = (typeof CASE_SORTS)[number];
 
+/** The settlements list's sorts; the SQL behind each lives in server/finance/. */
+export const SETTLEMENT_SORTS = ['created', 'referenceMonth', 'payable'] as const;
+export type SettlementSort = (typeof SETTLEMENT_SORTS)[number];
+
 export const CURRENCIES = ['EUR'] as const;

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { registerCasesArea } from './cases/routes';
+import { registerFinanceArea } from './finance/routes';
 import { requireAdmin } from './http/auth';
 import type { AppDeps, AppEnv } from './http/context';
 import { errorResponse, handleError, notFound } from './http/errors';
@@ -35,6 +36,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   registerUsersArea(routes);
   registerAttachmentRoutes(routes);
   registerCasesArea(routes);
+  registerFinanceArea(routes);
   registerOpenApiRoutes(routes);
 
   if (deps.staticDir) app.use('*', serveConsole(deps.staticDir));

@@ -1,0 +1,54 @@
+import {
+  professionalSettlementQuerySchema,
+  professionalSettlementsSchema,
+  settlementListQuerySchema,
+  settlementPageSchema,
+} from '../../contract/finance';
+import { now } from '../http/context';
+import type { RouteRegistry } from '../http/routes';
+import { professionalSettlements } from './professionals';
+import { releaseDueSettlements } from './release';
+import { listSettlements } from './settlements';
+
+/** The finance area: settlements (read side). */
+export function registerFinanceArea(routes: RouteRegistry): void {
+  routes.add({
+    method: 'get',
+    path: '/v2/admin/settlement/',
+    summary:
+      'Find settlements (filters, keyset pages); releases due funds first (READY_TO_SETTLE → AVAILABLE)',
+    tags: ['finance'],
+    auth: 'admin',
+    query: settlementListQuerySchema,
+    responses: {
+      200: {
+        description:
+          'One page of settlements; pass `nextCursor` back as `cursor` with the same sort and filters',
+        schema: settlementPageSchema,
+      },
+    },
+    async handler(c, { query }) {
+      const db = c.var.deps.db;
+      await releaseDueSettlements(db, now(c));
+      return c.json(await listSettlements(db, query));
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v2/admin/settlement/professional',
+    summary:
+      'Cases to process: per doctor and reference month, settlements READY_TO_SETTLE or AVAILABLE, their totals and the missing data',
+    tags: ['finance'],
+    auth: 'admin',
+    query: professionalSettlementQuerySchema,
+    responses: {
+      200: { description: 'Per doctor and month, and the totals', schema: professionalSettlementsSchema },
+    },
+    async handler(c, { query }) {
+      const db = c.var.deps.db;
+      await releaseDueSettlements(db, now(c));
+      return c.json(await professionalSettlements(db, query.referenceMonth));
+    },
+  });
+}

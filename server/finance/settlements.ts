@@ -1,0 +1,128 @@
+import type { z } from 'zod';
+import type { settlementItemSchema, settlementListQuerySchema } from '../../contract/finance';
+import type { SettlementSort } from '../../contract/statuses';
+import type { SettlementStatus } from '../../domain/settlement-status';
+import type { Queryable } from '../db/client';
+import {
+  decodeCursor,
+  exactTotal,
+  type KeysetQuery,
+  keysetRows,
+  oneOf,
+  pageOf,
+  type SortColumn,
+  SqlParams,
+} from '../db/list';
+
+export type SettlementItem = z.infer<typeof settlementItemSchema>;
+export type SettlementListQuery = z.output<typeof settlementListQuerySchema>;
+
+/** What is paid out: the admin's adjusted amount when there is one, else the net. */
+export const PAYABLE_SQL = 'coalesce(s.adjusted_cents, s.net_cents)';
+
+/** Sort keys the list accepts, each a non-null SQL expression so keyset comparisons stay total. */
+export const SETTLEMENT_SORT_COLUMNS: Record<SettlementSort, SortColumn> = {
+  created: { sql: 's.created_at', type: 'timestamptz' },
+  referenceMonth: { sql: 's.reference_month', type: 'text' },
+  payable: { sql: PAYABLE_SQL, type: 'int' },
+};
+
+const ITEM_COLUMNS = `s.id, s.professional_id, p.name AS professional_name, s.case_id, s.subscription_payment_id,
+         s.reference_month, s.gross_cents, s.fee_cents, s.net_cents, s.adjusted_cents, s.adjustment_note,
+         ${PAYABLE_SQL} AS payable_cents, s.payment_date::text AS payment_date, s.available_on::text AS available_on,
+         s.invoice_file_id IS NOT NULL AS has_invoice, s.notes, s.status, s.created_at, s.updated_at, s.currency`;
+const FROM = `
+    FROM settlements s
+    JOIN users p ON p.id = s.professional_id`;
+
+interface SettlementRow {
+  id: string;
+  professional_id: string;
+  professional_name: string;
+  case_id: string | null;
+  subscription_payment_id: string | null;
+  reference_month: string;
+  gross_cents: number;
+  fee_cents: number;
+  net_cents: number;
+  adjusted_cents: number | null;
+  adjustment_note: string | null;
+  payable_cents: number;
+  payment_date: string | null;
+  available_on: string | null;
+  has_invoice: boolean;
+  notes: string | null;
+  status: SettlementStatus;
+  created_at: Date;
+  updated_at: Date;
+  currency: SettlementItem['currency'];
+}
+
+function toSettlementItem(row: SettlementRow): SettlementItem {
+  return {
+    id: row.id,
+    professionalId: row.professional_id,
+    professionalName: row.professional_name,
+    caseId: row.case_id,
+    subscriptionPaymentId: row.subscription_payment_id,
+    referenceMonth: row.reference_month,
+    grossCents: row.gross_cents,
+    feeCents: row.fee_cents,
+    netCents: row.net_cents,
+    adjustedCents: row.adjusted_cents,
+    adjustmentNote: row.adjustment_note,
+    payableCents: row.payable_cents,
+    paymentDate: row.payment_date,
+    availableOn: row.available_on,
+    hasInvoice: row.has_invoice,
+    notes: row.notes,
+    status: row.status,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    currency: row.currency,
+  };
+}
+
+type SettlementFilters = Omit<SettlementListQuery, 'sort' | 'order' | 'limit' | 'cursor'>;
+
+function settlementFilters(params: SqlParams, filters: SettlementFilters): string[] {
+  const where: string[] = [];
+  if (filters.status?.length) where.push(...oneOf(params, 's.status', filters.status));
+  if (filters.referenceMonth) where.push(`s.reference_month = ${params.add(filters.referenceMonth)}`);
+  if (filters.professionalId) where.push(`s.professional_id = ${params.add(filters.professionalId)}::uuid`);
+  if (filters.payableMinCents !== undefined)
+    where.push(`${PAYABLE_SQL} >= ${params.add(filters.payableMinCents)}::int`);
+  if (filters.payableMaxCents !== undefined)
+    where.push(`${PAYABLE_SQL} <= ${params.add(filters.payableMaxCents)}::int`);
+  if (filters.hasInvoice !== undefined)
+    where.push(filters.hasInvoice ? 's.invoice_file_id IS NOT NULL' : 's.invoice_file_id IS NULL');
+  return where;
+}
+
+function settlementQuery(query: Omit<SettlementListQuery, 'limit' | 'cursor'>): KeysetQuery {
+  const params = new SqlParams();
+  return {
+    select: ITEM_COLUMNS,
+    from: FROM,
+    where: settlementFilters(params, query),
+    params,
+    sort: SETTLEMENT_SORT_COLUMNS[query.sort],
+    id: 's.id',
+    order: query.order,
+  };
+}
+
+/**
+ * One page of settlements (DESIGN §5 list conventions). The cursor is bound to its sort and order;
+ * `total` is exact: settlements grow with paid cases, a few per professional a month.
+ */
+export async function listSettlements(db: Queryable, query: SettlementListQuery) {
+  const bound = { sort: query.sort, order: query.order };
+  const sort = SETTLEMENT_SORT_COLUMNS[query.sort];
+  const position = query.cursor ? decodeCursor(query.cursor, bound, sort.type) : null;
+  const keyset = settlementQuery(query);
+  const total = await exactTotal(db, keyset.from, keyset.where, keyset.params.values);
+  const rows = await keysetRows<SettlementRow>(db, keyset, position, query.limit + 1);
+  const page = pageOf(rows, query.limit, bound);
+  return { items: page.rows.map(toSettlementItem), nextCursor: page.nextCursor, total };
+}

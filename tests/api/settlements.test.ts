@@ -1,0 +1,346 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SETTLEMENT_STATUSES } from '../../domain/settlement-status';
+import { releaseDueSettlements } from '../../server/finance/release';
+import { testDatabaseKinds } from '../support/databases';
+import { type CaseWorld, SEED_NOW, startCaseWorld } from './cases-support';
+
+interface Truth {
+  id: string;
+  professional_id: string;
+  reference_month: string;
+  status: string;
+  payable: number;
+  has_invoice: boolean;
+  created_at: Date;
+  available_on: string | null;
+}
+
+interface Item {
+  id: string;
+  professionalId: string;
+  professionalName: string;
+  referenceMonth: string;
+  grossCents: number;
+  feeCents: number;
+  netCents: number;
+  adjustedCents: number | null;
+  payableCents: number;
+  hasInvoice: boolean;
+  status: string;
+  createdAt: string;
+}
+
+interface ListPage {
+  items: Item[];
+  nextCursor: string | null;
+  total: number;
+}
+
+interface Group {
+  professionalId: string;
+  referenceMonth: string;
+  settlementCount: number;
+  caseCount: number;
+  grossCents: number;
+  feeCents: number;
+  netCents: number;
+  payableCents: number;
+  missingFields: string[];
+}
+interface Totals {
+  settlementCount: number;
+  caseCount: number;
+  grossCents: number;
+  feeCents: number;
+  netCents: number;
+  payableCents: number;
+}
+interface Groups {
+  items: Group[];
+  totals: Totals & { currency: string };
+}
+
+describe.each(testDatabaseKinds())('settlements API on $name', (kind) => {
+  let world: CaseWorld;
+  beforeAll(async () => {
+    world = await startCaseWorld(kind);
+    // The seed's today: no READY_TO_SETTLE settlement is due yet, so reads move nothing.
+    world.clock.current = SEED_NOW;
+  }, 180_000);
+  afterAll(async () => world?.stop());
+
+  const truth = async () =>
+    (
+      await world.db.query<Truth>(
+        `SELECT id, professional_id, reference_month, status, coalesce(adjusted_cents, net_cents) AS payable,
+                invoice_file_id IS NOT NULL AS has_invoice, created_at, available_on::text AS available_on
+           FROM settlements`,
+      )
+    ).rows;
+
+  const getJson = async <T>(path: string, status = 200): Promise<T> => {
+    const response = await world.get(path);
+    const body = await response.json();
+    expect({ path, status: response.status, body: response.status === status ? null : body }).toEqual({
+      path,
+      status,
+      body: null,
+    });
+    return body as T;
+  };
+
+  const fetchAll = async (query: string, limit = 23) => {
+    const items: Item[] = [];
+    let cursor: string | null = null;
+    let total = -1;
+    do {
+      const separator = query ? '&' : '';
+      const page: ListPage = await getJson<ListPage>(
+        `/v2/admin/settlement/?${query}${separator}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      if (total >= 0) expect(page.total).toBe(total);
+      total = page.total;
+      expect(page.items.length).toBeLessThanOrEqual(limit);
+      items.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(items).toHaveLength(total);
+    return items;
+  };
+
+  /** The expected order, computed here rather than by the server's SQL: key, then id. */
+  const ordered = (rows: Truth[], key: (row: Truth) => number | string, order: 'asc' | 'desc') =>
+    [...rows]
+      .sort((a, b) => {
+        const [ka, kb] = [key(a), key(b)];
+        const byKey = ka < kb ? -1 : ka > kb ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+        return order === 'asc' ? byKey : -byKey;
+      })
+      .map((row) => row.id);
+
+  describe('GET /v2/admin/settlement/', () => {
+    it('has settlements of every status to work on (the demo seed)', async () => {
+      const statuses = new Set((await truth()).map((row) => row.status));
+      expect([...statuses].sort()).toEqual([...SETTLEMENT_STATUSES].sort());
+    });
+
+    it.each([
+      ['created', 'desc', (row: Truth) => row.created_at.getTime()],
+      ['created', 'asc', (row: Truth) => row.created_at.getTime()],
+      ['referenceMonth', 'asc', (row: Truth) => row.reference_month],
+      ['referenceMonth', 'desc', (row: Truth) => row.reference_month],
+      ['payable', 'asc', (row: Truth) => row.payable],
+      ['payable', 'desc', (row: Truth) => row.payable],
+    ] as const)('pages through every row once, sorted by %s %s', async (sort, order, key) => {
+      const all = await truth();
+      const query = sort === 'created' && order === 'desc' ? '' : `sort=${sort}&order=${order}`;
+      const items = await fetchAll(query);
+      expect(items.map((item) => item.id)).toEqual(ordered(all, key, order));
+    });
+
+    it('applies every filter exactly, alone and together', async () => {
+      const all = await truth();
+      const professional = all[0]!.professional_id;
+      const month = all[Math.floor(all.length / 2)]!.reference_month;
+      const payables = all.map((row) => row.payable).sort((a, b) => a - b);
+      const [low, high] = [
+        payables[Math.floor(payables.length / 4)]!,
+        payables[Math.floor((3 * payables.length) / 4)]!,
+      ];
+      const cases: [string, (row: Truth) => boolean][] = [
+        ['status=AVAILABLE', (row) => row.status === 'AVAILABLE'],
+        ['status=AVAILABLE&status=SETTLED', (row) => row.status === 'AVAILABLE' || row.status === 'SETTLED'],
+        [`referenceMonth=${month}`, (row) => row.reference_month === month],
+        [`professionalId=${professional}`, (row) => row.professional_id === professional],
+        [`payableMinCents=${low}`, (row) => row.payable >= low],
+        [`payableMaxCents=${high}`, (row) => row.payable <= high],
+        [
+          `payableMinCents=${low}&payableMaxCents=${high}`,
+          (row) => row.payable >= low && row.payable <= high,
+        ],
+        ['hasInvoice=true', (row) => row.has_invoice],
+        ['hasInvoice=false', (row) => !row.has_invoice],
+        [
+          `status=SETTLED&status=PAID&hasInvoice=true&referenceMonth=${month}`,
+          (row) =>
+            (row.status === 'SETTLED' || row.status === 'PAID') &&
+            row.has_invoice &&
+            row.reference_month === month,
+        ],
+      ];
+      for (const [query, keep] of cases) {
+        const expected = all.filter(keep);
+        const items = await fetchAll(query, 9);
+        expect({ query, ids: items.map((item) => item.id) }).toEqual({
+          query,
+          ids: ordered(expected, (row) => row.created_at.getTime(), 'desc'),
+        });
+      }
+      // Filters that hold something: the seed must not make this test vacuous.
+      expect(all.filter((row) => row.has_invoice).length).toBeGreaterThan(0);
+      expect(all.filter((row) => !row.has_invoice).length).toBeGreaterThan(0);
+    });
+
+    it('answers every settlement field, payable = adjusted or net', async () => {
+      const { rows } = await world.db.query<{ id: string }>(
+        'SELECT id FROM settlements WHERE adjusted_cents IS NOT NULL LIMIT 1',
+      );
+      const items = await fetchAll('', 200);
+      const adjusted = items.find((item) => item.id === rows[0]!.id)!;
+      expect(adjusted.payableCents).toBe(adjusted.adjustedCents);
+      for (const item of items) {
+        expect(item.payableCents).toBe(item.adjustedCents ?? item.netCents);
+        expect(item.grossCents).toBe(item.feeCents + item.netCents);
+      }
+    });
+
+    it('refuses bad filters with 400 and forged or foreign cursors with INVALID_CURSOR', async () => {
+      for (const query of [
+        'referenceMonth=2026-13',
+        'referenceMonth=2026-3',
+        'status=NOPE',
+        'hasInvoice=yes',
+        'payableMinCents=-1',
+        'payableMinCents=5&payableMaxCents=4',
+        'sort=name',
+      ])
+        expect((await getJson<{ code: string }>(`/v2/admin/settlement/?${query}`, 400)).code).toBe(
+          'VALIDATION_ERROR',
+        );
+      const createdCursor = (await getJson<ListPage>('/v2/admin/settlement/?limit=1')).nextCursor!;
+      const forged = Buffer.from(
+        JSON.stringify({
+          v: 1,
+          sort: 'payable',
+          order: 'desc',
+          key: 'abc',
+          id: '00000000-0000-0000-0000-000000000000',
+        }),
+      ).toString('base64url');
+      for (const query of [
+        'cursor=not-a-cursor',
+        `sort=payable&cursor=${encodeURIComponent(createdCursor)}`,
+        `sort=payable&cursor=${forged}`,
+      ])
+        expect(await getJson(`/v2/admin/settlement/?${query}`, 400)).toEqual({
+          code: 'INVALID_CURSOR',
+          errors: [{ field: 'cursor', code: 'invalid' }],
+        });
+    });
+  });
+
+  describe('GET /v2/admin/settlement/professional', () => {
+    const sumOf = async (where: string, params: unknown[]) =>
+      (
+        await world.db.query<Record<keyof Totals, string>>(
+          `SELECT count(*)::text AS "settlementCount", count(case_id)::text AS "caseCount",
+                  sum(gross_cents)::text AS "grossCents", sum(fee_cents)::text AS "feeCents",
+                  sum(net_cents)::text AS "netCents", sum(coalesce(adjusted_cents, net_cents))::text AS "payableCents"
+             FROM settlements WHERE status IN ('READY_TO_SETTLE', 'AVAILABLE') ${where}`,
+          params,
+        )
+      ).rows[0]!;
+    const asNumbers = (row: Record<string, string | null>) =>
+      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v ?? 0)]));
+
+    it('totals every doctor and month to the cent against an independent SQL sum', async () => {
+      const body = await getJson<Groups>('/v2/admin/settlement/professional');
+      expect(body.items.length).toBeGreaterThan(1);
+      const { currency, ...totals } = body.totals;
+      expect(currency).toBe('EUR');
+      expect(totals).toEqual(asNumbers(await sumOf('', [])));
+      for (const group of body.items) {
+        const { professionalId, referenceMonth, missingFields: _, ...amounts } = group;
+        const own = asNumbers(
+          await sumOf('AND professional_id = $1 AND reference_month = $2', [professionalId, referenceMonth]),
+        );
+        expect({ professionalId, referenceMonth, ...amounts }).toEqual(
+          expect.objectContaining({ professionalId, referenceMonth, ...own }),
+        );
+      }
+      const keys = body.items.map((g) => `${g.professionalId}/${g.referenceMonth}`);
+      expect(new Set(keys).size).toBe(keys.length);
+    });
+
+    it('narrows to one reference month', async () => {
+      const all = await getJson<Groups>('/v2/admin/settlement/professional');
+      const month = all.items[0]!.referenceMonth;
+      const body = await getJson<Groups>(`/v2/admin/settlement/professional?referenceMonth=${month}`);
+      expect(body.items).toEqual(all.items.filter((g) => g.referenceMonth === month));
+      const { currency: _, ...totals } = body.totals;
+      expect(totals).toEqual(asNumbers(await sumOf('AND reference_month = $1', [month])));
+      await getJson('/v2/admin/settlement/professional?referenceMonth=2026-00', 400);
+    });
+
+    it('lists what an incomplete doctor lacks, with the user view’s rule', async () => {
+      const before = await getJson<Groups>('/v2/admin/settlement/professional');
+      const doctor = before.items.find((g) => g.missingFields.length === 0)!.professionalId;
+      await world.db.query(
+        `UPDATE users SET tax_number = '  ', iban = 'BR1800360305000010009795493C1' WHERE id = $1`,
+        [doctor],
+      );
+      const after = await getJson<Groups>('/v2/admin/settlement/professional');
+      for (const group of after.items.filter((g) => g.professionalId === doctor))
+        expect(group.missingFields).toEqual(['taxNumber', 'iban']);
+      const view = await getJson<{ missingFields: string[] }>(`/v2/admin/users/${doctor}`);
+      expect(view.missingFields).toEqual(['taxNumber', 'iban']);
+    });
+  });
+
+  describe('funds released: READY_TO_SETTLE → AVAILABLE by itself', () => {
+    const audits = async () =>
+      (
+        await world.db.query<{ entity_id: string; actor_id: string | null; before: unknown; after: unknown }>(
+          `SELECT entity_id, actor_id, before, after FROM audit_log WHERE action = 'settlement.funds-released'`,
+        )
+      ).rows;
+
+    it('moves exactly the due rows, one audit row each; a second run changes nothing', async () => {
+      const all = await truth();
+      const waiting = all.filter((row) => row.status === 'READY_TO_SETTLE');
+      const days = [...new Set(waiting.map((row) => row.available_on!))].sort();
+      expect(days.length).toBeGreaterThan(1);
+      const today = days[Math.floor(days.length / 2) - 1]!;
+      const due = waiting.filter((row) => row.available_on! <= today).map((row) => row.id);
+      expect(due.length).toBeGreaterThan(0);
+      expect(due.length).toBeLessThan(waiting.length);
+      expect(await audits()).toEqual([]);
+
+      // Late evening in Lisbon of `today`, still that day there.
+      world.clock.current = new Date(`${today}T22:30:00Z`);
+      await getJson<ListPage>('/v2/admin/settlement/?limit=1');
+      const afterFirst = await truth();
+      const moved = afterFirst
+        .filter((row) => all.find((old) => old.id === row.id)!.status !== row.status)
+        .map((row) => row.id);
+      expect(moved.sort()).toEqual([...due].sort());
+      for (const row of afterFirst.filter((r) => due.includes(r.id))) expect(row.status).toBe('AVAILABLE');
+      const rows = await audits();
+      expect(rows.map((r) => r.entity_id).sort()).toEqual([...due].sort());
+      for (const row of rows) {
+        expect(row.actor_id).toBeNull();
+        expect(row.before).toEqual({ status: 'READY_TO_SETTLE' });
+        expect(row.after).toEqual(expect.objectContaining({ status: 'AVAILABLE' }));
+      }
+
+      await getJson<Groups>('/v2/admin/settlement/professional');
+      expect(await releaseDueSettlements(world.db, world.clock.current)).toBe(0);
+      expect(await truth()).toEqual(afterFirst);
+      expect(await audits()).toHaveLength(due.length);
+    });
+
+    it('runs concurrently without moving or auditing a row twice', async () => {
+      const waiting = (await truth()).filter((row) => row.status === 'READY_TO_SETTLE');
+      const last = waiting
+        .map((row) => row.available_on!)
+        .sort()
+        .at(-1)!;
+      const at = new Date(`${last}T12:00:00Z`);
+      const before = (await audits()).length;
+      const moved = await Promise.all([1, 2, 3].map(() => releaseDueSettlements(world.db, at)));
+      expect(moved.reduce((a, b) => a + b, 0)).toBe(waiting.length);
+      expect((await truth()).filter((row) => row.status === 'READY_TO_SETTLE')).toEqual([]);
+      expect(await audits()).toHaveLength(before + waiting.length);
+    });
+  });
+});

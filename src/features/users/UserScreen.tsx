@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { useParams } from 'wouter';
+import { type ReactNode, useEffect } from 'react';
+import { useLocation, useParams } from 'wouter';
 import { attachmentUrl } from '../../api/attachments';
 import { fetchUser, type StoredFile, type UserDetail, userKeys } from '../../api/users';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
-import { formatDate, formatDateTime, formatMoney, GENDER_KEYS, statusKey } from './format';
+import { formatDate, formatDateTime, formatMoney, GENDER_KEYS, statusKey, userHref } from './format';
 import { useUserActions } from './user-actions';
 
 const MISSING_KEYS = {
@@ -209,8 +209,16 @@ export default function UserScreen({ casesSlot }: { casesSlot?: UserCasesSlot })
     isError,
   } = useQuery({ queryKey: userKeys.detail(id), queryFn: () => fetchUser(id) });
   const { actions, dialog } = useUserActions(user);
+  // A patient's id under /professionals (or a doctor's under /customers) moves, once the user is known,
+  // to the route of their role, replacing the wrong entry in the history (DESIGN): never drawn under it.
+  const [location, navigate] = useLocation();
+  const home = user ? userHref(user) : null;
+  const misplaced = home !== null && home !== location;
+  useEffect(() => {
+    if (misplaced && home) navigate(home, { replace: true });
+  }, [misplaced, home, navigate]);
 
-  if (isPending) return <p role="status">{t('table.loading')}</p>;
+  if (isPending || misplaced) return <p role="status">{t('table.loading')}</p>;
   if (isError || !user) return <p role="alert">{t('errorMessages.NOT_FOUND')}</p>;
   return (
     <div className="user-view">

@@ -7,7 +7,7 @@ import type { UserDetail } from '../../../src/api/users';
 import { rita } from '../../fixtures/users';
 import { adminProfile, clearCookies, type FakeCall, fakeApi } from './fake-api';
 import { fillJsdomGaps } from './jsdom-gaps';
-import { renderApp } from './render-app';
+import { currentPath, renderApp } from './render-app';
 
 beforeAll(fillJsdomGaps);
 afterEach(() => {
@@ -197,5 +197,36 @@ describe('single doctor view', () => {
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+  });
+});
+
+describe('a user under the other role’s route', () => {
+  const patient: UserDetail = { ...doctor, role: 'CUSTOMER', name: 'Paula', fullName: 'Paula Reis' };
+
+  it.each([
+    [
+      'a doctor under /customers',
+      doctor,
+      `/customers/${ID}`,
+      `/professionals/${ID}`,
+      enGB.routes.professional,
+    ],
+    [
+      'a patient under /professionals',
+      patient,
+      `/professionals/${ID}`,
+      `/customers/${ID}`,
+      enGB.routes.customer,
+    ],
+  ])('%s moves to their own route, replacing the history entry', async (_, person, wrong, right, title) => {
+    serve(person, () => ({ status: 200 }));
+    window.history.replaceState(null, '', '/');
+    window.history.pushState(null, '', '/');
+    const before = window.history.length;
+    renderApp(wrong, { token: 'tok' });
+    await screen.findByRole('heading', { name: person.fullName ?? person.name });
+    await waitFor(() => expect(currentPath()).toBe(right));
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(title);
+    expect(window.history.length).toBe(before);
   });
 });

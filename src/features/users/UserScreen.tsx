@@ -4,6 +4,7 @@ import { useLocation, useParams } from 'wouter';
 import { attachmentUrl } from '../../api/attachments';
 import { fetchUser, type StoredFile, type UserDetail, userKeys } from '../../api/users';
 import { errorCodeKey } from '../../i18n/error-codes';
+import { genderedKey } from '../../i18n/gender';
 import { useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
 import { formatDate, formatDateTime, formatMoney, GENDER_KEYS, statusKey, userHref } from './format';
@@ -83,7 +84,7 @@ function Detail({ user, casesSlot }: { user: UserDetail; casesSlot?: UserCasesSl
             [t('users.fields.taxNumber'), user.taxNumber],
             [t('users.fields.userDisabled'), yn(user.userDisabled)],
             [t('users.fields.emailVerified'), yn(user.emailVerified)],
-            [t('users.fields.professionalVerified'), yn(user.professionalVerified)],
+            [t(genderedKey('users.fields.professionalVerified', user.gender)), yn(user.professionalVerified)],
             [t('users.fields.referralName'), user.referralName],
             [t('users.fields.created'), formatDateTime(user.created, locale)],
             [t('users.fields.lastActive'), formatDateTime(user.lastActive, locale)],

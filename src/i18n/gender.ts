@@ -10,6 +10,9 @@ export const GENDERED_KEYS = [
   'users.actions.enabled',
   'users.actions.verified',
   'users.fields.professionalVerified',
+  'users.fields.userDisabled',
+  'users.status.PROFESSIONAL_VERIFIED',
+  'users.status.DISABLED',
   'chat.role.PROFESSIONAL',
   'chat.role.ADMIN',
 ] as const;

@@ -73,7 +73,7 @@ function Detail({ user, casesSlot }: { user: UserDetail; casesSlot?: UserCasesSl
             [t('users.fields.name'), user.name],
             [t('users.fields.fullName'), user.fullName],
             [t('users.fields.email'), user.email],
-            [t('users.fields.status'), t(statusKey(user.status, user.role))],
+            [t('users.fields.status'), t(genderedKey(statusKey(user.status, user.role), user.gender))],
             [t('users.fields.gender'), user.gender ? t(GENDER_KEYS[user.gender]) : null],
             [t('users.fields.country'), user.country],
             [t('users.fields.birthDate'), user.birthDate ? formatDate(user.birthDate, locale) : null],
@@ -82,7 +82,7 @@ function Detail({ user, casesSlot }: { user: UserDetail; casesSlot?: UserCasesSl
             [t('users.fields.phoneNumber'), user.phoneNumber],
             [t('users.fields.idCardNumber'), user.idCardNumber],
             [t('users.fields.taxNumber'), user.taxNumber],
-            [t('users.fields.userDisabled'), yn(user.userDisabled)],
+            [t(genderedKey('users.fields.userDisabled', user.gender)), yn(user.userDisabled)],
             [t('users.fields.emailVerified'), yn(user.emailVerified)],
             [t(genderedKey('users.fields.professionalVerified', user.gender)), yn(user.professionalVerified)],
             [t('users.fields.referralName'), user.referralName],
@@ -226,7 +226,7 @@ export default function UserScreen({ casesSlot }: { casesSlot?: UserCasesSlot })
       <header className="user-header">
         <h2 className="user-name">{user.fullName ?? user.name}</h2>
         <span className={`user-status user-status-${user.status}`} data-testid="user-status">
-          {t(statusKey(user.status, user.role))}
+          {t(genderedKey(statusKey(user.status, user.role), user.gender))}
         </span>
         <div className="user-actions">
           {actions.map((a) => (

@@ -260,6 +260,11 @@ describe('Portuguese agreement with the user’s gender', () => {
     await screen.findByRole('alertdialog');
     await user.keyboard('{Enter}');
     expect(await screen.findByText('Rita Sousa foi desativada')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('user-status').textContent).toBe('Desativada'));
+    expect(
+      screen.getByText(ptPT.users.fields.status, { selector: 'dt' }).nextElementSibling?.textContent,
+    ).toBe('Desativada');
+    expect(screen.getByText('Desativada', { selector: 'dt' })).toBeTruthy();
     cleanup();
     serve(doctor, () => ({ status: 200, body: {} }));
     renderApp(`/professionals/${ID}`, { token: 'tok', locale: 'en-GB' });

@@ -3,7 +3,7 @@ import { CASE_STATUSES, CASE_TYPES } from '../domain/case-status';
 import { dateOrInstant, int4Query } from './bounds';
 import { blankToUndefined, optionalFilter, pageSchema, sortOrderSchema } from './common';
 import { CASE_SORTS, CURRENCIES, MESSAGE_TYPES } from './statuses';
-import { roleSchema } from './users';
+import { genderSchema, roleSchema } from './users';
 
 export const caseStatusSchema = z.enum(CASE_STATUSES);
 export const caseTypeSchema = z.enum(CASE_TYPES);
@@ -97,7 +97,8 @@ export const caseAttachmentSchema = z.object({
 export const caseMessageSchema = z.object({
   id: z.uuid(),
   type: z.enum(MESSAGE_TYPES),
-  sender: z.object({ id: z.uuid(), name: z.string(), role: roleSchema }),
+  // gender: pt-PT agrees the sender's role with it (Médico/Médica); null when unknown.
+  sender: z.object({ id: z.uuid(), name: z.string(), role: roleSchema, gender: genderSchema.nullable() }),
   createdAt: z.iso.datetime(),
   text: z.string().nullable(),
   callDurationSeconds: z.number().int().nullable(),

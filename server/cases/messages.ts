@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { caseAttachmentSchema, caseMessageSchema } from '../../contract/cases';
-import type { MessageType, Role } from '../../contract/statuses';
+import type { Gender, MessageType, Role } from '../../contract/statuses';
 import type { Queryable } from '../db/client';
 import { decodeCursor, type KeysetQuery, keysetRows, pageOf, SqlParams } from '../db/list';
 import { isUuid } from './ids';
@@ -19,6 +19,7 @@ interface MessageRow {
   sender_id: string;
   sender_name: string;
   sender_role: Role;
+  sender_gender: Gender | null;
   created_at: Date;
   text: string | null;
   call_duration_seconds: number | null;
@@ -46,7 +47,7 @@ export async function listCaseMessages(
 ) {
   const params = new SqlParams();
   const keyset: KeysetQuery = {
-    select: `m.id, m.type, m.sender_id, u.name AS sender_name, u.role AS sender_role, m.created_at, m.text,
+    select: `m.id, m.type, m.sender_id, u.name AS sender_name, u.role AS sender_role, u.gender AS sender_gender, m.created_at, m.text,
              m.call_duration_seconds, m.voice_duration_ms, f.content_type AS voice_content_type,
              f.size_bytes AS voice_size_bytes`,
     from: `FROM case_messages m
@@ -104,7 +105,7 @@ function toMessage(row: MessageRow, attachments: MessageAttachment[]): CaseMessa
   return {
     id: row.id,
     type: row.type,
-    sender: { id: row.sender_id, name: row.sender_name, role: row.sender_role },
+    sender: { id: row.sender_id, name: row.sender_name, role: row.sender_role, gender: row.sender_gender },
     createdAt: row.created_at.toISOString(),
     text: row.type === 'TEXT' ? row.text : null,
     callDurationSeconds: row.type === 'CALL' ? row.call_duration_seconds : null,

@@ -5,6 +5,7 @@ import { ProfileMenu } from './ProfileMenu';
 import { Sidebar } from './Sidebar';
 
 const COLLAPSED_KEY = 'sidebar-collapsed';
+const MAIN_ID = 'main';
 
 export function AdminLayout({ titleKey, children }: { titleKey: string; children: ReactNode }) {
   const { t } = useI18n();
@@ -17,6 +18,17 @@ export function AdminLayout({ titleKey, children }: { titleKey: string; children
   };
   return (
     <div className="admin-layout">
+      {/* The first Tab stop (WCAG 2.4.1): hidden until focused, it moves focus into the main region. */}
+      <a
+        href={`#${MAIN_ID}`}
+        className="skip-link"
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById(MAIN_ID)?.focus();
+        }}
+      >
+        {t('nav.skipToContent')}
+      </a>
       <header className="topbar">
         <button
           type="button"
@@ -35,7 +47,7 @@ export function AdminLayout({ titleKey, children }: { titleKey: string; children
       </header>
       <div className="admin-body">
         <Sidebar collapsed={collapsed} />
-        <main className="admin-main" id="main">
+        <main className="admin-main" id={MAIN_ID} tabIndex={-1}>
           <h1 className="page-title">{t(titleKey)}</h1>
           {children}
         </main>

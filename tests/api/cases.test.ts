@@ -297,7 +297,7 @@ describe.each(testDatabaseKinds())('cases API on $name', (kind) => {
     interface Message {
       id: string;
       type: 'TEXT' | 'CALL' | 'VOICE';
-      sender: { id: string; name: string; role: string };
+      sender: { id: string; name: string; role: string; gender: string | null };
       createdAt: string;
       text: string | null;
       callDurationSeconds: number | null;
@@ -326,6 +326,7 @@ describe.each(testDatabaseKinds())('cases API on $name', (kind) => {
           sender_id: string;
           name: string;
           role: string;
+          gender: string | null;
           created_at: Date;
           text: string | null;
           call_duration_seconds: number | null;
@@ -333,7 +334,7 @@ describe.each(testDatabaseKinds())('cases API on $name', (kind) => {
           voice_type: string | null;
           voice_size: number | null;
         }>(
-          `SELECT m.id, m.type, m.sender_id, u.name, u.role, m.created_at, m.text, m.call_duration_seconds,
+          `SELECT m.id, m.type, m.sender_id, u.name, u.role, u.gender, m.created_at, m.text, m.call_duration_seconds,
                   m.voice_duration_ms, f.content_type AS voice_type, f.size_bytes AS voice_size
              FROM case_messages m JOIN users u ON u.id = m.sender_id LEFT JOIN stored_files f ON f.id = m.voice_file_id
             WHERE m.case_id = $1 ORDER BY m.created_at, m.id`,
@@ -375,7 +376,7 @@ describe.each(testDatabaseKinds())('cases API on $name', (kind) => {
         stored.map((m) => ({
           id: m.id,
           type: m.type,
-          sender: { id: m.sender_id, name: m.name, role: m.role },
+          sender: { id: m.sender_id, name: m.name, role: m.role, gender: m.gender },
           createdAt: m.created_at.toISOString(),
           text: m.type === 'TEXT' ? m.text : null,
           callDurationSeconds: m.type === 'CALL' ? m.call_duration_seconds : null,

@@ -144,9 +144,12 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
   });
 
   it('disables a doctor with confirmation and the badge changes, then enables, then verifies', async () => {
-    const doctor = await one<{ id: string; email: string }>(
-      "SELECT id, email FROM users WHERE role = 'PROFESSIONAL' AND status = 'EMAIL_VERIFIED' ORDER BY email LIMIT 1",
+    const doctor = await one<{ id: string; email: string; gender: 'male' | 'female' | null }>(
+      "SELECT id, email, gender FROM users WHERE role = 'PROFESSIONAL' AND status = 'EMAIL_VERIFIED' ORDER BY email LIMIT 1",
     );
+    // pt-PT statuses agree with the doctor: Desativado/Desativada, Verificado/Verificada.
+    const female = doctor.gender === 'female';
+    const { status } = ptPT.users;
     await page.getByTestId('badge-professionalsDisabled').waitFor();
     const disabled = await badge('professionalsDisabled');
     const toVerify = await badge('professionalsVerification');
@@ -165,7 +168,9 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
     await page.keyboard.press('Enter');
     await waitBadge('professionalsDisabled', disabled + 1);
     await waitBadge('professionalsVerification', toVerify - 1);
-    expect(await page.getByTestId('user-status').textContent()).toBe(ptPT.users.status.DISABLED);
+    expect(await page.getByTestId('user-status').textContent()).toBe(
+      female ? status.DISABLED_female : status.DISABLED,
+    );
 
     await palette(ptPT.users.actions.enable);
     await page.getByRole('alertdialog').waitFor();
@@ -177,12 +182,51 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
     await page.getByRole('alertdialog').waitFor();
     await page.keyboard.press('Enter');
     await waitBadge('professionalsVerification', toVerify - 1);
-    await page.getByTestId('user-status').getByText(ptPT.users.status.PROFESSIONAL_VERIFIED).waitFor();
+    await page
+      .getByTestId('user-status')
+      .getByText(female ? status.PROFESSIONAL_VERIFIED_female : status.PROFESSIONAL_VERIFIED)
+      .waitFor();
     // Each action is in the audit list of the page.
     for (const action of ['user.disable', 'user.enable', 'professional.verify'])
       await page.getByRole('cell', { name: action }).waitFor();
     const row = await one<{ status: string }>('SELECT status FROM users WHERE id = $1', [doctor.id]);
     expect(row.status).toBe('PROFESSIONAL_VERIFIED');
+  });
+
+  it('moves a user opened under the other role’s route to their own, replacing the history entry', async () => {
+    const patient = await one<{ id: string }>(
+      "SELECT id FROM users WHERE role = 'CUSTOMER' ORDER BY email LIMIT 1",
+    );
+    const doctor = await one<{ id: string }>(
+      "SELECT id FROM users WHERE role = 'PROFESSIONAL' ORDER BY email LIMIT 1",
+    );
+    const title = (name: string) => page.getByRole('heading', { name, exact: true, level: 1 });
+    for (const [wrong, right, list, listTitle, userTitle] of [
+      [
+        `/professionals/${patient.id}`,
+        `/customers/${patient.id}`,
+        '/customers',
+        ptPT.routes.customers,
+        ptPT.routes.customer,
+      ],
+      [
+        `/customers/${doctor.id}`,
+        `/professionals/${doctor.id}`,
+        '/professionals',
+        ptPT.routes.professionals,
+        ptPT.routes.professional,
+      ],
+    ] as const) {
+      await page.goto(`${server.url}${list}`);
+      await title(listTitle).waitFor();
+      await page.goto(`${server.url}${wrong}`);
+      await page.waitForURL(`${server.url}${right}`);
+      await title(userTitle).waitFor();
+      await page.getByRole('heading', { name: ptPT.users.sections.profile }).waitFor();
+      // Replaced, not pushed: Back returns to the list, not to the wrong address.
+      await page.goBack();
+      await page.waitForURL(`${server.url}${list}`);
+    }
   });
 
   it('lists as many doctors to verify as the badge says', async () => {

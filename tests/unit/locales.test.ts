@@ -5,6 +5,7 @@ import { REASON_CODES } from '../../domain/sepa/reason-codes';
 import enGB from '../../locales/en-GB.json';
 import ptPT from '../../locales/pt-PT.json';
 import { ERROR_CODES, VALIDATION_CODES } from '../../src/i18n/error-codes';
+import { femaleKey, GENDERED_KEYS } from '../../src/i18n/gender';
 import { LOCALES, languageKey } from '../../src/i18n/locales';
 
 type Tree = { [key: string]: string | Tree };
@@ -41,6 +42,7 @@ const dynamicKeys = [
   ...VALIDATION_CODES.map((code) => `validation.${code}`),
   ...LOCALES.map(languageKey),
   ...REASON_CODES.map((code) => `bankReasons.${code}`),
+  ...GENDERED_KEYS.map(femaleKey),
 ];
 
 const en = leafKeys(enGB as Tree);

@@ -1,5 +1,6 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
+import { type Gender, genderedKey } from '../../i18n/gender';
 import { type Translate, useI18n } from '../../i18n/i18n';
 import { type PaletteCommand, useRegisterCommands } from '../../kernel/palette-registry';
 import { notify } from '../../kernel/toast';
@@ -47,6 +48,11 @@ export interface EntityActions<E, C> {
   id(entity: E): string;
   /** Message values every action's texts may use (name, e-mail, reference…). */
   params(entity: E): MessageParams;
+  /**
+   * The gender of the person the texts name, when the entity is one: keys listed in `GENDERED_KEYS`
+   * then take their feminine twin for a woman (pt-PT "foi desativada"). Absent: the keys as written.
+   */
+  gender?(entity: E): Gender;
   actions: readonly EntityAction<E, C, unknown>[];
 }
 
@@ -91,6 +97,8 @@ export function useEntityActions<E, C>(
   const actions = useMemo<BoundEntityAction[]>(() => {
     if (entity === undefined) return [];
     const common = definition.params(entity);
+    const gender = definition.gender?.(entity) ?? null;
+    const tg: Translate = (key, params) => t(genderedKey(key, gender), params);
     return definition.actions
       .filter((action) => action.visible?.(entity, context) ?? true)
       .map((action) => {
@@ -103,16 +111,16 @@ export function useEntityActions<E, C>(
           danger,
           run: () =>
             ask({
-              title: t(action.confirm.titleKey, params),
-              message: t(action.confirm.messageKey, params),
-              confirmLabel: action.confirm.confirmKey ? t(action.confirm.confirmKey, params) : label,
+              title: tg(action.confirm.titleKey, params),
+              message: tg(action.confirm.messageKey, params),
+              confirmLabel: action.confirm.confirmKey ? tg(action.confirm.confirmKey, params) : label,
               danger,
               action: () => action.mutate(entity),
               onDone: (result) => {
                 action.write?.(queryClient, result, entity);
                 notify(
                   'success',
-                  t(action.done.key, { ...params, ...action.done.params?.(result, entity, t) }),
+                  tg(action.done.key, { ...params, ...action.done.params?.(result, entity, t) }),
                 );
               },
             }),

@@ -1,4 +1,5 @@
 import type { CaseMessage } from '../../api/cases';
+import { genderedKey } from '../../i18n/gender';
 import { useI18n } from '../../i18n/i18n';
 import { AttachmentLink } from './AttachmentLink';
 import { formatDateTime, formatDuration } from './format';
@@ -33,7 +34,9 @@ export function MessageItem({ message }: { message: CaseMessage }) {
     >
       <header className="message-meta">
         <strong className="message-sender">{message.sender.name}</strong>
-        <span className="message-role">{t(ROLE_KEYS[message.sender.role])}</span>
+        <span className="message-role">
+          {t(genderedKey(ROLE_KEYS[message.sender.role], message.sender.gender))}
+        </span>
         <time dateTime={message.createdAt}>{formatDateTime(message.createdAt, locale)}</time>
       </header>
       <Body message={message} />

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
 import { usePageTitle } from '../../kernel/page-title';
@@ -49,6 +49,7 @@ export default function LoginScreen() {
           value={values.email}
           error={errors.email}
           onChange={update}
+          focusOnMount
         />
         <LoginField
           field="password"
@@ -76,15 +77,31 @@ interface LoginFieldProps {
   /** Translation key of the rule the value breaks. */
   error: string | undefined;
   onChange(field: keyof LoginValues, value: string): void;
+  /** The first field takes the caret when the screen opens (the e-mail). */
+  focusOnMount?: boolean;
 }
 
-function LoginField({ field, label, type, autoComplete, value, error, onChange }: LoginFieldProps) {
+function LoginField({
+  field,
+  label,
+  type,
+  autoComplete,
+  value,
+  error,
+  onChange,
+  focusOnMount,
+}: LoginFieldProps) {
   const { t } = useI18n();
   const id = `login-${field}`;
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (focusOnMount) input.current?.focus();
+  }, [focusOnMount]);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <input
+        ref={input}
         id={id}
         type={type}
         autoComplete={autoComplete}

@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { useParams } from 'wouter';
+import { type ReactNode, useEffect } from 'react';
+import { useLocation, useParams } from 'wouter';
 import { attachmentUrl } from '../../api/attachments';
 import { fetchUser, type StoredFile, type UserDetail, userKeys } from '../../api/users';
 import { errorCodeKey } from '../../i18n/error-codes';
+import { genderedKey } from '../../i18n/gender';
 import { useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
-import { formatDate, formatDateTime, formatMoney, GENDER_KEYS, statusKey } from './format';
+import { formatDate, formatDateTime, formatMoney, GENDER_KEYS, statusKey, userHref } from './format';
 import { useUserActions } from './user-actions';
 
 const MISSING_KEYS = {
@@ -72,7 +73,7 @@ function Detail({ user, casesSlot }: { user: UserDetail; casesSlot?: UserCasesSl
             [t('users.fields.name'), user.name],
             [t('users.fields.fullName'), user.fullName],
             [t('users.fields.email'), user.email],
-            [t('users.fields.status'), t(statusKey(user.status, user.role))],
+            [t('users.fields.status'), t(genderedKey(statusKey(user.status, user.role), user.gender))],
             [t('users.fields.gender'), user.gender ? t(GENDER_KEYS[user.gender]) : null],
             [t('users.fields.country'), user.country],
             [t('users.fields.birthDate'), user.birthDate ? formatDate(user.birthDate, locale) : null],
@@ -81,9 +82,9 @@ function Detail({ user, casesSlot }: { user: UserDetail; casesSlot?: UserCasesSl
             [t('users.fields.phoneNumber'), user.phoneNumber],
             [t('users.fields.idCardNumber'), user.idCardNumber],
             [t('users.fields.taxNumber'), user.taxNumber],
-            [t('users.fields.userDisabled'), yn(user.userDisabled)],
+            [t(genderedKey('users.fields.userDisabled', user.gender)), yn(user.userDisabled)],
             [t('users.fields.emailVerified'), yn(user.emailVerified)],
-            [t('users.fields.professionalVerified'), yn(user.professionalVerified)],
+            [t(genderedKey('users.fields.professionalVerified', user.gender)), yn(user.professionalVerified)],
             [t('users.fields.referralName'), user.referralName],
             [t('users.fields.created'), formatDateTime(user.created, locale)],
             [t('users.fields.lastActive'), formatDateTime(user.lastActive, locale)],
@@ -209,15 +210,23 @@ export default function UserScreen({ casesSlot }: { casesSlot?: UserCasesSlot })
     isError,
   } = useQuery({ queryKey: userKeys.detail(id), queryFn: () => fetchUser(id) });
   const { actions, dialog } = useUserActions(user);
+  // A patient's id under /professionals (or a doctor's under /customers) moves, once the user is known,
+  // to the route of their role, replacing the wrong entry in the history (DESIGN): never drawn under it.
+  const [location, navigate] = useLocation();
+  const home = user ? userHref(user) : null;
+  const misplaced = home !== null && home !== location;
+  useEffect(() => {
+    if (misplaced && home) navigate(home, { replace: true });
+  }, [misplaced, home, navigate]);
 
-  if (isPending) return <p role="status">{t('table.loading')}</p>;
+  if (isPending || misplaced) return <p role="status">{t('table.loading')}</p>;
   if (isError || !user) return <p role="alert">{t('errorMessages.NOT_FOUND')}</p>;
   return (
     <div className="user-view">
       <header className="user-header">
         <h2 className="user-name">{user.fullName ?? user.name}</h2>
         <span className={`user-status user-status-${user.status}`} data-testid="user-status">
-          {t(statusKey(user.status, user.role))}
+          {t(genderedKey(statusKey(user.status, user.role), user.gender))}
         </span>
         <div className="user-actions">
           {actions.map((a) => (

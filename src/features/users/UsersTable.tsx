@@ -9,6 +9,7 @@ import {
   DataTable,
   type PageRequest,
 } from '../../components/DataTable/DataTable';
+import { genderedKey } from '../../i18n/gender';
 import { useI18n } from '../../i18n/i18n';
 import { formatDate, GENDER_KEYS, statusKey, userHref } from './format';
 import {
@@ -105,7 +106,9 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
         header: t('users.fields.status'),
         width: '11rem',
         cell: (u) => (
-          <span className={`user-status user-status-${u.status}`}>{t(statusKey(u.status, u.role))}</span>
+          <span className={`user-status user-status-${u.status}`}>
+            {t(genderedKey(statusKey(u.status, u.role), u.gender))}
+          </span>
         ),
       },
       { id: 'country', header: t('users.fields.country'), width: '6rem', cell: (u) => u.country ?? '—' },

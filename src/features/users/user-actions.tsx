@@ -46,6 +46,7 @@ export const USER_ACTIONS: EntityActions<UserSummary, UserActionContext> = {
   paletteGroupKey: 'users.palette.actions',
   id: (user) => user.id,
   params: (user) => ({ name: user.fullName ?? user.name, email: user.email }),
+  gender: (user) => user.gender,
   actions: [
     entityAction({
       id: 'disable',

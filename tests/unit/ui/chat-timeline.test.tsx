@@ -26,11 +26,17 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
-const customer = { id: 'c0000000-0000-4000-8000-000000000001', name: 'Ana Sousa', role: 'CUSTOMER' as const };
+const customer = {
+  id: 'c0000000-0000-4000-8000-000000000001',
+  name: 'Ana Sousa',
+  role: 'CUSTOMER' as const,
+  gender: 'female' as const,
+};
 const doctor = {
   id: 'p0000000-0000-4000-8000-000000000002',
   name: 'Dr. Rui Lopes',
   role: 'PROFESSIONAL' as const,
+  gender: 'male' as const,
 };
 
 const base = { text: null, callDurationSeconds: null, voice: null, attachments: [] };
@@ -145,6 +151,21 @@ describe('message timeline', () => {
       'análises.pdf12,3 kB',
     );
     expect(screen.getAllByText(ptPT.chat.role.CUSTOMER)).toHaveLength(2);
+  });
+
+  it.each([
+    ['female', 'Médica'],
+    ['male', 'Médico'],
+    [null, 'Médico'],
+  ] as const)('in pt-PT, a %s doctor is labelled %s; a patient stays Paciente', (gender, label) => {
+    const sender = { ...doctor, name: 'Dra. Rita Sousa', gender };
+    renderTimeline([{ ...conversation[1]!, sender }, conversation[0]!], 'pt-PT');
+    const role = (name: string) =>
+      within(
+        screen.getByRole('article', { name: ptPT.chat.messageFrom.replace('{{name}}', name) }),
+      ).getByText((_, el) => el?.classList.contains('message-role') ?? false).textContent;
+    expect(role('Dra. Rita Sousa')).toBe(label);
+    expect(role('Ana Sousa')).toBe('Paciente');
   });
 
   it('keeps only the messages in view in the DOM and asks for the next page near the end', () => {

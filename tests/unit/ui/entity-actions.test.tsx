@@ -48,7 +48,7 @@ describe('closing a case', () => {
   const message = (n: number): CaseMessage => ({
     id: `m${n}`,
     type: 'TEXT',
-    sender: { id: openCase.customer.id, name: 'Ana Sousa', role: 'CUSTOMER' },
+    sender: { id: openCase.customer.id, name: 'Ana Sousa', role: 'CUSTOMER', gender: 'female' },
     createdAt: '2026-03-15T10:30:00Z',
     text: `Message ${n}`,
     callDurationSeconds: null,

@@ -146,3 +146,12 @@ describe('guards', () => {
     expect(screen.getByRole('link', { name: 'Back to the home page' }).getAttribute('href')).toBe('/');
   });
 });
+
+describe('login focus', () => {
+  it('puts the caret in the e-mail field on load', async () => {
+    fakeApi({});
+    renderApp('/login');
+    const email = await screen.findByLabelText('Email');
+    await waitFor(() => expect(document.activeElement).toBe(email));
+  });
+});

@@ -3,11 +3,12 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import enGB from '../../../locales/en-GB.json';
+import ptPT from '../../../locales/pt-PT.json';
 import type { UserDetail } from '../../../src/api/users';
 import { rita } from '../../fixtures/users';
 import { adminProfile, clearCookies, type FakeCall, fakeApi } from './fake-api';
 import { fillJsdomGaps } from './jsdom-gaps';
-import { renderApp } from './render-app';
+import { currentPath, renderApp } from './render-app';
 
 beforeAll(fillJsdomGaps);
 afterEach(() => {
@@ -197,5 +198,77 @@ describe('single doctor view', () => {
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+  });
+});
+
+describe('a user under the other role’s route', () => {
+  const patient: UserDetail = { ...doctor, role: 'CUSTOMER', name: 'Paula', fullName: 'Paula Reis' };
+
+  it.each([
+    [
+      'a doctor under /customers',
+      doctor,
+      `/customers/${ID}`,
+      `/professionals/${ID}`,
+      enGB.routes.professional,
+    ],
+    [
+      'a patient under /professionals',
+      patient,
+      `/professionals/${ID}`,
+      `/customers/${ID}`,
+      enGB.routes.customer,
+    ],
+  ])('%s moves to their own route, replacing the history entry', async (_, person, wrong, right, title) => {
+    serve(person, () => ({ status: 200 }));
+    window.history.replaceState(null, '', '/');
+    window.history.pushState(null, '', '/');
+    const before = window.history.length;
+    renderApp(wrong, { token: 'tok' });
+    await screen.findByRole('heading', { name: person.fullName ?? person.name });
+    await waitFor(() => expect(currentPath()).toBe(right));
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(title);
+    expect(window.history.length).toBe(before);
+  });
+});
+
+describe('Portuguese agreement with the user’s gender', () => {
+  const fill = (text: string, name: string) => text.replace('{{name}}', name);
+
+  it.each([
+    ['female', 'Rita Sousa está agora verificada'],
+    ['male', 'Rita Sousa está agora verificado'],
+    [null, 'Rita Sousa está agora verificado'],
+  ] as const)('the verification toast of a %s doctor reads “%s” in pt-PT', async (gender, toast) => {
+    const user = userEvent.setup();
+    serve({ ...doctor, gender }, () => ({ status: 200, body: {} }));
+    renderApp(`/professionals/${ID}`, { token: 'tok', locale: 'pt-PT' });
+    await screen.findByRole('heading', { name: 'Rita Sousa' });
+    await user.click(screen.getByRole('button', { name: ptPT.users.actions.verify }));
+    await screen.findByRole('alertdialog', { name: fill(ptPT.users.actions.verifyTitle, 'Rita Sousa') });
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText(toast)).toBeTruthy();
+  });
+
+  it('the disable toast and the verified field agree with a woman; English is unchanged', async () => {
+    const user = userEvent.setup();
+    serve(doctor, () => ({ status: 200, body: {} }));
+    renderApp(`/professionals/${ID}`, { token: 'tok', locale: 'pt-PT' });
+    await screen.findByRole('heading', { name: 'Rita Sousa' });
+    expect(screen.getByText('Médica verificada')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: ptPT.users.actions.disable }));
+    await screen.findByRole('alertdialog');
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText('Rita Sousa foi desativada')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('user-status').textContent).toBe('Desativada'));
+    expect(
+      screen.getByText(ptPT.users.fields.status, { selector: 'dt' }).nextElementSibling?.textContent,
+    ).toBe('Desativada');
+    expect(screen.getByText('Desativada', { selector: 'dt' })).toBeTruthy();
+    cleanup();
+    serve(doctor, () => ({ status: 200, body: {} }));
+    renderApp(`/professionals/${ID}`, { token: 'tok', locale: 'en-GB' });
+    await screen.findByRole('heading', { name: 'Rita Sousa' });
+    expect(screen.getByText(enGB.users.fields.professionalVerified)).toBeTruthy();
   });
 });

@@ -193,42 +193,6 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
     expect(row.status).toBe('PROFESSIONAL_VERIFIED');
   });
 
-  it('moves a user opened under the other role’s route to their own, replacing the history entry', async () => {
-    const patient = await one<{ id: string }>(
-      "SELECT id FROM users WHERE role = 'CUSTOMER' ORDER BY email LIMIT 1",
-    );
-    const doctor = await one<{ id: string }>(
-      "SELECT id FROM users WHERE role = 'PROFESSIONAL' ORDER BY email LIMIT 1",
-    );
-    const title = (name: string) => page.getByRole('heading', { name, exact: true, level: 1 });
-    for (const [wrong, right, list, listTitle, userTitle] of [
-      [
-        `/professionals/${patient.id}`,
-        `/customers/${patient.id}`,
-        '/customers',
-        ptPT.routes.customers,
-        ptPT.routes.customer,
-      ],
-      [
-        `/customers/${doctor.id}`,
-        `/professionals/${doctor.id}`,
-        '/professionals',
-        ptPT.routes.professionals,
-        ptPT.routes.professional,
-      ],
-    ] as const) {
-      await page.goto(`${server.url}${list}`);
-      await title(listTitle).waitFor();
-      await page.goto(`${server.url}${wrong}`);
-      await page.waitForURL(`${server.url}${right}`);
-      await title(userTitle).waitFor();
-      await page.getByRole('heading', { name: ptPT.users.sections.profile }).waitFor();
-      // Replaced, not pushed: Back returns to the list, not to the wrong address.
-      await page.goBack();
-      await page.waitForURL(`${server.url}${list}`);
-    }
-  });
-
   it('lists as many doctors to verify as the badge says', async () => {
     await page.keyboard.press('g');
     await page.keyboard.press('v');

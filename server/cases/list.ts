@@ -5,12 +5,9 @@ import type { CaseStatus, CaseType } from '../../domain/case-status';
 import type { Queryable } from '../db/client';
 import {
   dateRange,
-  decodeCursor,
-  exactTotal,
+  exactPage,
   type KeysetQuery,
   keysetBatches,
-  keysetRows,
-  pageOf,
   type SortColumn,
   SqlParams,
 } from '../db/list';
@@ -142,14 +139,8 @@ function caseQuery(query: Omit<CaseListQuery, 'limit' | 'cursor'>): KeysetQuery 
  * would skip or repeat rows silently. `total` is exact: cases grow with √users (decision 0047).
  */
 export async function listCases(db: Queryable, query: CaseListQuery) {
-  const bound = { sort: query.sort, order: query.order };
-  const sort = CASE_SORT_COLUMNS[query.sort];
-  const position = query.cursor ? decodeCursor(query.cursor, bound, sort.type) : null;
-  const keyset = caseQuery(query);
-  const total = await exactTotal(db, keyset.from, keyset.where, keyset.params.values);
-  const rows = await keysetRows<CaseRow>(db, keyset, position, query.limit + 1);
-  const page = pageOf(rows, query.limit, bound);
-  return { items: page.rows.map(toCaseItem), nextCursor: page.nextCursor, total };
+  const page = await exactPage<CaseRow>(db, caseQuery(query), query);
+  return { items: page.rows.map(toCaseItem), nextCursor: page.nextCursor, total: page.total };
 }
 
 /** Every case the filters match, in the list's order, as batches (for exports). */

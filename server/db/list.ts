@@ -235,6 +235,32 @@ export async function exactTotal(db: Queryable, from: string, where: readonly st
   return rows[0]!.n;
 }
 
+/** What a list request says about its page: the sort it is bound to, and where and how far to read. */
+export interface PageRequest {
+  sort: string;
+  order: SortOrder;
+  cursor?: string | null | undefined;
+  limit: number;
+}
+
+/**
+ * One page of a list whose total is counted exactly: the cursor is checked against the sort and order
+ * it was issued for (one from another ordering would skip or repeat rows), one row more than the
+ * limit is read to know whether another page follows.
+ */
+export async function exactPage<Row extends { id: string }>(
+  db: Queryable,
+  keyset: KeysetQuery,
+  request: PageRequest,
+): Promise<{ rows: (Row & { sort_key: string })[]; nextCursor: string | null; total: number }> {
+  const bound = { sort: request.sort, order: request.order };
+  const position = request.cursor ? decodeCursor(request.cursor, bound, keyset.sort.type) : null;
+  const total = await exactTotal(db, keyset.from, keyset.where, keyset.params.values);
+  const rows = await keysetRows<Row>(db, keyset, position, request.limit + 1);
+  const page = pageOf(rows, request.limit, bound);
+  return { rows: page.rows, nextCursor: page.nextCursor, total };
+}
+
 /** The planner's row estimate for the filters: an EXPLAIN, well under a millisecond. */
 export async function estimateRows(
   db: Queryable,

@@ -3,16 +3,7 @@ import type { settlementItemSchema, settlementListQuerySchema } from '../../cont
 import type { SettlementSort } from '../../contract/statuses';
 import type { SettlementStatus } from '../../domain/settlement-status';
 import type { Queryable } from '../db/client';
-import {
-  decodeCursor,
-  exactTotal,
-  type KeysetQuery,
-  keysetRows,
-  oneOf,
-  pageOf,
-  type SortColumn,
-  SqlParams,
-} from '../db/list';
+import { exactPage, type KeysetQuery, oneOf, type SortColumn, SqlParams } from '../db/list';
 
 export type SettlementItem = z.infer<typeof settlementItemSchema>;
 export type SettlementListQuery = z.output<typeof settlementListQuerySchema>;
@@ -117,12 +108,6 @@ function settlementQuery(query: Omit<SettlementListQuery, 'limit' | 'cursor'>): 
  * `total` is exact: settlements grow with paid cases, a few per professional a month.
  */
 export async function listSettlements(db: Queryable, query: SettlementListQuery) {
-  const bound = { sort: query.sort, order: query.order };
-  const sort = SETTLEMENT_SORT_COLUMNS[query.sort];
-  const position = query.cursor ? decodeCursor(query.cursor, bound, sort.type) : null;
-  const keyset = settlementQuery(query);
-  const total = await exactTotal(db, keyset.from, keyset.where, keyset.params.values);
-  const rows = await keysetRows<SettlementRow>(db, keyset, position, query.limit + 1);
-  const page = pageOf(rows, query.limit, bound);
-  return { items: page.rows.map(toSettlementItem), nextCursor: page.nextCursor, total };
+  const page = await exactPage<SettlementRow>(db, settlementQuery(query), query);
+  return { items: page.rows.map(toSettlementItem), nextCursor: page.nextCursor, total: page.total };
 }

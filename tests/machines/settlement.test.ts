@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import { type SettleRequest, settlementMachine } from '../../machines/settlement';
+import {
+  type DoctorMonth,
+  type SettlementReview,
+  type SettleRequest,
+  settlementMachine,
+} from '../../machines/settlement';
 import { describeModel } from './model';
 import { settlementModel } from './settlement.model';
 
@@ -12,7 +17,7 @@ describe('settlement machine', () => {
     const actor = createActor(
       settlementMachine.provide({
         actors: {
-          load: fromPromise(async () => ({
+          load: fromPromise<SettlementReview, DoctorMonth>(async () => ({
             cases: [
               {
                 id: 'a',

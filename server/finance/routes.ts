@@ -8,10 +8,12 @@ import { now } from '../http/context';
 import type { RouteRegistry } from '../http/routes';
 import { professionalSettlements } from './professionals';
 import { releaseDueSettlements } from './release';
+import { registerSepaRoutes } from './sepa-routes';
 import { listSettlements } from './settlements';
 
 /** The finance area: settlements (read side). */
 export function registerFinanceArea(routes: RouteRegistry): void {
+  registerSepaRoutes(routes);
   routes.add({
     method: 'get',
     path: '/v2/admin/settlement/',

@@ -10,10 +10,12 @@ import { professionalSettlements } from './professionals';
 import { releaseDueSettlements } from './release';
 import { registerReportRoutes } from './report-routes';
 import { registerSettlementRoutes } from './settlement-routes';
+import { registerSepaRoutes } from './sepa-routes';
 import { listSettlements } from './settlements';
 
-/** The finance area: settlements (reads, settling, management, reports). */
+/** The finance area: settlements (reads, settling, management, reports) and SEPA payouts. */
 export function registerFinanceArea(routes: RouteRegistry): void {
+  registerSepaRoutes(routes);
   registerSettlementRoutes(routes);
   registerReportRoutes(routes);
   routes.add({

@@ -28,23 +28,30 @@ export interface SettlementReview {
   missingFields: MissingField[];
 }
 
-/** What confirming sends: exactly the cases shown and the total the admin saw. */
-export interface SettleRequest extends DoctorMonth {
-  settlementIds: string[];
-  expectedPayableCents: number;
-  idempotencyKey: string;
-}
-
-export interface AdjustRequest {
+/** An included case's payout set by the admin while reviewing; the note says why. */
+export interface Adjustment {
   settlementId: string;
   adjustedCents: number;
   note: string;
 }
 
-/** Refusal codes the flow reacts to; any other code is a failure the admin may retry. */
+/** What confirming sends: exactly the cases included, their adjustments, the count and total shown. */
+export interface SettleRequest extends DoctorMonth {
+  settlementIds: string[];
+  adjustments: Adjustment[];
+  expectedCount: number;
+  expectedTotalCents: number;
+  idempotencyKey: string;
+}
+
+/**
+ * Refusal codes the flow reacts to (contract/finance.ts `settlementRefusalSchema`); any other code is
+ * a failure the admin may retry. The month changed under the admin: another admin settled or deleted a
+ * case, a refund came in — the review is read again.
+ */
 export const SETTLEMENT_REFUSALS = {
-  missingInformation: 'PROFESSIONAL_MISSING_INFORMATION',
-  totalChanged: 'SETTLEMENT_TOTAL_CHANGED',
+  missingInformation: ['PROFESSIONAL_MISSING_DATA'],
+  monthChanged: ['SETTLEMENT_TOTAL_CHANGED', 'SETTLEMENT_NOT_SETTLEABLE'],
 } as const;
 
 export type SettlementNotice = 'selectDoctor' | 'nothingIncluded' | 'totalChanged' | null;
@@ -55,27 +62,36 @@ export interface SettlementContext {
   missingFields: MissingField[];
   /** Ids of the shown cases the admin left out (`x`). */
   excluded: string[];
+  /** Payouts the admin set while reviewing, sent with the confirmation. */
+  adjustments: Adjustment[];
   /** One key per confirmation, kept across retries so the server applies it once. */
   idempotencyKey: string | null;
   notice: SettlementNotice;
-  /** Server code of the last failure (load, adjust or settle), translated by the screen. */
+  /** Server code of the last failure (load or settle), translated by the screen. */
   error: string | null;
 }
 
 export type SettlementEvent =
   | ({ type: 'doctor.select' } & DoctorMonth)
   | { type: 'case.toggle'; settlementId: string }
-  | ({ type: 'case.adjust' } & AdjustRequest)
+  | ({ type: 'case.adjust' } & Adjustment)
+  | { type: 'case.unadjust'; settlementId: string }
   | { type: 'settle.request' }
   | { type: 'confirm.accept'; idempotencyKey: string }
   | { type: 'confirm.cancel' }
   | { type: 'retry' };
 
-export const includedCases = (context: Pick<SettlementContext, 'cases' | 'excluded'>) =>
+type Review = Pick<SettlementContext, 'cases' | 'excluded' | 'adjustments'>;
+
+export const includedCases = (context: Review) =>
   context.cases.filter((c) => !context.excluded.includes(c.id));
 
-export const includedTotalCents = (context: Pick<SettlementContext, 'cases' | 'excluded'>) =>
-  includedCases(context).reduce((sum, c) => sum + c.payableCents, 0);
+/** What a case pays once reviewed: the admin's adjustment, else what the server says it pays. */
+export const reviewedPayableCents = (context: Review, item: SettlementCase) =>
+  context.adjustments.find((a) => a.settlementId === item.id)?.adjustedCents ?? item.payableCents;
+
+export const includedTotalCents = (context: Review) =>
+  includedCases(context).reduce((sum, c) => sum + reviewedPayableCents(context, c), 0);
 
 const notProvided = (name: string) => () => {
   throw new Error(`settlement machine: actor "${name}" must be provided`);
@@ -83,7 +99,7 @@ const notProvided = (name: string) => () => {
 
 /**
  * Choosing a doctor (again) starts a fresh review. Not offered while a dialog is open or a request
- * that changes money is in flight (adjusting, confirming, submitting, failed).
+ * that changes money is in flight (confirming, submitting, failed).
  */
 const chooseDoctor = {
   'doctor.select': { target: '#settlement.loading', reenter: true, actions: 'selectDoctor' },
@@ -91,7 +107,7 @@ const chooseDoctor = {
 
 /**
  * Settling one doctor's month (issue 11 item 2): select a doctor → load their cases → review
- * (exclude, adjust with a note) → confirm the count and total → submitting → done. A doctor with
+ * (exclude, adjust with a note — held here, sent with the confirmation so it is all or nothing) → confirm the count and total → submitting → done. A doctor with
  * missing information stops at `missingInformation`; a total that changed meanwhile reloads.
  */
 export const settlementMachine = setup({
@@ -101,7 +117,6 @@ export const settlementMachine = setup({
   },
   actors: {
     load: fromPromise<SettlementReview, DoctorMonth>(notProvided('load')),
-    adjust: fromPromise<unknown, AdjustRequest>(notProvided('adjust')),
     settle: fromPromise<unknown, SettleRequest>(notProvided('settle')),
   },
   actions: {
@@ -112,6 +127,7 @@ export const settlementMachine = setup({
         cases: [],
         missingFields: [],
         excluded: [],
+        adjustments: [],
         idempotencyKey: null,
         notice: null,
         error: null,
@@ -128,7 +144,8 @@ export const settlementMachine = setup({
       params.note.trim().length > 0 &&
       Number.isSafeInteger(params.adjustedCents) &&
       params.adjustedCents >= 0,
-    refusedFor: (_, params: { error: unknown; code: string }) => errorCodeOf(params.error) === params.code,
+    refusedFor: (_, params: { error: unknown; codes: readonly string[] }) =>
+      params.codes.includes(errorCodeOf(params.error)),
   },
 }).createMachine({
   id: 'settlement',
@@ -138,6 +155,7 @@ export const settlementMachine = setup({
     cases: [],
     missingFields: [],
     excluded: [],
+    adjustments: [],
     idempotencyKey: null,
     notice: null,
     error: null,
@@ -165,16 +183,21 @@ export const settlementMachine = setup({
               cases: event.output.cases,
               missingFields: event.output.missingFields,
               excluded: [],
+              adjustments: [],
             })),
           },
           {
             target: 'reviewing',
-            actions: assign(({ context, event }) => ({
-              cases: event.output.cases,
-              missingFields: [],
-              // After a reload the admin's exclusions hold for the cases that are still there.
-              excluded: context.excluded.filter((id) => event.output.cases.some((c) => c.id === id)),
-            })),
+            actions: assign(({ context, event }) => {
+              // After a reload the admin's choices hold for the cases that are still there.
+              const present = (id: string) => event.output.cases.some((c) => c.id === id);
+              return {
+                cases: event.output.cases,
+                missingFields: [],
+                excluded: context.excluded.filter(present),
+                adjustments: context.adjustments.filter((a) => present(a.settlementId)),
+              };
+            }),
           },
         ],
         onError: {
@@ -205,29 +228,31 @@ export const settlementMachine = setup({
             type: 'adjustmentHasNote',
             params: ({ event }) => ({ note: event.note, adjustedCents: event.adjustedCents }),
           },
-          target: 'adjusting',
+          actions: assign({
+            notice: null,
+            adjustments: ({ context, event }) =>
+              context.cases.some((c) => c.id === event.settlementId)
+                ? [
+                    ...context.adjustments.filter((a) => a.settlementId !== event.settlementId),
+                    {
+                      settlementId: event.settlementId,
+                      adjustedCents: event.adjustedCents,
+                      note: event.note.trim(),
+                    },
+                  ]
+                : context.adjustments,
+          }),
+        },
+        'case.unadjust': {
+          actions: assign({
+            adjustments: ({ context, event }) =>
+              context.adjustments.filter((a) => a.settlementId !== event.settlementId),
+          }),
         },
         'settle.request': [
           { guard: 'anyIncluded', target: 'confirming', actions: assign({ notice: null, error: null }) },
           { actions: assign({ notice: 'nothingIncluded' }) },
         ],
-      },
-    },
-    adjusting: {
-      tags: ['busy'],
-      invoke: {
-        id: 'adjust',
-        src: 'adjust',
-        input: ({ event }) => {
-          const { settlementId, adjustedCents, note } = event as Extract<
-            SettlementEvent,
-            { type: 'case.adjust' }
-          >;
-          return { settlementId, adjustedCents, note };
-        },
-        // The adjusted amount changes the total: read it again rather than compute it here.
-        onDone: { target: 'loading', actions: assign({ notice: null, error: null }) },
-        onError: { target: 'reviewing', actions: assign({ error: ({ event }) => errorCodeOf(event.error) }) },
       },
     },
     confirming: {
@@ -257,7 +282,7 @@ export const settlementMachine = setup({
           {
             guard: {
               type: 'refusedFor',
-              params: ({ event }) => ({ error: event.error, code: SETTLEMENT_REFUSALS.missingInformation }),
+              params: ({ event }) => ({ error: event.error, codes: SETTLEMENT_REFUSALS.missingInformation }),
             },
             target: 'loading',
             actions: assign({ idempotencyKey: null }),
@@ -265,7 +290,7 @@ export const settlementMachine = setup({
           {
             guard: {
               type: 'refusedFor',
-              params: ({ event }) => ({ error: event.error, code: SETTLEMENT_REFUSALS.totalChanged }),
+              params: ({ event }) => ({ error: event.error, codes: SETTLEMENT_REFUSALS.monthChanged }),
             },
             target: 'loading',
             actions: assign({ idempotencyKey: null, notice: 'totalChanged' }),
@@ -291,11 +316,14 @@ export const settlementMachine = setup({
 
 function settleRequestOf(context: SettlementContext): SettleRequest {
   const doctor = context.doctor as DoctorMonth;
+  const settlementIds = includedCases(context).map((c) => c.id);
   return {
     professionalId: doctor.professionalId,
     referenceMonth: doctor.referenceMonth,
-    settlementIds: includedCases(context).map((c) => c.id),
-    expectedPayableCents: includedTotalCents(context),
+    settlementIds,
+    adjustments: context.adjustments.filter((a) => settlementIds.includes(a.settlementId)),
+    expectedCount: settlementIds.length,
+    expectedTotalCents: includedTotalCents(context),
     idempotencyKey: context.idempotencyKey as string,
   };
 }

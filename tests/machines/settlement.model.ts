@@ -33,14 +33,11 @@ const COMPLETE = { cases: [CASE_A, CASE_B], missingFields: [] };
 const MISSING = { cases: [CASE_A], missingFields: ['iban', 'taxNumber'] };
 const KEY = 'key-1';
 
-type Shown = 'none' | 'loading' | 'cases' | 'missing' | 'loadError';
-
 export interface SettlementExpected extends Expected {
-  /** What the panel shows under the doctor picker. */
-  shown: Shown;
-  /** The cases in the review and which the admin left out. */
+  /** The cases in the review, which the admin left out and the payouts they set (with the note). */
   cases: Array<{ id: string; payableCents: number }>;
   excluded: string[];
+  adjustments: Array<{ settlementId: string; adjustedCents: number; note: string }>;
   missingFields: string[];
   /** The message line: 'Select one Doctor ID', nothing included, the total changed. */
   notice: 'selectDoctor' | 'nothingIncluded' | 'totalChanged' | null;
@@ -53,27 +50,31 @@ export interface SettlementExpected extends Expected {
   reports: SettleRequest[];
 }
 
-const total = (e: SettlementExpected) =>
-  e.cases.filter((c) => !e.excluded.includes(c.id)).reduce((s, c) => s + c.payableCents, 0);
-const countIncluded = (e: SettlementExpected) => e.cases.filter((c) => !e.excluded.includes(c.id)).length;
+const included = (e: SettlementExpected) => e.cases.filter((c) => !e.excluded.includes(c.id));
+const payable = (e: SettlementExpected, c: { id: string; payableCents: number }) =>
+  e.adjustments.find((x) => x.settlementId === c.id)?.adjustedCents ?? c.payableCents;
+const total = (e: SettlementExpected) => included(e).reduce((sum, c) => sum + payable(e, c), 0);
+const countIncluded = (e: SettlementExpected) => included(e).length;
+// An excluded case keeps its adjustment on screen, but only included cases are sent.
 const settleRequest = (e: SettlementExpected, key: string): SettleRequest => ({
   ...DOCTOR,
-  settlementIds: e.cases.filter((c) => !e.excluded.includes(c.id)).map((c) => c.id),
-  expectedPayableCents: total(e),
+  settlementIds: included(e).map((c) => c.id),
+  adjustments: e.adjustments.filter((x) => included(e).some((c) => c.id === x.settlementId)),
+  expectedCount: countIncluded(e),
+  expectedTotalCents: total(e),
   idempotencyKey: key,
 });
 
 const load = (e: SettlementExpected, extra: Partial<SettlementExpected> = {}): SettlementExpected => ({
   ...e,
   state: 'loading',
-  shown: 'loading',
   dialog: 'closed',
   error: null,
   requests: [...e.requests, { actor: 'load', input: DOCTOR }],
   ...extra,
 });
 const choose = (e: SettlementExpected): SettlementExpected =>
-  load(e, { cases: [], excluded: [], missingFields: [], notice: null, key: null });
+  load(e, { cases: [], excluded: [], adjustments: [], missingFields: [], notice: null, key: null });
 const loaded = (e: SettlementExpected, ev: ModelEvent): SettlementExpected => {
   const review = ev.output as typeof COMPLETE | typeof MISSING;
   const cases = review.cases.map((c) => ({ id: c.id, payableCents: c.payableCents }));
@@ -81,18 +82,19 @@ const loaded = (e: SettlementExpected, ev: ModelEvent): SettlementExpected => {
     return {
       ...e,
       state: 'missingInformation',
-      shown: 'missing',
       cases,
       excluded: [],
+      adjustments: [],
       missingFields: review.missingFields,
     };
+  // A reload keeps the admin's choices for the cases still there.
   return {
     ...e,
     state: 'reviewing',
-    shown: 'cases',
     cases,
     missingFields: [],
     excluded: e.excluded.filter((id) => cases.some((c) => c.id === id)),
+    adjustments: e.adjustments.filter((a) => cases.some((c) => c.id === a.settlementId)),
   };
 };
 const toggle = (e: SettlementExpected, ev: ModelEvent): SettlementExpected => {
@@ -100,20 +102,24 @@ const toggle = (e: SettlementExpected, ev: ModelEvent): SettlementExpected => {
   const excluded = e.excluded.includes(id) ? e.excluded.filter((x) => x !== id) : [...e.excluded, id];
   return { ...e, excluded, notice: null };
 };
-const adjust = (e: SettlementExpected, ev: ModelEvent): SettlementExpected =>
-  String(ev.note).trim() === ''
-    ? e // the note is required: without it nothing is sent
-    : {
-        ...e,
-        state: 'adjusting',
-        requests: [
-          ...e.requests,
-          {
-            actor: 'adjust',
-            input: { settlementId: ev.settlementId, adjustedCents: ev.adjustedCents, note: ev.note },
-          },
-        ],
-      };
+// The adjusted amount needs a note: without one nothing changes. Nothing is sent before confirming.
+const adjust = (e: SettlementExpected, ev: ModelEvent): SettlementExpected => {
+  const note = String(ev.note).trim();
+  if (note === '') return e;
+  const settlementId = ev.settlementId as string;
+  return {
+    ...e,
+    notice: null,
+    adjustments: [
+      ...e.adjustments.filter((a) => a.settlementId !== settlementId),
+      { settlementId, adjustedCents: ev.adjustedCents as number, note },
+    ],
+  };
+};
+const unadjust = (e: SettlementExpected, ev: ModelEvent): SettlementExpected => ({
+  ...e,
+  adjustments: e.adjustments.filter((a) => a.settlementId !== ev.settlementId),
+});
 const submit = (e: SettlementExpected, key: string): SettlementExpected => ({
   ...e,
   state: 'submitting',
@@ -139,6 +145,7 @@ function panel(snapshot: AnyMachineSnapshot) {
     error: snapshot.context.error,
     missingFields: snapshot.context.missingFields,
     excluded: snapshot.context.excluded,
+    adjustments: snapshot.context.adjustments,
     totalCents: includedTotalCents(snapshot.context),
     caseIds: snapshot.context.cases.map((c: { id: string }) => c.id),
   };
@@ -154,6 +161,7 @@ const looks =
       error: e.error,
       missingFields: e.missingFields,
       excluded: e.excluded,
+      adjustments: e.adjustments,
       totalCents: total(e),
       caseIds: e.cases.map((c) => c.id),
     });
@@ -176,7 +184,7 @@ export const settlementModel: MachineModel<undefined, { reports: SettleRequest[]
       type: 'case.adjust',
       settlementId: CASE_A.id,
       adjustedCents: 3000,
-      note: 'agreed discount',
+      note: ' agreed discount ',
     },
     'adjust A without a note': {
       type: 'case.adjust',
@@ -184,8 +192,7 @@ export const settlementModel: MachineModel<undefined, { reports: SettleRequest[]
       adjustedCents: 3000,
       note: '  ',
     },
-    'adjust: ok': { type: 'xstate.done.actor.adjust', output: {} },
-    'adjust: refused': { type: 'xstate.error.actor.adjust', error: { code: 'SETTLEMENT_NOT_ADJUSTABLE' } },
+    'undo the adjustment of A': { type: 'case.unadjust', settlementId: CASE_A.id },
     confirm: { type: 'settle.request' },
     Enter: { type: 'confirm.accept', idempotencyKey: KEY },
     'Enter again': { type: 'confirm.accept', idempotencyKey: 'key-2' },
@@ -194,17 +201,26 @@ export const settlementModel: MachineModel<undefined, { reports: SettleRequest[]
     'settle: ok': { type: 'xstate.done.actor.settle', output: { settled: 2 } },
     'settle: missing information': {
       type: 'xstate.error.actor.settle',
-      error: { code: 'PROFESSIONAL_MISSING_INFORMATION' },
+      error: { code: 'PROFESSIONAL_MISSING_DATA' },
     },
     'settle: total changed': {
       type: 'xstate.error.actor.settle',
       error: { code: 'SETTLEMENT_TOTAL_CHANGED' },
     },
+    'settle: a case was settled elsewhere': {
+      type: 'xstate.error.actor.settle',
+      error: { code: 'SETTLEMENT_NOT_SETTLEABLE' },
+    },
     'settle: network': { type: 'xstate.error.actor.settle', error: { code: 'NETWORK_ERROR' } },
   },
   // The exclusions shape what confirming sends; the rest of the context only shapes what is shown.
-  serializeState: (s) => JSON.stringify({ value: s.value, excluded: [...s.context.excluded].sort() }),
-  actors: ['load', 'adjust', 'settle'],
+  serializeState: (s) =>
+    JSON.stringify({
+      value: s.value,
+      excluded: [...s.context.excluded].sort(),
+      adjusted: s.context.adjustments.length,
+    }),
+  actors: ['load', 'settle'],
   world: () => {
     const world = { reports: [] as SettleRequest[] };
     return {
@@ -217,9 +233,9 @@ export const settlementModel: MachineModel<undefined, { reports: SettleRequest[]
   initial: () => ({
     state: 'idle',
     requests: [],
-    shown: 'none',
     cases: [],
     excluded: [],
+    adjustments: [],
     missingFields: [],
     notice: null,
     error: null,
@@ -238,7 +254,6 @@ export const settlementModel: MachineModel<undefined, { reports: SettleRequest[]
       'xstate.error.actor.load': (e) => ({
         ...e,
         state: 'loadFailed',
-        shown: 'loadError',
         error: 'GENERIC_ERROR',
       }),
     },
@@ -250,15 +265,11 @@ export const settlementModel: MachineModel<undefined, { reports: SettleRequest[]
       'doctor.select': choose,
       'case.toggle': toggle,
       'case.adjust': adjust,
+      'case.unadjust': unadjust,
       'settle.request': (e) =>
         countIncluded(e) === 0
           ? { ...e, notice: 'nothingIncluded' }
           : { ...e, state: 'confirming', dialog: 'asking', notice: null, error: null },
-    },
-    // The adjusted amount changes the total, so the cases are read again.
-    adjusting: {
-      'xstate.done.actor.adjust': (e) => load({ ...e, notice: null }),
-      'xstate.error.actor.adjust': (e) => ({ ...e, state: 'reviewing', error: 'SETTLEMENT_NOT_ADJUSTABLE' }),
     },
     confirming: {
       'confirm.accept': (e, ev) => submit(e, ev.idempotencyKey as string),
@@ -274,8 +285,9 @@ export const settlementModel: MachineModel<undefined, { reports: SettleRequest[]
       }),
       'xstate.error.actor.settle': (e, ev) => {
         const code = (ev.error as { code: string }).code;
-        if (code === 'PROFESSIONAL_MISSING_INFORMATION') return load(e, { key: null });
-        if (code === 'SETTLEMENT_TOTAL_CHANGED') return load(e, { key: null, notice: 'totalChanged' });
+        if (code === 'PROFESSIONAL_MISSING_DATA') return load(e, { key: null });
+        if (code === 'SETTLEMENT_TOTAL_CHANGED' || code === 'SETTLEMENT_NOT_SETTLEABLE')
+          return load(e, { key: null, notice: 'totalChanged' });
         return { ...e, state: 'failed', dialog: 'failed', error: code };
       },
     },
@@ -294,7 +306,6 @@ export const settlementModel: MachineModel<undefined, { reports: SettleRequest[]
     loading: looks(false, true),
     loadFailed: looks(false, false),
     reviewing: looks(false, false),
-    adjusting: looks(false, true),
     confirming: looks(true, false),
     submitting: looks(true, true),
     failed: looks(true, false),

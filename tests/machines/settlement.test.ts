@@ -51,7 +51,9 @@ describe('settlement machine', () => {
         professionalId: 'p',
         referenceMonth: '2026-10',
         settlementIds: ['a'],
-        expectedPayableCents: 750,
+        adjustments: [],
+        expectedCount: 1,
+        expectedTotalCents: 750,
         idempotencyKey: 'k0',
       },
     ]);

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES } from '../../contract/audit-actions';
+import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES } from '../../contract/statuses';
 import enGB from '../../locales/en-GB.json';
 import ptPT from '../../locales/pt-PT.json';
 

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Link } from 'wouter';
-import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES } from '../../../contract/audit-actions';
+import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES } from '../../../contract/statuses';
 import { AUDIT_TABLE_KEY, type AuditLogItem, fetchAuditLog } from '../../api/audit';
 import {
   type DataColumn,

@@ -1,3 +1,4 @@
+import type { AuditAction } from '../../contract/statuses';
 import type { SettlementStatus } from '../../domain/settlement-status';
 import type { Queryable } from '../db/client';
 import type { Actor } from '../platform/mutation';
@@ -6,7 +7,7 @@ export interface SettlementMove {
   from: SettlementStatus;
   to: SettlementStatus;
   /** The audit action, e.g. `settlement.included-in-sepa`. */
-  action: string;
+  action: AuditAction;
   actor: Actor;
   /** Merged into each audit row's `after` (the file, the transfer, the bank's reason). */
   context: Record<string, unknown>;

@@ -4,7 +4,7 @@ import type {
   dashboardSchema,
   dashboardTrendsSchema,
 } from '../../contract/dashboard';
-import { addDays, todayInLisbon } from '../../domain/business-days';
+import { todayInLisbon } from '../../domain/business-days';
 import { CASE_STATUSES, type CaseStatus } from '../../domain/case-status';
 import type { Queryable } from '../db/client';
 import { daysEndingWith, monthsEndingWith, onAxis, weeksEndingWith } from './calendar';
@@ -17,12 +17,10 @@ export const TREND_DAYS = 90;
 export const TREND_MONTHS = 12;
 export const TREND_WEEKS = 26;
 
-/** The instant a Lisbon calendar day starts, as SQL over parameter `$n`. */
-const lisbonStart = (n: number) => `($${n}::date::timestamp AT TIME ZONE 'Europe/Lisbon')`;
-
 /**
- * `GET /v2/admin/dashboard`: what needs attention now and how the business moves, read straight from
- * the tables through their indexes (docs/decisions/0078 says why nothing is pre-aggregated).
+ * `GET /v2/admin/dashboard`: what needs attention now and how the business moves. Counters of a status
+ * read the status indexes; the trends and the settlements' totals read the per-day and per-month tables
+ * the triggers of migration 0020 keep exact (docs/decisions/0078).
  */
 export async function readDashboard(db: Queryable, now: Date): Promise<Dashboard> {
   const today = todayInLisbon(now);
@@ -40,8 +38,8 @@ async function readAttention(db: Queryable): Promise<Attention> {
        f.n AS sepa_files, f.cents::text AS sepa_cents,
        r.n AS returned, r.cents::text AS returned_cents,
        l.n AS unmatched, l.cents::text AS unmatched_cents
-     FROM (SELECT count(*)::int AS n, coalesce(sum(coalesce(adjusted_cents, net_cents)), 0) AS cents
-             FROM settlements WHERE status IN ('READY_TO_SETTLE', 'AVAILABLE')) s,
+     FROM (SELECT coalesce(sum(settlements), 0)::int AS n, coalesce(sum(payable_cents), 0) AS cents
+             FROM dashboard_settlement_months WHERE status IN ('READY_TO_SETTLE', 'AVAILABLE')) s,
           (SELECT count(*)::int AS n, coalesce(sum(amount_cents), 0) AS cents
              FROM sepa_files WHERE status IN ('GENERATED', 'AVAILABLE')) f,
           (SELECT count(*)::int AS n, coalesce(sum(bank_amount_cents), 0) AS cents
@@ -70,14 +68,13 @@ async function readTrends(db: Queryable, today: string): Promise<Trends> {
   const weeks = weeksEndingWith(today, TREND_WEEKS);
   const [cases, revenue, payouts, signups] = await Promise.all([
     db.query<{ day: string; status: CaseStatus; n: number }>(
-      `SELECT (created_at AT TIME ZONE 'Europe/Lisbon')::date::text AS day, status, count(*)::int AS n
-         FROM cases WHERE created_at >= ${lisbonStart(1)} AND created_at < ${lisbonStart(2)}
-        GROUP BY 1, 2`,
-      [days[0], addDays(today, 1)],
+      `SELECT day::text AS day, status, cases AS n
+         FROM dashboard_case_days WHERE day BETWEEN $1::date AND $2::date AND cases <> 0`,
+      [days[0], today],
     ),
     db.query<{ month: string; fee: string; net: string }>(
       `SELECT reference_month AS month, sum(fee_cents)::text AS fee, sum(net_cents)::text AS net
-         FROM settlements
+         FROM dashboard_settlement_months
         WHERE reference_month BETWEEN $1 AND $2 AND status NOT IN ('REFUNDED', 'REFUNDED_PAID')
         GROUP BY 1`,
       [months[0], months.at(-1)],
@@ -90,11 +87,11 @@ async function readTrends(db: Queryable, today: string): Promise<Trends> {
       [`${months[0]}-01`, today],
     ),
     db.query<{ week: string; role: string; n: number }>(
-      `SELECT date_trunc('week', created_at AT TIME ZONE 'Europe/Lisbon')::date::text AS week, role, count(*)::int AS n
-         FROM users
-        WHERE role IN ('CUSTOMER', 'PROFESSIONAL') AND created_at >= ${lisbonStart(1)} AND created_at < ${lisbonStart(2)}
+      `SELECT date_trunc('week', day)::date::text AS week, role, sum(users)::int AS n
+         FROM dashboard_signup_days
+        WHERE role IN ('CUSTOMER', 'PROFESSIONAL') AND day BETWEEN $1::date AND $2::date
         GROUP BY 1, 2`,
-      [weeks[0], addDays(today, 1)],
+      [weeks[0], today],
     ),
   ]);
   const keyed = <R>(rows: R[], key: (row: R) => string, value: (row: R) => number) =>

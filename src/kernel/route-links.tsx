@@ -30,3 +30,9 @@ export function useRouteLinks(ids: readonly string[]): RouteLink[] {
     [links, ids],
   );
 }
+
+/** The link with this id, or undefined while the shell has no such screen yet. */
+export function useOptionalRouteLink(id: string): RouteLink | undefined {
+  const links = useContext(RouteLinksContext);
+  return links.find((candidate) => candidate.id === id);
+}

@@ -35,153 +35,196 @@ describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
   beforeAll(async () => {
     world = await startCaseWorld(kind);
     world.clock.current = SEED_NOW;
-    const response = await world.get('/v2/admin/dashboard');
-    expect(response.status).toBe(200);
-    dashboard = (await response.json()) as Dashboard;
   }, 180_000);
   afterAll(async () => world?.stop());
 
+  /**
+   * Changes of every kind the pre-aggregated counts follow (migration 0020's triggers): a case closed
+   * through the API (its status moves), a settlement's status and amount changed and another deleted,
+   * a patient signing up today and a doctor removed.
+   */
+  async function change(): Promise<void> {
+    const open = await world.db.query<{ id: string }>(
+      `SELECT id FROM cases WHERE status = 'WAITING_PAYMENT' ORDER BY id LIMIT 1`,
+    );
+    const closed = await world.post(`/v2/admin/cases/${open.rows[0]!.id}/close`);
+    expect(closed.status).toBe(200);
+    await world.db.query(
+      `UPDATE settlements SET status = 'AVAILABLE', adjusted_cents = 1, adjustment_note = 'test'
+        WHERE id = (SELECT id FROM settlements WHERE status = 'READY_TO_SETTLE' ORDER BY id LIMIT 1)`,
+    );
+    await world.db.query(
+      `DELETE FROM settlements WHERE id = (SELECT id FROM settlements s WHERE status = 'AVAILABLE' AND adjusted_cents IS NULL
+          AND NOT EXISTS (SELECT 1 FROM sepa_transaction_settlements t WHERE t.settlement_id = s.id) ORDER BY id LIMIT 1)`,
+    );
+    await world.db.query(
+      `INSERT INTO users (role, email, name, created_at) VALUES ('CUSTOMER', 'new-today@example.com', 'Nova', $1)`,
+      [new Date(SEED_NOW.getTime() - 60_000)],
+    );
+    await world.db.query(
+      `UPDATE users SET created_at = created_at - interval '3 days'
+        WHERE id = (SELECT id FROM users WHERE role = 'PROFESSIONAL' ORDER BY created_at DESC LIMIT 1)`,
+    );
+  }
+
   const one = async (sql: string) => Number((await world.db.query<{ n: string }>(sql)).rows[0]!.n);
 
-  it('counts what needs attention as independent SQL does', async () => {
-    const a = dashboard.attention;
-    // Written from the flags, not from the generated status column the server reads.
-    expect(a.professionalsToVerify).toBe(
-      await one(`SELECT count(*) AS n FROM users WHERE role = 'PROFESSIONAL' AND email_verified
+  for (const phase of ['as seeded', 'after changes'] as const)
+    describe(phase, () => {
+      beforeAll(async () => {
+        if (phase === 'after changes') await change();
+        const response = await world.get('/v2/admin/dashboard');
+        expect(response.status).toBe(200);
+        dashboard = (await response.json()) as Dashboard;
+      }, 60_000);
+
+      it('counts what needs attention as independent SQL does', async () => {
+        const a = dashboard.attention;
+        // Written from the flags, not from the generated status column the server reads.
+        expect(a.professionalsToVerify).toBe(
+          await one(`SELECT count(*) AS n FROM users WHERE role = 'PROFESSIONAL' AND email_verified
                    AND NOT professional_verified AND NOT disabled`),
-    );
-    expect(a.professionalsDisabled).toBe(
-      await one(`SELECT count(*) AS n FROM users WHERE role = 'PROFESSIONAL' AND disabled`),
-    );
-    expect(a.casesWaitingPayment).toBe(
-      await one(`SELECT count(*) AS n FROM cases WHERE status = 'WAITING_PAYMENT'`),
-    );
-    const toProcess = await world.db.query<{
-      status: string;
-      adjusted_cents: number | null;
-      net_cents: number;
-    }>('SELECT status, adjusted_cents, net_cents FROM settlements');
-    const open = toProcess.rows.filter((s) => s.status === 'READY_TO_SETTLE' || s.status === 'AVAILABLE');
-    expect(a.settlementsToProcess).toEqual({
-      count: open.length,
-      amountCents: open.reduce((sum, s) => sum + (s.adjusted_cents ?? s.net_cents), 0),
-    });
-    const files = (
-      await world.db.query<{ status: string; amount_cents: string }>(
-        'SELECT status, amount_cents FROM sepa_files',
-      )
-    ).rows.filter((f) => f.status === 'GENERATED' || f.status === 'AVAILABLE');
-    expect(a.sepaFilesAwaitingBank).toEqual({
-      count: files.length,
-      amountCents: files.reduce((sum, f) => sum + Number(f.amount_cents), 0),
-    });
-    const lines = (
-      await world.db.query<{ status: string; kind: string; bank_amount_cents: string }>(
-        'SELECT status, kind, bank_amount_cents FROM statement_lines',
-      )
-    ).rows;
-    const unmatched = lines.filter((l) => l.status === 'UNMATCHED');
-    expect(a.statementLinesUnmatched).toEqual({
-      count: unmatched.length,
-      amountCents: unmatched.reduce((sum, l) => sum + Number(l.bank_amount_cents), 0),
-    });
-    const returned = lines.filter((l) => l.kind === 'return' && !['MATCHED', 'IGNORED'].includes(l.status));
-    expect(a.transfersReturned).toEqual({
-      count: returned.length,
-      amountCents: returned.reduce((sum, l) => sum + Number(l.bank_amount_cents), 0),
-    });
-    expect(a.exportsFailed).toBeNull();
-    // The seed holds something in each counter that must not be vacuous.
-    for (const n of [
-      a.professionalsToVerify,
-      a.professionalsDisabled,
-      a.settlementsToProcess.count,
-      a.statementLinesUnmatched.count,
-    ])
-      expect(n).toBeGreaterThan(0);
-  });
-
-  it('counts cases per Lisbon day and status over the last 90 days', async () => {
-    const { days, byStatus } = dashboard.trends.casesPerDay;
-    expect(dashboard.today).toBe(lisbonDay(SEED_NOW));
-    expect(days).toHaveLength(90);
-    expect(days.at(-1)).toBe(dashboard.today);
-    expect(days[0]).toBe(shift(dashboard.today, -89));
-    const rows = (
-      await world.db.query<{ created_at: Date; status: string }>('SELECT created_at, status FROM cases')
-    ).rows;
-    const expected = new Map<string, number>();
-    for (const row of rows) {
-      const day = lisbonDay(row.created_at);
-      if (day < days[0]! || day > days.at(-1)!) continue;
-      expected.set(`${day} ${row.status}`, (expected.get(`${day} ${row.status}`) ?? 0) + 1);
-    }
-    const answered = new Map<string, number>();
-    for (const series of byStatus)
-      series.counts.forEach((n, i) => {
-        if (n > 0) answered.set(`${days[i]} ${series.status}`, n);
+        );
+        expect(a.professionalsDisabled).toBe(
+          await one(`SELECT count(*) AS n FROM users WHERE role = 'PROFESSIONAL' AND disabled`),
+        );
+        expect(a.casesWaitingPayment).toBe(
+          await one(`SELECT count(*) AS n FROM cases WHERE status = 'WAITING_PAYMENT'`),
+        );
+        const toProcess = await world.db.query<{
+          status: string;
+          adjusted_cents: number | null;
+          net_cents: number;
+        }>('SELECT status, adjusted_cents, net_cents FROM settlements');
+        const open = toProcess.rows.filter((s) => s.status === 'READY_TO_SETTLE' || s.status === 'AVAILABLE');
+        expect(a.settlementsToProcess).toEqual({
+          count: open.length,
+          amountCents: open.reduce((sum, s) => sum + (s.adjusted_cents ?? s.net_cents), 0),
+        });
+        const files = (
+          await world.db.query<{ status: string; amount_cents: string }>(
+            'SELECT status, amount_cents FROM sepa_files',
+          )
+        ).rows.filter((f) => f.status === 'GENERATED' || f.status === 'AVAILABLE');
+        expect(a.sepaFilesAwaitingBank).toEqual({
+          count: files.length,
+          amountCents: files.reduce((sum, f) => sum + Number(f.amount_cents), 0),
+        });
+        const lines = (
+          await world.db.query<{ status: string; kind: string; bank_amount_cents: string }>(
+            'SELECT status, kind, bank_amount_cents FROM statement_lines',
+          )
+        ).rows;
+        const unmatched = lines.filter((l) => l.status === 'UNMATCHED');
+        expect(a.statementLinesUnmatched).toEqual({
+          count: unmatched.length,
+          amountCents: unmatched.reduce((sum, l) => sum + Number(l.bank_amount_cents), 0),
+        });
+        const returned = lines.filter(
+          (l) => l.kind === 'return' && !['MATCHED', 'IGNORED'].includes(l.status),
+        );
+        expect(a.transfersReturned).toEqual({
+          count: returned.length,
+          amountCents: returned.reduce((sum, l) => sum + Number(l.bank_amount_cents), 0),
+        });
+        expect(a.exportsFailed).toBeNull();
+        // The seed holds something in each counter that must not be vacuous.
+        for (const n of [
+          a.professionalsToVerify,
+          a.professionalsDisabled,
+          a.settlementsToProcess.count,
+          a.statementLinesUnmatched.count,
+        ])
+          expect(n).toBeGreaterThan(0);
       });
-    expect(Object.fromEntries(answered)).toEqual(Object.fromEntries(expected));
-    expect(expected.size).toBeGreaterThan(0);
-  });
 
-  it('sums revenue per reference month (fee and net, refunds left out) and payouts per month', async () => {
-    const { months, feeCents, netCents } = dashboard.trends.revenuePerMonth;
-    expect(months).toHaveLength(12);
-    expect(months.at(-1)).toBe(dashboard.today.slice(0, 7));
-    const settlements = (
-      await world.db.query<{ reference_month: string; status: string; fee_cents: number; net_cents: number }>(
-        'SELECT reference_month, status, fee_cents, net_cents FROM settlements',
-      )
-    ).rows.filter((s) => !s.status.startsWith('REFUNDED'));
-    const sum = (month: string, field: 'fee_cents' | 'net_cents') =>
-      settlements.filter((s) => s.reference_month === month).reduce((total, s) => total + s[field], 0);
-    expect(feeCents).toEqual(months.map((m) => sum(m, 'fee_cents')));
-    expect(netCents).toEqual(months.map((m) => sum(m, 'net_cents')));
-    expect(feeCents.some((n) => n > 0)).toBe(true);
+      it('counts cases per Lisbon day and status over the last 90 days', async () => {
+        const { days, byStatus } = dashboard.trends.casesPerDay;
+        expect(dashboard.today).toBe(lisbonDay(SEED_NOW));
+        expect(days).toHaveLength(90);
+        expect(days.at(-1)).toBe(dashboard.today);
+        expect(days[0]).toBe(shift(dashboard.today, -89));
+        const rows = (
+          await world.db.query<{ created_at: Date; status: string }>('SELECT created_at, status FROM cases')
+        ).rows;
+        const expected = new Map<string, number>();
+        for (const row of rows) {
+          const day = lisbonDay(row.created_at);
+          if (day < days[0]! || day > days.at(-1)!) continue;
+          expected.set(`${day} ${row.status}`, (expected.get(`${day} ${row.status}`) ?? 0) + 1);
+        }
+        const answered = new Map<string, number>();
+        for (const series of byStatus)
+          series.counts.forEach((n, i) => {
+            if (n > 0) answered.set(`${days[i]} ${series.status}`, n);
+          });
+        expect(Object.fromEntries(answered)).toEqual(Object.fromEntries(expected));
+        expect(expected.size).toBeGreaterThan(0);
+      });
 
-    const payouts = dashboard.trends.payoutsPerMonth;
-    const paid = (
-      await world.db.query<{
-        status: string;
-        execution_date: string;
-        amount_cents: string;
-        transaction_count: number;
-      }>(
-        'SELECT status, execution_date::text AS execution_date, amount_cents, transaction_count FROM sepa_files',
-      )
-    ).rows.filter((f) => f.status === 'PAID' && f.execution_date <= dashboard.today);
-    expect(payouts.months).toEqual(months);
-    expect(payouts.amountCents).toEqual(
-      months.map((m) =>
-        paid.filter((f) => f.execution_date.startsWith(m)).reduce((t, f) => t + Number(f.amount_cents), 0),
-      ),
-    );
-    expect(payouts.amountCents.some((n) => n > 0)).toBe(true);
-    expect(payouts.transfers).toEqual(
-      months.map((m) =>
-        paid.filter((f) => f.execution_date.startsWith(m)).reduce((t, f) => t + f.transaction_count, 0),
-      ),
-    );
-  });
+      it('sums revenue per reference month (fee and net, refunds left out) and payouts per month', async () => {
+        const { months, feeCents, netCents } = dashboard.trends.revenuePerMonth;
+        expect(months).toHaveLength(12);
+        expect(months.at(-1)).toBe(dashboard.today.slice(0, 7));
+        const settlements = (
+          await world.db.query<{
+            reference_month: string;
+            status: string;
+            fee_cents: number;
+            net_cents: number;
+          }>('SELECT reference_month, status, fee_cents, net_cents FROM settlements')
+        ).rows.filter((s) => !s.status.startsWith('REFUNDED'));
+        const sum = (month: string, field: 'fee_cents' | 'net_cents') =>
+          settlements.filter((s) => s.reference_month === month).reduce((total, s) => total + s[field], 0);
+        expect(feeCents).toEqual(months.map((m) => sum(m, 'fee_cents')));
+        expect(netCents).toEqual(months.map((m) => sum(m, 'net_cents')));
+        expect(feeCents.some((n) => n > 0)).toBe(true);
 
-  it('counts new patients and doctors per ISO week (Monday, Lisbon) over 26 weeks', async () => {
-    const { weeks, customers, professionals } = dashboard.trends.signupsPerWeek;
-    expect(weeks).toHaveLength(26);
-    expect(weeks.at(-1)).toBe(mondayOf(dashboard.today));
-    const users = (
-      await world.db.query<{ role: string; created_at: Date }>('SELECT role, created_at FROM users')
-    ).rows;
-    const perWeek = (role: string) =>
-      weeks.map(
-        (week) =>
-          users.filter((u) => {
-            const day = lisbonDay(u.created_at);
-            return u.role === role && mondayOf(day) === week && day <= dashboard.today;
-          }).length,
-      );
-    expect(customers).toEqual(perWeek('CUSTOMER'));
-    expect(professionals).toEqual(perWeek('PROFESSIONAL'));
-    expect(customers.some((n) => n > 0)).toBe(true);
-  });
+        const payouts = dashboard.trends.payoutsPerMonth;
+        const paid = (
+          await world.db.query<{
+            status: string;
+            execution_date: string;
+            amount_cents: string;
+            transaction_count: number;
+          }>(
+            'SELECT status, execution_date::text AS execution_date, amount_cents, transaction_count FROM sepa_files',
+          )
+        ).rows.filter((f) => f.status === 'PAID' && f.execution_date <= dashboard.today);
+        expect(payouts.months).toEqual(months);
+        expect(payouts.amountCents).toEqual(
+          months.map((m) =>
+            paid
+              .filter((f) => f.execution_date.startsWith(m))
+              .reduce((t, f) => t + Number(f.amount_cents), 0),
+          ),
+        );
+        expect(payouts.amountCents.some((n) => n > 0)).toBe(true);
+        expect(payouts.transfers).toEqual(
+          months.map((m) =>
+            paid.filter((f) => f.execution_date.startsWith(m)).reduce((t, f) => t + f.transaction_count, 0),
+          ),
+        );
+      });
+
+      it('counts new patients and doctors per ISO week (Monday, Lisbon) over 26 weeks', async () => {
+        const { weeks, customers, professionals } = dashboard.trends.signupsPerWeek;
+        expect(weeks).toHaveLength(26);
+        expect(weeks.at(-1)).toBe(mondayOf(dashboard.today));
+        const users = (
+          await world.db.query<{ role: string; created_at: Date }>('SELECT role, created_at FROM users')
+        ).rows;
+        const perWeek = (role: string) =>
+          weeks.map(
+            (week) =>
+              users.filter((u) => {
+                const day = lisbonDay(u.created_at);
+                return u.role === role && mondayOf(day) === week && day <= dashboard.today;
+              }).length,
+          );
+        expect(customers).toEqual(perWeek('CUSTOMER'));
+        expect(professionals).toEqual(perWeek('PROFESSIONAL'));
+        expect(customers.some((n) => n > 0)).toBe(true);
+      });
+    });
 });

@@ -10,6 +10,7 @@ import {
   openTestPage,
   signInByKeyboard,
   type TestPage,
+  tabTo,
 } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -22,21 +23,6 @@ interface TargetCase {
   attachment_name: string;
   attachment_sha256: string;
   attachment_size: string;
-}
-
-/** Keyboard only: Tab (bounded) until the focused element matches. */
-async function tabTo(page: Page, matches: (el: Element) => boolean, limit = 120): Promise<void> {
-  for (let i = 0; i < limit; i++) {
-    await page.keyboard.press('Tab');
-    if (
-      await page.evaluate(
-        (src) => new Function('el', `return (${src})(el)`)(document.activeElement),
-        matches.toString(),
-      )
-    )
-      return;
-  }
-  throw new Error(`nothing focusable matched ${matches.toString()} within ${limit} Tab presses`);
 }
 
 describe.skipIf(!hasChromium)('cases and the case chat in Chromium, keyboard only', () => {

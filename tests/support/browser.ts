@@ -76,3 +76,18 @@ export async function closeTestPage({ context, errors }: TestPage): Promise<void
   expect(errors).toEqual([]);
   await context.close();
 }
+
+/** Keyboard only: Tab (bounded) until the focused element matches. */
+export async function tabTo(page: Page, matches: (el: Element) => boolean, limit = 120): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    if (
+      await page.evaluate(
+        (src) => new Function('el', `return (${src})(el)`)(document.activeElement),
+        matches.toString(),
+      )
+    )
+      return;
+  }
+  throw new Error(`nothing focusable matched ${matches.toString()} within ${limit} Tab presses`);
+}

@@ -166,7 +166,9 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
       if (action.type === 'focusSearch')
         (
           searchRef.current ??
-          rootRef.current?.querySelector<HTMLElement>('.data-table-filter input, .data-table-filter select')
+          rootRef.current?.querySelector<HTMLElement>(
+            '.data-table-filter > input, .data-table-filter > select, .data-table-filter > details > summary',
+          )
         )?.focus();
       else if (action.type === 'open') open(cursor.active);
       else {

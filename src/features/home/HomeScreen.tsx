@@ -1,46 +1,38 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'wouter';
-import { statusCountsQuery } from '../../api/professionals';
+import { lazy, Suspense } from 'react';
+import { dashboardQuery } from '../../api/dashboard';
 import { useI18n } from '../../i18n/i18n';
-import { useRouteLinks } from '../../kernel/route-links';
+import { formatError } from '../../kernel/error-format';
 import { SessionContext } from '../../kernel/session';
+import { AttentionCards } from './AttentionCards';
 
-const SHORTCUT_ROUTES = ['customers', 'professionals', 'cases', 'settlement', 'sepa', 'exportUsers'];
+// uPlot and the charts load after the counters are drawn: the first paint never waits for them.
+const TrendCharts = lazy(() => import('./TrendCharts'));
 
 export default function HomeScreen() {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const name = SessionContext.useSelector((s) => s.context.user?.user.name ?? '');
-  const { data: counts } = useQuery(statusCountsQuery);
-  const shortcuts = useRouteLinks(SHORTCUT_ROUTES);
-  const number = new Intl.NumberFormat(locale);
-  const show = (n: number | undefined) => (n === undefined ? '…' : number.format(n));
+  const { data, error } = useQuery(dashboardQuery);
 
   return (
     <div className="home">
       <p className="home-welcome">{t('home.welcome', { name })}</p>
-      <div className="stat-cards">
-        <Link href="/professionals/verification" className="stat-card">
-          <span className="stat-value" data-testid="count-to-verify">
-            {show(counts?.EMAIL_VERIFIED)}
-          </span>
-          <span className="stat-label">{t('home.toVerify')}</span>
-        </Link>
-        <Link href="/professionals/disabled" className="stat-card">
-          <span className="stat-value" data-testid="count-disabled">
-            {show(counts?.DISABLED)}
-          </span>
-          <span className="stat-label">{t('home.disabled')}</span>
-        </Link>
-      </div>
-      <h2>{t('home.shortcuts')}</h2>
-      <ul className="home-shortcuts">
-        {shortcuts.map((route) => (
-          <li key={route.id}>
-            <Link href={route.path}>{t(route.titleKey)}</Link>
-            {route.goKey ? <kbd>g {route.goKey}</kbd> : null}
-          </li>
-        ))}
-      </ul>
+      {error ? (
+        <p className="screen-error" role="alert">
+          {formatError(error, t).message}
+        </p>
+      ) : null}
+      <AttentionCards attention={data?.attention} />
+      <section aria-labelledby="home-trends">
+        <h2 id="home-trends">{t('home.trends')}</h2>
+        {data ? (
+          <Suspense fallback={<p className="trend-loading">{t('app.loading')}</p>}>
+            <TrendCharts trends={data.trends} />
+          </Suspense>
+        ) : (
+          <p className="trend-loading">{t('app.loading')}</p>
+        )}
+      </section>
       <p className="home-tip">{t('home.paletteTip')}</p>
     </div>
   );

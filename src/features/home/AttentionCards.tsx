@@ -1,0 +1,120 @@
+import { Link } from 'wouter';
+import type { Dashboard } from '../../api/dashboard';
+import { useI18n } from '../../i18n/i18n';
+import { useOptionalRouteLink } from '../../kernel/route-links';
+
+type Attention = Dashboard['attention'];
+
+/** One counter: what it counts, where its filtered list is, and the testid the e2e suites read. */
+interface CardDef {
+  id: string;
+  labelKey: string;
+  routeId: string;
+  /** The list's filters, as its URL keeps them. */
+  query?: string;
+  count(a: Attention): number | null;
+  cents?(a: Attention): number | null;
+}
+
+const CARDS: readonly CardDef[] = [
+  {
+    id: 'to-verify',
+    labelKey: 'home.toVerify',
+    routeId: 'professionalsVerification',
+    count: (a) => a.professionalsToVerify,
+  },
+  {
+    id: 'disabled',
+    labelKey: 'home.disabled',
+    routeId: 'professionalsDisabled',
+    count: (a) => a.professionalsDisabled,
+  },
+  {
+    id: 'waiting-payment',
+    labelKey: 'home.waitingPayment',
+    routeId: 'cases',
+    query: 'status=WAITING_PAYMENT',
+    count: (a) => a.casesWaitingPayment,
+  },
+  {
+    id: 'settlements',
+    labelKey: 'home.settlements',
+    routeId: 'settlement',
+    query: 'status=READY_TO_SETTLE&status=AVAILABLE',
+    count: (a) => a.settlementsToProcess.count,
+    cents: (a) => a.settlementsToProcess.amountCents,
+  },
+  {
+    id: 'sepa',
+    labelKey: 'home.sepaAwaiting',
+    routeId: 'sepa',
+    query: 'status=GENERATED&status=AVAILABLE',
+    count: (a) => a.sepaFilesAwaitingBank.count,
+    cents: (a) => a.sepaFilesAwaitingBank.amountCents,
+  },
+  {
+    id: 'returned',
+    labelKey: 'home.returned',
+    routeId: 'statements',
+    query: 'kind=return',
+    count: (a) => a.transfersReturned?.count ?? null,
+    cents: (a) => a.transfersReturned?.amountCents ?? null,
+  },
+  {
+    id: 'unmatched',
+    labelKey: 'home.unmatched',
+    routeId: 'statements',
+    query: 'status=UNMATCHED',
+    count: (a) => a.statementLinesUnmatched.count,
+    cents: (a) => a.statementLinesUnmatched.amountCents,
+  },
+  {
+    id: 'exports-failed',
+    labelKey: 'home.exportsFailed',
+    routeId: 'exportUsers',
+    count: (a) => a.exportsFailed,
+  },
+];
+
+function Card({ card, attention }: { card: CardDef; attention: Attention | undefined }) {
+  const { t, locale } = useI18n();
+  const route = useOptionalRouteLink(card.routeId);
+  const count = attention ? card.count(attention) : undefined;
+  const cents = attention && card.cents ? card.cents(attention) : undefined;
+  const body = (
+    <>
+      <span className="stat-value" data-testid={`count-${card.id}`}>
+        {count === undefined ? '…' : count === null ? '—' : new Intl.NumberFormat(locale).format(count)}
+      </span>
+      <span className="stat-label">{t(card.labelKey)}</span>
+      {cents !== undefined && cents !== null ? (
+        <span className="stat-amount">
+          {new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(cents / 100)}
+        </span>
+      ) : null}
+      {count === null ? <span className="stat-note">{t('home.notRecorded')}</span> : null}
+      {route?.goKey ? <kbd className="stat-key">g {route.goKey}</kbd> : null}
+    </>
+  );
+  if (!route) return <div className="stat-card">{body}</div>;
+  return (
+    <Link href={card.query ? `${route.path}?${card.query}` : route.path} className="stat-card">
+      {body}
+    </Link>
+  );
+}
+
+/** "Needs attention": each counter a link to the list it counts. */
+export function AttentionCards({ attention }: { attention: Attention | undefined }) {
+  const { t } = useI18n();
+  return (
+    <section aria-labelledby="home-attention">
+      <h2 id="home-attention">{t('home.attention')}</h2>
+      <div className="stat-cards">
+        {CARDS.map((card) => (
+          <Card key={card.id} card={card} attention={attention} />
+        ))}
+      </div>
+    </section>
+  );
+}

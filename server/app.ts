@@ -8,6 +8,7 @@ import { noStore } from './http/no-store';
 import { registerOpenApiRoutes } from './http/openapi-route';
 import { RouteRegistry } from './http/routes';
 import { securityHeaders } from './http/security-headers';
+import { registerAuditRoutes } from './platform/audit-routes';
 import { registerAttachmentRoutes } from './platform/files/routes';
 import { registerSessionRoutes } from './platform/session-routes';
 import { registerSystemRoutes } from './platform/system-routes';
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   registerAttachmentRoutes(routes);
   registerCasesArea(routes);
   registerFinanceArea(routes);
+  registerAuditRoutes(routes);
   registerOpenApiRoutes(routes);
 
   if (deps.staticDir) app.use('*', serveConsole(deps.staticDir));

@@ -31,6 +31,20 @@ export const REFUSAL_CODES = [
   'ATTACHMENT_NOT_FOUND',
   'VOICE_MESSAGE_NOT_FOUND',
   'FILE_NOT_FOUND',
+  // settlements (issue 11, docs/decisions/0066–0068)
+  'SELECT_ONE_DOCTOR',
+  'PROFESSIONAL_MISSING_DATA',
+  'SETTLEMENT_NOT_FOUND',
+  'SETTLEMENT_NOT_IN_SELECTION',
+  'SETTLEMENT_NOT_SETTLEABLE',
+  'SETTLEMENT_TOTAL_CHANGED',
+  'SETTLEMENT_NOT_DELETABLE',
+  'SETTLEMENT_HAS_PAYOUT_HISTORY',
+  'SETTLEMENT_NOT_ADJUSTABLE',
+  'SETTLEMENT_TRANSITION_NOT_ALLOWED',
+  'ADJUSTMENT_ABOVE_GROSS',
+  'INVOICE_TYPE_NOT_ALLOWED',
+  'INVOICE_NOT_FOUND',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
@@ -39,6 +53,11 @@ export interface RefusalDetails {
   field?: string;
   /** How long to wait before trying again (`TOO_MANY_ATTEMPTS`); answered as `Retry-After`. */
   retryAfterSeconds?: number;
+  /**
+   * Facts the client needs to react without another call, answered beside `code` (e.g. the doctor's
+   * `missingFields`, a settlement month's `currentTotalCents`). Declared by the route's error schema.
+   */
+  extra?: Record<string, unknown>;
 }
 
 export class Refusal extends Error {

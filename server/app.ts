@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { registerCasesArea } from './cases/routes';
+import { registerExportsArea } from './exports/routes';
 import { registerFinanceArea } from './finance/routes';
 import { requireAdmin } from './http/auth';
 import type { AppDeps, AppEnv } from './http/context';
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   registerAttachmentRoutes(routes);
   registerCasesArea(routes);
   registerFinanceArea(routes);
+  registerExportsArea(routes);
   registerOpenApiRoutes(routes);
 
   if (deps.staticDir) app.use('*', serveConsole(deps.staticDir));

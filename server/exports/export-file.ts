@@ -53,7 +53,7 @@ export async function createExportFile(
     ref,
     async write(chunk) {
       if (failure) throw failure;
-      if (!out.write(chunk)) await Promise.race([once(out, 'drain'), once(out, 'error')]);
+      if (!out.write(chunk)) await drainedOrFailed(out);
       if (failure) throw failure;
     },
     async finish() {
@@ -69,6 +69,19 @@ export async function createExportFile(
       await rm(partial, { force: true });
     },
   };
+}
+
+/** Resolves on `drain` or `error`, whichever comes first, leaving no listener behind. */
+function drainedOrFailed(out: NodeJS.EventEmitter): Promise<void> {
+  return new Promise((resolve) => {
+    const settle = () => {
+      out.off('drain', settle);
+      out.off('error', settle);
+      resolve();
+    };
+    out.on('drain', settle);
+    out.on('error', settle);
+  });
 }
 
 /** The bytes of a finished export, or null when they are gone. */

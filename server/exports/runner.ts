@@ -56,7 +56,7 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
   const clock = options.clock ?? (() => new Date());
   const instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const batchSize = options.batchSize ?? 2000;
+  const batchSize = options.batchSize ?? 5000;
   const progressEveryRows = options.progressEveryRows ?? 50_000;
   const leaseUntil = () => new Date(clock().getTime() + leaseMs);
 

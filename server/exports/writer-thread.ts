@@ -9,7 +9,7 @@ import type { FromJob, ToJob, WriterSetup } from './writer-protocol';
  * ~165 MiB before collecting; capped, it stays within ~30 MiB for ~40 % more CPU). A writer that
  * outgrows it stops with ERR_WORKER_OUT_OF_MEMORY and its job fails with that reason; the API lives on.
  */
-export const WRITER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 96 } as const;
+export const WRITER_LIMITS = { maxYoungGenerationSizeMb: 3, maxOldGenerationSizeMb: 48 } as const;
 
 const workerUrl = new URL(
   `./writer-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,

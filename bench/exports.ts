@@ -5,7 +5,8 @@
 //   npx tsx bench/exports.ts                 both formats (a fresh process each), writes bench/results/exports.md
 //   npx tsx bench/exports.ts csv|xlsx        one format, prints a JSON line
 // Needs the kept 1,000,000-user database of `npx tsx bench/seed-scale.ts --users 1000000 --keep`
-// (bench_seed_1000000; BENCH_DB names another). Migrations are applied first (0019 adds two indexes).
+// (bench_seed_1000000; BENCH_DB names another). Migrations are applied first (0019 adds two indexes);
+// run `VACUUM ANALYZE users` once after seeding, as autovacuum would (the results say what else was done).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +15,10 @@ import { createApp } from '../server/app';
 import { readConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
+import { createExportFile } from '../server/exports/export-file';
 import { createExportRunner } from '../server/exports/runner';
-import { WRITER_LIMITS } from '../server/exports/writer-thread';
+import { exportSource } from '../server/exports/sources';
+import { WRITER_LIMITS, writeInThread } from '../server/exports/writer-thread';
 import { listen } from '../server/http/listen';
 import { createSession } from '../server/platform/sessions';
 import { mib, runIsolated, writeResult } from './banking-report';
@@ -57,7 +60,6 @@ async function runFormat(format: 'CSV' | 'XLSX'): Promise<FormatResult> {
   const db = await openDatabase({ databaseUrl: url.toString(), warmConnections: 4 });
   try {
     await migrate(db);
-    await db.query('ANALYZE users');
     // A previous run's jobs would be claimed first.
     await db.query(`UPDATE export_jobs SET status = 'cancelled', runner_id = NULL, lease_expires_at = NULL
                      WHERE status IN ('queued', 'running')`);
@@ -155,9 +157,83 @@ async function runFormat(format: 'CSV' | 'XLSX'): Promise<FormatResult> {
   }
 }
 
+/**
+ * The job's pipeline without PostgreSQL: the same columns and writer thread, fed 1,000,000 synthetic
+ * USERS rows in batches of 5,000 (as the driver returns them: epoch milliseconds for instants), stored
+ * through export-file.ts. What the API thread and the writer cost on their own.
+ */
+async function runPipeline(format: 'CSV' | 'XLSX') {
+  const dataDir = mkdtempSync(join(tmpdir(), 'exports-pipeline-'));
+  const source = exportSource(
+    'USERS',
+    { dateField: 'CREATED', startDate: RANGE.startDate, endDate: RANGE.endDate },
+    'https://x',
+  );
+  const n = Number(process.env.EXPORT_ROWS ?? 1_000_000);
+  // Batches as the runner hands them over: one JSON array text (PostgreSQL builds it in the real job).
+  async function* batches() {
+    for (let start = 0; start < n; start += 5000) {
+      const batch = [];
+      for (let i = start; i < Math.min(n, start + 5000); i++) {
+        const row: Record<string, unknown> = {};
+        for (const c of source.columns) {
+          row[c.key] =
+            c.kind === 'datetime'
+              ? 1_680_000_000_000 + i * 60_000
+              : c.kind === 'cents'
+                ? 1250 + (i % 7) * 500
+                : c.kind === 'boolean'
+                  ? i % 3 === 0
+                  : `${c.key} ${i} Conceição`;
+        }
+        row.id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+        batch.push(row);
+      }
+      yield { json: JSON.stringify(batch), count: batch.length };
+    }
+  }
+  globalThis.gc?.();
+  const rssStart = process.memoryUsage().rss;
+  let rssPeak = rssStart;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
+  const cpu = process.cpuUsage();
+  const t = performance.now();
+  const file = await createExportFile(dataDir, '00000000-0000-4000-8000-000000000000', format);
+  const run = writeInThread(
+    {
+      columns: source.columns.map((c) => ({ key: c.key, kind: c.kind, header: c.header['pt-PT'] })),
+      format,
+      locale: 'pt-PT',
+      sheetName: 'Users',
+    },
+    batches(),
+    (chunk) => file.write(chunk),
+    () => undefined,
+  );
+  const rows = await run.done;
+  const { sizeBytes } = await file.finish();
+  const ms = performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  clearInterval(sampler);
+  rmSync(dataDir, { recursive: true, force: true });
+  return {
+    format: `pipeline ${format}`,
+    rows,
+    ms,
+    mainCpuMs: (used.user + used.system) / 1000,
+    bytes: sizeBytes,
+    rssStart,
+    rssPeak,
+  };
+}
+
 const script = fileURLToPath(import.meta.url);
 const only = process.argv[2];
-if (only) {
+if (only?.startsWith('pipeline-')) {
+  console.log(
+    JSON.stringify(await runPipeline(only.slice('pipeline-'.length).toUpperCase() as 'CSV' | 'XLSX')),
+  );
+} else if (only) {
   console.log(JSON.stringify(await runFormat(only.toUpperCase() as 'CSV' | 'XLSX')));
 } else {
   const results = ['csv', 'xlsx'].map((f) => runIsolated<FormatResult>(script, f));

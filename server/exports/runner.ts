@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { ExportRow } from '../../domain/export-files';
 import type { Database } from '../db/client';
 import { keysetBatches } from '../db/list';
 import { createExportFile, deleteExportFile, exportFileRef } from './export-file';
 import { EXPORT_RETENTION_MS, type ExportJobRow } from './jobs';
 import { exportSource } from './sources';
+import type { RowBatch } from './writer-protocol';
 import { WriterFailure, writeInThread } from './writer-thread';
 
 /**
@@ -49,6 +49,14 @@ export interface ExportRunner {
   wake(): void;
   /** Stops polling; a job still running is marked failed (INSTANCE_STOPPED), its file dropped. */
   stop(): Promise<void>;
+}
+
+/** Each batch's rows, already JSON texts from PostgreSQL, joined into one JSON array for the writer thread. */
+async function* asJsonBatches(
+  batches: AsyncIterable<{ row_json: string }[]>,
+): AsyncGenerator<RowBatch, void, undefined> {
+  for await (const rows of batches)
+    yield { json: `[${rows.map((r) => r.row_json).join(',')}]`, count: rows.length };
 }
 
 export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
@@ -115,7 +123,9 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
   async function run(job: ExportJobRow): Promise<void> {
     const source = exportSource(job.type, job.filters, publicUrl);
     const file = await createExportFile(dataDir, job.id, job.format);
-    const batches = keysetBatches<ExportRow & { id: string }>(db, source.keyset, batchSize);
+    const batches = asJsonBatches(
+      keysetBatches<{ id: string; row_json: string }>(db, source.keyset, batchSize),
+    );
     let rowsRead = 0;
     let stored = 0;
     let beating: Promise<void> | null = null;

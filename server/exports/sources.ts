@@ -5,8 +5,8 @@ import { dateRange, type KeysetQuery, SqlParams } from '../db/list';
 /**
  * What each export type reads and how its columns are titled (docs/decisions/0075). Every field of the
  * specification's tables (§3 User, Case) is a column; money is a `cents` column beside its currency;
- * instants are written as the Lisbon wall clock by the writers. The SQL names each value after its
- * column key, so rows go to the writer as the driver returns them, without a copy per row.
+ * instants are written as the Lisbon wall clock by the writers. Each row comes as one JSON text keyed
+ * by the column keys (`rowJson`), which goes to the writer thread untouched.
  */
 
 export interface SourceColumn {
@@ -85,28 +85,61 @@ const PROFESSIONAL_COLUMNS: readonly SourceColumn[] = [
   col('associationLink', 'text', 'Link da associação', 'Doctor association link'),
 ];
 
-const PERSON_SELECT = `u.id, u.role, u.name, u.full_name AS "fullName", u.email, u.status, u.gender, u.country,
-  u.phone_country_code AS "phoneNumberCountryCode", u.phone_number AS "phoneNumber",
-  u.id_card_number AS "idCardNumber", u.tax_number AS "taxNumber", u.disabled AS "userDisabled",
-  u.email_verified AS "emailVerified", ${epochMs('u.created_at')} AS created,
-  ${epochMs('u.last_active_at')} AS "lastActive"`;
+/** `[column key, SQL]` pairs: the columns' values as one JSON object per row (see `rowJson`). */
+type Fields = readonly (readonly [key: string, sql: string])[];
+
+const PERSON_FIELDS: Fields = [
+  ['id', 'u.id'],
+  ['role', 'u.role'],
+  ['name', 'u.name'],
+  ['fullName', 'u.full_name'],
+  ['email', 'u.email'],
+  ['status', 'u.status'],
+  ['gender', 'u.gender'],
+  ['country', 'u.country'],
+  ['phoneNumberCountryCode', 'u.phone_country_code'],
+  ['phoneNumber', 'u.phone_number'],
+  ['idCardNumber', 'u.id_card_number'],
+  ['taxNumber', 'u.tax_number'],
+  ['userDisabled', 'u.disabled'],
+  ['emailVerified', 'u.email_verified'],
+  ['created', epochMs('u.created_at')],
+  ['lastActive', epochMs('u.last_active_at')],
+];
 
 /** `fileUrl`: the parameter holding the public address the attachment links are built from. */
-const professionalSelect = (
-  fileUrl: string,
-) => `u.professional_verified AS "professionalVerified", u.college_number AS "collegeNumber",
-  u.case_price_cents AS "casePrice", u.case_currency AS "caseCurrency",
-  u.subscription_price_cents AS "subscriptionPrice", u.subscription_currency AS "subscriptionCurrency",
-  nullif(array_to_string(u.current_workplaces, ', '), '') AS "currentWorkplaces",
-  nullif(array_to_string(u.specialities, ', '), '') AS specialities,
-  CASE WHEN u.role = 'PROFESSIONAL' THEN (
-    SELECT string_agg(a.name, ', ' ORDER BY a.name) FROM professional_interest_areas pia
-      JOIN interest_areas a ON a.id = pia.area_id WHERE pia.professional_id = u.id) END AS "areasOfInterest",
-  u.share_link_id AS "shareLinkId", u.referral_name AS "referralName",
-  u.professional_background AS "professionalBackground",
-  ${fileUrl} || u.college_card_front_file_id::text || '/download' AS "collegeCardFrontFile",
-  ${fileUrl} || u.college_card_back_file_id::text || '/download' AS "collegeCardBackFile",
-  u.bic_swift AS "bicSwift", u.iban, u.association_link AS "associationLink"`;
+const professionalFields = (fileUrl: string): Fields => [
+  ['professionalVerified', 'u.professional_verified'],
+  ['collegeNumber', 'u.college_number'],
+  ['casePrice', 'u.case_price_cents'],
+  ['caseCurrency', 'u.case_currency'],
+  ['subscriptionPrice', 'u.subscription_price_cents'],
+  ['subscriptionCurrency', 'u.subscription_currency'],
+  ['currentWorkplaces', "nullif(array_to_string(u.current_workplaces, ', '), '')"],
+  ['specialities', "nullif(array_to_string(u.specialities, ', '), '')"],
+  [
+    'areasOfInterest',
+    `CASE WHEN u.role = 'PROFESSIONAL' THEN (
+      SELECT string_agg(a.name, ', ' ORDER BY a.name) FROM professional_interest_areas pia
+        JOIN interest_areas a ON a.id = pia.area_id WHERE pia.professional_id = u.id) END`,
+  ],
+  ['shareLinkId', 'u.share_link_id'],
+  ['referralName', 'u.referral_name'],
+  ['professionalBackground', 'u.professional_background'],
+  ['collegeCardFrontFile', `${fileUrl} || u.college_card_front_file_id::text || '/download'`],
+  ['collegeCardBackFile', `${fileUrl} || u.college_card_back_file_id::text || '/download'`],
+  ['bicSwift', 'u.bic_swift'],
+  ['iban', 'u.iban'],
+  ['associationLink', 'u.association_link'],
+];
+
+/**
+ * The keyset's select: the row's id (for the keyset position) and its cells as one JSON text, built by
+ * PostgreSQL. The API thread passes that text on to the writer thread as it came (no per-cell parsing,
+ * no structured clone of a million objects: bench/results/exports.md), and the writer parses it.
+ */
+const rowJson = (id: string, fields: Fields) =>
+  `${id} AS id, json_build_object(${fields.map(([key, sql]) => `'${key}', ${sql}`).join(', ')})::text AS row_json`;
 
 const USER_ROLES: Record<'USERS' | 'CUSTOMERS' | 'PROFESSIONALS', string> = {
   // The partial indexes of migration 0019 serve exactly this predicate.
@@ -135,9 +168,12 @@ function userSource(
   const countValues = [...params.values];
   const from = 'FROM users u';
   const professional = type !== 'CUSTOMERS';
-  const select = professional
-    ? `${PERSON_SELECT}, ${professionalSelect(params.add(`${publicUrl}/v2/admin/attachments/`))}`
-    : PERSON_SELECT;
+  const select = rowJson(
+    'u.id',
+    professional
+      ? [...PERSON_FIELDS, ...professionalFields(params.add(`${publicUrl}/v2/admin/attachments/`))]
+      : PERSON_FIELDS,
+  );
   return {
     columns: professional ? [...PERSON_COLUMNS, ...PROFESSIONAL_COLUMNS] : PERSON_COLUMNS,
     keyset: {
@@ -184,11 +220,24 @@ function caseSource(filters: ExportFilters, publicUrl: string): ExportSource {
   return {
     columns: CASE_COLUMNS,
     keyset: {
-      select: `c.id, c.customer_id AS "customerId", cu.name AS "customerName", c.professional_id AS "professionalId",
-        pr.name AS "professionalName", c.closed, c.status, c.total_messages AS "totalMessages", c.type,
-        ${epochMs('c.start_date')} AS "startDate", ${epochMs('c.end_date')} AS "endDate", c.price_cents AS price,
-        c.currency, c.professional_summary AS "professionalSummary", ${chatUrl} || c.id::text AS "chatLink",
-        ${epochMs('c.created_at')} AS "createdAt"`,
+      select: rowJson('c.id', [
+        ['id', 'c.id'],
+        ['customerId', 'c.customer_id'],
+        ['customerName', 'cu.name'],
+        ['professionalId', 'c.professional_id'],
+        ['professionalName', 'pr.name'],
+        ['closed', 'c.closed'],
+        ['status', 'c.status'],
+        ['totalMessages', 'c.total_messages'],
+        ['type', 'c.type'],
+        ['startDate', epochMs('c.start_date')],
+        ['endDate', epochMs('c.end_date')],
+        ['price', 'c.price_cents'],
+        ['currency', 'c.currency'],
+        ['professionalSummary', 'c.professional_summary'],
+        ['chatLink', `${chatUrl} || c.id::text`],
+        ['createdAt', epochMs('c.created_at')],
+      ]),
       from,
       where,
       params,
@@ -231,9 +280,17 @@ function statsSource(filters: ExportFilters): ExportSource {
   return {
     columns: STATS_COLUMNS,
     keyset: {
-      select: `s.day::text AS day, s.share_link_id AS "shareLinkId", p.referral_name AS "referralName",
-        s.professional_id AS "professionalId", p.name AS "professionalName", s.visits, s.signups, s.cases, s.total,
-        s.professional_id AS id`,
+      select: rowJson('s.professional_id', [
+        ['day', 's.day::text'],
+        ['shareLinkId', 's.share_link_id'],
+        ['referralName', 'p.referral_name'],
+        ['professionalId', 's.professional_id'],
+        ['professionalName', 'p.name'],
+        ['visits', 's.visits'],
+        ['signups', 's.signups'],
+        ['cases', 's.cases'],
+        ['total', 's.total'],
+      ]),
       from: `FROM ${grouped} JOIN users p ON p.id = s.professional_id`,
       where: [],
       params,

@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ExportRow } from '../../domain/export-files';
-import type { FromJob, ToJob, WriterSetup } from './writer-protocol';
+import type { FromJob, RowBatch, ToJob, WriterSetup } from './writer-protocol';
 
 /**
  * The writer thread's heap (decision 0059: at default sizing V8 lets an XLSX writer's heap grow by
@@ -46,7 +45,7 @@ export interface WriterRun {
  */
 export function writeInThread(
   setup: WriterSetup,
-  batches: AsyncIterator<ExportRow[]>,
+  batches: AsyncIterator<RowBatch>,
   store: (chunk: Uint8Array) => Promise<void>,
   progress: (rowsRead: number) => void,
 ): WriterRun {
@@ -82,8 +81,8 @@ export function writeInThread(
                 ended = true;
                 post({ type: 'end' });
               } else {
-                rowsSent += next.value.length;
-                post({ type: 'rows', rows: next.value });
+                rowsSent += next.value.count;
+                post({ type: 'rows', ...next.value });
               }
             })
             .catch(fail);

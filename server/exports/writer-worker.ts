@@ -45,8 +45,9 @@ async function* rows(): AsyncGenerator<ExportRow> {
     const message = await nextFromJob();
     if (message.type === 'end') return;
     if (message.type !== 'rows') continue;
-    for (const row of message.rows) yield row;
-    consumed += message.rows.length;
+    const batch = JSON.parse(message.json) as ExportRow[];
+    for (const row of batch) yield row;
+    consumed += batch.length;
   }
 }
 

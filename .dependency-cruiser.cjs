@@ -70,7 +70,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/http/' },
       to: {
-        path: '^server/(users|cases|platform|finance)/',
+        path: '^server/(users|cases|platform|finance|exports)/',
         pathNot:
           '^server/platform/(sessions|refusal|mutation|client-addresses|files/store|files/storage)\\.ts$',
       },
@@ -80,7 +80,7 @@ module.exports = {
       comment:
         'Inside an area only the route modules (…routes.ts) import server/http/: services and queries raise Refusal codes, never HTTP statuses (docs/decisions/0061).',
       severity: 'error',
-      from: { path: '^server/(users|cases|platform|finance)/', pathNot: 'routes\\.ts$' },
+      from: { path: '^server/(users|cases|platform|finance|exports)/', pathNot: 'routes\\.ts$' },
       to: { path: '^server/http/' },
     },
     {

@@ -100,6 +100,9 @@ export const AUDIT_ACTIONS = [
   'sepa.status-report-applied',
   'professional.payout-blocked',
   'file.store',
+  'export.start',
+  'export.cancel',
+  'export.download',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -112,5 +115,20 @@ export const AUDIT_ENTITY_TYPES = [
   'professional',
   'sepa_file',
   'stored_file',
+  'export',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
+/** What an export holds (spec §3); the users export's three share `admin/users/export`. */
+export const EXPORT_TYPES = ['USERS', 'CUSTOMERS', 'PROFESSIONALS', 'CASES', 'STATS'] as const;
+export type ExportType = (typeof EXPORT_TYPES)[number];
+export const USER_EXPORT_TYPES = ['USERS', 'CUSTOMERS', 'PROFESSIONALS'] as const;
+/** A users export picks its rows by the created date or the last-active date (spec §3). */
+export const EXPORT_DATE_FIELDS = ['CREATED', 'LAST_ACTIVE'] as const;
+export type ExportDateField = (typeof EXPORT_DATE_FIELDS)[number];
+export const EXPORT_FORMATS = ['CSV', 'XLSX'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** An export job's life (docs/decisions/0077): queued → running → done | failed | cancelled; done → expired. */
+export const EXPORT_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled', 'expired'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+/** The longest date range one export may cover, in days: five years (docs/decisions/0076). */
+export const EXPORT_MAX_RANGE_DAYS = 1_827;

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { registerCasesArea } from './cases/routes';
 import { registerDashboardArea } from './dashboard/routes';
+import { registerExportsArea } from './exports/routes';
 import { registerFinanceArea } from './finance/routes';
 import { requireAdmin } from './http/auth';
 import type { AppDeps, AppEnv } from './http/context';
@@ -49,6 +50,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   registerFinanceArea(routes);
   registerAuditRoutes(routes);
   registerDashboardArea(routes);
+  registerExportsArea(routes);
   registerOpenApiRoutes(routes);
 
   if (deps.staticDir) app.use('*', serveConsole(deps.staticDir));

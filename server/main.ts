@@ -5,6 +5,7 @@ import { build } from 'vite';
 import { createApp } from './app';
 import { readConfig } from './config';
 import { openDatabase, SERVER_WARM_CONNECTIONS } from './db/client';
+import { createExportRunner } from './exports/runner';
 import { listen } from './http/listen';
 import { keepServingAfterStrayErrors } from './http/process-guard';
 import { prepareDatabase } from './platform/bootstrap';
@@ -55,7 +56,10 @@ async function main(): Promise<void> {
     await build({ root: projectRoot, logLevel: 'warn', mode: 'production' });
   } else console.log('Console build is up to date.');
 
-  const app = createApp({ db, config, storage, staticDir: distDir });
+  // Jobs a stopped instance left running are failed first, then the queue is polled (decision 0077).
+  const exportRunner = createExportRunner({ db, dataDir: config.dataDir, publicUrl: config.publicUrl });
+  exportRunner.start();
+  const app = createApp({ db, config, storage, staticDir: distDir, exportRunner });
   const server = await listen(app, config);
   // From here on failures come from requests; one before this still stops a half-started server.
   keepServingAfterStrayErrors();
@@ -72,6 +76,7 @@ Admin Panel v2 is running at ${server.url}/
     stopping = true;
     console.log(`${signal}: stopping…`);
     await server.close();
+    await exportRunner.stop();
     await db.close();
     process.exit(0);
   };

@@ -15,6 +15,8 @@ export interface AppDeps {
   staticDir?: string;
   /** Check every JSON answer against its route's response schema; defaults to `config.checkResponses`. */
   checkResponses?: boolean;
+  /** This instance's export runner, woken when a job is queued; without one, jobs wait for another instance. */
+  exportRunner?: { wake(): void };
 }
 
 export interface AppEnv {

@@ -64,7 +64,7 @@ const DATA_TABLES = [
   'share_link_occurrences',
   'professional_interest_areas',
   'interest_areas',
-  'exports',
+  'export_jobs',
   'audit_log',
   'login_attempts',
   'sessions',

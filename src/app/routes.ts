@@ -23,6 +23,8 @@ export interface RouteDef {
 }
 
 const placeholder = lazyScreen(() => import('../features/placeholder/PlaceholderScreen'));
+// One screen serves the five export routes; the path says what it exports.
+const exportScreen = lazyScreen(() => import('../features/exports/ExportScreen'));
 // The user view with the cases section the cases feature gives it (the shell joins the two features).
 const userScreen = lazyScreen(() => import('./screens/UserWithCasesScreen'));
 
@@ -127,7 +129,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/export/users',
     titleKey: 'routes.exportUsers',
     access: 'auth',
-    screen: placeholder,
+    screen: exportScreen,
     nav: { section: 'exports', group: 'usersExport' },
     goKey: 'u',
   },
@@ -136,7 +138,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/export/customers',
     titleKey: 'routes.exportCustomers',
     access: 'auth',
-    screen: placeholder,
+    screen: exportScreen,
     nav: { section: 'exports', group: 'usersExport' },
   },
   {
@@ -144,7 +146,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/export/professionals',
     titleKey: 'routes.exportProfessionals',
     access: 'auth',
-    screen: placeholder,
+    screen: exportScreen,
     nav: { section: 'exports', group: 'usersExport' },
   },
   {
@@ -152,7 +154,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/export/cases',
     titleKey: 'routes.exportCases',
     access: 'auth',
-    screen: placeholder,
+    screen: exportScreen,
     nav: { section: 'exports' },
   },
   {
@@ -160,7 +162,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/export/stats',
     titleKey: 'routes.exportStats',
     access: 'auth',
-    screen: placeholder,
+    screen: exportScreen,
     nav: { section: 'exports' },
   },
   {

@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import { createApp } from '../../server/app';
 import { readConfig } from '../../server/config';
 import { type Database, openDatabase } from '../../server/db/client';
+import { createExportRunner, type ExportRunner } from '../../server/exports/runner';
 import { listen } from '../../server/http/listen';
 import { prepareDatabase } from '../../server/platform/bootstrap';
 
@@ -14,6 +15,8 @@ export interface TestServer {
   adminPassword: string;
   demoPassword: string;
   db: Database;
+  /** The export runner of this instance: the test runs queued exports (`runNext()`) unless it asked for polling. */
+  exportRunner: ExportRunner;
   stop(): Promise<void>;
 }
 
@@ -22,7 +25,17 @@ export interface TestServer {
  * real HTTP — in a fresh temporary DATA_DIR, with PGlite in memory unless `databaseUrl` is given.
  */
 export async function startTestServer(
-  options: { seedUsers?: number; databaseUrl?: string; smtpUrl?: string } = {},
+  options: {
+    seedUsers?: number;
+    databaseUrl?: string;
+    smtpUrl?: string;
+    /**
+     * `polling`: the runner polls and is woken by new jobs, as `npm start` runs it. By default the test
+     * runs queued exports itself (`exportRunner.runNext()`), so it can see them queued, and suites that
+     * export nothing pay no polling.
+     */
+    exportRunner?: 'polling' | 'manual';
+  } = {},
 ): Promise<TestServer> {
   const distDir = inject('consoleDir');
   if (!distDir || !existsSync(join(distDir, 'index.html')))
@@ -35,7 +48,16 @@ export async function startTestServer(
   const db = await openDatabase({ databaseUrl: options.databaseUrl });
   try {
     await prepareDatabase(db, config, options.seedUsers ?? 60);
-    const server = await listen(createApp({ db, config, staticDir: distDir }), {
+    const exportRunner = createExportRunner({ db, dataDir, publicUrl: config.publicUrl });
+    const polling = options.exportRunner === 'polling';
+    if (polling) exportRunner.start();
+    const app = createApp({
+      db,
+      config,
+      staticDir: distDir,
+      exportRunner: polling ? exportRunner : undefined,
+    });
+    const server = await listen(app, {
       host: '127.0.0.1',
       port: 0,
     });
@@ -45,8 +67,10 @@ export async function startTestServer(
       adminPassword: config.adminPassword,
       demoPassword: config.demoPassword,
       db,
+      exportRunner,
       async stop() {
         await server.close();
+        await exportRunner.stop();
         await db.close();
         rmSync(dataDir, { recursive: true, force: true });
       },

@@ -1,0 +1,263 @@
+// Export jobs end to end at 1,000,000 users on PostgreSQL: POST admin/users/export → the runner claims
+// the job → keyset batches from PostgreSQL → the writer thread → a file under DATA_DIR/exports. The API
+// and the runner live in this process, as in `npm start`, so its RSS is the server's. Meanwhile a client
+// searches users one request at a time (p95 while exporting vs. idle).
+//   npx tsx bench/exports.ts                 both formats (a fresh process each), writes bench/results/exports.md
+//   npx tsx bench/exports.ts csv|xlsx        one format, prints a JSON line
+// Needs the kept 1,000,000-user database of `npx tsx bench/seed-scale.ts --users 1000000 --keep`
+// (bench_seed_1000000; BENCH_DB names another). Migrations are applied first (0019 adds two indexes);
+// run `VACUUM ANALYZE users` once after seeding, as autovacuum would (the results say what else was done).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../server/app';
+import { readConfig } from '../server/config';
+import { openDatabase } from '../server/db/client';
+import { migrate } from '../server/db/migrate';
+import { createExportFile } from '../server/exports/export-file';
+import { createExportRunner } from '../server/exports/runner';
+import { exportSource } from '../server/exports/sources';
+import { WRITER_LIMITS, writeInThread } from '../server/exports/writer-thread';
+import { listen } from '../server/http/listen';
+import { createSession } from '../server/platform/sessions';
+import { mib, runIsolated, writeResult } from './banking-report';
+
+const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres';
+const dbName = process.env.BENCH_DB ?? 'bench_seed_1000000';
+const RANGE = { startDate: process.env.EXPORT_FROM ?? '2023-03-01', endDate: '2026-03-15' };
+const SEARCHES = [
+  'role=CUSTOMER&limit=50',
+  'role=PROFESSIONAL&status=EMAIL_VERIFIED&limit=50',
+  'q=mar&limit=20',
+];
+
+interface FormatResult {
+  format: string;
+  rows: number;
+  estimatedTotal: number;
+  runMs: number;
+  wallMs: number;
+  /** CPU of this process (API thread, writer thread, zlib) during the export, the searches included. */
+  cpuMs: number;
+  bytes: number;
+  rssStart: number;
+  rssPeak: number;
+  rssSeries: number[];
+  idleP50: number;
+  idleP95: number;
+  busyP50: number;
+  busyP95: number;
+  busyMax: number;
+  searches: number;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+
+async function runFormat(format: 'CSV' | 'XLSX'): Promise<FormatResult> {
+  const url = new URL(serverUrl);
+  url.pathname = `/${dbName}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'exports-bench-'));
+  const db = await openDatabase({ databaseUrl: url.toString(), warmConnections: 4 });
+  try {
+    await migrate(db);
+    // A previous run's jobs would be claimed first.
+    await db.query(`UPDATE export_jobs SET status = 'cancelled', runner_id = NULL, lease_expires_at = NULL
+                     WHERE status IN ('queued', 'running')`);
+    const config = readConfig({ NODE_ENV: 'production', DATA_DIR: dataDir });
+    const runner = createExportRunner({ db, dataDir, publicUrl: config.publicUrl });
+    const server = await listen(createApp({ db, config, exportRunner: runner }), {
+      host: '127.0.0.1',
+      port: 0,
+    });
+    const admin = await db.query<{ id: string }>("SELECT id FROM users WHERE email = 'admin@demo.pt'");
+    const token = await createSession(db, admin.rows[0]!.id, new Date());
+    const headers = { authorization: `Bearer ${token}` };
+    const search = async (i: number) => {
+      const started = performance.now();
+      const response = await fetch(`${server.url}/v2/admin/users?${SEARCHES[i % SEARCHES.length]}`, {
+        headers,
+      });
+      if (response.status !== 200) throw new Error(`search: ${response.status}`);
+      await response.arrayBuffer();
+      return performance.now() - started;
+    };
+    // Warm up, then the idle latency of the same searches.
+    for (let i = 0; i < 30; i++) await search(i);
+    const idle: number[] = [];
+    for (let i = 0; i < 90; i++) idle.push(await search(i));
+    idle.sort((a, b) => a - b);
+
+    globalThis.gc?.();
+    const rssStart = process.memoryUsage().rss;
+    let rssPeak = rssStart;
+    const series: number[] = [];
+    const sampler = setInterval(() => {
+      const rss = process.memoryUsage().rss;
+      rssPeak = Math.max(rssPeak, rss);
+      series.push(rss);
+    }, 100);
+
+    const wall = performance.now();
+    const cpu = process.cpuUsage();
+    const started = await fetch(`${server.url}/v2/admin/users/export`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'USERS', dateField: 'CREATED', ...RANGE, format, locale: 'pt-PT' }),
+    });
+    if (started.status !== 202) throw new Error(`start: ${started.status} ${await started.text()}`);
+    const job = (await started.json()) as { id: string; estimatedTotal: number };
+    const busy: number[] = [];
+    let status = 'queued';
+    for (let i = 0; status === 'queued' || status === 'running'; i++) {
+      busy.push(await search(i));
+      if (i % 5 === 0) {
+        const poll = await fetch(`${server.url}/v2/admin/exports/${job.id}`, { headers });
+        status = ((await poll.json()) as { status: string }).status;
+      }
+    }
+    const wallMs = performance.now() - wall;
+    const used = process.cpuUsage(cpu);
+    clearInterval(sampler);
+    const { rows } = await db.query<{
+      rows_written: number;
+      size_bytes: number;
+      ms: number;
+      status: string;
+      error_reason: string;
+    }>(
+      `SELECT rows_written, size_bytes, status, error_reason,
+              extract(epoch FROM finished_at - started_at) * 1000 AS ms FROM export_jobs WHERE id = $1`,
+      [job.id],
+    );
+    const done = rows[0]!;
+    if (done.status !== 'done') throw new Error(`export ${done.status}: ${done.error_reason}`);
+    busy.sort((a, b) => a - b);
+    await runner.stop();
+    await server.close();
+    // Keep ten points of the RSS curve, evenly spaced.
+    const step = Math.max(1, Math.floor(series.length / 10));
+    return {
+      format,
+      rows: done.rows_written,
+      estimatedTotal: job.estimatedTotal,
+      runMs: Number(done.ms),
+      wallMs,
+      cpuMs: (used.user + used.system) / 1000,
+      bytes: Number(done.size_bytes),
+      rssStart,
+      rssPeak,
+      rssSeries: series.filter((_, i) => i % step === 0).slice(0, 10),
+      idleP50: percentile(idle, 50),
+      idleP95: percentile(idle, 95),
+      busyP50: percentile(busy, 50),
+      busyP95: percentile(busy, 95),
+      busyMax: busy.at(-1) ?? Number.NaN,
+      searches: busy.length,
+    };
+  } finally {
+    await db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The job's pipeline without PostgreSQL: the same columns and writer thread, fed 1,000,000 synthetic
+ * USERS rows in batches of 5,000 (as the driver returns them: epoch milliseconds for instants), stored
+ * through export-file.ts. What the API thread and the writer cost on their own.
+ */
+async function runPipeline(format: 'CSV' | 'XLSX') {
+  const dataDir = mkdtempSync(join(tmpdir(), 'exports-pipeline-'));
+  const source = exportSource(
+    'USERS',
+    { dateField: 'CREATED', startDate: RANGE.startDate, endDate: RANGE.endDate },
+    'https://x',
+  );
+  const n = Number(process.env.EXPORT_ROWS ?? 1_000_000);
+  // Batches as the runner hands them over: one JSON array text (PostgreSQL builds it in the real job).
+  async function* batches() {
+    for (let start = 0; start < n; start += 5000) {
+      const batch = [];
+      for (let i = start; i < Math.min(n, start + 5000); i++) {
+        const row: Record<string, unknown> = {};
+        for (const c of source.columns) {
+          row[c.key] =
+            c.kind === 'datetime'
+              ? 1_680_000_000_000 + i * 60_000
+              : c.kind === 'cents'
+                ? 1250 + (i % 7) * 500
+                : c.kind === 'boolean'
+                  ? i % 3 === 0
+                  : `${c.key} ${i} Conceição`;
+        }
+        row.id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+        batch.push(row);
+      }
+      yield { json: JSON.stringify(batch), count: batch.length };
+    }
+  }
+  globalThis.gc?.();
+  const rssStart = process.memoryUsage().rss;
+  let rssPeak = rssStart;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
+  const cpu = process.cpuUsage();
+  const t = performance.now();
+  const file = await createExportFile(dataDir, '00000000-0000-4000-8000-000000000000', format);
+  const run = writeInThread(
+    {
+      columns: source.columns.map((c) => ({ key: c.key, kind: c.kind, header: c.header['pt-PT'] })),
+      format,
+      locale: 'pt-PT',
+      sheetName: 'Users',
+    },
+    batches(),
+    (chunk) => file.write(chunk),
+    () => undefined,
+  );
+  const rows = await run.done;
+  const { sizeBytes } = await file.finish();
+  const ms = performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  clearInterval(sampler);
+  rmSync(dataDir, { recursive: true, force: true });
+  return {
+    format: `pipeline ${format}`,
+    rows,
+    ms,
+    mainCpuMs: (used.user + used.system) / 1000,
+    bytes: sizeBytes,
+    rssStart,
+    rssPeak,
+  };
+}
+
+const script = fileURLToPath(import.meta.url);
+const only = process.argv[2];
+if (only?.startsWith('pipeline-')) {
+  console.log(
+    JSON.stringify(await runPipeline(only.slice('pipeline-'.length).toUpperCase() as 'CSV' | 'XLSX')),
+  );
+} else if (only) {
+  console.log(JSON.stringify(await runFormat(only.toUpperCase() as 'CSV' | 'XLSX')));
+} else {
+  const results = ['csv', 'xlsx'].map((f) => runIsolated<FormatResult>(script, f));
+  const rate = (r: FormatResult, ms = r.runMs) => Math.round(r.rows / (ms / 1000)).toLocaleString('en-GB');
+  const lines = results.map(
+    (r) =>
+      `| ${r.format} | ${r.rows.toLocaleString('en-GB')} (est. ${r.estimatedTotal.toLocaleString('en-GB')}) | ${(r.runMs / 1000).toFixed(1)} s | ${rate(r)} | ${(r.cpuMs / 1000).toFixed(1)} s | ${rate(r, r.cpuMs)} | ${(r.wallMs / 1000).toFixed(1)} s | ${mib(r.bytes)} | ${mib(r.rssStart)} → ${mib(r.rssPeak)} (+${mib(r.rssPeak - r.rssStart)}) | ${r.rssSeries.map((x) => (x / 2 ** 20).toFixed(0)).join(' / ')} | ${r.idleP50.toFixed(1)} / ${r.idleP95.toFixed(1)} | ${r.busyP50.toFixed(1)} / ${r.busyP95.toFixed(1)} (max ${r.busyMax.toFixed(0)}, n=${r.searches}) |`,
+  );
+  writeResult(
+    'exports',
+    'npx tsx bench/exports.ts',
+    [
+      `Database \`${dbName}\` on PostgreSQL (1,000,000 users from \`bench/seed-scale.ts\`), users created ${RANGE.startDate} – ${RANGE.endDate} exported as type USERS (customers and professionals, every field of the specification: ${'33'} columns), pt-PT. The API and the export runner in one process (as \`npm start\`); the writer in its Worker with \`resourceLimits\` ${JSON.stringify(WRITER_LIMITS)}. "run" is the job's started → finished time as stored; "wall" is from the POST to the client seeing \`done\` (polling). RSS is the whole process (API, runner and the writer thread), sampled every 100 ms. Searches: ${SEARCHES.map((s) => `\`${s}\``).join(', ')} in turn, one at a time, over HTTP.`,
+      '',
+      '| format | rows | run | rows/s | server CPU | rows/s of CPU | wall | file | RSS start → peak (growth) | RSS MiB over the run | search p50 / p95 ms idle | search p50 / p95 ms during the export |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+      ...lines,
+      '',
+      'Budgets (DESIGN.md §9): CSV ≥ 100,000 rows/s, XLSX ≥ 30,000 rows/s, server memory growth ≤ 100 MB.',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Database } from '../db/client';
+import { keysetBatches } from '../db/list';
+import { createExportFile, deleteExportFile, exportFileRef } from './export-file';
+import { EXPORT_RETENTION_MS, type ExportJobRow } from './jobs';
+import { exportSource } from './sources';
+import type { RowBatch } from './writer-protocol';
+import { WriterFailure, writeInThread } from './writer-thread';
+
+/**
+ * Runs export jobs (docs/decisions/0077). Any instance may run any job: a job is claimed with
+ * `FOR UPDATE SKIP LOCKED` and held under a lease the runner renews while it writes; progress and the
+ * lease are stored in one statement, which is also how the runner learns that the job was cancelled
+ * (or that it lost the lease): the statement then matches no row, and the runner stops and drops the
+ * file. Jobs whose lease ran out — their instance died — are marked failed with INSTANCE_STOPPED.
+ */
+export interface ExportRunnerOptions {
+  db: Database;
+  dataDir: string;
+  publicUrl: string;
+  clock?: () => Date;
+  /** Names this instance in `export_jobs.runner_id`. */
+  instanceId?: string;
+  /** How long a claim holds without a heartbeat. */
+  leaseMs?: number;
+  /** Rows read from the database per keyset batch. */
+  batchSize?: number;
+  /** Progress is stored at least every this many rows (and at every heartbeat). */
+  progressEveryRows?: number;
+}
+
+export const DEFAULT_LEASE_MS = 30_000;
+
+export interface ExportRunner {
+  readonly instanceId: string;
+  /** Claims the oldest queued job for this instance, or null when none is free. */
+  claim(): Promise<ExportJobRow | null>;
+  /** Writes a claimed job's file to the end (or until it is cancelled or fails). */
+  run(job: ExportJobRow): Promise<void>;
+  /** Claims and runs one job; false when the queue was empty. */
+  runNext(): Promise<boolean>;
+  /** Marks jobs whose lease ran out failed (their instance stopped), answering how many. */
+  recoverAbandoned(): Promise<number>;
+  /** Removes files of exports older than the retention, and old rows (decision 0077). */
+  sweepExpired(): Promise<number>;
+  /** Polls the queue every `pollMs` until stopped; `wake` starts a round at once. */
+  start(pollMs?: number): void;
+  wake(): void;
+  /** Stops polling; a job still running is marked failed (INSTANCE_STOPPED), its file dropped. */
+  stop(): Promise<void>;
+}
+
+/** Each batch's rows, already JSON texts from PostgreSQL, joined into one JSON array for the writer thread. */
+async function* asJsonBatches(
+  batches: AsyncIterable<{ row_json: string }[]>,
+): AsyncGenerator<RowBatch, void, undefined> {
+  for await (const rows of batches)
+    yield { json: `[${rows.map((r) => r.row_json).join(',')}]`, count: rows.length };
+}
+
+export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
+  const { db, dataDir, publicUrl } = options;
+  const clock = options.clock ?? (() => new Date());
+  const instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const batchSize = options.batchSize ?? 5000;
+  const progressEveryRows = options.progressEveryRows ?? 50_000;
+  const leaseUntil = () => new Date(clock().getTime() + leaseMs);
+
+  let timer: NodeJS.Timeout | null = null;
+  let round: Promise<void> | null = null;
+  let again = false;
+  let stopping = false;
+  let current: { stop(): Promise<void> } | null = null;
+
+  async function claim(): Promise<ExportJobRow | null> {
+    const { rows } = await db.query<ExportJobRow>(
+      `UPDATE export_jobs SET status = 'running', runner_id = $1, lease_expires_at = $2,
+              started_at = coalesce(started_at, $3)
+        WHERE id = (SELECT id FROM export_jobs WHERE status = 'queued'
+                     ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+          AND status = 'queued'
+        RETURNING *`,
+      [instanceId, leaseUntil(), clock()],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Stores progress and renews the lease; false when the job is no longer this runner's to run. */
+  async function heartbeat(id: string, rowsWritten: number): Promise<boolean> {
+    const { rows } = await db.query(
+      `UPDATE export_jobs SET rows_written = $3, lease_expires_at = $4
+        WHERE id = $1 AND runner_id = $2 AND status = 'running' RETURNING id`,
+      [id, instanceId, rowsWritten, leaseUntil()],
+    );
+    return rows.length === 1;
+  }
+
+  async function finishAs(
+    id: string,
+    status: 'done' | 'failed',
+    fields: { rows: number; ref?: string; sizeBytes?: number; reason?: string },
+  ): Promise<boolean> {
+    const { rows } = await db.query(
+      `UPDATE export_jobs SET status = $3, rows_written = $4, file_ref = $5, size_bytes = $6, error_reason = $7,
+              finished_at = $8, runner_id = NULL, lease_expires_at = NULL
+        WHERE id = $1 AND runner_id = $2 AND status = 'running' RETURNING id`,
+      [
+        id,
+        instanceId,
+        status,
+        fields.rows,
+        fields.ref ?? null,
+        fields.sizeBytes ?? null,
+        fields.reason ?? null,
+        clock(),
+      ],
+    );
+    return rows.length === 1;
+  }
+
+  async function run(job: ExportJobRow): Promise<void> {
+    const source = exportSource(job.type, job.filters, publicUrl);
+    const file = await createExportFile(dataDir, job.id, job.format);
+    const batches = asJsonBatches(
+      keysetBatches<{ id: string; row_json: string }>(db, source.keyset, batchSize),
+    );
+    let rowsRead = 0;
+    let stored = 0;
+    let beating: Promise<void> | null = null;
+    let lost = !(await heartbeat(job.id, 0));
+    const writer = writeInThread(
+      {
+        columns: source.columns.map((c) => ({ key: c.key, kind: c.kind, header: c.header[job.locale] })),
+        format: job.format,
+        locale: job.locale,
+        sheetName: source.name[job.locale],
+      },
+      batches,
+      (chunk) => file.write(chunk),
+      (rows) => {
+        rowsRead = rows;
+        if (rowsRead - stored >= progressEveryRows) beat();
+      },
+    );
+    current = writer;
+    function beat(): void {
+      if (beating || lost) return;
+      stored = rowsRead;
+      beating = heartbeat(job.id, rowsRead)
+        .then(async (mine) => {
+          if (!mine) {
+            lost = true;
+            await writer.stop();
+          }
+        })
+        .catch((error: unknown) => console.warn(`export ${job.id}: heartbeat failed: ${String(error)}`))
+        .finally(() => {
+          beating = null;
+        });
+    }
+    const renew = setInterval(beat, Math.max(50, Math.floor(leaseMs / 3)));
+    if (lost) await writer.stop();
+    try {
+      const rows = await writer.done;
+      await beating;
+      const { ref, sizeBytes } = await file.finish();
+      if (!(await finishAs(job.id, 'done', { rows, ref, sizeBytes }))) await deleteExportFile(dataDir, ref);
+    } catch (error) {
+      await beating;
+      await file.abort();
+      if (!lost) {
+        const reason = error instanceof WriterFailure ? error.reason : 'EXPORT_FAILED';
+        if (!(error instanceof WriterFailure)) console.error(`export ${job.id} failed: ${String(error)}`);
+        await finishAs(job.id, 'failed', { rows: rowsRead, reason: stopping ? 'INSTANCE_STOPPED' : reason });
+      }
+    } finally {
+      clearInterval(renew);
+      current = null;
+    }
+  }
+
+  async function runNext(): Promise<boolean> {
+    const job = await claim();
+    if (!job) return false;
+    await run(job);
+    return true;
+  }
+
+  async function recoverAbandoned(): Promise<number> {
+    const { rows } = await db.query<{ id: string; format: 'CSV' | 'XLSX' }>(
+      `UPDATE export_jobs SET status = 'failed', error_reason = 'INSTANCE_STOPPED', finished_at = $1,
+              runner_id = NULL, lease_expires_at = NULL
+        WHERE status = 'running' AND lease_expires_at < $1 RETURNING id, format`,
+      [clock()],
+    );
+    for (const job of rows) await deleteExportFile(dataDir, exportFileRef(job.id, job.format));
+    return rows.length;
+  }
+
+  async function sweepExpired(): Promise<number> {
+    const now = clock();
+    const { rows } = await db.query<{ file_ref: string | null }>(
+      `WITH due AS (
+         SELECT id, file_ref FROM export_jobs
+          WHERE expires_at <= $1 AND status IN ('done', 'queued') FOR UPDATE SKIP LOCKED)
+       UPDATE export_jobs j SET status = 'expired', file_ref = NULL, finished_at = coalesce(j.finished_at, $1)
+         FROM due WHERE j.id = due.id RETURNING due.file_ref`,
+      [now],
+    );
+    for (const { file_ref } of rows) if (file_ref) await deleteExportFile(dataDir, file_ref);
+    await db.query(`DELETE FROM export_jobs WHERE expires_at <= $1 AND status <> 'running'`, [
+      new Date(now.getTime() - EXPORT_RETENTION_MS),
+    ]);
+    return rows.length;
+  }
+
+  async function loop(): Promise<void> {
+    do {
+      again = false;
+      await recoverAbandoned();
+      await sweepExpired();
+      while (!stopping && (await runNext())) {}
+    } while (again && !stopping);
+  }
+
+  function wake(): void {
+    if (stopping) return;
+    if (round) {
+      again = true;
+      return;
+    }
+    round = loop()
+      .catch((error: unknown) => console.error(`export runner: ${String(error)}`))
+      .finally(() => {
+        round = null;
+      });
+  }
+
+  return {
+    instanceId,
+    claim,
+    run,
+    runNext,
+    recoverAbandoned,
+    sweepExpired,
+    wake,
+    start(pollMs = 2000) {
+      stopping = false;
+      wake();
+      timer = setInterval(wake, pollMs);
+      timer.unref();
+    },
+    async stop() {
+      stopping = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      await current?.stop();
+      await round;
+    },
+  };
+}

@@ -1,0 +1,148 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import Papa from 'papaparse';
+import { createApp } from '../../server/app';
+import { readConfig } from '../../server/config';
+import type { Database } from '../../server/db/client';
+import { createExportRunner, type ExportRunner } from '../../server/exports/runner';
+import { listen } from '../../server/http/listen';
+import { LocalFileStorage } from '../../server/platform/files/local-storage';
+import { seedDatabase } from '../../server/seed/seed';
+import type { TestDatabaseKind } from '../support/databases';
+import { bearer, type Clock, issueToken } from './harness';
+
+/** The seed's reference time (as the cases suites use it): "today" is 2026-03-15 in Lisbon. */
+export const SEED_NOW = new Date('2026-03-15T10:00:00Z');
+export const PUBLIC_URL = 'https://admin.example.pt';
+
+/** A seeded database behind the API, with an export runner the test drives by hand. */
+export interface ExportWorld {
+  db: Database;
+  url: string;
+  dataDir: string;
+  adminId: string;
+  token: string;
+  clock: Clock;
+  now: () => Date;
+  runner: ExportRunner;
+  /** Another instance's runner on the same database and files. */
+  newRunner(instanceId: string): ExportRunner;
+  get(path: string, token?: string): Promise<Response>;
+  post(path: string, body?: unknown, token?: string): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export async function startExportWorld(kind: TestDatabaseKind): Promise<ExportWorld> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'exports-api-'));
+  const db = await kind.open();
+  await seedDatabase(db, {
+    users: 60,
+    adminEmail: 'admin@demo.pt',
+    adminPassword: 'admin-password-1',
+    demoPassword: 'demo-password-1',
+    storage: new LocalFileStorage(join(dataDir, 'files')),
+    now: SEED_NOW,
+  });
+  const clock: Clock = { current: SEED_NOW };
+  const now = () => clock.current ?? new Date();
+  const config = readConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: PUBLIC_URL });
+  const newRunner = (instanceId: string) =>
+    createExportRunner({ db, dataDir, publicUrl: PUBLIC_URL, clock: now, instanceId, batchSize: 7 });
+  const runner = newRunner('instance-a');
+  const app = createApp({ db, config, clock: now });
+  const server = await listen(app, { host: '127.0.0.1', port: 0 });
+  const { rows } = await db.query<{ id: string }>(`SELECT id FROM users WHERE role = 'ADMIN'`);
+  const adminId = rows[0]!.id;
+  const token = await issueToken(db, adminId);
+  return {
+    db,
+    url: server.url,
+    dataDir,
+    adminId,
+    token,
+    clock,
+    now,
+    runner,
+    newRunner,
+    get: (path, as = token) => fetch(`${server.url}${path}`, { headers: bearer(as) }),
+    post: (path, body, as = token) =>
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { ...bearer(as), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    async stop() {
+      await server.close();
+      await db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A CSV export as rows of cells (BOM checked and dropped), read by papaparse with the file's separator. */
+export function readCsv(bytes: Uint8Array, separator: ';' | ','): string[][] {
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  if (!text.startsWith('\uFEFF')) throw new Error('the CSV has no BOM');
+  const parsed = Papa.parse<string[]>(text.slice(1), { delimiter: separator, newline: '\r\n' });
+  const rows = parsed.data;
+  if (rows.at(-1)?.length === 1 && rows.at(-1)![0] === '') rows.pop();
+  return rows;
+}
+
+const soffice = (() => {
+  try {
+    return execFileSync('sh', ['-c', 'command -v soffice'], { encoding: 'utf8' }).trim() || null;
+  } catch {
+    return null;
+  }
+})();
+export const hasLibreOffice = soffice !== null;
+
+/**
+ * An XLSX export as LibreOffice Calc reads it, saved back as CSV with values as shown (`,`, UTF-8).
+ * Asynchronous: a blocked event loop would stall the API server running in this same process.
+ */
+export async function readXlsxWithLibreOffice(bytes: Uint8Array): Promise<string[][]> {
+  const dir = mkdtempSync(join(tmpdir(), 'exports-lo-'));
+  try {
+    const file = join(dir, 'export.xlsx');
+    writeFileSync(file, bytes);
+    await promisify(execFile)(
+      soffice!,
+      [
+        `-env:UserInstallation=file://${join(dir, 'profile')}`,
+        '--headless',
+        '--convert-to',
+        'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true',
+        '--outdir',
+        dir,
+        file,
+      ],
+      { timeout: 120_000 },
+    );
+    const parsed = Papa.parse<string[]>(readFileSync(join(dir, 'export.csv'), 'utf8'), { delimiter: ',' });
+    return parsed.data.filter((row) => !(row.length === 1 && row[0] === ''));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const lisbonClock = new Intl.DateTimeFormat('sv-SE', {
+  timeZone: 'Europe/Lisbon',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+/** `YYYY-MM-DD HH:MM:SS` on a Lisbon wall clock, written independently of the export writers. */
+export const lisbonWallClock = (at: Date) => lisbonClock.format(at);
+
+/** Cents as pt-PT CSV writes money: decimal comma, two decimals, no grouping. */
+export const euros = (cents: number, mark = ',') =>
+  `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}${mark}${String(Math.abs(cents) % 100).padStart(2, '0')}`;

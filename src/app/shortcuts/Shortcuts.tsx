@@ -2,8 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useI18n } from '../../i18n/i18n';
 import { G_WINDOW_MS, isPaletteChord, isPlainKey, isTypingTarget } from '../../kernel/keys';
-import { type PaletteCommand, useRegisterCommands } from '../../kernel/palette-registry';
-import { PaletteCommandSources } from '../palette/commands';
+import { useRegisterCommands } from '../../kernel/palette-registry';
+import { helpCommand, PaletteCommandSources } from '../palette/commands';
 import { LazyPalette, loadPalette, preloadPaletteWhenIdle } from '../palette/lazy-palette';
 import { ROUTES } from '../routes';
 
@@ -55,19 +55,8 @@ export function Shortcuts() {
   const [goPending, setGoPending] = useState(false);
   const goTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  const helpCommand = useMemo<PaletteCommand[]>(
-    () => [
-      {
-        id: 'help',
-        group: t('palette.groups.help'),
-        label: t('shortcuts.title'),
-        hint: '?',
-        run: () => setHelpOpen(true),
-      },
-    ],
-    [t],
-  );
-  useRegisterCommands('shortcuts', helpCommand);
+  const helpCommands = useMemo(() => [helpCommand(t, () => setHelpOpen(true))], [t]);
+  useRegisterCommands('shortcuts', helpCommands);
 
   const endGo = useCallback(() => {
     clearTimeout(goTimer.current);

@@ -26,6 +26,25 @@ function useRoleSearch(term: string, role: 'CUSTOMER' | 'PROFESSIONAL', enabled:
   });
 }
 
+/** A person the server found for the palette's search, as a command that opens their page. */
+export function userSearchCommand(
+  user: UserSummary,
+  group: string,
+  search: string,
+  open: () => void,
+): PaletteCommand {
+  return {
+    id: `user:open:${user.id}`,
+    group,
+    label: `${user.fullName ?? user.name} · ${user.email}`,
+    keywords: [user.name, user.email, user.id],
+    kind: 'entity',
+    // The server may have matched what the label does not show (a phone, a tax number).
+    foundBy: search,
+    run: open,
+  };
+}
+
 /**
  * Users by name, e-mail or id from what is typed in the palette. The server is asked only once
  * typing pauses, and only the newest answer is shown, so typing never waits for the network.
@@ -43,21 +62,15 @@ export function useUserSearchCommands(): void {
 
   const commands = useMemo<PaletteCommand[]>(() => {
     if (!enabled || term.length < MIN_TERM) return [];
-    const toCommand = (group: string) => (user: UserSummary) => ({
-      id: `user:open:${user.id}`,
-      group,
-      label: `${user.fullName ?? user.name} · ${user.email}`,
-      // cmdk filters on its own: the typed text is a keyword so the server's matches stay listed.
-      keywords: [term, user.email, user.id],
-      run: () => navigate(userHref(user)),
-    });
+    const toCommand = (group: string) => (user: UserSummary) =>
+      userSearchCommand(user, group, settled, () => navigate(userHref(user)));
     return [
       ...(customers.data?.items ?? []).slice(0, USERS_PER_GROUP).map(toCommand(t('users.palette.customers'))),
       ...(professionals.data?.items ?? [])
         .slice(0, USERS_PER_GROUP)
         .map(toCommand(t('users.palette.professionals'))),
     ];
-  }, [enabled, term, customers.data, professionals.data, t, navigate]);
+  }, [enabled, term, settled, customers.data, professionals.data, t, navigate]);
 
   useRegisterCommands('user-search', commands);
 }

@@ -65,6 +65,8 @@ export interface DataTableProps<T extends RowData> {
   defaultSort?: { sort: string; order: SortOrder };
   pageSize?: number;
   rowHeight?: number;
+  /** The server's limit for the search (contract), met while typing rather than refused after. */
+  searchMaxLength?: number;
 }
 
 const features = tableFeatures({ columnVisibilityFeature });
@@ -248,6 +250,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
             type="search"
             aria-label={t('table.search')}
             placeholder={t('table.searchHint')}
+            maxLength={props.searchMaxLength}
             value={draft}
             onChange={(e) => setDraft(e.target.value)}
             onKeyDown={onSearchKeyDown}

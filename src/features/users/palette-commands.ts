@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useLocation } from 'wouter';
+import { USER_SEARCH_MAX } from '../../../contract/limits';
 import { fetchUsers, type UserSummary, userKeys } from '../../api/users';
 import { useI18n } from '../../i18n/i18n';
 import {
@@ -56,7 +57,8 @@ export function useUserSearchCommands(): void {
   const authenticated = SessionContext.useSelector((s) => s.hasTag('authenticated'));
   const term = search.trim();
   const settled = useSettledValue(term);
-  const enabled = authenticated && settled.length >= MIN_TERM;
+  // Longer than the server's limit cannot be a search: nothing is asked (the request would be refused).
+  const enabled = authenticated && settled.length >= MIN_TERM && settled.length <= USER_SEARCH_MAX;
   const customers = useRoleSearch(settled, 'CUSTOMER', enabled);
   const professionals = useRoleSearch(settled, 'PROFESSIONAL', enabled);
 

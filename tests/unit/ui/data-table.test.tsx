@@ -4,6 +4,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
+import { USER_SEARCH_MAX } from '../../../contract/limits';
 import {
   type DataColumn,
   type DataFilter,
@@ -77,6 +78,7 @@ function setup(path: string, data: Person[] = people, extraFilters: DataFilter[]
             bulkActions={(rows) => <button type="button">Bulk {rows.length}</button>}
             pageSize={200}
             rowHeight={ROW}
+            searchMaxLength={USER_SEARCH_MAX}
           />
         </Router>
       </I18nProvider>
@@ -119,6 +121,8 @@ describe('DataTable', () => {
       order: 'desc',
     });
     expect((screen.getByRole('searchbox') as HTMLInputElement).value).toBe('Person 1');
+    // The server's limit is met while typing, not refused after (issue 14: "q: too long").
+    expect((screen.getByRole('searchbox') as HTMLInputElement).maxLength).toBe(USER_SEARCH_MAX);
     expect((screen.getByRole('combobox') as HTMLSelectElement).value).toBe('A');
     expect(screen.getByRole('columnheader', { name: /E-mail/ }).getAttribute('aria-sort')).toBe('descending');
   });

@@ -108,7 +108,12 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
 
   // A new search is a new list: keyboard position and selection start over.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every state change
-  useEffect(() => setCursor(INITIAL_CURSOR), [state, fixedFilters]);
+  // Set when a search is sent from the search box: its first row takes the cursor once it is shown.
+  const toFirstRow = useRef(false);
+  useEffect(() => {
+    setCursor(toFirstRow.current ? { ...INITIAL_CURSOR, active: 0 } : INITIAL_CURSOR);
+    toFirstRow.current = false;
+  }, [state, fixedFilters]);
 
   const columnDefs = useMemo<ColumnDef<typeof features, T, unknown>[]>(
     () =>
@@ -192,11 +197,25 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [apply]);
 
+  /** Sends what is typed (if it changed) and hands the keyboard to the rows: j, k, x, Enter work at once. */
+  const searchThenRows = (input: HTMLInputElement | null) => {
+    const q = draft.trim();
+    if (q !== state.q) {
+      toFirstRow.current = true;
+      update({ q });
+    } else setCursor((c) => ({ ...c, active: rows.length > 0 ? 0 : -1 }));
+    input?.blur();
+  };
   const submitSearch = (event: FormEvent) => {
     event.preventDefault();
-    update({ q: draft.trim() });
+    searchThenRows(searchRef.current);
   };
   const onSearchKeyDown = (event: ReactKeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      searchThenRows(event.currentTarget);
+      return;
+    }
     if (event.key !== 'Escape') return;
     event.preventDefault();
     setDraft('');

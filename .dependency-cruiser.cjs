@@ -58,10 +58,14 @@ module.exports = {
     {
       name: 'console-takes-contract-types',
       comment:
-        'The console imports contract/ schemas as types only (z.infer), so zod stays out of its bundle; only the zod-free contract/statuses.ts is imported at run time.',
+        'The console imports contract/ schemas as types only (z.infer), so zod stays out of its bundle; only the zod-free contract/statuses.ts and contract/limits.ts are imported at run time.',
       severity: 'error',
       from: { path: '^src/' },
-      to: { path: '^contract/', pathNot: '^contract/statuses\\.ts$', dependencyTypesNot: ['type-only'] },
+      to: {
+        path: '^contract/',
+        pathNot: '^contract/(statuses|limits)\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'http-reaches-only-platform-leaves',

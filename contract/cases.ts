@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CASE_STATUSES, CASE_TYPES } from '../domain/case-status';
 import { dateOrInstant, int4Query } from './bounds';
 import { blankToUndefined, optionalFilter, pageSchema, sortOrderSchema } from './common';
+import { CASE_SEARCH_MAX } from './limits';
 import { CASE_SORTS, CURRENCIES, MESSAGE_TYPES } from './statuses';
 import { genderSchema, roleSchema } from './users';
 
@@ -35,7 +36,7 @@ export const caseListQuerySchema = z
     endTo: dateBound,
     priceMinCents: cents,
     priceMaxCents: cents,
-    q: optionalFilter(z.string().max(200)),
+    q: optionalFilter(z.string().max(CASE_SEARCH_MAX)),
     sort: z.preprocess(blankToUndefined, z.enum(CASE_SORTS).default('createdAt')),
     order: z.preprocess(blankToUndefined, sortOrderSchema.default('desc')),
     limit: z.preprocess(

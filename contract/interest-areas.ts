@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { pageSchema } from './common';
-
-export const AREA_NAME_MAX = 80;
+import { AREA_NAME_MAX } from './limits';
 
 export const interestAreaSchema = z.object({
   id: z.guid(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateOrInstant } from './bounds';
 import { dropEmpty, pageSchema, repeatable, sortOrderSchema } from './common';
+import { USER_SEARCH_MAX } from './limits';
 import {
   COUNTED_PROFESSIONAL_STATUSES,
   GENDERS,
@@ -101,7 +102,7 @@ const timeBound = dateOrInstant().optional();
 export const userListQuerySchema = z.preprocess(
   dropEmpty,
   z.object({
-    q: z.string().trim().max(120).optional(),
+    q: z.string().trim().max(USER_SEARCH_MAX).optional(),
     role: repeatable(roleSchema),
     status: repeatable(userStatusSchema),
     country: repeatable(z.string().regex(/^[A-Z]{2}$/)),

@@ -39,5 +39,7 @@ export function userFilters(params: SqlParams, query: UserListQuery, search: Sea
   if (search && 'id' in search) where.push(`u.id = ${params.add(search.id)}::uuid`);
   if (search && 'emailPrefix' in search) where.push(`lower(u.email) LIKE ${params.add(search.emailPrefix)}`);
   if (search && 'tsquery' in search) where.push(`u.search_words @@ ${params.add(search.tsquery)}::tsquery`);
+  if (search && 'emailPart' in search && search.emailPart)
+    where.push(`lower(u.email) LIKE ${params.add(search.emailPart)}`);
   return where;
 }

@@ -19,7 +19,7 @@ export type Search =
   | { id: string }
   | { ids: string[] }
   | { emailPrefix: string }
-  | { tsquery: string; digits: boolean; word?: string };
+  | { tsquery: string; digits: boolean; word?: string; emailPart?: string };
 
 /** Migration 0013 indexes the 2–8 letter prefixes of each word's leading letters as lexemes of their own. */
 const EXACT_PREFIX = /^[a-z]{2,8}$/;
@@ -32,10 +32,13 @@ export function parseSearch(q: string): Search | null {
   const text = q.trim();
   if (text === '') return null;
   if (GUID.test(text)) return { id: text.toLowerCase() };
-  // One token with e-mail punctuation: a prefix of the address, through its btree index (0002).
-  if (/^\S*[@._+]\S*$/.test(text) && !/^\+?[\d().-]+$/.test(text))
+  const addressLike = /^\S*[@._+]\S*$/.test(text) && !/^\+?[\d().-]+$/.test(text);
+  // One token with an `@`: a prefix of the address, through its btree index (0002).
+  if (addressLike && text.includes('@'))
     return { emailPrefix: `${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` };
-  const folded = text
+  // Without one it may be any part of the address ("lopes.211"): the local part's pieces are words of
+  // the index (migration 0013), which find the few candidates; the address must then hold the text.
+  const folded = (addressLike ? text.replace(/[._+]+/g, ' ') : text)
     .normalize('NFD')
     .replace(/\p{Diacritic}/gu, '')
     .toLowerCase();
@@ -47,6 +50,8 @@ export function parseSearch(q: string): Search | null {
   const tsquery = typed
     .map((word) => (EXACT_PREFIX.test(word) ? quoteLexeme(word) : `${quoteLexeme(word)}:*`))
     .join(' & ');
+  if (addressLike)
+    return { tsquery, digits: false, emailPart: `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` };
   const word = typed.length === 1 && !digits && LETTER_LED_WORD.test(typed[0]!) ? typed[0] : undefined;
   return {
     tsquery,

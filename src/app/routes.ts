@@ -20,6 +20,8 @@ export interface RouteDef {
   nav?: { section: NavSection; group?: NavGroup; badge?: keyof StatusCounts };
   /** Letter after `g` that opens this screen. */
   goKey?: string;
+  /** Other words the palette finds this screen by, in both languages (comma-separated). */
+  synonymsKey?: string;
 }
 
 const placeholder = lazyScreen(() => import('../features/placeholder/PlaceholderScreen'));
@@ -61,6 +63,7 @@ export const ROUTES: readonly RouteDef[] = [
     prefetch: (search) => prefetchUsersFirstPage('CUSTOMER', undefined, search),
     nav: { section: 'users' },
     goKey: 'c',
+    synonymsKey: 'palette.synonyms.customers',
   },
   {
     id: 'customer',
@@ -78,6 +81,7 @@ export const ROUTES: readonly RouteDef[] = [
     prefetch: (search) => prefetchUsersFirstPage('PROFESSIONAL', undefined, search),
     nav: { section: 'users', group: 'professionals' },
     goKey: 'p',
+    synonymsKey: 'palette.synonyms.professionals',
   },
   {
     id: 'professionalsDisabled',

@@ -13,6 +13,20 @@ export type Translate = (key: string, params?: Record<string, string | number>) 
 /** For code outside React (query cache, toasts): always the locale currently shown. */
 export const translate: Translate = (key, params) => dictionary.t(key, params);
 
+/** A translation function for one language, whatever the console shows. */
+export const translateIn =
+  (lang: Locale): Translate =>
+  (key, params) =>
+    dictionary.t(key, params, lang);
+
+/** The text of a key in every language, so what is typed in either finds it (the palette's words). */
+export const translateEvery = (key: string): string[] =>
+  (['pt-PT', 'en-GB'] as const).map((lang) => translateIn(lang)(key));
+
+/** A synonyms key's comma-separated words, in every language (`palette.synonyms.*`). */
+export const everySynonym = (key: string): string[] =>
+  translateEvery(key).flatMap((list) => list.split(',').map((word) => word.trim()));
+
 interface I18nValue {
   locale: Locale;
   t: Translate;

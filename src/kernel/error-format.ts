@@ -7,6 +7,14 @@ export interface FormattedError {
   message: string;
 }
 
+/** The label the admin reads for a request field; a field without one is left out of the line. */
+const FIELD_LABEL_KEYS: Readonly<Record<string, string>> = {
+  q: 'table.search',
+  email: 'login.email',
+  password: 'login.password',
+  name: 'areas.name',
+};
+
 /** Turns any failure into the toast text of spec §8: code lookup, `field: message` lines, fallback. */
 export function formatError(error: unknown, t: Translate): FormattedError {
   const title = t('errorMessages.title');
@@ -15,7 +23,10 @@ export function formatError(error: unknown, t: Translate): FormattedError {
   if (error.errors.length > 0) {
     const lines = error.errors.map(({ field, code }) => {
       const key = validationCodeKey(code);
-      return `${field}: ${key ? t(key) : fallback}`;
+      const text = key ? t(key) : fallback;
+      // Spec §8's `field: message`, with the field as the admin knows it, never the parameter's name.
+      const label = FIELD_LABEL_KEYS[field];
+      return label ? `${t(label)}: ${text}` : text;
     });
     return { title, message: lines.join('\n') };
   }

@@ -1,11 +1,9 @@
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+import type { RankableCommand } from './palette-ranking';
 
-export interface PaletteCommand {
-  id: string;
-  /** Translated heading the command is listed under. */
+export interface PaletteCommand extends RankableCommand {
+  /** Translated name of what the command belongs to, shown beside it. */
   group: string;
-  label: string;
-  keywords?: string[];
   hint?: string;
   run(): void;
 }

@@ -193,6 +193,73 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
     expect(row.status).toBe('PROFESSIONAL_VERIFIED');
   });
 
+  it('moves a user opened under the other role’s route to their own, replacing the history entry', async () => {
+    const patient = await one<{ id: string }>(
+      "SELECT id FROM users WHERE role = 'CUSTOMER' ORDER BY email LIMIT 1",
+    );
+    const doctor = await one<{ id: string }>(
+      "SELECT id FROM users WHERE role = 'PROFESSIONAL' ORDER BY email LIMIT 1",
+    );
+    const title = (name: string) => page.getByRole('heading', { name, exact: true, level: 1 });
+    for (const [wrong, right, list, listTitle, userTitle] of [
+      [
+        `/professionals/${patient.id}`,
+        `/customers/${patient.id}`,
+        '/customers',
+        ptPT.routes.customers,
+        ptPT.routes.customer,
+      ],
+      [
+        `/customers/${doctor.id}`,
+        `/professionals/${doctor.id}`,
+        '/professionals',
+        ptPT.routes.professionals,
+        ptPT.routes.professional,
+      ],
+    ] as const) {
+      await page.goto(`${server.url}${list}`);
+      await title(listTitle).waitFor();
+      await page.goto(`${server.url}${wrong}`);
+      await page.waitForURL(`${server.url}${right}`);
+      await title(userTitle).waitFor();
+      await page.getByRole('heading', { name: ptPT.users.sections.profile }).waitFor();
+      // Replaced, not pushed: Back returns to the list, not to the wrong address.
+      await page.goBack();
+      await page.waitForURL(`${server.url}${list}`);
+    }
+  });
+
+  it('puts first in the palette what the ranking table says, on the seed', async () => {
+    const doctor = await one<{ id: string }>(
+      `SELECT id FROM users WHERE role = 'PROFESSIONAL' AND status = 'EMAIL_VERIFIED' AND NOT disabled
+        ORDER BY email LIMIT 1`,
+    );
+    const person = await one<{ id: string; email: string }>(
+      "SELECT id, email FROM users WHERE email ~ '^[a-z]+\\.[a-z]+\\.[0-9]{3}@' AND role = 'CUSTOMER' ORDER BY email LIMIT 1",
+    );
+    /** Ctrl+K, type, and wait until the item under the cursor is the expected one (answers arrive late). */
+    const firstFor = async (text: string, expected: string) => {
+      await page.keyboard.press('Control+k');
+      await page.getByPlaceholder(ptPT.palette.placeholder).waitFor();
+      await page.keyboard.type(text);
+      await page.waitForFunction(
+        (label) => document.querySelector('[cmdk-item][aria-selected="true"]')?.textContent?.includes(label),
+        expected,
+      );
+    };
+    await page.goto(`${server.url}/professionals/${doctor.id}`);
+    await page.getByRole('heading', { name: ptPT.users.sections.profile }).waitFor();
+    await firstFor('verificar', ptPT.users.actions.verify);
+    await page.keyboard.press('Escape');
+    await firstFor('sair', ptPT.nav.logout);
+    await page.keyboard.press('Escape');
+    // A later part of the address ("lopes.211"), then Enter opens that patient.
+    const part = person.email.split('@')[0]!.split('.').slice(1).join('.');
+    await firstFor(part, person.email);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${server.url}/customers/${person.id}`);
+  });
+
   it('lists as many doctors to verify as the badge says', async () => {
     await page.keyboard.press('g');
     await page.keyboard.press('v');

@@ -1,52 +1,90 @@
 import { useMemo } from 'react';
 import { useLocation } from 'wouter';
+import type { Locale } from '../../../machines/session';
 import { useCaseJumpCommands } from '../../features/cases/palette-commands';
 import { useUserSearchCommands } from '../../features/users/palette-commands';
-import { useI18n } from '../../i18n/i18n';
+import { everySynonym, type Translate, translateEvery, useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
 import { type PaletteCommand, useRegisterCommands } from '../../kernel/palette-registry';
 import { SessionContext } from '../../kernel/session';
 import { useEnabledLocales } from '../ProfileMenu';
 import { isStaticRoute, ROUTES } from '../routes';
 
-/** The commands every screen has: navigation, language and sign-out. */
+export interface BaseCommandsInput {
+  t: Translate;
+  /** The language shown now; the others are offered. */
+  locale: Locale;
+  locales: readonly Locale[];
+  authenticated: boolean;
+  navigate(path: string): void;
+  setLocale(locale: Locale): void;
+}
+
+/**
+ * The commands every screen has: navigation, language and sign-out. Each is also found by its name in
+ * the other language and by synonyms (`palette.synonyms.*`), so "sair" and "logout" both sign out.
+ */
+export function baseCommands({
+  t,
+  locale,
+  locales,
+  authenticated,
+  navigate,
+  setLocale,
+}: BaseCommandsInput): PaletteCommand[] {
+  const navigation = ROUTES.filter((r) => r.access === 'auth' && isStaticRoute(r)).map((r) => ({
+    id: `go:${r.id}`,
+    group: t('palette.groups.navigation'),
+    label: t(r.titleKey),
+    keywords: [r.path, ...translateEvery(r.titleKey), ...(r.synonymsKey ? everySynonym(r.synonymsKey) : [])],
+    kind: 'screen' as const,
+    ...(r.goKey ? { hint: `g ${r.goKey}` } : {}),
+    run: () => navigate(r.path),
+  }));
+  const languages = locales
+    .filter((l) => l !== locale)
+    .map((l) => ({
+      id: `locale:${l}`,
+      group: t('palette.groups.language'),
+      label: t('palette.switchLanguage', { language: t(languageKey(l)) }),
+      keywords: [l, t(languageKey(l)), ...everySynonym('palette.synonyms.language')],
+      run: () => setLocale(l),
+    }));
+  const session = authenticated
+    ? [
+        {
+          id: 'logout',
+          group: t('palette.groups.session'),
+          label: t('nav.logout'),
+          keywords: [...translateEvery('nav.logout'), ...everySynonym('palette.synonyms.logout')],
+          run: () => navigate('/logout'),
+        },
+      ]
+    : [];
+  return [...navigation, ...languages, ...session];
+}
+
+/** The command that opens the keyboard help (`?`). */
+export function helpCommand(t: Translate, open: () => void): PaletteCommand {
+  return {
+    id: 'help',
+    group: t('palette.groups.help'),
+    label: t('shortcuts.title'),
+    keywords: [...translateEvery('shortcuts.title'), ...everySynonym('palette.synonyms.help')],
+    hint: '?',
+    run: open,
+  };
+}
+
 function useBaseCommands(): void {
   const { t, locale, setLocale } = useI18n();
   const [, navigate] = useLocation();
   const authenticated = SessionContext.useSelector((s) => s.hasTag('authenticated'));
   const locales = useEnabledLocales();
-
-  const commands = useMemo<PaletteCommand[]>(() => {
-    const navigation = ROUTES.filter((r) => r.access === 'auth' && isStaticRoute(r)).map((r) => ({
-      id: `go:${r.id}`,
-      group: t('palette.groups.navigation'),
-      label: t(r.titleKey),
-      keywords: [r.path],
-      ...(r.goKey ? { hint: `g ${r.goKey}` } : {}),
-      run: () => navigate(r.path),
-    }));
-    const languages = locales
-      .filter((l) => l !== locale)
-      .map((l) => ({
-        id: `locale:${l}`,
-        group: t('palette.groups.language'),
-        label: t('palette.switchLanguage', { language: t(languageKey(l)) }),
-        keywords: [l],
-        run: () => setLocale(l),
-      }));
-    const session = authenticated
-      ? [
-          {
-            id: 'logout',
-            group: t('palette.groups.session'),
-            label: t('nav.logout'),
-            run: () => navigate('/logout'),
-          },
-        ]
-      : [];
-    return [...navigation, ...languages, ...session];
-  }, [t, locale, setLocale, navigate, authenticated, locales]);
-
+  const commands = useMemo(
+    () => baseCommands({ t, locale, locales, authenticated, navigate, setLocale }),
+    [t, locale, setLocale, navigate, authenticated, locales],
+  );
   useRegisterCommands('base', commands);
 }
 

@@ -4,7 +4,7 @@ import { useI18n } from '../../i18n/i18n';
 import { G_WINDOW_MS, isPaletteChord, isPlainKey, isTypingTarget } from '../../kernel/keys';
 import { type PaletteCommand, useRegisterCommands } from '../../kernel/palette-registry';
 import { useCurrentScreenKeys } from '../../kernel/screen-keys';
-import { PaletteCommandSources } from '../palette/commands';
+import { helpCommand, PaletteCommandSources } from '../palette/commands';
 import { LazyPalette, loadPalette, preloadPaletteWhenIdle } from '../palette/lazy-palette';
 import { ROUTES } from '../routes';
 
@@ -58,19 +58,8 @@ export function Shortcuts() {
   const [goPending, setGoPending] = useState(false);
   const goTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  const helpCommand = useMemo<PaletteCommand[]>(
-    () => [
-      {
-        id: 'help',
-        group: t('palette.groups.help'),
-        label: t('shortcuts.title'),
-        hint: '?',
-        run: () => setHelpOpen(true),
-      },
-    ],
-    [t],
-  );
-  useRegisterCommands('shortcuts', helpCommand);
+  const helpCommands = useMemo(() => [helpCommand(t, () => setHelpOpen(true))], [t]);
+  useRegisterCommands('shortcuts', helpCommands);
 
   const endGo = useCallback(() => {
     clearTimeout(goTimer.current);

@@ -67,6 +67,8 @@ export interface DataTableProps<T extends RowData> {
   rowHeight?: number;
   /** Shows the free-text search box (default true); lists the API cannot search leave it out. */
   searchable?: boolean;
+  /** The server's limit for the search (contract), met while typing rather than refused after. */
+  searchMaxLength?: number;
 }
 
 const features = tableFeatures({ columnVisibilityFeature });
@@ -106,9 +108,14 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const rowIds = useMemo(() => rows.map(getRowId), [rows, getRowId]);
   const firstPage = query.data?.pages[0];
 
+  // Set when a search is sent from the search box: its first row takes the cursor once it is shown.
+  const toFirstRow = useRef(false);
   // A new search is a new list: keyboard position and selection start over.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every state change
-  useEffect(() => setCursor(INITIAL_CURSOR), [state, fixedFilters]);
+  useEffect(() => {
+    setCursor(toFirstRow.current ? { ...INITIAL_CURSOR, active: 0 } : INITIAL_CURSOR);
+    toFirstRow.current = false;
+  }, [state, fixedFilters]);
 
   const columnDefs = useMemo<ColumnDef<typeof features, T, unknown>[]>(
     () =>
@@ -198,11 +205,25 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [apply]);
 
+  /** Sends what is typed (if it changed) and hands the keyboard to the rows: j, k, x, Enter work at once. */
+  const searchThenRows = (input: HTMLInputElement | null) => {
+    const q = draft.trim();
+    if (q !== state.q) {
+      toFirstRow.current = true;
+      update({ q });
+    } else setCursor((c) => ({ ...c, active: rows.length > 0 ? 0 : -1 }));
+    input?.blur();
+  };
   const submitSearch = (event: FormEvent) => {
     event.preventDefault();
-    update({ q: draft.trim() });
+    searchThenRows(searchRef.current);
   };
   const onSearchKeyDown = (event: ReactKeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      searchThenRows(event.currentTarget);
+      return;
+    }
     if (event.key !== 'Escape') return;
     event.preventDefault();
     setDraft('');
@@ -257,6 +278,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
               type="search"
               aria-label={t('table.search')}
               placeholder={t('table.searchHint')}
+              maxLength={props.searchMaxLength}
               value={draft}
               onChange={(e) => setDraft(e.target.value)}
               onKeyDown={onSearchKeyDown}

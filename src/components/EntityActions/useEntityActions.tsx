@@ -1,7 +1,7 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
 import { type Gender, genderedKey } from '../../i18n/gender';
-import { type Translate, useI18n } from '../../i18n/i18n';
+import { type Translate, translateEvery, useI18n } from '../../i18n/i18n';
 import { type PaletteCommand, useRegisterCommands } from '../../kernel/palette-registry';
 import { notify } from '../../kernel/toast';
 import { useConfirmation } from '../ConfirmDialog/ConfirmDialog';
@@ -65,6 +65,8 @@ export function entityAction<E, C, R>(action: EntityAction<E, C, R>): EntityActi
 export interface BoundEntityAction {
   id: string;
   label: string;
+  /** Its name in every language, so the palette finds it whatever the console shows. */
+  keywords: string[];
   danger: boolean;
   run(): void;
 }
@@ -108,6 +110,7 @@ export function useEntityActions<E, C>(
         return {
           id: action.id,
           label,
+          keywords: translateEvery(action.labelKey),
           danger,
           run: () =>
             ask({
@@ -136,6 +139,8 @@ export function useEntityActions<E, C>(
       id: `${definition.entity}:${action.id}:${id}`,
       group,
       label: action.label,
+      keywords: action.keywords,
+      kind: 'action' as const,
       run: action.run,
     }));
   }, [definition, entity, actions, t]);

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
+import { AREA_NAME_MAX } from '../../../contract/limits';
 import { ApiError } from '../../api/http';
 import {
   createInterestArea,
@@ -13,6 +14,9 @@ import { useI18n } from '../../i18n/i18n';
 import { notify } from '../../kernel/toast';
 
 /** `/professionals/area-interest`: the areas with their number of professionals; create and delete. */
+/** Characters before the limit at which the count appears. */
+const AREA_NAME_WARN = 10;
+
 export default function AreasScreen() {
   const { t } = useI18n();
   const queryClient = useQueryClient();
@@ -67,11 +71,17 @@ export default function AreasScreen() {
         <input
           id="area-name"
           value={name}
-          maxLength={80}
+          maxLength={AREA_NAME_MAX}
           aria-invalid={fieldError !== null}
-          aria-describedby={fieldError ? 'area-name-error' : undefined}
+          aria-describedby={fieldError ? 'area-name-error area-name-count' : 'area-name-count'}
           onChange={(e) => setName(e.target.value)}
         />
+        {/* The limit is said, not met by a silent cut: the count shows as it nears. */}
+        <span id="area-name-count" className="field-hint" aria-live="polite">
+          {name.length >= AREA_NAME_MAX - AREA_NAME_WARN
+            ? t('areas.nameCount', { count: name.length, max: AREA_NAME_MAX })
+            : ''}
+        </span>
         <button type="submit" disabled={create.isPending}>
           {t('areas.create')}
         </button>

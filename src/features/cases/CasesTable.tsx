@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { CASE_SEARCH_MAX } from '../../../contract/limits';
 import { CASE_STATUSES, CASE_TYPES } from '../../../domain/case-status';
 import { type CaseItem, fetchCases } from '../../api/cases';
 import {
@@ -152,6 +153,7 @@ export function CasesTable({ id, fixedFilters }: CasesTableProps) {
       filters={filters}
       {...(fixedFilters ? { fixedFilters } : {})}
       defaultSort={{ sort: 'createdAt', order: 'desc' }}
+      searchMaxLength={CASE_SEARCH_MAX}
     />
   );
 }

@@ -42,6 +42,7 @@ export function useCaseJumpCommands(): void {
       group,
       label,
       keywords: [id],
+      kind: 'entity',
       run: () => navigate(`/chat/${id}`),
     });
     if (authenticated && FULL_ID.test(term)) return [open(term, t('cases.palette.open', { id: term }))];

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { USER_SEARCH_MAX } from '../../../contract/limits';
 import { interestAreasQuery } from '../../api/interest-areas';
 import { fetchCountries } from '../../api/static-data';
 import { fetchUsers, USER_STATUSES, type UserSummary, userKeys } from '../../api/users';
@@ -173,6 +174,7 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
       filters={filters}
       fixedFilters={fixedFilters}
       defaultSort={{ sort: 'created', order: 'desc' }}
+      searchMaxLength={USER_SEARCH_MAX}
     />
   );
 }

@@ -4,6 +4,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
+import { USER_SEARCH_MAX } from '../../../contract/limits';
 import {
   type DataColumn,
   type DataFilter,
@@ -77,6 +78,7 @@ function setup(path: string, data: Person[] = people, extraFilters: DataFilter[]
             bulkActions={(rows) => <button type="button">Bulk {rows.length}</button>}
             pageSize={200}
             rowHeight={ROW}
+            searchMaxLength={USER_SEARCH_MAX}
           />
         </Router>
       </I18nProvider>
@@ -119,6 +121,8 @@ describe('DataTable', () => {
       order: 'desc',
     });
     expect((screen.getByRole('searchbox') as HTMLInputElement).value).toBe('Person 1');
+    // The server's limit is met while typing, not refused after (issue 14: "q: too long").
+    expect((screen.getByRole('searchbox') as HTMLInputElement).maxLength).toBe(USER_SEARCH_MAX);
     expect((screen.getByRole('combobox') as HTMLSelectElement).value).toBe('A');
     expect(screen.getByRole('columnheader', { name: /E-mail/ }).getAttribute('aria-sort')).toBe('descending');
   });
@@ -151,7 +155,7 @@ describe('DataTable', () => {
     expect(window.location.search).toBe(before);
   });
 
-  it('searches on Enter, writing the query to the URL; Esc clears it', async () => {
+  it('searches on Enter, writing the query to the URL and handing the keys to the first row; / then Esc clears it', async () => {
     const user = userEvent.setup();
     setup('/people');
     await screen.findByText('Person 0');
@@ -160,8 +164,27 @@ describe('DataTable', () => {
     await user.keyboard('Person 99{Enter}');
     await waitFor(() => expect(window.location.search).toBe('?q=Person+99'));
     await screen.findByText('Person 990');
+    // The search box is left; the first row is the active one, j moves on, Esc does not clear the search.
+    expect(document.activeElement).not.toBe(screen.getByRole('searchbox'));
+    const active = () => document.querySelector('.data-table-body-row[data-active]')?.textContent;
+    await waitFor(() => expect(active()).toContain('Person 99'));
+    await user.keyboard('j');
+    await waitFor(() => expect(active()).toContain('Person 990'));
     await user.keyboard('{Escape}');
+    expect(window.location.search).toBe('?q=Person+99');
+    await user.keyboard('/{Escape}');
     await waitFor(() => expect(window.location.search).toBe(''));
+  });
+
+  it('ArrowDown in the search box sends the search and moves to the first row', async () => {
+    const user = userEvent.setup();
+    setup('/people');
+    await screen.findByText('Person 0');
+    await user.keyboard('/Person 7{ArrowDown}');
+    await waitFor(() => expect(window.location.search).toBe('?q=Person+7'));
+    const active = () => document.querySelector('.data-table-body-row[data-active]')?.textContent;
+    await waitFor(() => expect(active()).toContain('Person 7'));
+    expect(document.activeElement).not.toBe(screen.getByRole('searchbox'));
   });
 
   it('walks back and forward through searches with the browser history', async () => {

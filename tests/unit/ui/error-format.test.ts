@@ -22,12 +22,21 @@ describe('formatError', () => {
     );
   });
 
-  it('lists validation errors as field: message lines', () => {
+  it('lists validation errors as field: message lines, naming fields as the screen does', () => {
     const error = new ApiError(400, 'VALIDATION_ERROR', [
       { field: 'email', code: 'email' },
       { field: 'password', code: 'required' },
     ]);
-    expect(formatError(error, t).message).toBe('email: Incorrect email format\npassword: This is required');
+    expect(formatError(error, t).message).toBe(
+      `${enGB.login.email}: Incorrect email format\n${enGB.login.password}: This is required`,
+    );
+  });
+
+  it('never shows a parameter name: the search box by its label, an unknown field not at all', () => {
+    const tooLong = new ApiError(400, 'VALIDATION_ERROR', [{ field: 'q', code: 'too_big' }]);
+    expect(formatError(tooLong, t).message).toMatch(new RegExp(`^${enGB.table.search}: `));
+    const unknown = new ApiError(400, 'VALIDATION_ERROR', [{ field: 'createdFrom', code: 'required' }]);
+    expect(formatError(unknown, t).message).toBe('This is required');
   });
 
   it('falls back for unknown codes, missing codes and non-API failures', () => {

@@ -1,0 +1,11 @@
+/**
+ * Text limits the API enforces and the console's inputs carry (`maxLength`), so a limit is met while
+ * typing instead of refused after. Zod-free: the console imports it at run time (.dependency-cruiser.cjs).
+ */
+
+/** The longest users search (`q`). */
+export const USER_SEARCH_MAX = 120;
+/** The longest cases search (`q`). */
+export const CASE_SEARCH_MAX = 200;
+/** The longest area-of-interest name. */
+export const AREA_NAME_MAX = 80;

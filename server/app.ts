@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { registerCasesArea } from './cases/routes';
+import { registerDashboardArea } from './dashboard/routes';
 import { registerFinanceArea } from './finance/routes';
 import { requireAdmin } from './http/auth';
 import type { AppDeps, AppEnv } from './http/context';
@@ -8,6 +9,7 @@ import { noStore } from './http/no-store';
 import { registerOpenApiRoutes } from './http/openapi-route';
 import { RouteRegistry } from './http/routes';
 import { securityHeaders } from './http/security-headers';
+import { registerAuditRoutes } from './platform/audit-routes';
 import { registerAttachmentRoutes } from './platform/files/routes';
 import { registerSessionRoutes } from './platform/session-routes';
 import { registerSystemRoutes } from './platform/system-routes';
@@ -37,6 +39,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   registerAttachmentRoutes(routes);
   registerCasesArea(routes);
   registerFinanceArea(routes);
+  registerAuditRoutes(routes);
+  registerDashboardArea(routes);
   registerOpenApiRoutes(routes);
 
   if (deps.staticDir) app.use('*', serveConsole(deps.staticDir));

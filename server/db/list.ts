@@ -97,6 +97,16 @@ export interface KeysetPosition {
 
 export type CursorBound = Record<string, string>;
 
+/**
+ * The SQL type of a list's unique tie-breaker: a UUID for most tables, a `bigserial` for append-only
+ * logs (the audit log). The cursor's `id` is checked against it before SQL casts it.
+ */
+export type RowIdType = 'uuid' | 'bigint';
+const ROW_ID_SCHEMAS: Record<RowIdType, z.ZodType<string>> = {
+  uuid: z.guid(),
+  bigint: z.string().regex(/^[1-9]\d{0,17}$/),
+};
+
 export function encodeCursor(bound: CursorBound, position: KeysetPosition): string {
   return Buffer.from(JSON.stringify({ v: CURSOR_VERSION, ...bound, ...position })).toString('base64url');
 }
@@ -107,7 +117,12 @@ export const invalidCursor = () => refuse('INVALID_CURSOR', { field: 'cursor' })
  * The position a cursor holds, if it was issued by this version for the same `bound` and its key casts
  * to `keyType`; otherwise a refusal (400 INVALID_CURSOR), never a failure in SQL.
  */
-export function decodeCursor(cursor: string, bound: CursorBound, keyType: SortKeyType): KeysetPosition {
+export function decodeCursor(
+  cursor: string,
+  bound: CursorBound,
+  keyType: SortKeyType,
+  idType: RowIdType = 'uuid',
+): KeysetPosition {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -116,7 +131,7 @@ export function decodeCursor(cursor: string, bound: CursorBound, keyType: SortKe
   }
   const shape: Record<string, z.ZodType> = { v: z.literal(CURSOR_VERSION) };
   for (const [name, value] of Object.entries(bound)) shape[name] = z.literal(value);
-  const schema = z.object({ ...shape, key: SORT_KEY_SCHEMAS[keyType], id: z.guid() });
+  const schema = z.object({ ...shape, key: SORT_KEY_SCHEMAS[keyType], id: ROW_ID_SCHEMAS[idType] });
   const result = schema.safeParse(parsed);
   if (!result.success) throw invalidCursor();
   return { key: result.data.key, id: result.data.id };
@@ -141,8 +156,10 @@ export interface KeysetQuery {
   where: readonly string[];
   params: SqlParams;
   sort: SortColumn;
-  /** The unique tie-breaker, e.g. `u.id`. */
+  /** The unique tie-breaker, e.g. `u.id`, as text in the rows' `id`. */
   id: string;
+  /** Its SQL type (default `uuid`). */
+  idType?: RowIdType;
   order: SortOrder;
 }
 
@@ -157,8 +174,9 @@ export function after(
   idSql: string,
   order: SortOrder,
   position: KeysetPosition,
+  idType: RowIdType = 'uuid',
 ): string {
-  return `(${sortSql}, ${idSql}) ${order === 'desc' ? '<' : '>'} (${params.add(position.key)}::${type}, ${params.add(position.id)}::uuid)`;
+  return `(${sortSql}, ${idSql}) ${order === 'desc' ? '<' : '>'} (${params.add(position.key)}::${type}, ${params.add(position.id)}::${idType})`;
 }
 
 /**
@@ -174,7 +192,8 @@ export async function keysetRows<Row>(
   const params = new SqlParams();
   params.values.push(...query.params.values);
   const where = [...query.where];
-  if (position) where.push(after(params, query.sort.sql, query.sort.type, query.id, query.order, position));
+  if (position)
+    where.push(after(params, query.sort.sql, query.sort.type, query.id, query.order, position, query.idType));
   const { rows } = await db.query<Row & { sort_key: string }>(
     `SELECT ${query.select}, (${query.sort.sql})::text AS sort_key ${query.from} ${whereClause(where)}
       ORDER BY ${query.sort.sql} ${query.order}, ${query.id} ${query.order} LIMIT ${params.add(count)}`,

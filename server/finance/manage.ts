@@ -4,6 +4,7 @@ import type {
   settlementItemSchema,
   settlementPatchSchema,
 } from '../../contract/finance';
+import type { AuditAction } from '../../contract/statuses';
 import {
   canAdjustSettlement,
   canDeleteSettlement,
@@ -44,7 +45,7 @@ async function writeSettlement(tx: Queryable, row: LockedSettlement, at: Date): 
 export function changeSettlement(
   db: Database,
   actor: Actor,
-  action: string,
+  action: AuditAction,
   id: string,
   change: (row: LockedSettlement) => LockedSettlement,
 ): Promise<SettlementItem> {

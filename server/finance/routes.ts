@@ -9,11 +9,13 @@ import type { RouteRegistry } from '../http/routes';
 import { professionalSettlements } from './professionals';
 import { releaseDueSettlements } from './release';
 import { registerReportRoutes } from './report-routes';
+import { registerSepaRoutes } from './sepa-routes';
 import { registerSettlementRoutes } from './settlement-routes';
 import { listSettlements } from './settlements';
 
-/** The finance area: settlements (reads, settling, management, reports). */
+/** The finance area: settlements (reads, settling, management, reports) and SEPA payouts. */
 export function registerFinanceArea(routes: RouteRegistry): void {
+  registerSepaRoutes(routes);
   registerSettlementRoutes(routes);
   registerReportRoutes(routes);
   routes.add({

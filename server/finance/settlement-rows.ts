@@ -1,3 +1,4 @@
+import type { AuditAction } from '../../contract/statuses';
 import type { SettlementStatus } from '../../domain/settlement-status';
 import type { Queryable } from '../db/client';
 import type { Actor } from '../platform/mutation';
@@ -65,7 +66,7 @@ export interface SettlementAudit {
 export async function recordSettlementAudits(
   tx: Queryable,
   actor: Actor,
-  action: string,
+  action: AuditAction,
   entries: readonly SettlementAudit[],
 ): Promise<void> {
   if (entries.length === 0) return;

@@ -4,7 +4,8 @@ import { missingProfessionalFields } from '../../domain/iban';
 import { sumCents } from '../../domain/money';
 import { CONFIRMABLE_SETTLEMENT_STATUSES, nextSettlementStatus } from '../../domain/settlement-status';
 import type { Database, Queryable } from '../db/client';
-import { type Actor, mutation } from '../platform/mutation';
+import { type IdempotentRequest, idempotentMutation } from '../platform/idempotency';
+import type { Actor } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
 import { auditSnapshot, lockSettlements, payableCents, recordSettlementAudits } from './settlement-rows';
 
@@ -61,11 +62,13 @@ export async function confirmSettlements(
   db: Database,
   actor: Actor,
   request: SettlementConfirmRequest,
+  idempotency: IdempotentRequest | null = null,
 ): Promise<SettlementConfirmResult> {
   const professionalId = request.professionalId;
   if (!professionalId) throw refuse('SELECT_ONE_DOCTOR', { extra: { message: SELECT_ONE_DOCTOR_MESSAGE } });
   const { referenceMonth, settlementIds } = request;
-  return mutation(db, actor, { action: 'settlement.confirm', entityType: 'professional' }, async (tx) => {
+  const audit = { action: 'settlement.confirm', entityType: 'professional' } as const;
+  return idempotentMutation(db, actor, audit, idempotency, async (tx) => {
     await requireSettleableProfessional(tx, professionalId);
     const rows = await lockSettlements(tx, settlementIds);
 

@@ -16,6 +16,7 @@ import { actorOf, ID, idParams } from '../http/actor';
 import type { RouteRegistry } from '../http/routes';
 import { UPLOAD_BODY_LIMIT_BYTES } from '../http/routes';
 import { sendStoredFile } from '../http/send-file';
+import { optionalIdempotencyKey, requestHash } from '../platform/idempotency';
 import { confirmSettlements } from './confirm';
 import { requireInvoiceFile, uploadInvoice } from './invoice';
 import { bulkDeleteSettlements, deleteSettlement, patchSettlement, refundSettlement } from './manage';
@@ -30,21 +31,42 @@ export function registerSettlementRoutes(routes: RouteRegistry): void {
     method: 'post',
     path: '/v2/admin/settlement/',
     summary:
-      "Confirm the value of a doctor's month: the included settlements (with adjustments) become SETTLED, all or none",
+      "Confirm the value of a doctor's month: the included settlements (with adjustments) become SETTLED, all or none; an optional `Idempotency-Key` makes a retry answer the first result",
     tags: ['finance'],
     auth: 'admin',
     body: settlementConfirmSchema,
     responses: {
       200: { description: 'What was settled', schema: settlementConfirmResultSchema },
-      400: refusal("SELECT_ONE_DOCTOR ('Select one Doctor ID'), or invalid input"),
+      400: refusal("SELECT_ONE_DOCTOR ('Select one Doctor ID'), IDEMPOTENCY_KEY_INVALID, or invalid input"),
       404: refusal('USER_NOT_FOUND'),
       409: refusal(
         'PROFESSIONAL_MISSING_DATA (`missingFields`), NOT_A_PROFESSIONAL, SETTLEMENT_NOT_SETTLEABLE (`settlementIds`), SETTLEMENT_TOTAL_CHANGED — with the month as it stands now (`currentCount`, `currentTotalCents`)',
       ),
-      422: refusal('SETTLEMENT_NOT_IN_SELECTION, ADJUSTMENT_ABOVE_GROSS (`settlementIds`)'),
+      422: refusal(
+        'SETTLEMENT_NOT_IN_SELECTION, ADJUSTMENT_ABOVE_GROSS (`settlementIds`), IDEMPOTENCY_KEY_REUSED',
+      ),
     },
     async handler(c, { body }) {
-      return c.json(await confirmSettlements(c.var.deps.db, actorOf(c), body));
+      const actor = actorOf(c);
+      const key = optionalIdempotencyKey(c.req.header('idempotency-key'));
+      const idempotency =
+        key === null
+          ? null
+          : {
+              scope: 'settlement.confirm',
+              key,
+              // The same selection in another order is the same request.
+              sha256: requestHash({
+                ...body,
+                settlementIds: [...body.settlementIds].sort(),
+                adjustments: [...body.adjustments].sort((a, b) =>
+                  a.settlementId.localeCompare(b.settlementId),
+                ),
+              }),
+              actorId: actor.userId,
+              at: actor.at,
+            };
+      return c.json(await confirmSettlements(c.var.deps.db, actor, body, idempotency));
     },
   });
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Queryable } from '../db/client';
+import type { Database, Queryable } from '../db/client';
+import { type Actor, type AuditSubject, type Change, changeWithAudit, mutation } from './mutation';
 import { refuse } from './refusal';
 
 /**
@@ -66,4 +67,30 @@ export async function storeAnswer(tx: Queryable, request: IdempotentRequest, bod
      VALUES ($1, $2, $3, 200, $4, $5, $6)`,
     [request.scope, request.key, request.sha256, JSON.stringify(body), request.actorId, request.at],
   );
+}
+
+/** An optional `Idempotency-Key`: absent is fine (null), present must be well-formed. */
+export const optionalIdempotencyKey = (header: string | undefined): string | null =>
+  header === undefined || header === '' ? null : checkIdempotencyKey(header);
+
+/**
+ * mutation() for a money-moving POST whose client may send an `Idempotency-Key`: with a request, a key
+ * answered before answers its stored result and changes nothing (no audit row either); otherwise the
+ * change, its audit row and the stored answer commit together. Without one, it is mutation().
+ */
+export function idempotentMutation<T>(
+  db: Database,
+  actor: Actor,
+  audit: AuditSubject,
+  idempotency: IdempotentRequest | null,
+  work: (tx: Queryable) => Promise<Change<T>>,
+): Promise<T> {
+  if (!idempotency) return mutation(db, actor, audit, work);
+  return db.transaction(async (tx) => {
+    const previous = await previousAnswer<T>(tx, idempotency);
+    if (previous !== null) return previous;
+    const result = await changeWithAudit(tx, actor, audit, work);
+    await storeAnswer(tx, idempotency, result);
+    return result;
+  });
 }

@@ -34,17 +34,25 @@ export function mutation<T>(
   audit: AuditSubject,
   work: (tx: Queryable) => Promise<Change<T>>,
 ): Promise<T> {
-  return db.transaction(async (tx) => {
-    const change = await work(tx);
-    await recordAudit(tx, {
-      actorId: actor.userId,
-      action: audit.action,
-      entityType: audit.entityType,
-      entityId: change.entityId,
-      before: change.before,
-      after: change.after,
-      at: actor.at,
-    });
-    return change.result;
+  return db.transaction((tx) => changeWithAudit(tx, actor, audit, work));
+}
+
+/** mutation()'s body inside a transaction the caller already holds: the work, then its audit row. */
+export async function changeWithAudit<T>(
+  tx: Queryable,
+  actor: Actor,
+  audit: AuditSubject,
+  work: (tx: Queryable) => Promise<Change<T>>,
+): Promise<T> {
+  const change = await work(tx);
+  await recordAudit(tx, {
+    actorId: actor.userId,
+    action: audit.action,
+    entityType: audit.entityType,
+    entityId: change.entityId,
+    before: change.before,
+    after: change.after,
+    at: actor.at,
   });
+  return change.result;
 }

@@ -252,6 +252,33 @@ describe.each(testDatabaseKinds())('settling and managing settlements on $name',
       expect(await snapshot()).toEqual(before);
     });
 
+    it('answers a retry with the same Idempotency-Key with the first result, changing nothing more', async () => {
+      const { professionalId, ids } = await doctorMonth([2000, 3000]);
+      const body = await confirmBody(professionalId, ids);
+      const send = (payload: object, key: string) =>
+        world.request('POST', '/v2/admin/settlement/', payload, { 'idempotency-key': key });
+      const first = await send(body, 'confirm-7f3a');
+      expect(first.status).toBe(200);
+      const answer = await first.json();
+      const audit = await count(world.db, 'audit_log');
+      // The same request again (the selection in another order): the same answer, no new audit row.
+      const retry = await send({ ...body, settlementIds: [...ids].reverse() }, 'confirm-7f3a');
+      expect(retry.status).toBe(200);
+      expect(await retry.json()).toEqual(answer);
+      expect(await count(world.db, 'audit_log')).toBe(audit);
+      // Without the key, the repeat is judged afresh: those settlements are settled already.
+      expect(((await call('POST', '/v2/admin/settlement/', body, 409)) as ErrorBody).code).toBe(
+        'SETTLEMENT_NOT_SETTLEABLE',
+      );
+      const reused = await send({ ...body, expectedTotalCents: body.expectedTotalCents + 1 }, 'confirm-7f3a');
+      expect(reused.status).toBe(422);
+      expect(((await reused.json()) as ErrorBody).code).toBe('IDEMPOTENCY_KEY_REUSED');
+      const invalid = await send(body, 'não ascii');
+      expect(invalid.status).toBe(400);
+      expect(((await invalid.json()) as ErrorBody).code).toBe('IDEMPOTENCY_KEY_INVALID');
+      expect(await count(world.db, 'audit_log')).toBe(audit);
+    });
+
     it('refuses a total that changed meanwhile (another admin adjusted), then settles the new total', async () => {
       const { professionalId, ids } = await doctorMonth([2000, 3000]);
       const seen = await confirmBody(professionalId, ids);

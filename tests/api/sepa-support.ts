@@ -33,6 +33,21 @@ export interface SepaWorld {
   stop(): Promise<void>;
 }
 
+/**
+ * fetch, sent again once when a kept-alive socket was reset before the request reached the server:
+ * on a loaded machine a pause between two requests can outlast the server's keep-alive timeout, and
+ * the server closes the idle socket as the client reuses it. The request was not read, so sending it
+ * again is what a browser does too.
+ */
+async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
+    return fetch(url, init);
+  }
+}
+
 /** The API on a fresh database with one admin and one customer; doctors and settlements come from each test. */
 export async function startSepaWorld(kind: TestDatabaseKind): Promise<SepaWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sepa-api-'));
@@ -55,7 +70,7 @@ export async function startSepaWorld(kind: TestDatabaseKind): Promise<SepaWorld>
     customerId,
     clock,
     call: (method, path, init = {}) =>
-      fetch(`${server.url}${path}`, {
+      fetchOnce(`${server.url}${path}`, {
         method,
         headers: {
           ...bearer(token),

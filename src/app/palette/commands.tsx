@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { useCaseJumpCommands } from '../../features/cases/palette-commands';
+import { useFinanceCommands } from '../../features/finance/palette-commands';
 import { useUserSearchCommands } from '../../features/users/palette-commands';
 import { useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
@@ -61,5 +62,6 @@ export function PaletteCommandSources(): null {
   useBaseCommands();
   useCaseJumpCommands();
   useUserSearchCommands();
+  useFinanceCommands();
   return null;
 }

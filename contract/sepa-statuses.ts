@@ -3,21 +3,9 @@
  * `statuses.ts`). The file statuses themselves live in domain/sepa-status.ts beside their transitions.
  */
 
-/**
- * Why a doctor with SETTLED settlements is not in a SEPA file (shown, not selectable):
- * - `MISSING_INFORMATION`: full name, tax number, a valid SEPA IBAN or college number is missing;
- * - `PAYOUT_BLOCKED`: the bank rejected a transfer to the IBAN the doctor still has;
- * - `RECOVERY_NOT_COVERED`: what the doctor must give back (refunds after payout) is ≥ what is owed,
- *   so the transfer would be ≤ 0;
- * - `INVALID_BANK_DATA`: the EPC rules refuse the doctor's bank data (e.g. a BIC the IBAN's country needs).
- */
-export const SEPA_EXCLUSION_REASONS = [
-  'MISSING_INFORMATION',
-  'PAYOUT_BLOCKED',
-  'RECOVERY_NOT_COVERED',
-  'INVALID_BANK_DATA',
-] as const;
-export type SepaExclusionReason = (typeof SEPA_EXCLUSION_REASONS)[number];
+export type { PayoutExclusion as SepaExclusionReason } from '../domain/sepa/payout-plan';
+/** Why a doctor with SETTLED settlements is not in a file (domain/sepa/payout-plan.ts explains each). */
+export { PAYOUT_EXCLUSIONS as SEPA_EXCLUSION_REASONS } from '../domain/sepa/payout-plan';
 
 /** A transfer of a file: in it as written, or rejected by the bank (pain.002) with a reason. */
 export const SEPA_TRANSFER_STATUSES = ['INCLUDED', 'REJECTED'] as const;

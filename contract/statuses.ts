@@ -62,3 +62,53 @@ export const SETTLEMENT_SORTS = ['created', 'referenceMonth', 'payable'] as cons
 export type SettlementSort = (typeof SETTLEMENT_SORTS)[number];
 
 export const CURRENCIES = ['EUR'] as const;
+
+/**
+ * Every audit action code the server writes, and the entity types it writes them about, without zod
+ * (the console imports these at run time). The console shows each through `auditActions.<code>` and
+ * `auditEntities.<type>`; tests/unit/audit-actions.test.ts greps the server for the codes it writes
+ * and fails on one missing here or untranslated, so a new action cannot reach the screen raw.
+ */
+export const AUDIT_ACTIONS = [
+  'user.login',
+  'user.logout',
+  'user.disable',
+  'user.enable',
+  'user.resend-verification-email',
+  'professional.verify',
+  'case.close',
+  'interest-area.create',
+  'interest-area.delete',
+  'settlement.funds-released',
+  'settlement.confirm',
+  'settlement.settle',
+  'settlement.update',
+  'settlement.refund',
+  'settlement.invoice',
+  'settlement.delete',
+  'settlement.bulk-delete',
+  'settlement.included-in-sepa',
+  'settlement.sepa-deleted',
+  'settlement.sepa-unavailable',
+  'settlement.paid',
+  'settlement.transfer-rejected',
+  'sepa.generated',
+  'sepa.deleted',
+  'sepa.marked-available',
+  'sepa.marked-paid',
+  'sepa.marked-unavailable',
+  'sepa.status-report-applied',
+  'professional.payout-blocked',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_ENTITY_TYPES = [
+  'user',
+  'session',
+  'case',
+  'interest_area',
+  'settlement',
+  'professional',
+  'sepa_file',
+] as const;
+export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { registerCasesArea } from './cases/routes';
+import { registerDashboardArea } from './dashboard/routes';
 import { registerFinanceArea } from './finance/routes';
 import { requireAdmin } from './http/auth';
 import type { AppDeps, AppEnv } from './http/context';
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   registerCasesArea(routes);
   registerFinanceArea(routes);
   registerAuditRoutes(routes);
+  registerDashboardArea(routes);
   registerOpenApiRoutes(routes);
 
   if (deps.staticDir) app.use('*', serveConsole(deps.staticDir));

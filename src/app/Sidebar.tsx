@@ -9,6 +9,7 @@ const SECTION_KEYS: Record<NavSection, string> = {
   users: 'nav.sections.users',
   exports: 'nav.sections.exports',
   financialManager: 'nav.sections.financialManager',
+  administration: 'nav.sections.administration',
 };
 const GROUP_KEYS: Record<NavGroup, string> = {
   professionals: 'nav.groups.professionals',

@@ -2,7 +2,7 @@ import type { StatusCounts } from '../api/professionals';
 import { prefetchUsersFirstPage } from '../features/users/users-list';
 import { type LazyScreen, lazyScreen } from '../kernel/chunk-reload';
 
-export type NavSection = 'users' | 'exports' | 'financialManager';
+export type NavSection = 'users' | 'exports' | 'financialManager' | 'administration';
 export type NavGroup = 'professionals' | 'payments' | 'usersExport';
 
 export interface RouteDef {
@@ -189,6 +189,15 @@ export const ROUTES: readonly RouteDef[] = [
     screen: lazyScreen(() => import('../features/finance/SepaFileScreen')),
   },
   {
+    id: 'audit',
+    path: '/audit',
+    titleKey: 'routes.audit',
+    access: 'auth',
+    screen: lazyScreen(() => import('../features/audit/AuditScreen')),
+    nav: { section: 'administration' },
+    goKey: 'l',
+  },
+  {
     id: 'chat',
     path: '/chat/:id',
     titleKey: 'routes.chat',
@@ -197,7 +206,7 @@ export const ROUTES: readonly RouteDef[] = [
   },
 ];
 
-export const NAV_SECTIONS: readonly NavSection[] = ['users', 'exports', 'financialManager'];
+export const NAV_SECTIONS: readonly NavSection[] = ['users', 'exports', 'financialManager', 'administration'];
 
 /** Routes without parameters can be opened from the palette as they are. */
 export const isStaticRoute = (route: RouteDef) => !route.path.includes(':');

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES } from '../../contract/statuses';
 import { REASON_CODES } from '../../domain/sepa/reason-codes';
 import enGB from '../../locales/en-GB.json';
 import ptPT from '../../locales/pt-PT.json';
@@ -43,6 +44,8 @@ const dynamicKeys = [
   ...LOCALES.map(languageKey),
   ...REASON_CODES.map((code) => `bankReasons.${code}`),
   ...GENDERED_KEYS.map(femaleKey),
+  ...AUDIT_ACTIONS.map((code) => `auditActions.${code}`),
+  ...AUDIT_ENTITY_TYPES.map((type) => `auditEntities.${type}`),
 ];
 
 const en = leafKeys(enGB as Tree);

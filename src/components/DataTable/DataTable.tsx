@@ -65,6 +65,8 @@ export interface DataTableProps<T extends RowData> {
   defaultSort?: { sort: string; order: SortOrder };
   pageSize?: number;
   rowHeight?: number;
+  /** Shows the free-text search box (default true); lists the API cannot search leave it out. */
+  searchable?: boolean;
 }
 
 const features = tableFeatures({ columnVisibilityFeature });
@@ -161,7 +163,11 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
 
   const apply = useCallback(
     (action: TableKeyAction) => {
-      if (action.type === 'focusSearch') searchRef.current?.focus();
+      if (action.type === 'focusSearch')
+        (
+          searchRef.current ??
+          rootRef.current?.querySelector<HTMLElement>('.data-table-filter input, .data-table-filter select')
+        )?.focus();
       else if (action.type === 'open') open(cursor.active);
       else {
         const next = moveCursor(cursor, action, rowIds);
@@ -242,17 +248,19 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
           target.blur();
         }}
       >
-        <form onSubmit={submitSearch} className="data-table-search">
-          <input
-            ref={searchRef}
-            type="search"
-            aria-label={t('table.search')}
-            placeholder={t('table.searchHint')}
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={onSearchKeyDown}
-          />
-        </form>
+        {props.searchable === false ? null : (
+          <form onSubmit={submitSearch} className="data-table-search">
+            <input
+              ref={searchRef}
+              type="search"
+              aria-label={t('table.search')}
+              placeholder={t('table.searchHint')}
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
+              onKeyDown={onSearchKeyDown}
+            />
+          </form>
+        )}
         {filters.map((filter) => (
           <div key={filter.key} className="data-table-filter">
             <label htmlFor={`${props.id}-filter-${filter.key}`}>{filter.label}</label>

@@ -33,6 +33,8 @@ export function FilterControl({ id, filter, values, onChange }: FilterControlPro
       return <MultiFilter id={id} filter={filter} values={values} onChange={onChange} />;
     case 'amount':
       return <AmountFilter id={id} values={values} onChange={onChange} />;
+    case 'text':
+      return <TextFilter id={id} values={values} onChange={onChange} />;
     case 'date':
       return (
         <input
@@ -112,6 +114,30 @@ function AmountFilter({ id, values, onChange }: Omit<FilterControlProps, 'filter
       className="data-table-amount"
       aria-invalid={invalid}
       title={invalid ? t('table.invalidAmount') : undefined}
+      value={draft}
+      onChange={(e) => setDraft(e.target.value)}
+      onBlur={commit}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') commit();
+      }}
+    />
+  );
+}
+
+/** Free text committed on Enter or blur, so typing does not fetch a page per key. */
+function TextFilter({ id, values, onChange }: Omit<FilterControlProps, 'filter'>) {
+  const committed = values[0] ?? '';
+  const [draft, setDraft] = useState(committed);
+  useEffect(() => setDraft(committed), [committed]);
+  const commit = () => {
+    const text = draft.trim();
+    if (text !== committed) onChange(text ? [text] : []);
+  };
+  return (
+    <input
+      id={id}
+      type="text"
+      className="data-table-text"
       value={draft}
       onChange={(e) => setDraft(e.target.value)}
       onBlur={commit}

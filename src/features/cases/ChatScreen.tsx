@@ -3,6 +3,7 @@ import { useCallback, useMemo } from 'react';
 import { useParams } from 'wouter';
 import { caseMessagesQuery } from '../../api/cases';
 import { useI18n } from '../../i18n/i18n';
+import { useHistoryCommand } from '../../kernel/audit';
 import { formatError } from '../../kernel/error-format';
 import { CaseHeader } from './CaseHeader';
 import { useCaseActions } from './case-actions';
@@ -18,6 +19,7 @@ export default function ChatScreen() {
   const messages = useMemo(() => pages?.flatMap((p) => p.items) ?? [], [pages]);
   // The buttons, the palette's "Close case" and the confirmation, from one definition.
   const { actions, dialog } = useCaseActions(item);
+  useHistoryCommand(t, 'case', item?.id, 'palette.caseHistory', 'palette.groups.case');
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);

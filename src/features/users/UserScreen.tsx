@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
-import { useLocation, useParams } from 'wouter';
+import { Link, useLocation, useParams } from 'wouter';
 import { attachmentUrl } from '../../api/attachments';
 import { fetchUser, type StoredFile, type UserDetail, userKeys } from '../../api/users';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { genderedKey } from '../../i18n/gender';
 import { useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
+import { auditActionLabel, auditHistoryHref, useHistoryCommand } from '../../kernel/audit';
 import { formatDate, formatDateTime, formatMoney, GENDER_KEYS, statusKey, userHref } from './format';
 import { useUserActions } from './user-actions';
 
@@ -171,6 +172,7 @@ function Detail({ user, casesSlot }: { user: UserDetail; casesSlot?: UserCasesSl
       {casesSlot?.({ id: user.id, role: professional ? 'PROFESSIONAL' : 'CUSTOMER' })}
       <section className="user-section" aria-labelledby="user-audit">
         <h2 id="user-audit">{t('users.sections.audit')}</h2>
+        <Link href={auditHistoryHref('user', user.id)}>{t('users.audit.all')}</Link>
         {user.adminActions.length === 0 ? (
           <p>{t('users.audit.none')}</p>
         ) : (
@@ -186,9 +188,7 @@ function Detail({ user, casesSlot }: { user: UserDetail; casesSlot?: UserCasesSl
               {user.adminActions.map((entry) => (
                 <tr key={entry.id}>
                   <td>{formatDateTime(entry.at, locale)}</td>
-                  <td>
-                    <code>{entry.action}</code>
-                  </td>
+                  <td>{auditActionLabel(t, entry.action)}</td>
                   <td>{entry.actor ? `${entry.actor.name} <${entry.actor.email}>` : '—'}</td>
                 </tr>
               ))}
@@ -210,6 +210,7 @@ export default function UserScreen({ casesSlot }: { casesSlot?: UserCasesSlot })
     isError,
   } = useQuery({ queryKey: userKeys.detail(id), queryFn: () => fetchUser(id) });
   const { actions, dialog } = useUserActions(user);
+  useHistoryCommand(t, 'user', user?.id, 'palette.userHistory', 'palette.groups.user');
   // A patient's id under /professionals (or a doctor's under /customers) moves, once the user is known,
   // to the route of their role, replacing the wrong entry in the history (DESIGN): never drawn under it.
   const [location, navigate] = useLocation();

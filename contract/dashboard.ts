@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { CASE_STATUSES } from '../domain/case-status';
+
+const count = z.number().int().min(0);
+const cents = z.number().int();
+/** A count with the money it holds (cents, EUR). */
+const countAndCents = z.object({ count, amountCents: cents });
+
+/** What needs an operator now: each counter links to the list it counts. */
+export const dashboardAttentionSchema = z.object({
+  /** Professionals with a verified e-mail waiting for their verification (users status EMAIL_VERIFIED). */
+  professionalsToVerify: count,
+  professionalsDisabled: count,
+  casesWaitingPayment: count,
+  /** READY_TO_SETTLE or AVAILABLE settlements and their payable total. */
+  settlementsToProcess: countAndCents,
+  /** SEPA files generated or handed to the bank and not yet paid (GENERATED, AVAILABLE). */
+  sepaFilesAwaitingBank: countAndCents,
+  /**
+   * Transfers that came back and are not yet dealt with; null where this installation does not record
+   * them yet (see docs/decisions/0078).
+   */
+  transfersReturned: countAndCents.nullable(),
+  /** Bank statement lines still UNMATCHED and their signed sum. */
+  statementLinesUnmatched: countAndCents,
+  /** Export jobs that failed; null until exports are recorded as jobs with a status. */
+  exportsFailed: count.nullable(),
+});
+
+/** Series over a calendar axis: one value per axis point, zeros included, oldest first. */
+export const dashboardTrendsSchema = z.object({
+  /** The last 90 Lisbon days, today included; cases created each day, by their current status. */
+  casesPerDay: z.object({
+    days: z.array(z.iso.date()),
+    byStatus: z.array(z.object({ status: z.enum(CASE_STATUSES), counts: z.array(count) })),
+  }),
+  /** The last 12 reference months: the platform's fee and the doctors' net of settled revenue. */
+  revenuePerMonth: z.object({
+    months: z.array(z.string()),
+    feeCents: z.array(cents),
+    netCents: z.array(cents),
+  }),
+  /** The last 12 months by execution date: money transferred to doctors in paid SEPA files. */
+  payoutsPerMonth: z.object({
+    months: z.array(z.string()),
+    amountCents: z.array(cents),
+    transfers: z.array(count),
+  }),
+  /** The last 26 ISO weeks (Monday, Lisbon): new patients and new doctors. */
+  signupsPerWeek: z.object({
+    weeks: z.array(z.iso.date()),
+    customers: z.array(count),
+    professionals: z.array(count),
+  }),
+});
+
+export const dashboardSchema = z.object({
+  /** The instant the numbers were read. */
+  asOf: z.iso.datetime(),
+  today: z.iso.date(),
+  currency: z.literal('EUR'),
+  attention: dashboardAttentionSchema,
+  trends: dashboardTrendsSchema,
+});

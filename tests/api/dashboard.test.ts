@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseKinds } from '../support/databases';
+import { type CaseWorld, SEED_NOW, startCaseWorld } from './cases-support';
+
+interface Dashboard {
+  today: string;
+  attention: {
+    professionalsToVerify: number;
+    professionalsDisabled: number;
+    casesWaitingPayment: number;
+    settlementsToProcess: { count: number; amountCents: number };
+    sepaFilesAwaitingBank: { count: number; amountCents: number };
+    transfersReturned: { count: number; amountCents: number } | null;
+    statementLinesUnmatched: { count: number; amountCents: number };
+    exportsFailed: number | null;
+  };
+  trends: {
+    casesPerDay: { days: string[]; byStatus: { status: string; counts: number[] }[] };
+    revenuePerMonth: { months: string[]; feeCents: number[]; netCents: number[] };
+    payoutsPerMonth: { months: string[]; amountCents: number[]; transfers: number[] };
+    signupsPerWeek: { weeks: string[]; customers: number[]; professionals: number[] };
+  };
+}
+
+// Lisbon calendar days of instants, computed by Intl here rather than by the server's SQL.
+const lisbonDay = (instant: Date) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon' }).format(instant);
+const shift = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const mondayOf = (day: string) => shift(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
+
+describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
+  let world: CaseWorld;
+  let dashboard: Dashboard;
+  beforeAll(async () => {
+    world = await startCaseWorld(kind);
+    world.clock.current = SEED_NOW;
+    const response = await world.get('/v2/admin/dashboard');
+    expect(response.status).toBe(200);
+    dashboard = (await response.json()) as Dashboard;
+  }, 180_000);
+  afterAll(async () => world?.stop());
+
+  const one = async (sql: string) => Number((await world.db.query<{ n: string }>(sql)).rows[0]!.n);
+
+  it('counts what needs attention as independent SQL does', async () => {
+    const a = dashboard.attention;
+    // Written from the flags, not from the generated status column the server reads.
+    expect(a.professionalsToVerify).toBe(
+      await one(`SELECT count(*) AS n FROM users WHERE role = 'PROFESSIONAL' AND email_verified
+                   AND NOT professional_verified AND NOT disabled`),
+    );
+    expect(a.professionalsDisabled).toBe(
+      await one(`SELECT count(*) AS n FROM users WHERE role = 'PROFESSIONAL' AND disabled`),
+    );
+    expect(a.casesWaitingPayment).toBe(
+      await one(`SELECT count(*) AS n FROM cases WHERE status = 'WAITING_PAYMENT'`),
+    );
+    const toProcess = await world.db.query<{
+      status: string;
+      adjusted_cents: number | null;
+      net_cents: number;
+    }>('SELECT status, adjusted_cents, net_cents FROM settlements');
+    const open = toProcess.rows.filter((s) => s.status === 'READY_TO_SETTLE' || s.status === 'AVAILABLE');
+    expect(a.settlementsToProcess).toEqual({
+      count: open.length,
+      amountCents: open.reduce((sum, s) => sum + (s.adjusted_cents ?? s.net_cents), 0),
+    });
+    const files = (
+      await world.db.query<{ status: string; amount_cents: string }>(
+        'SELECT status, amount_cents FROM sepa_files',
+      )
+    ).rows.filter((f) => f.status === 'GENERATED' || f.status === 'AVAILABLE');
+    expect(a.sepaFilesAwaitingBank).toEqual({
+      count: files.length,
+      amountCents: files.reduce((sum, f) => sum + Number(f.amount_cents), 0),
+    });
+    const lines = (
+      await world.db.query<{ status: string; kind: string; bank_amount_cents: string }>(
+        'SELECT status, kind, bank_amount_cents FROM statement_lines',
+      )
+    ).rows;
+    const unmatched = lines.filter((l) => l.status === 'UNMATCHED');
+    expect(a.statementLinesUnmatched).toEqual({
+      count: unmatched.length,
+      amountCents: unmatched.reduce((sum, l) => sum + Number(l.bank_amount_cents), 0),
+    });
+    const returned = lines.filter((l) => l.kind === 'return' && !['MATCHED', 'IGNORED'].includes(l.status));
+    expect(a.transfersReturned).toEqual({
+      count: returned.length,
+      amountCents: returned.reduce((sum, l) => sum + Number(l.bank_amount_cents), 0),
+    });
+    expect(a.exportsFailed).toBeNull();
+    // The seed holds something in each counter that must not be vacuous.
+    for (const n of [
+      a.professionalsToVerify,
+      a.professionalsDisabled,
+      a.settlementsToProcess.count,
+      a.statementLinesUnmatched.count,
+    ])
+      expect(n).toBeGreaterThan(0);
+  });
+
+  it('counts cases per Lisbon day and status over the last 90 days', async () => {
+    const { days, byStatus } = dashboard.trends.casesPerDay;
+    expect(dashboard.today).toBe(lisbonDay(SEED_NOW));
+    expect(days).toHaveLength(90);
+    expect(days.at(-1)).toBe(dashboard.today);
+    expect(days[0]).toBe(shift(dashboard.today, -89));
+    const rows = (
+      await world.db.query<{ created_at: Date; status: string }>('SELECT created_at, status FROM cases')
+    ).rows;
+    const expected = new Map<string, number>();
+    for (const row of rows) {
+      const day = lisbonDay(row.created_at);
+      if (day < days[0]! || day > days.at(-1)!) continue;
+      expected.set(`${day} ${row.status}`, (expected.get(`${day} ${row.status}`) ?? 0) + 1);
+    }
+    const answered = new Map<string, number>();
+    for (const series of byStatus)
+      series.counts.forEach((n, i) => {
+        if (n > 0) answered.set(`${days[i]} ${series.status}`, n);
+      });
+    expect(Object.fromEntries(answered)).toEqual(Object.fromEntries(expected));
+    expect(expected.size).toBeGreaterThan(0);
+  });
+
+  it('sums revenue per reference month (fee and net, refunds left out) and payouts per month', async () => {
+    const { months, feeCents, netCents } = dashboard.trends.revenuePerMonth;
+    expect(months).toHaveLength(12);
+    expect(months.at(-1)).toBe(dashboard.today.slice(0, 7));
+    const settlements = (
+      await world.db.query<{ reference_month: string; status: string; fee_cents: number; net_cents: number }>(
+        'SELECT reference_month, status, fee_cents, net_cents FROM settlements',
+      )
+    ).rows.filter((s) => !s.status.startsWith('REFUNDED'));
+    const sum = (month: string, field: 'fee_cents' | 'net_cents') =>
+      settlements.filter((s) => s.reference_month === month).reduce((total, s) => total + s[field], 0);
+    expect(feeCents).toEqual(months.map((m) => sum(m, 'fee_cents')));
+    expect(netCents).toEqual(months.map((m) => sum(m, 'net_cents')));
+    expect(feeCents.some((n) => n > 0)).toBe(true);
+
+    const payouts = dashboard.trends.payoutsPerMonth;
+    const paid = (
+      await world.db.query<{
+        status: string;
+        execution_date: string;
+        amount_cents: string;
+        transaction_count: number;
+      }>(
+        'SELECT status, execution_date::text AS execution_date, amount_cents, transaction_count FROM sepa_files',
+      )
+    ).rows.filter((f) => f.status === 'PAID' && f.execution_date <= dashboard.today);
+    expect(payouts.months).toEqual(months);
+    expect(payouts.amountCents).toEqual(
+      months.map((m) =>
+        paid.filter((f) => f.execution_date.startsWith(m)).reduce((t, f) => t + Number(f.amount_cents), 0),
+      ),
+    );
+    expect(payouts.amountCents.some((n) => n > 0)).toBe(true);
+    expect(payouts.transfers).toEqual(
+      months.map((m) =>
+        paid.filter((f) => f.execution_date.startsWith(m)).reduce((t, f) => t + f.transaction_count, 0),
+      ),
+    );
+  });
+
+  it('counts new patients and doctors per ISO week (Monday, Lisbon) over 26 weeks', async () => {
+    const { weeks, customers, professionals } = dashboard.trends.signupsPerWeek;
+    expect(weeks).toHaveLength(26);
+    expect(weeks.at(-1)).toBe(mondayOf(dashboard.today));
+    const users = (
+      await world.db.query<{ role: string; created_at: Date }>('SELECT role, created_at FROM users')
+    ).rows;
+    const perWeek = (role: string) =>
+      weeks.map(
+        (week) =>
+          users.filter((u) => {
+            const day = lisbonDay(u.created_at);
+            return u.role === role && mondayOf(day) === week && day <= dashboard.today;
+          }).length,
+      );
+    expect(customers).toEqual(perWeek('CUSTOMER'));
+    expect(professionals).toEqual(perWeek('PROFESSIONAL'));
+    expect(customers.some((n) => n > 0)).toBe(true);
+  });
+});

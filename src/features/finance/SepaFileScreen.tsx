@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { errorCodeOf } from '../../../machines/session';
-import { fetchSepaFile, sepaDownloadUrl, sepaKeys } from '../../api/sepa';
+import { fetchSepaFile, type SepaFileDetail, sepaDownloadUrl, sepaKeys } from '../../api/sepa';
 import { useEntityActions } from '../../components/EntityActions/useEntityActions';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
@@ -16,16 +16,17 @@ export default function SepaFileScreen() {
   const { id = '' } = useParams<{ id: string }>();
   const [, navigate] = useLocation();
   const file = useQuery({ queryKey: sepaKeys.file(id), queryFn: () => fetchSepaFile(id) });
-  const { actions, dialog } = useEntityActions(SEPA_FILE_ACTIONS, file.data, undefined);
-  // A deleted file is gone: back to the history.
+  // A deleted file is gone (its cached answer is null): back to the history.
+  const deleted = (file.data as SepaFileDetail | null | undefined) === null;
+  const { actions, dialog } = useEntityActions(SEPA_FILE_ACTIONS, deleted ? undefined : file.data, undefined);
   useEffect(() => {
-    if (file.isError && errorCodeOf(file.error) === 'SEPA_FILE_NOT_FOUND') navigate('/sepa?tab=history');
-  }, [file.isError, file.error, navigate]);
+    if (deleted) navigate('/sepa?tab=history');
+  }, [deleted, navigate]);
 
-  if (file.isPending) return <p role="status">{t('table.loading')}</p>;
+  if (file.isPending || deleted) return <p role="status">{t('table.loading')}</p>;
   if (file.isError)
     return <p role="alert">{t(errorCodeKey(errorCodeOf(file.error)) ?? 'errorMessages.fallback')}</p>;
-  const f = file.data;
+  const f = file.data as SepaFileDetail;
   return (
     <div className="finance-screen sepa-file">
       <p>

@@ -59,8 +59,11 @@ export const SEPA_FILE_ACTIONS: EntityActions<FileEntity, undefined> = {
       visible: (file: FileEntity) => canDeleteSepa(file.status),
       mutate: (file: FileEntity) => deleteSepaFile(file.id),
       write: (queryClient, _result, file) => {
-        queryClient.removeQueries({ queryKey: sepaKeys.file(file.id) });
-        void queryClient.invalidateQueries({ queryKey: sepaKeys.all });
+        // The file is gone: its screen reads `null` and leaves; asking for it again would only 404.
+        queryClient.setQueryData(sepaKeys.file(file.id), null);
+        void queryClient.invalidateQueries({
+          predicate: (query) => query.queryKey[0] === 'sepa' && query.queryKey[1] !== 'file',
+        });
         void queryClient.invalidateQueries({ queryKey: settlementKeys.all });
       },
       done: { key: 'sepa.file.deleted' },

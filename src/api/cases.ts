@@ -61,11 +61,5 @@ export const caseReviewQuery = (caseId: string) => ({
   queryFn: () => fetchCaseReview(caseId),
 });
 
-// The server's file URLs are absolute paths (`/v2/admin/...`); a configured API host prefixes them.
-const apiOrigin = (import.meta.env.VITE_API_BASE_URL ?? '').replace(/\/+$/, '');
-
-/**
- * Where `<audio>` and download links fetch voice and attachment bytes. The API reads the
- * `authorization` cookie on GETs (decision 0003), so the browser's own range requests work.
- */
-export const fileUrl = (path: string) => `${apiOrigin}${path}`;
+// Voice and attachment links use the shared file URL helper (src/api/http.ts).
+export { fileUrl } from './http';

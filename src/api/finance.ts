@@ -2,12 +2,13 @@ import type { z } from 'zod';
 import type {
   professionalSettlementSchema,
   professionalSettlementsSchema,
+  settlementConfirmResultSchema,
+  settlementConfirmSchema,
   settlementItemSchema,
   settlementPageSchema,
 } from '../../contract/finance';
 import type { SettleRequest } from '../../machines/settlement';
-import { fileUrl } from './cases';
-import { type QueryParams, request } from './http';
+import { fileUrl, type QueryParams, request } from './http';
 
 // Types only: the schemas (and zod) stay out of the console's bundle.
 export type SettlementItem = z.infer<typeof settlementItemSchema>;
@@ -35,15 +36,9 @@ export const settlementKeys = {
 
 const byId = (id: string) => `${SETTLEMENT}/${encodeURIComponent(id)}`;
 
-/** What `POST admin/settlement/` answers: what was settled. */
-export interface SettlementConfirmResult {
-  professionalId: string;
-  referenceMonth: string;
-  settledCount: number;
-  totalCents: number;
-  currency: string;
-  settlementIds: string[];
-}
+export type SettlementConfirmResult = z.infer<typeof settlementConfirmResultSchema>;
+/** The body as the contract takes it; the machine's request (minus its key) must fit it. */
+type SettlementConfirmBody = z.input<typeof settlementConfirmSchema>;
 
 /**
  * Confirms the value of a doctor's month: the included settlements (with the admin's adjustments)
@@ -52,7 +47,7 @@ export interface SettlementConfirmResult {
 export const confirmSettlement = ({ idempotencyKey, ...body }: SettleRequest) =>
   request<SettlementConfirmResult>(`${SETTLEMENT}/`, {
     method: 'post',
-    data: body,
+    data: body satisfies SettlementConfirmBody,
     headers: { 'Idempotency-Key': idempotencyKey },
   });
 

@@ -158,3 +158,12 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     setInFlight(inFlight - 1);
   }
 }
+
+// The server's file URLs are absolute paths (`/v2/admin/...`); a configured API host prefixes them.
+const apiOrigin = (import.meta.env.VITE_API_BASE_URL ?? '').replace(/\/+$/, '');
+
+/**
+ * Where `<audio>` and download links fetch their bytes. The API reads the `authorization` cookie on
+ * GETs (decision 0003), so the browser's own range requests and downloads work.
+ */
+export const fileUrl = (path: string) => `${apiOrigin}${path}`;

@@ -183,9 +183,16 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/sepa',
     titleKey: 'routes.sepa',
     access: 'auth',
-    screen: placeholder,
+    screen: lazyScreen(() => import('../features/finance/SepaScreen')),
     nav: { section: 'financialManager', group: 'payments' },
     goKey: 'f',
+  },
+  {
+    id: 'sepaFile',
+    path: '/sepa/:id',
+    titleKey: 'routes.sepaFile',
+    access: 'auth',
+    screen: lazyScreen(() => import('../features/finance/SepaFileScreen')),
   },
   {
     id: 'audit',

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import type { Locale } from '../../../machines/session';
 import { useCaseJumpCommands } from '../../features/cases/palette-commands';
+import { useFinanceCommands } from '../../features/finance/palette-commands';
 import { useUserSearchCommands } from '../../features/users/palette-commands';
 import { everySynonym, type Translate, translateEvery, useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
@@ -99,5 +100,6 @@ export function PaletteCommandSources(): null {
   useBaseCommands();
   useCaseJumpCommands();
   useUserSearchCommands();
+  useFinanceCommands();
   return null;
 }

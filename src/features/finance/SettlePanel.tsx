@@ -177,7 +177,6 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
           {t('finance.process.back')}
         </button>
       </header>
-      <p className="hint">{t('finance.process.keysHint')}</p>
       <SettleNotice actor={actor} />
       {snapshot.matches('loading') ? <p role="status">{t('finance.process.loading')}</p> : null}
       {snapshot.matches('loadFailed') ? (

@@ -1,0 +1,122 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link, useLocation, useParams } from 'wouter';
+import { errorCodeOf } from '../../../machines/session';
+import { fetchSepaFile, type SepaFileDetail, sepaDownloadUrl, sepaKeys } from '../../api/sepa';
+import { useEntityActions } from '../../components/EntityActions/useEntityActions';
+import { errorCodeKey } from '../../i18n/error-codes';
+import { useI18n } from '../../i18n/i18n';
+import { formatMoney, formatMonth, SETTLEMENT_STATUS_KEYS, shortId } from './format';
+import { SEPA_FILE_ACTIONS } from './sepa-file-actions';
+import { bankReason, SEPA_STATUS_KEYS } from './sepa-format';
+
+/** `/sepa/:id`: one file, its transfers and the settlements in each; downloads only while GENERATED. */
+export default function SepaFileScreen() {
+  const { t, locale } = useI18n();
+  const { id = '' } = useParams<{ id: string }>();
+  const [, navigate] = useLocation();
+  const file = useQuery({ queryKey: sepaKeys.file(id), queryFn: () => fetchSepaFile(id) });
+  // A deleted file is gone (its cached answer is null): back to the history.
+  const deleted = (file.data as SepaFileDetail | null | undefined) === null;
+  const { actions, dialog } = useEntityActions(SEPA_FILE_ACTIONS, deleted ? undefined : file.data, undefined);
+  useEffect(() => {
+    if (deleted) navigate('/sepa?tab=history');
+  }, [deleted, navigate]);
+
+  if (file.isPending || deleted) return <p role="status">{t('table.loading')}</p>;
+  if (file.isError)
+    return <p role="alert">{t(errorCodeKey(errorCodeOf(file.error)) ?? 'errorMessages.fallback')}</p>;
+  const f = file.data as SepaFileDetail;
+  return (
+    <div className="finance-screen sepa-file">
+      <p>
+        <Link href="/sepa?tab=history">{t('sepa.file.back')}</Link>
+      </p>
+      <h1>
+        {t('sepa.file.title')} <code>{f.msgId}</code>
+      </h1>
+      <dl className="facts">
+        <dt>{t('finance.columns.status')}</dt>
+        <dd data-testid="sepa-file-status">{t(SEPA_STATUS_KEYS[f.status])}</dd>
+        <dt>{t('finance.columns.month')}</dt>
+        <dd>{formatMonth(f.referenceMonth, locale)}</dd>
+        <dt>{t('sepa.columns.executionDate')}</dt>
+        <dd>{f.executionDate}</dd>
+        <dt>{t('sepa.columns.amount')}</dt>
+        <dd>{formatMoney(f.amountCents, locale)}</dd>
+        <dt>{t('sepa.columns.transfers')}</dt>
+        <dd>{f.transferCount}</dd>
+        <dt>{t('sepa.columns.createdBy')}</dt>
+        <dd>
+          {f.createdBy?.name ?? '—'}, {new Date(f.createdAt).toLocaleString(locale)}
+        </dd>
+      </dl>
+      <div className="actions" data-testid="sepa-file-downloads">
+        {f.downloadable ? (
+          <>
+            <a href={sepaDownloadUrl(f.id, 'xml')} download>
+              {t('sepa.downloads.xml')}
+            </a>{' '}
+            <a href={sepaDownloadUrl(f.id, 'xlsx')} download>
+              {t('sepa.downloads.xlsx')}
+            </a>
+          </>
+        ) : (
+          <span>{t('sepa.downloads.gone')}</span>
+        )}
+      </div>
+      <div className="actions">
+        {actions.map((action) => (
+          <button
+            key={action.id}
+            type="button"
+            className={action.danger ? 'danger' : undefined}
+            onClick={action.run}
+          >
+            {action.label}
+          </button>
+        ))}
+      </div>
+      <table className="transfers" aria-label={t('sepa.columns.transfers')}>
+        <thead>
+          <tr>
+            <th scope="col">{t('sepa.columns.endToEndId')}</th>
+            <th scope="col">{t('finance.columns.doctor')}</th>
+            <th scope="col">IBAN</th>
+            <th scope="col">{t('sepa.columns.amount')}</th>
+            <th scope="col">{t('finance.columns.status')}</th>
+            <th scope="col">{t('finance.columns.settlements')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {f.transfers.map((tr) => (
+            <tr key={tr.id} data-testid={`transfer-${tr.endToEndId}`}>
+              <td>
+                <code>{tr.endToEndId}</code>
+              </td>
+              <td>
+                <Link href={`/professionals/${tr.professionalId}`}>{tr.professionalName}</Link>
+              </td>
+              <td>{tr.creditorIban}</td>
+              <td>{formatMoney(tr.amountCents, locale)}</td>
+              <td>
+                {tr.status === 'REJECTED'
+                  ? `${t('sepa.transfer.rejected')}: ${bankReason(t, tr.rejection?.reasonCode ?? null, tr.rejection?.reasonText ?? null)}`
+                  : t('sepa.transfer.included')}
+              </td>
+              <td>
+                {tr.settlements.map((s) => (
+                  <div key={s.id}>
+                    <code>{s.caseId ? shortId(s.caseId) : shortId(s.id)}</code>{' '}
+                    {formatMoney(s.amountCents, locale)} {t(SETTLEMENT_STATUS_KEYS[s.status])}
+                  </div>
+                ))}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {dialog}
+    </div>
+  );
+}

@@ -1,0 +1,241 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useMemo } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
+import { fromPromise } from 'xstate';
+import { sepaGenerationMachine } from '../../../machines/sepa-generation';
+import { settlementKeys } from '../../api/finance';
+import {
+  dryRunSepa,
+  fetchSepaToProcess,
+  generateSepa,
+  type SepaDoctorToProcess,
+  type SepaDryRun,
+  type SepaGenerated,
+  sepaDownloadUrl,
+  sepaKeys,
+} from '../../api/sepa';
+import { type DataColumn, DataTable } from '../../components/DataTable/DataTable';
+import { errorCodeKey } from '../../i18n/error-codes';
+import { useI18n } from '../../i18n/i18n';
+import { notify } from '../../kernel/toast';
+import { FlowDialog } from './FlowDialog';
+import { formatMoney, formatMonth, MISSING_FIELD_KEYS, recentMonths } from './format';
+import { bankReason, EXCLUSION_KEYS } from './sepa-format';
+
+const rowId = (row: SepaDoctorToProcess) => row.professionalId;
+
+/** "Settlements to process": SETTLED settlements in no live file, per doctor; select → dry run → generate. */
+export function SepaToProcess() {
+  const { t, locale } = useI18n();
+  const queryClient = useQueryClient();
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const month = new URLSearchParams(search).get('month') ?? recentMonths()[1] ?? '';
+  const toProcess = useQuery({
+    queryKey: sepaKeys.toProcess(month),
+    queryFn: () => fetchSepaToProcess(month),
+  });
+
+  const logic = useMemo(
+    () =>
+      sepaGenerationMachine.provide({
+        actors: {
+          dryRun: fromPromise(({ input }) => dryRunSepa(input)),
+          generate: fromPromise(({ input }) => generateSepa(input)),
+        },
+        actions: {
+          reportGenerated: (_, { output }) => {
+            const generated = output as SepaGenerated;
+            void queryClient.invalidateQueries({ queryKey: sepaKeys.all });
+            void queryClient.invalidateQueries({ queryKey: settlementKeys.all });
+            notify('success', t('sepa.generate.done', { msgId: generated.file.msgId }));
+          },
+        },
+      }),
+    [queryClient, t],
+  );
+  const actor = useActorRef(logic);
+  const snapshot = useSelector(actor, (s) => s);
+  const dryRun = snapshot.context.dryRun as SepaDryRun | null;
+  const generated = snapshot.context.generated as SepaGenerated | null;
+
+  const columns = useMemo<DataColumn<SepaDoctorToProcess>[]>(
+    () => [
+      {
+        id: 'doctor',
+        header: t('finance.columns.doctor'),
+        hideable: false,
+        cell: (r) => r.fullName ?? r.professionalName,
+      },
+      {
+        id: 'settlements',
+        header: t('finance.columns.settlements'),
+        width: '7rem',
+        cell: (r) => r.settlementCount,
+      },
+      {
+        id: 'owed',
+        header: t('sepa.columns.owed'),
+        width: '8rem',
+        cell: (r) => formatMoney(r.owedCents, locale),
+      },
+      {
+        id: 'recovery',
+        header: t('finance.columns.toRecover'),
+        width: '8rem',
+        cell: (r) => formatMoney(r.recoveryCents, locale),
+      },
+      {
+        id: 'transfer',
+        header: t('sepa.columns.transfer'),
+        width: '8rem',
+        cell: (r) => formatMoney(r.transferCents, locale),
+      },
+      {
+        id: 'reason',
+        header: t('sepa.columns.notSelectable'),
+        cell: (r) => (r.selectable ? '' : <ExclusionText row={r} />),
+      },
+    ],
+    [t, locale],
+  );
+
+  const request = (professionalIds?: string[]) =>
+    actor.send({
+      type: 'dryRun.request',
+      referenceMonth: month,
+      ...(professionalIds ? { professionalIds } : {}),
+    });
+  const months = [...new Set([month, ...(toProcess.data?.months.map((m) => m.referenceMonth) ?? [])])]
+    .sort()
+    .reverse();
+
+  return (
+    <>
+      <label className="month-picker">
+        {t('finance.filters.month')}{' '}
+        <select value={month} onChange={(e) => navigate(`${location}?tab=process&month=${e.target.value}`)}>
+          {months.map((m) => (
+            <option key={m} value={m}>
+              {formatMonth(m, locale)}
+            </option>
+          ))}
+        </select>
+      </label>
+      {toProcess.data ? (
+        <p data-testid="sepa-totals">
+          {t('sepa.process.totals', {
+            doctors: toProcess.data.totals.selectableCount,
+            amount: formatMoney(toProcess.data.totals.transferCents, locale),
+          })}{' '}
+          <button type="button" onClick={() => request()}>
+            {t('sepa.process.all')}
+          </button>
+        </p>
+      ) : null}
+      {snapshot.context.notice ? <p role="alert">{t('sepa.process.selectDoctors')}</p> : null}
+      {snapshot.context.error && snapshot.matches('selecting') ? (
+        <p role="alert">{t(errorCodeKey(snapshot.context.error) ?? 'errorMessages.fallback')}</p>
+      ) : null}
+      {snapshot.matches('nothingToPay') ? (
+        <p role="alert" data-testid="sepa-nothing">
+          {t('errorMessages.NO_SEPA_CREATED')}{' '}
+          <button type="button" onClick={() => actor.send({ type: 'restart' })}>
+            {t('sepa.generate.again')}
+          </button>
+        </p>
+      ) : null}
+      {generated && snapshot.hasTag('downloads') ? (
+        <section className="sepa-generated" role="status" data-testid="sepa-generated">
+          <p>
+            {t('sepa.generate.created', {
+              msgId: generated.file.msgId,
+              count: generated.file.transferCount,
+              amount: formatMoney(generated.file.amountCents, locale),
+            })}
+          </p>
+          <a href={sepaDownloadUrl(generated.file.id, 'xml')} download>
+            {t('sepa.downloads.xml')}
+          </a>{' '}
+          <a href={sepaDownloadUrl(generated.file.id, 'xlsx')} download>
+            {t('sepa.downloads.xlsx')}
+          </a>{' '}
+          <Link href={`/sepa/${generated.file.id}`}>{t('sepa.generate.openFile')}</Link>{' '}
+          <button type="button" onClick={() => actor.send({ type: 'restart' })}>
+            {t('sepa.generate.again')}
+          </button>
+        </section>
+      ) : null}
+      <DataTable
+        id="sepa-process"
+        label={t('sepa.tabs.process')}
+        columns={columns}
+        queryKey={sepaKeys.toProcess(month)}
+        fetchPage={async () => {
+          const answer = await fetchSepaToProcess(month);
+          return { items: answer.items, nextCursor: null, total: answer.items.length };
+        }}
+        getRowId={rowId}
+        bulkActions={(rows) => {
+          const ids = rows.filter((r) => r.selectable).map((r) => r.professionalId);
+          return (
+            <button type="button" onClick={() => request(ids)} data-testid="sepa-dry-run">
+              {t('sepa.process.dryRun', { count: ids.length })}
+            </button>
+          );
+        }}
+      />
+      {snapshot.hasTag('dialog') && dryRun ? (
+        <FlowDialog
+          title={t('sepa.generate.confirmTitle')}
+          confirmLabel={t('sepa.generate.confirm')}
+          workingLabel={t('sepa.generate.working')}
+          busy={snapshot.hasTag('busy')}
+          failed={snapshot.matches('failed')}
+          error={snapshot.context.error}
+          onAccept={() => actor.send({ type: 'confirm.accept', idempotencyKey: crypto.randomUUID() })}
+          onRetry={() => actor.send({ type: 'retry' })}
+          onCancel={() => actor.send({ type: 'confirm.cancel' })}
+        >
+          <p data-testid="sepa-dry-run-summary">
+            {t('sepa.generate.summary', {
+              count: dryRun.transferCount,
+              amount: formatMoney(dryRun.totalCents, locale),
+              date: dryRun.executionDate,
+            })}
+          </p>
+          {dryRun.excluded.length > 0 ? (
+            <>
+              <p>{t('sepa.generate.excluded')}</p>
+              <ul>
+                {dryRun.excluded.map((x) => (
+                  <li key={x.professionalId}>
+                    {x.professionalName}: {t(EXCLUSION_KEYS[x.reason])}
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+        </FlowDialog>
+      ) : null}
+    </>
+  );
+}
+
+function ExclusionText({ row }: { row: SepaDoctorToProcess }) {
+  const { t } = useI18n();
+  if (!row.excludedBecause) return null;
+  const detail =
+    row.excludedBecause === 'MISSING_INFORMATION'
+      ? row.missingFields.map((f) => t(MISSING_FIELD_KEYS[f])).join(', ')
+      : row.excludedBecause === 'PAYOUT_BLOCKED' && row.payoutBlock
+        ? bankReason(t, row.payoutBlock.reasonCode, row.payoutBlock.reasonText)
+        : '';
+  return (
+    <span data-testid={`excluded-${row.professionalId}`}>
+      {t(EXCLUSION_KEYS[row.excludedBecause])}
+      {detail ? `: ${detail}` : ''}
+    </span>
+  );
+}

@@ -1,0 +1,25 @@
+import type { SepaExclusionReason } from '../../../contract/sepa-statuses';
+import { REASON_CODES } from '../../../domain/sepa/reason-codes';
+import type { SepaStatus } from '../../../domain/sepa-status';
+import type { Translate } from '../../i18n/i18n';
+
+export const SEPA_STATUS_KEYS: Record<SepaStatus, string> = {
+  GENERATED: 'sepa.status.GENERATED',
+  AVAILABLE: 'sepa.status.AVAILABLE',
+  PAID: 'sepa.status.PAID',
+  UNAVAILABLE: 'sepa.status.UNAVAILABLE',
+};
+
+export const EXCLUSION_KEYS: Record<SepaExclusionReason, string> = {
+  MISSING_INFORMATION: 'sepa.exclusion.MISSING_INFORMATION',
+  PAYOUT_BLOCKED: 'sepa.exclusion.PAYOUT_BLOCKED',
+  RECOVERY_NOT_COVERED: 'sepa.exclusion.RECOVERY_NOT_COVERED',
+  INVALID_BANK_DATA: 'sepa.exclusion.INVALID_BANK_DATA',
+};
+
+/** A bank's reason, translated when it is an ISO code we know (`bankReasons.*`), else as the bank wrote it. */
+export function bankReason(t: Translate, code: string | null, text: string | null): string {
+  const known = code !== null && (REASON_CODES as readonly string[]).includes(code);
+  const words = known ? t(`bankReasons.${code}`) : (text ?? '');
+  return code ? `${code} — ${words}` : words;
+}

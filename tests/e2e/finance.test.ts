@@ -1,0 +1,217 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import enGB from '../../locales/en-GB.json';
+import ptPT from '../../locales/pt-PT.json';
+import {
+  closeTestPage,
+  hasChromium,
+  launchBrowser,
+  openTestPage,
+  signInByKeyboard,
+  type TestPage,
+} from '../support/browser';
+import { startTestServer, type TestServer } from '../support/server';
+
+const XSD = '/work/shared/fixtures/banking/xsd/pain.001.001.03.xsd';
+
+interface DoctorMonth {
+  professional_id: string;
+  reference_month: string;
+  n: number;
+}
+
+/** Keyboard only: Tab (bounded) until the focused control reads `text`. */
+async function tabTo(page: Page, text: string, limit = 150): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((wanted) => document.activeElement?.textContent?.trim() === wanted, text)) return;
+  }
+  throw new Error(`no control reading "${text}" within ${limit} Tab presses`);
+}
+
+const TO_SETTLE = `s.status IN ('READY_TO_SETTLE', 'AVAILABLE')`;
+const COMPLETE = `u.full_name IS NOT NULL AND u.tax_number IS NOT NULL AND u.iban IS NOT NULL AND u.college_number IS NOT NULL`;
+
+describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chromium, keyboard only', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let opened: TestPage;
+  let page: Page;
+
+  const doctorMonth = async (where: string): Promise<DoctorMonth> => {
+    const { rows } = await server.db.query<DoctorMonth>(
+      `SELECT s.professional_id, s.reference_month, count(*)::int AS n
+         FROM settlements s JOIN users u ON u.id = s.professional_id
+        WHERE ${where}
+        GROUP BY 1, 2 ORDER BY 3, 1, 2 LIMIT 1`,
+    );
+    if (!rows[0]) throw new Error(`the seed has no doctor's month where ${where}`);
+    return rows[0];
+  };
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  beforeEach(async () => {
+    opened = await openTestPage(browser, { acceptDownloads: true }, { consoleErrors: true });
+    page = opened.page;
+    await signInByKeyboard(page, server);
+  });
+  afterEach(() => closeTestPage(opened));
+
+  it("says 'Select one Doctor ID' before a doctor is chosen, and why a doctor with missing data cannot be settled", async () => {
+    await page.keyboard.press('g');
+    await page.keyboard.press('s');
+    await page.waitForURL(`${server.url}/settlement`);
+    await page.getByRole('table', { name: ptPT.finance.tabs.process }).getByRole('row').nth(1).waitFor();
+    await page.keyboard.press('c');
+    await page.getByRole('alert').getByText(ptPT.finance.process.selectDoctor).waitFor();
+
+    const missing = await doctorMonth(`${TO_SETTLE} AND u.iban IS NULL`);
+    await page.goto(
+      `${server.url}/settlement?tab=process&doctor=${missing.professional_id}&month=${missing.reference_month}`,
+    );
+    const alert = page.getByTestId('missing-information');
+    await alert.getByText(ptPT.errorMessages.PROFESSIONAL_MISSING_DATA).waitFor();
+    await alert.getByText(ptPT.finance.missingFields.iban).waitFor();
+    await alert.getByRole('link', { name: ptPT.finance.process.openDoctor }).waitFor();
+    // `c` cannot confirm anything here: no dialog, nothing settled.
+    await page.keyboard.press('c');
+    expect(await page.getByRole('alertdialog').count()).toBe(0);
+    const { rows } = await server.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM settlements
+        WHERE professional_id = $1 AND reference_month = $2 AND status = 'SETTLED'`,
+      [missing.professional_id, missing.reference_month],
+    );
+    expect(rows[0]?.n).toBe(0);
+  });
+
+  it('settles a complete doctor: x leaves one case out, the confirmation shows count and total, Enter settles', async () => {
+    const doctor = await doctorMonth(`${TO_SETTLE} AND ${COMPLETE}`);
+    await page.goto(
+      `${server.url}/settlement?tab=process&doctor=${doctor.professional_id}&month=${doctor.reference_month}`,
+    );
+    await page.getByTestId('settle-summary').waitFor();
+    const { rows: cases } = await server.db.query<{ id: string }>(
+      `SELECT id FROM settlements s WHERE professional_id = $1 AND reference_month = $2 AND ${TO_SETTLE}
+        ORDER BY created_at, id`,
+      [doctor.professional_id, doctor.reference_month],
+    );
+    const leftOut = doctor.n > 1 ? cases[0]?.id : undefined;
+    if (leftOut) await page.keyboard.press('x');
+    await page.keyboard.press('c');
+    const dialog = page.getByRole('alertdialog');
+    await dialog
+      .getByTestId('settle-confirm-message')
+      .getByText(new RegExp(`^${cases.length - (leftOut ? 1 : 0)} `))
+      .waitFor();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter'); // a second Enter while settling sends nothing more
+    await dialog.waitFor({ state: 'detached' });
+    const { rows } = await server.db.query<{ id: string; status: string }>(
+      `SELECT id, status FROM settlements WHERE id = ANY($1::uuid[]) ORDER BY id`,
+      [cases.map((c) => c.id)],
+    );
+    for (const row of rows) {
+      if (row.id === leftOut) expect(row.status).not.toBe('SETTLED');
+      else expect(row.status).toBe('SETTLED');
+    }
+  });
+
+  it('generates a SEPA file that validates against the XSD, deletes it (settlements back), generates again, marks it AVAILABLE and the downloads are gone', async () => {
+    const { rows: months } = await server.db.query<{ reference_month: string }>(
+      `SELECT s.reference_month FROM settlements s JOIN users u ON u.id = s.professional_id
+        WHERE s.status = 'SETTLED' AND ${COMPLETE}
+        GROUP BY 1 ORDER BY count(*) LIMIT 1`,
+    );
+    const month = months[0]?.reference_month;
+    if (!month) throw new Error('the seed has no SETTLED settlements');
+    const settledIn = async () =>
+      (
+        await server.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM settlements WHERE reference_month = $1 AND status = 'SETTLED'`,
+          [month],
+        )
+      ).rows[0]?.n ?? 0;
+    const before = await settledIn();
+
+    const files = async () =>
+      (
+        await server.db.query<{ id: string }>(`SELECT id FROM sepa_files WHERE reference_month = $1`, [month])
+      ).rows.map((r) => r.id);
+    const generate = async (): Promise<string> => {
+      const known = await files();
+      await page.goto(`${server.url}/sepa?tab=process&month=${month}`);
+      await page.getByTestId('sepa-totals').waitFor();
+      await tabTo(page, ptPT.sepa.process.all);
+      await page.keyboard.press('Enter');
+      await page.getByTestId('sepa-dry-run-summary').waitFor();
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Enter');
+      await page.getByTestId('sepa-generated').waitFor();
+      const created = (await files()).filter((id) => !known.includes(id));
+      expect(created).toHaveLength(1); // one file however many Enters
+      return created[0] as string;
+    };
+
+    // Generate, download the bank file and validate its bytes.
+    const first = await generate();
+    await tabTo(page, ptPT.sepa.downloads.xml);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+    const dir = mkdtempSync(join(tmpdir(), 'sepa-'));
+    try {
+      const file = join(dir, 'pain001.xml');
+      await download.saveAs(file);
+      execFileSync('xmllint', ['--noout', '--schema', XSD, file], { stdio: 'pipe' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(await settledIn()).toBeLessThan(before);
+
+    // Delete it: its settlements are SETTLED again.
+    await page.goto(`${server.url}/sepa/${first}`);
+    await tabTo(page, ptPT.sepa.file.delete);
+    await page.keyboard.press('Enter');
+    await page.getByRole('alertdialog').waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${server.url}/sepa?tab=history`);
+    expect(await settledIn()).toBe(before);
+
+    // Again, then handed to the bank: the downloads are gone.
+    const second = await generate();
+    await page.goto(`${server.url}/sepa/${second}`);
+    await tabTo(page, ptPT.sepa.file.markAvailable);
+    await page.keyboard.press('Enter');
+    await page.getByRole('alertdialog').waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('sepa-file-status').getByText(ptPT.sepa.status.AVAILABLE).waitFor();
+    await page.getByTestId('sepa-file-downloads').getByText(ptPT.sepa.downloads.gone).waitFor();
+    expect(await page.getByRole('link', { name: ptPT.sepa.downloads.xml }).count()).toBe(0);
+  }, 120_000);
+
+  it("in en-GB too: 'Select one Doctor ID' and the missing information, in English", async () => {
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('English');
+    await page.keyboard.press('Enter');
+    await page.goto(`${server.url}/settlement`);
+    await page.getByRole('table', { name: enGB.finance.tabs.process }).getByRole('row').nth(1).waitFor();
+    await page.keyboard.press('c');
+    await page.getByRole('alert').getByText('Select one Doctor ID').waitFor();
+    const missing = await doctorMonth(`${TO_SETTLE} AND u.iban IS NULL`);
+    await page.goto(
+      `${server.url}/settlement?tab=process&doctor=${missing.professional_id}&month=${missing.reference_month}`,
+    );
+    await page
+      .getByTestId('missing-information')
+      .getByText('The missing professional information cannot allow the conclusion of the settlement process')
+      .waitFor();
+  });
+});

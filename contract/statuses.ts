@@ -80,8 +80,35 @@ export const AUDIT_ACTIONS = [
   'interest-area.create',
   'interest-area.delete',
   'settlement.funds-released',
+  'settlement.confirm',
+  'settlement.settle',
+  'settlement.update',
+  'settlement.refund',
+  'settlement.invoice',
+  'settlement.delete',
+  'settlement.bulk-delete',
+  'settlement.included-in-sepa',
+  'settlement.sepa-deleted',
+  'settlement.sepa-unavailable',
+  'settlement.paid',
+  'settlement.transfer-rejected',
+  'sepa.generated',
+  'sepa.deleted',
+  'sepa.marked-available',
+  'sepa.marked-paid',
+  'sepa.marked-unavailable',
+  'sepa.status-report-applied',
+  'professional.payout-blocked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_ENTITY_TYPES = ['user', 'session', 'case', 'interest_area', 'settlement'] as const;
+export const AUDIT_ENTITY_TYPES = [
+  'user',
+  'session',
+  'case',
+  'interest_area',
+  'settlement',
+  'professional',
+  'sepa_file',
+] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];

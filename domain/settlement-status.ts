@@ -46,3 +46,18 @@ export function canTransitionSettlement(from: SettlementStatus, event: Settlemen
 export function canDeleteSettlement(status: SettlementStatus): boolean {
   return status === 'READY_TO_SETTLE' || status === 'AVAILABLE' || status === 'SETTLED';
 }
+
+/**
+ * The payout amount (adjustment) and the invoice's figures may change while the money has not left
+ * for the bank: before PENDING_TRANSFER, like deleting.
+ */
+export const canAdjustSettlement = canDeleteSettlement;
+
+/** What a customer's refund makes of a settlement: REFUNDED before payout, REFUNDED_PAID after; null if never. */
+export const refundedSettlementStatus = (from: SettlementStatus): SettlementStatus | null =>
+  nextSettlementStatus(from, 'CUSTOMER_REFUNDED');
+
+/** The statuses an admin can confirm (READY_TO_SETTLE, AVAILABLE). */
+export const CONFIRMABLE_SETTLEMENT_STATUSES: readonly SettlementStatus[] = SETTLEMENT_STATUSES.filter(
+  (status) => canTransitionSettlement(status, 'CONFIRM'),
+);

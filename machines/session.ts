@@ -39,6 +39,18 @@ export function errorCodeOf(error: unknown): string {
   return 'GENERIC_ERROR';
 }
 
+/**
+ * Whether a failed session check means the server refused the token (401, or 403 for a user who is
+ * no longer an administrator). Anything else — no answer because the page is being left or reloaded
+ * (the browser aborts the request), the network is down, the server failed — says nothing about the
+ * token, so the cookie must survive it: clearing it signed the admin out on a quick Back or reload.
+ */
+export function refusesToken(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('status' in error)) return false;
+  const { status } = error as { status: unknown };
+  return status === 401 || status === 403;
+}
+
 const notProvided = (name: string) => () => {
   throw new Error(`session machine: actor "${name}" must be provided`);
 };
@@ -62,6 +74,7 @@ export const sessionMachine = setup({
   },
   guards: {
     hasToken: ({ context }) => context.token !== null,
+    refusesToken: (_, params: { error: unknown }) => refusesToken(params.error),
     isAdmin: (_, params: { profile: Profile | null | undefined }) => Boolean(params.profile?.adminData),
   },
 }).createMachine({
@@ -91,7 +104,18 @@ export const sessionMachine = setup({
           },
           { target: 'loggedOut', actions: ['clearSession', 'forgetToken'] },
         ],
-        onError: { target: 'loggedOut', actions: ['clearSession', 'forgetToken'] },
+        onError: [
+          {
+            guard: { type: 'refusesToken', params: ({ event }) => ({ error: event.error }) },
+            target: 'loggedOut',
+            actions: ['clearSession', 'forgetToken'],
+          },
+          // The cookie stays: a reload (or signing in again) resumes the session.
+          {
+            target: 'loggedOut',
+            actions: ['clearSession', assign({ loginError: ({ event }) => errorCodeOf(event.error) })],
+          },
+        ],
       },
     },
     loggedOut: {

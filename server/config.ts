@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { checkPayableIban, isValidBicFormat, normalizeBic } from '../domain/iban';
+import { sepaText } from '../domain/sepa/transliterate';
 import { parseTrustedProxies } from './platform/client-addresses';
 
 export interface Config {
@@ -26,6 +28,44 @@ export interface Config {
    * (contract/), and a mismatch answers 500 RESPONSE_CONTRACT_VIOLATION so the test fails.
    */
   checkResponses: boolean;
+  /** The account SEPA payouts are debited from, and whether the bank books the file as one debit. */
+  sepa: SepaConfig;
+}
+
+export interface SepaConfig {
+  debtor: { name: string; iban: string; bic: string | null };
+  /** `SEPA_BATCH_BOOKING` (default true): `<BtchBookg>`, one debit line for the whole file. */
+  batchBooking: boolean;
+}
+
+/** The demo company's account (a valid PT IBAN of a test bank): what `npm start` pays from by default. */
+export const DEMO_SEPA_DEBTOR = {
+  name: 'Consultas Online, Lda.',
+  iban: 'PT50003506510000123456714',
+  bic: 'CGDIPTPL',
+} as const;
+
+/**
+ * `SEPA_DEBTOR_NAME`, `SEPA_DEBTOR_IBAN`, `SEPA_DEBTOR_BIC`, `SEPA_BATCH_BOOKING`, checked at start so a
+ * typo stops the server with the variable's name instead of producing files the bank refuses.
+ */
+export function readSepaConfig(env: NodeJS.ProcessEnv): SepaConfig {
+  const name = env.SEPA_DEBTOR_NAME ?? DEMO_SEPA_DEBTOR.name;
+  if (sepaText(name, 70) === '')
+    throw new Error(`SEPA_DEBTOR_NAME must be a name a SEPA file can carry, got ${JSON.stringify(name)}`);
+  const iban = checkPayableIban(env.SEPA_DEBTOR_IBAN ?? DEMO_SEPA_DEBTOR.iban);
+  if (!iban.valid)
+    throw new Error(
+      `SEPA_DEBTOR_IBAN must be a valid IBAN of a SEPA country (${iban.code}), got ${env.SEPA_DEBTOR_IBAN}`,
+    );
+  const rawBic = env.SEPA_DEBTOR_BIC ?? (env.SEPA_DEBTOR_IBAN ? '' : DEMO_SEPA_DEBTOR.bic);
+  const bic = rawBic.trim() === '' ? null : normalizeBic(rawBic);
+  if (bic && !isValidBicFormat(bic))
+    throw new Error(`SEPA_DEBTOR_BIC must be a BIC (8 or 11 characters), got ${env.SEPA_DEBTOR_BIC}`);
+  const booking = env.SEPA_BATCH_BOOKING ?? 'true';
+  if (booking !== 'true' && booking !== 'false')
+    throw new Error(`SEPA_BATCH_BOOKING must be true or false, got ${booking}`);
+  return { debtor: { name, iban: iban.iban, bic }, batchBooking: booking === 'true' };
 }
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@demo.pt';
@@ -70,5 +110,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: env.TRUSTED_PROXIES || undefined,
     development: env.NODE_ENV === 'development',
     checkResponses: env.NODE_ENV === 'test',
+    sepa: readSepaConfig(env),
   };
 }

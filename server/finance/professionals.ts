@@ -36,16 +36,17 @@ const whole = (value: number | string | bigint) => {
 
 /**
  * Per doctor and reference month, the settlements waiting to be settled (READY_TO_SETTLE or AVAILABLE),
- * optionally for one month: counts and amounts in integer cents, and what the doctor lacks to be paid
+ * optionally for one month and/or one doctor: counts and amounts in integer cents, and what the doctor lacks to be paid
  * (the same `missingProfessionalFields` rule as the user view). `totals` is the sum of the items.
  */
 export async function professionalSettlements(
   db: Queryable,
-  referenceMonth?: string,
+  filters: { referenceMonth?: string | undefined; professionalId?: string | undefined } = {},
 ): Promise<ProfessionalSettlements> {
   const params = new SqlParams();
   const where = [`s.status = ANY(${params.add(TO_PROCESS)}::text[])`];
-  if (referenceMonth) where.push(`s.reference_month = ${params.add(referenceMonth)}`);
+  if (filters.referenceMonth) where.push(`s.reference_month = ${params.add(filters.referenceMonth)}`);
+  if (filters.professionalId) where.push(`s.professional_id = ${params.add(filters.professionalId)}`);
   const { rows } = await db.query<GroupRow>(
     `SELECT s.professional_id, p.name AS professional_name, p.full_name, p.tax_number, p.iban, p.college_number,
             s.reference_month, count(*) AS settlement_count, count(s.case_id) AS case_count,

@@ -8,10 +8,16 @@ import { now } from '../http/context';
 import type { RouteRegistry } from '../http/routes';
 import { professionalSettlements } from './professionals';
 import { releaseDueSettlements } from './release';
+import { registerReportRoutes } from './report-routes';
+import { registerSepaRoutes } from './sepa-routes';
+import { registerSettlementRoutes } from './settlement-routes';
 import { listSettlements } from './settlements';
 
-/** The finance area: settlements (read side). */
+/** The finance area: settlements (reads, settling, management, reports) and SEPA payouts. */
 export function registerFinanceArea(routes: RouteRegistry): void {
+  registerSepaRoutes(routes);
+  registerSettlementRoutes(routes);
+  registerReportRoutes(routes);
   routes.add({
     method: 'get',
     path: '/v2/admin/settlement/',
@@ -48,7 +54,7 @@ export function registerFinanceArea(routes: RouteRegistry): void {
     async handler(c, { query }) {
       const db = c.var.deps.db;
       await releaseDueSettlements(db, now(c));
-      return c.json(await professionalSettlements(db, query.referenceMonth));
+      return c.json(await professionalSettlements(db, query));
     },
   });
 }

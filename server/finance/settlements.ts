@@ -111,3 +111,9 @@ export async function listSettlements(db: Queryable, query: SettlementListQuery)
   const page = await exactPage<SettlementRow>(db, settlementQuery(query), query);
   return { items: page.rows.map(toSettlementItem), nextCursor: page.nextCursor, total: page.total };
 }
+
+/** One settlement as the list shows it (the answer of every management change), or null. */
+export async function findSettlement(db: Queryable, id: string): Promise<SettlementItem | null> {
+  const { rows } = await db.query<SettlementRow>(`SELECT ${ITEM_COLUMNS} ${FROM} WHERE s.id = $1`, [id]);
+  return rows[0] ? toSettlementItem(rows[0]) : null;
+}

@@ -11,12 +11,14 @@ export class ApiError extends Error {
     message?: string,
     readonly errors?: FieldError[],
     readonly headers?: Record<string, string>,
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message ?? code);
   }
 
   get body(): ErrorBody {
-    const body: ErrorBody = { code: this.code };
+    // `extra` first, so no fact can overwrite the code, message or field errors.
+    const body: ErrorBody = { ...this.extra, code: this.code };
     if (this.message !== this.code) body.message = this.message;
     if (this.errors) body.errors = this.errors;
     return body;
@@ -32,13 +34,14 @@ export const payloadTooLarge = () =>
 
 /** A service's refusal as the API answers it: the status from REFUSAL_STATUS, the code as it is. */
 export function refusalToApiError(refusal: Refusal): ApiError {
-  const { field, retryAfterSeconds } = refusal.details;
+  const { field, retryAfterSeconds, extra } = refusal.details;
   return new ApiError(
     REFUSAL_STATUS[refusal.code],
     refusal.code,
     undefined,
     field === undefined ? undefined : [{ field, code: 'invalid' }],
     retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(retryAfterSeconds) },
+    extra,
   );
 }
 

@@ -74,6 +74,15 @@ function operation(route: RouteDefinition) {
           },
         }
       : {}),
+    ...(route.rawBody
+      ? {
+          requestBody: {
+            required: true,
+            description: route.rawBody.description,
+            content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+          },
+        }
+      : {}),
     responses,
   };
 }

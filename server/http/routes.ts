@@ -49,6 +49,11 @@ export interface RouteDefinition<
   /** Defaults to the JSON limit; uploads raise it. */
   maxBodyBytes?: number;
   /**
+   * The body is raw bytes the handler reads itself (a file upload); described in the OpenAPI document as
+   * `application/octet-stream`. Its type is the handler's to establish, never the request's header.
+   */
+  rawBody?: { description: string };
+  /**
    * `Cache-Control: no-store` on a public route whose answer is a secret (the login's token). Routes
    * that need a session always send it: the registry for 'session', app.ts for everything under /v2/admin/.
    */

@@ -1,9 +1,11 @@
+import type { AuditAction, AuditEntityType } from '../../contract/statuses';
 import type { Queryable } from '../db/client';
 
 export interface AuditEntry {
   actorId: string | null;
-  action: string;
-  entityType: string;
+  /** Typed, so a code the console cannot translate does not compile (tests/unit/audit-actions.test.ts). */
+  action: AuditAction;
+  entityType: AuditEntityType;
   entityId: string;
   before?: unknown;
   after?: unknown;

@@ -1,3 +1,4 @@
+import type { AuditAction, AuditEntityType } from '../../contract/statuses';
 import type { Database, Queryable } from '../db/client';
 import { recordAudit } from './audit';
 
@@ -9,8 +10,8 @@ export interface Actor {
 
 /** What the audit record says about the change besides who and when. */
 export interface AuditSubject {
-  action: string;
-  entityType: string;
+  action: AuditAction;
+  entityType: AuditEntityType;
 }
 
 /** What a change's work answers: its result, and the entity and before → after the audit records. */

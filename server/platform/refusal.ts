@@ -31,6 +31,36 @@ export const REFUSAL_CODES = [
   'ATTACHMENT_NOT_FOUND',
   'VOICE_MESSAGE_NOT_FOUND',
   'FILE_NOT_FOUND',
+  // settlements (issue 11, docs/decisions/0066–0068)
+  'SELECT_ONE_DOCTOR',
+  'PROFESSIONAL_MISSING_DATA',
+  'SETTLEMENT_NOT_FOUND',
+  'SETTLEMENT_NOT_IN_SELECTION',
+  'SETTLEMENT_NOT_SETTLEABLE',
+  'SETTLEMENT_TOTAL_CHANGED',
+  'SETTLEMENT_NOT_DELETABLE',
+  'SETTLEMENT_HAS_PAYOUT_HISTORY',
+  'SETTLEMENT_NOT_ADJUSTABLE',
+  'SETTLEMENT_TRANSITION_NOT_ALLOWED',
+  'ADJUSTMENT_ABOVE_GROSS',
+  'INVOICE_TYPE_NOT_ALLOWED',
+  'INVOICE_NOT_FOUND',
+  // SEPA payouts (issue 11, docs/decisions/0069–0071)
+  'IDEMPOTENCY_KEY_REQUIRED',
+  'IDEMPOTENCY_KEY_INVALID',
+  'IDEMPOTENCY_KEY_REUSED',
+  'SEPA_EXECUTION_DATE_IN_PAST',
+  'SEPA_CHANGED_RETRY',
+  'SEPA_FILE_NOT_FOUND',
+  'SEPA_TRANSITION_NOT_ALLOWED',
+  'SEPA_NOT_DELETABLE',
+  'SEPA_NOT_DOWNLOADABLE',
+  'STATUS_REPORT_MISSING',
+  'STATUS_REPORT_UNREADABLE',
+  'STATUS_REPORT_UNKNOWN_FILE',
+  'STATUS_REPORT_MISMATCH',
+  'STATUS_REPORT_TOO_LATE',
+  'NO_SEPA_CREATED',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
@@ -39,6 +69,11 @@ export interface RefusalDetails {
   field?: string;
   /** How long to wait before trying again (`TOO_MANY_ATTEMPTS`); answered as `Retry-After`. */
   retryAfterSeconds?: number;
+  /**
+   * Facts the client needs to react without another call, answered beside `code` (e.g. the doctor's
+   * `missingFields`, a settlement month's `currentTotalCents`). Declared by the route's error schema.
+   */
+  extra?: Record<string, unknown>;
 }
 
 export class Refusal extends Error {

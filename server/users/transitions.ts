@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../db/client';
-import { type Actor, mutation } from '../platform/mutation';
+import { type Actor, type AuditSubject, mutation } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
 import { userNotFound } from './detail';
 import { areasOf, SUMMARY_COLUMNS, type SummaryRow, toUserSummary, type UserSummary } from './summary';
@@ -23,7 +23,7 @@ async function summaryOf(tx: Queryable, id: string): Promise<UserSummary> {
 
 /** Disabling also revokes every session of the user; enabling restores the derived status (DESIGN §6). */
 export function setDisabled(db: Database, actor: Actor, id: string, disabled: boolean): Promise<UserSummary> {
-  const audit = { action: disabled ? 'user.disable' : 'user.enable', entityType: 'user' };
+  const audit: AuditSubject = { action: disabled ? 'user.disable' : 'user.enable', entityType: 'user' };
   return mutation(db, actor, audit, async (tx) => {
     const user = await lockUser(tx, id);
     if (disabled && id === actor.userId) throw refuse('CANNOT_DISABLE_SELF');

@@ -8,7 +8,7 @@ import {
   VERIFICATION_LINK_HOURS,
   verificationMail,
 } from '../platform/mail/verification-template';
-import { type Actor, mutation } from '../platform/mutation';
+import { type Actor, type AuditSubject, mutation } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
 import { hashToken } from '../platform/sessions';
 import { lockUser } from './transitions';
@@ -55,7 +55,7 @@ export async function resendVerificationEmail(
     ]);
     throw refuse('MAIL_NOT_SENT');
   }
-  const audit = { action: 'user.resend-verification-email', entityType: 'user' };
+  const audit: AuditSubject = { action: 'user.resend-verification-email', entityType: 'user' };
   return mutation(db, actor, audit, async () => ({
     result: { sentTo: user.email },
     entityId: id,

@@ -158,6 +158,24 @@ describe.skipIf(!hasChromium)('console in Chromium', () => {
     await page.waitForURL(/\/login/);
   });
 
+  it('keeps the session when the session check gets no answer, as when the page is left mid-check', async () => {
+    await page.goto(`${server.url}/login`);
+    await signIn();
+    await page.getByRole('heading', { name: ptPT.routes.home, level: 1 }).waitFor();
+    const token = (await authCookie())?.value;
+    // The browser aborts a page's requests when it is left or reloaded; the check then has no verdict.
+    await page.route('**/v2/user/me', (route) => route.abort('aborted'));
+    await page.goto(`${server.url}/customers`);
+    await page.getByRole('heading', { name: ptPT.login.title, level: 1 }).waitFor();
+    expect(page.url()).toBe(`${server.url}/login?redirectPath=%2Fcustomers`);
+    await page.getByRole('alert').filter({ hasText: ptPT.errorMessages.GENERIC_ERROR }).waitFor();
+    expect((await authCookie())?.value).toBe(token);
+    opened.errors.splice(0, opened.errors.length, ...opened.errors.filter((e) => !e.includes('ERR_ABORTED')));
+    await page.unroute('**/v2/user/me');
+    await page.goto(`${server.url}/customers`);
+    await page.getByRole('heading', { name: ptPT.routes.customers, level: 1 }).waitFor();
+  });
+
   it('signs out back to the login screen and forgets the session', async () => {
     await page.goto(`${server.url}/login`);
     await signIn();

@@ -66,7 +66,20 @@ describeModel<SessionInput, World, SessionExpected>({
     '401': { type: 'session.unauthorized', path: CAME_FROM },
     'me: admin': { type: 'xstate.done.actor.fetchCurrentUser', output: admin },
     'me: customer': { type: 'xstate.done.actor.fetchCurrentUser', output: customer },
-    'me: 401': { type: 'xstate.error.actor.fetchCurrentUser', error: { code: 'UNAUTHORIZED' } },
+    'me: 401': {
+      type: 'xstate.error.actor.fetchCurrentUser',
+      error: { status: 401, code: 'UNAUTHORIZED' },
+    },
+    'me: 403': { type: 'xstate.error.actor.fetchCurrentUser', error: { status: 403, code: 'FORBIDDEN' } },
+    // What the browser's abort looks like when the admin leaves or reloads during the check.
+    'me: aborted': {
+      type: 'xstate.error.actor.fetchCurrentUser',
+      error: { status: 0, code: null, cause: new TypeError('Failed to fetch') },
+    },
+    'me: 503': {
+      type: 'xstate.error.actor.fetchCurrentUser',
+      error: { status: 503, code: 'SERVICE_UNAVAILABLE' },
+    },
     'login: admin': { type: 'xstate.done.actor.login', output: { token: 'tok-new', user: admin } },
     'login: customer': { type: 'xstate.done.actor.login', output: { token: 'tok-cust', user: customer } },
     'login: wrong password': {
@@ -113,12 +126,18 @@ describeModel<SessionInput, World, SessionExpected>({
   }),
   transitions: {
     loadingUser: {
-      // Only a user with admin data gets in; anyone else, or a failure, clears the session.
+      // Only a user with admin data gets in; anyone else, or a refused token, clears the session.
       'xstate.done.actor.fetchCurrentUser': (e, ev) =>
         isAdmin(ev.output as Profile)
           ? { ...e, state: 'loggedIn', user: ev.output as Profile }
           : signedOut(e),
-      'xstate.error.actor.fetchCurrentUser': signedOut,
+      // A check that got no verdict on the token (aborted by leaving the page, offline, server down)
+      // shows the login screen but keeps the cookie, so a reload resumes the session.
+      'xstate.error.actor.fetchCurrentUser': (e, ev) => {
+        const { status, code } = ev.error as { status: number; code: string | null };
+        if (status === 401 || status === 403) return signedOut(e);
+        return { ...signedOut(e), cookie: e.cookie, loginError: code ?? 'GENERIC_ERROR' };
+      },
       'session.unauthorized': unauthorized,
     },
     loggedOut: {

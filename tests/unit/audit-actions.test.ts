@@ -52,7 +52,17 @@ describe('audit action translations', () => {
 
   it('lists every code the server writes in AUDIT_ACTIONS, and none it never writes', () => {
     expect([...written].filter((code) => !(AUDIT_ACTIONS as readonly string[]).includes(code))).toEqual([]);
-    expect(AUDIT_ACTIONS.filter((code) => !written.has(code))).toEqual([]);
+    // Codes passed as arguments or built from a template (`sepa.marked-${action}`) are not behind an
+    // `action:`; the type of AuditSubject.action makes the compiler hold those to AUDIT_ACTIONS, and
+    // here each listed code must still appear in the server, whole or as a template's prefix.
+    const source = files(join(root, 'server'))
+      .map((path) => readFileSync(path, 'utf8'))
+      .join('\n');
+    const appears = (code: string) =>
+      written.has(code) ||
+      source.includes(`'${code}'`) ||
+      [...source.matchAll(/`([a-z-]+\.[a-z-]*)\$\{/g)].some((m) => code.startsWith(m[1]!));
+    expect(AUDIT_ACTIONS.filter((code) => !appears(code))).toEqual([]);
   });
 
   it.each([

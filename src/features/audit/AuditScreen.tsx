@@ -27,6 +27,10 @@ export function entityHref(item: Pick<AuditLogItem, 'entityType' | 'entityId'>):
       return '/professionals/area-interest';
     case 'settlement':
       return '/settlement';
+    case 'professional':
+      return `/professionals/${item.entityId}`;
+    case 'sepa_file':
+      return '/sepa';
     default:
       return null;
   }

@@ -1,0 +1,67 @@
+import type { LocaleId } from '../../contract/statuses';
+import { type ExportColumn, XLSX_MEDIA_TYPE, xlsxChunks } from '../../domain/export-files';
+import { canDownloadSepa } from '../../domain/sepa-status';
+import enGB from '../../locales/en-GB.json';
+import ptPT from '../../locales/pt-PT.json';
+import type { Queryable } from '../db/client';
+import { findStoredFile, type StoredFile } from '../platform/files/store';
+import { refuse } from '../platform/refusal';
+import { lockSepaFile } from './sepa-files';
+
+const HEADERS: Record<LocaleId, typeof ptPT.sepaSpreadsheet> = {
+  'pt-PT': ptPT.sepaSpreadsheet,
+  'en-GB': enGB.sepaSpreadsheet,
+};
+
+/** A file can be downloaded only while GENERATED: once handed to the bank, it cannot be sent twice. */
+async function downloadableFile(db: Queryable, id: string) {
+  const file = await lockSepaFile(db, id);
+  if (!canDownloadSepa(file.status)) throw refuse('SEPA_NOT_DOWNLOADABLE');
+  return file;
+}
+
+/** The pain.001 XML as stored when it was generated, named `<MsgId>.xml` (what bank portals accept). */
+export async function sepaXmlFile(db: Queryable, id: string): Promise<StoredFile> {
+  const file = await downloadableFile(db, id);
+  const stored = file.xml_file_id ? await findStoredFile(db, file.xml_file_id) : null;
+  if (!stored) throw refuse('FILE_NOT_FOUND');
+  return { ...stored, originalName: `${file.msg_id}.xml`, contentType: 'application/xml' };
+}
+
+/** The spreadsheet ("XLS" in the specification): one row per transfer, amounts as money cells. */
+export async function sepaSpreadsheet(
+  db: Queryable,
+  id: string,
+  locale: LocaleId,
+): Promise<{ name: string; mediaType: string; chunks: AsyncGenerator<Uint8Array> }> {
+  const file = await downloadableFile(db, id);
+  const { rows } = await db.query(
+    `SELECT t.end_to_end_id AS "endToEndId", p.name AS professional, t.creditor_name AS "creditorName",
+            t.creditor_iban AS "creditorIban", t.creditor_bic AS "creditorBic", t.amount_cents::int AS "amountCents",
+            (SELECT count(*)::int FROM sepa_transaction_settlements l WHERE l.sepa_transaction_id = t.id) AS "settlementCount",
+            (SELECT coalesce(sum(l.amount_cents), 0)::int FROM sepa_transaction_settlements l WHERE l.sepa_transaction_id = t.id) AS "settledCents",
+            (SELECT coalesce(sum(x.amount_cents), 0)::int FROM sepa_transaction_recoveries x WHERE x.sepa_transaction_id = t.id) AS "recoveredCents",
+            t.remittance_information AS remittance
+       FROM sepa_transactions t JOIN users p ON p.id = t.professional_id
+      WHERE t.sepa_file_id = $1 ORDER BY t.end_to_end_id`,
+    [id],
+  );
+  const h = HEADERS[locale];
+  const columns: ExportColumn[] = [
+    { key: 'endToEndId', header: h.endToEndId, kind: 'text' },
+    { key: 'professional', header: h.professional, kind: 'text' },
+    { key: 'creditorName', header: h.creditorName, kind: 'text' },
+    { key: 'creditorIban', header: h.creditorIban, kind: 'text' },
+    { key: 'creditorBic', header: h.creditorBic, kind: 'text' },
+    { key: 'settlementCount', header: h.settlementCount, kind: 'integer' },
+    { key: 'settledCents', header: h.settledCents, kind: 'cents' },
+    { key: 'recoveredCents', header: h.recoveredCents, kind: 'cents' },
+    { key: 'amountCents', header: h.amountCents, kind: 'cents' },
+    { key: 'remittance', header: h.remittance, kind: 'text' },
+  ];
+  return {
+    name: `${file.msg_id}.xlsx`,
+    mediaType: XLSX_MEDIA_TYPE,
+    chunks: xlsxChunks(columns, rows, { sheetName: h.sheet, locale }),
+  };
+}

@@ -1,0 +1,335 @@
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import type { z } from 'zod';
+import type { sepaDryRunSchema, sepaGenerateBodySchema, sepaGeneratedSchema } from '../../contract/sepa';
+import { addDays, nextTarget2BusinessDay, todayInLisbon } from '../../domain/business-days';
+import type { SepaBatch, SepaTransaction } from '../../domain/sepa/validate-batch';
+import { prepareBatch } from '../../domain/sepa/validate-batch';
+import { writePain001 } from '../../domain/sepa/write-pain001';
+import type { SepaConfig } from '../config';
+import type { Database, Queryable } from '../db/client';
+import { painSchemaErrors } from '../pain-schema';
+import { recordAudit } from '../platform/audit';
+import { saveStoredFile } from '../platform/files/store';
+import { type IdempotentRequest, previousAnswer, storeAnswer } from '../platform/idempotency';
+import type { Actor } from '../platform/mutation';
+import { refuse } from '../platform/refusal';
+import {
+  type DoctorCandidate,
+  doctorCandidates,
+  exclusionOf,
+  RECOVERY_OUTSTANDING,
+  type SepaExclusion,
+  WAITING_FOR_FILE,
+} from './sepa-candidates';
+import { sepaFileSummary } from './sepa-files';
+import { moveSettlements } from './settlement-moves';
+
+export type SepaGenerateInput = z.output<typeof sepaGenerateBodySchema>;
+export type SepaDryRun = z.infer<typeof sepaDryRunSchema>;
+export type SepaGenerated = z.infer<typeof sepaGeneratedSchema>;
+
+export const PAIN001_XSD = fileURLToPath(
+  new URL('../../domain/sepa/xsd/pain.001.001.03.xsd', import.meta.url),
+);
+
+/** Every generation waits for the one before: two files can never take the same settlement. */
+const GENERATION_LOCK_KEY = 731_020_011;
+
+export interface SepaDeps {
+  sepa: SepaConfig;
+  filesDir: string;
+}
+
+interface Plan {
+  referenceMonth: string;
+  executionDate: string;
+  paid: (DoctorCandidate & { transferCents: number; recoveredCents: number })[];
+  excluded: SepaExclusion[];
+}
+
+/**
+ * The file's execution date: the one asked for, or tomorrow, moved to a TARGET2 business day
+ * (Europe/Lisbon). A day before today is refused: a bank would reject the file.
+ */
+function executionDateFor(requested: string | undefined, now: Date): string {
+  const today = todayInLisbon(now);
+  if (requested !== undefined && requested < today)
+    throw refuse('SEPA_EXECUTION_DATE_IN_PAST', { field: 'executionDate' });
+  return nextTarget2BusinessDay(requested ?? addDays(today, 1));
+}
+
+const remittance = (referenceMonth: string, count: number) =>
+  `Consultas ${referenceMonth}: ${count} liquidacao(oes)`;
+
+function batchOf(
+  plan: Pick<Plan, 'executionDate' | 'paid' | 'referenceMonth'>,
+  sepa: SepaConfig,
+  messageId: string,
+): SepaBatch {
+  return {
+    messageId,
+    paymentInformationId: `${messageId}-P1`,
+    executionDate: plan.executionDate,
+    batchBooking: sepa.batchBooking,
+    debtor: sepa.debtor,
+    transactions: plan.paid.map(
+      (doctor, index): SepaTransaction => ({
+        endToEndId: `${messageId}-${String(index + 1).padStart(5, '0')}`,
+        creditorName: doctor.fullName ?? '',
+        creditorIban: doctor.iban ?? '',
+        creditorBic: doctor.bic,
+        amountCents: doctor.transferCents,
+        remittanceInformation: remittance(plan.referenceMonth, doctor.settlementCount),
+      }),
+    ),
+  };
+}
+
+/** Who is paid and who is not, and why: the dry run's answer and the generation's plan. */
+async function plan(db: Queryable, sepa: SepaConfig, input: SepaGenerateInput, now: Date): Promise<Plan> {
+  const executionDate = executionDateFor(input.executionDate, now);
+  const candidates = await doctorCandidates(db, input.referenceMonth, input.professionalIds);
+  const excluded: SepaExclusion[] = [];
+  let paid: Plan['paid'] = [];
+  for (const candidate of candidates) {
+    if (candidate.decision.pay) paid.push({ ...candidate, ...candidate.decision });
+    else excluded.push(exclusionOf(candidate, candidate.decision.reason));
+  }
+  // The EPC rules on each doctor's bank data (the writer's own checks): a doctor they refuse is
+  // excluded with the reason rather than failing everyone's file.
+  if (paid.length > 0) {
+    const checked = prepareBatch(batchOf({ ...input, executionDate, paid }, sepa, 'DRYRUN'), {
+      today: todayInLisbon(now),
+    });
+    if (!checked.ok) {
+      const refused = new Set(
+        checked.errors.flatMap((error) => (error.index === undefined ? [] : [error.index])),
+      );
+      if (refused.size < checked.errors.length && checked.errors.some((e) => e.index === undefined))
+        throw new Error(`the SEPA configuration is refused: ${JSON.stringify(checked.errors)}`);
+      for (const index of refused) excluded.push(exclusionOf(paid[index]!, 'INVALID_BANK_DATA'));
+      paid = paid.filter((_, index) => !refused.has(index));
+    }
+  }
+  return { referenceMonth: input.referenceMonth, executionDate, paid, excluded };
+}
+
+export async function dryRunSepa(
+  db: Queryable,
+  sepa: SepaConfig,
+  input: SepaGenerateInput,
+  now: Date,
+): Promise<SepaDryRun> {
+  const p = await plan(db, sepa, input, now);
+  const settledCents = p.paid.reduce((sum, d) => sum + d.owedCents, 0);
+  const recoveredCents = p.paid.reduce((sum, d) => sum + d.recoveredCents, 0);
+  return {
+    referenceMonth: p.referenceMonth,
+    executionDate: p.executionDate,
+    transferCount: p.paid.length,
+    settlementCount: p.paid.reduce((sum, d) => sum + d.settlementCount, 0),
+    settledCents,
+    recoveredCents,
+    totalCents: settledCents - recoveredCents,
+    currency: 'EUR',
+    excluded: p.excluded,
+  };
+}
+
+const byDoctor = <T extends { professional_id: string; payable_cents: number | string }>(rows: T[]) => {
+  const sums = new Map<string, { count: number; cents: number; rows: T[] }>();
+  for (const row of rows) {
+    const sum = sums.get(row.professional_id) ?? { count: 0, cents: 0, rows: [] };
+    sum.count++;
+    sum.cents += Number(row.payable_cents);
+    sum.rows.push(row);
+    sums.set(row.professional_id, sum);
+  }
+  return sums;
+};
+
+/**
+ * Generates one pain.001.001.03 file for the month (DESIGN §6), in one transaction: the plan, the
+ * settlements claimed SETTLED → PENDING_TRANSFER (each audited), the recoveries deducted, the file
+ * written, schema-checked and stored, its rows, and the answer kept under the idempotency key.
+ * Generations are serialised by a transaction lock, so concurrent requests — on any server process —
+ * see each other's result: one file, each settlement in it once. Nothing to pay: NO_SEPA_CREATED.
+ */
+export function generateSepaFile(
+  db: Database,
+  deps: SepaDeps,
+  actor: Actor,
+  input: SepaGenerateInput,
+  idempotency: IdempotentRequest,
+): Promise<SepaGenerated> {
+  // mutation()'s rule written out: the change and its audit row in one transaction. Not mutation()
+  // itself, because a replayed answer changes nothing and so must write no audit row either.
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [GENERATION_LOCK_KEY]);
+    const previous = await previousAnswer<SepaGenerated>(tx, idempotency);
+    if (previous) return previous;
+    const { result, after } = await writeFile(tx, deps, actor, input);
+    await recordAudit(tx, {
+      actorId: actor.userId,
+      action: 'sepa.generated',
+      entityType: 'sepa_file',
+      entityId: result.file.id,
+      after,
+      at: actor.at,
+    });
+    await storeAnswer(tx, idempotency, result);
+    return result;
+  });
+}
+
+async function writeFile(
+  tx: Queryable,
+  deps: SepaDeps,
+  actor: Actor,
+  input: SepaGenerateInput,
+): Promise<{ result: SepaGenerated; after: unknown }> {
+  const p = await plan(tx, deps.sepa, input, actor.at);
+  if (p.paid.length === 0) throw refuse('NO_SEPA_CREATED');
+  const { rows: numbered } = await tx.query<{ n: string }>(`SELECT nextval('sepa_file_number')::text AS n`);
+  const messageId = `SEPA-${p.referenceMonth}-${numbered[0]!.n.padStart(6, '0')}`;
+  const fileId = randomUUID();
+  const doctorIds = p.paid.map((d) => d.professionalId);
+
+  // Claim the settlements: only rows still waiting move, so what moved is compared with the plan.
+  const claimed = byDoctor(
+    await moveSettlements(
+      tx,
+      `s.reference_month = $1 AND s.professional_id = ANY($2::uuid[]) AND ${WAITING_FOR_FILE}`,
+      [p.referenceMonth, doctorIds],
+      {
+        from: 'SETTLED',
+        to: 'PENDING_TRANSFER',
+        action: 'settlement.included-in-sepa',
+        actor,
+        context: { sepaFileId: fileId, msgId: messageId },
+      },
+    ),
+  );
+  const { rows: recoveryRows } = await tx.query<{
+    id: string;
+    professional_id: string;
+    payable_cents: number;
+  }>(
+    `SELECT r.id, r.professional_id, coalesce(r.adjusted_cents, r.net_cents) AS payable_cents
+       FROM settlements r WHERE r.professional_id = ANY($1::uuid[]) AND ${RECOVERY_OUTSTANDING}
+      FOR UPDATE OF r`,
+    [doctorIds],
+  );
+  const recovered = byDoctor(recoveryRows);
+  for (const doctor of p.paid) {
+    const got = claimed.get(doctor.professionalId);
+    const back = recovered.get(doctor.professionalId)?.cents ?? 0;
+    // Between the plan and the claim another change (a refund, a delete) moved one of these rows.
+    if (
+      got?.cents !== doctor.owedCents ||
+      got.count !== doctor.settlementCount ||
+      back !== doctor.recoveredCents
+    )
+      throw refuse('SEPA_CHANGED_RETRY');
+  }
+
+  const written = writePain001(batchOf(p, deps.sepa, messageId), { now: actor.at });
+  if (!written.ok) throw new Error(`pain.001 refused after planning: ${JSON.stringify(written.errors)}`);
+  const schemaErrors = await painSchemaErrors(written.xml, PAIN001_XSD);
+  if (schemaErrors.length > 0) throw new Error(`generated pain.001 is not schema-valid: ${schemaErrors[0]}`);
+  const settledCents = p.paid.reduce((sum, d) => sum + d.owedCents, 0);
+  const recoveredCents = p.paid.reduce((sum, d) => sum + d.recoveredCents, 0);
+  if (
+    written.controlSumCents !== settledCents - recoveredCents ||
+    written.numberOfTransactions !== p.paid.length
+  )
+    throw new Error('pain.001 control sum differs from the settlements');
+
+  const xmlFileId = await saveStoredFile(tx, deps.filesDir, {
+    content: new TextEncoder().encode(written.xml),
+    originalName: `${messageId}.xml`,
+    contentType: 'application/xml',
+  });
+  await tx.query(
+    `INSERT INTO sepa_files (id, msg_id, payment_info_id, amount_cents, transaction_count, reference_month,
+                             execution_date, debtor_name, debtor_iban, debtor_bic, xml_file_id, batch_booking,
+                             created_by, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
+    [
+      fileId,
+      messageId,
+      written.paymentInformationId,
+      written.controlSumCents,
+      written.numberOfTransactions,
+      p.referenceMonth,
+      written.executionDate,
+      deps.sepa.debtor.name,
+      deps.sepa.debtor.iban,
+      deps.sepa.debtor.bic,
+      xmlFileId,
+      deps.sepa.batchBooking,
+      actor.userId,
+      actor.at,
+    ],
+  );
+  const batch = batchOf(p, deps.sepa, messageId);
+  const transactionIds = p.paid.map(() => randomUUID());
+  await tx.query(
+    `INSERT INTO sepa_transactions (id, sepa_file_id, end_to_end_id, professional_id, amount_cents,
+                                    creditor_name, creditor_iban, creditor_bic, remittance_information)
+     SELECT t.id, $1, t.e2e, t.professional_id, t.amount, t.name, t.iban, t.bic, t.remittance
+       FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
+            AS t(id, e2e, professional_id, amount, name, iban, bic, remittance)`,
+    [
+      fileId,
+      transactionIds,
+      batch.transactions.map((t) => t.endToEndId),
+      doctorIds,
+      batch.transactions.map((t) => t.amountCents),
+      batch.transactions.map((t) => t.creditorName),
+      batch.transactions.map((t) => t.creditorIban),
+      batch.transactions.map((t) => t.creditorBic ?? null),
+      batch.transactions.map((t) => t.remittanceInformation ?? ''),
+    ],
+  );
+  const links = { tx: [] as string[], settlement: [] as string[], cents: [] as number[] };
+  const deductions = { tx: [] as string[], settlement: [] as string[], cents: [] as number[] };
+  p.paid.forEach((doctor, index) => {
+    for (const row of claimed.get(doctor.professionalId)!.rows) {
+      links.tx.push(transactionIds[index]!);
+      links.settlement.push(row.id);
+      links.cents.push(Number(row.payable_cents));
+    }
+    for (const row of recovered.get(doctor.professionalId)?.rows ?? []) {
+      deductions.tx.push(transactionIds[index]!);
+      deductions.settlement.push(row.id);
+      deductions.cents.push(Number(row.payable_cents));
+    }
+  });
+  for (const [table, rows] of [
+    ['sepa_transaction_settlements', links],
+    ['sepa_transaction_recoveries', deductions],
+  ] as const)
+    if (rows.tx.length > 0)
+      await tx.query(
+        `INSERT INTO ${table} (sepa_transaction_id, sepa_file_id, settlement_id, amount_cents)
+         SELECT t, $1, s, c FROM unnest($2::uuid[], $3::uuid[], $4::int[]) AS u(t, s, c)`,
+        [fileId, rows.tx, rows.settlement, rows.cents],
+      );
+
+  const file = await sepaFileSummary(tx, fileId);
+  return {
+    result: { file: file!, excluded: p.excluded },
+    after: {
+      msgId: messageId,
+      status: 'GENERATED',
+      amountCents: written.controlSumCents,
+      transferCount: written.numberOfTransactions,
+      settlementCount: links.settlement.length,
+      recoveredCents,
+      executionDate: written.executionDate,
+      referenceMonth: p.referenceMonth,
+    },
+  };
+}

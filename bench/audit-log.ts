@@ -51,7 +51,7 @@ try {
                 date_trunc('second', now() - random() * interval '730 days')
            FROM generate_series(1, $1) g
            JOIN bench_admins a ON a.n = 1 + g % 20
-           JOIN bench_targets t ON t.n = 1 + (g * 7919) % 100000`,
+           JOIN bench_targets t ON t.n = 1 + (g::bigint * 7919) % 100000`,
         [Math.min(500_000, missing - done)],
       );
       process.stdout.write('.');

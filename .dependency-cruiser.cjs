@@ -71,7 +71,8 @@ module.exports = {
       from: { path: '^server/http/' },
       to: {
         path: '^server/(users|cases|platform|finance)/',
-        pathNot: '^server/platform/(sessions|refusal|mutation|client-addresses|files/store)\\.ts$',
+        pathNot:
+          '^server/platform/(sessions|refusal|mutation|client-addresses|files/store|files/storage)\\.ts$',
       },
     },
     {

@@ -14,6 +14,7 @@ import { readConfig } from '../server/config';
 import { type Database, openDatabase } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
 import { listen } from '../server/http/listen';
+import { LocalFileStorage } from '../server/platform/files/local-storage';
 import { createSession } from '../server/platform/sessions';
 import { hasSeedData, seedDatabase } from '../server/seed/seed';
 
@@ -150,7 +151,7 @@ try {
       adminEmail: 'admin@demo.pt',
       adminPassword: 'admin-demo-2026',
       demoPassword: 'demo-pass-2026',
-      filesDir: join(dataDir, 'files'),
+      storage: new LocalFileStorage(join(dataDir, 'files')),
       now: SEED_NOW,
     });
     console.log(`seeded ${users} users in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -177,6 +178,7 @@ async function measure(db: Database): Promise<void> {
     createApp({
       db,
       config: readConfig({ NODE_ENV: 'production', DATA_DIR: dataDir }),
+      storage: new LocalFileStorage(join(dataDir, 'files')),
       clock: () => SEED_NOW,
     }),
     { host: '127.0.0.1', port: 0 },

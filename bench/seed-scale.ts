@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { type Database, openDatabase } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
+import { LocalFileStorage } from '../server/platform/files/local-storage';
 import { seedDatabase } from '../server/seed/seed';
 
 const { values } = parseArgs({
@@ -60,7 +61,7 @@ try {
     adminEmail: 'admin@demo.pt',
     adminPassword: 'admin-demo-2026',
     demoPassword: 'demo-pass-2026',
-    filesDir: join(dataDir, 'files'),
+    storage: new LocalFileStorage(join(dataDir, 'files')),
     now: new Date('2026-03-15T00:00:00Z'),
   });
   const seconds = (performance.now() - started) / 1000;

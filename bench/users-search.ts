@@ -12,6 +12,7 @@ import { readConfig } from '../server/config';
 import { type Database, openDatabase } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
 import { listen } from '../server/http/listen';
+import { LocalFileStorage } from '../server/platform/files/local-storage';
 import { createSession } from '../server/platform/sessions';
 import { hasSeedData, seedDatabase } from '../server/seed/seed';
 
@@ -70,7 +71,7 @@ try {
       adminEmail: 'admin@demo.pt',
       adminPassword: 'admin-demo-2026',
       demoPassword: 'demo-pass-2026',
-      filesDir: join(dataDir, 'files'),
+      storage: new LocalFileStorage(join(dataDir, 'files')),
       now: new Date('2026-03-15T00:00:00Z'),
     });
     console.log(`seeded ${users} users in ${((performance.now() - started) / 1000).toFixed(1)} s`);

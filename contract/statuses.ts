@@ -99,6 +99,7 @@ export const AUDIT_ACTIONS = [
   'sepa.marked-unavailable',
   'sepa.status-report-applied',
   'professional.payout-blocked',
+  'file.store',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -110,5 +111,6 @@ export const AUDIT_ENTITY_TYPES = [
   'settlement',
   'professional',
   'sepa_file',
+  'stored_file',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];

@@ -76,6 +76,7 @@ export type SettlementEvent =
   | { type: 'case.toggle'; settlementId: string }
   | ({ type: 'case.adjust' } & Adjustment)
   | { type: 'case.unadjust'; settlementId: string }
+  | { type: 'doctor.clear' }
   | { type: 'settle.request' }
   | { type: 'confirm.accept'; idempotencyKey: string }
   | { type: 'confirm.cancel' }
@@ -97,12 +98,24 @@ const notProvided = (name: string) => () => {
   throw new Error(`settlement machine: actor "${name}" must be provided`);
 };
 
+const NO_DOCTOR: SettlementContext = {
+  doctor: null,
+  cases: [],
+  missingFields: [],
+  excluded: [],
+  adjustments: [],
+  idempotencyKey: null,
+  notice: null,
+  error: null,
+};
+
 /**
- * Choosing a doctor (again) starts a fresh review. Not offered while a dialog is open or a request
+ * Choosing a doctor (again) starts a fresh review; going back to the list forgets it. Not offered while a dialog is open or a request
  * that changes money is in flight (confirming, submitting, failed).
  */
 const chooseDoctor = {
   'doctor.select': { target: '#settlement.loading', reenter: true, actions: 'selectDoctor' },
+  'doctor.clear': { target: '#settlement.idle', actions: 'clearDoctor' },
 } as const;
 
 /**
@@ -133,6 +146,7 @@ export const settlementMachine = setup({
         error: null,
       };
     }),
+    clearDoctor: assign(() => ({ ...NO_DOCTOR })),
     // The console refreshes its lists and says so in a toast; tests count the calls.
     reportSettled: (_, _params: { request: SettleRequest }) => {},
   },
@@ -150,16 +164,7 @@ export const settlementMachine = setup({
 }).createMachine({
   id: 'settlement',
   initial: 'idle',
-  context: {
-    doctor: null,
-    cases: [],
-    missingFields: [],
-    excluded: [],
-    adjustments: [],
-    idempotencyKey: null,
-    notice: null,
-    error: null,
-  },
+  context: NO_DOCTOR,
   states: {
     idle: {
       on: {

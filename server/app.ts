@@ -10,6 +10,7 @@ import { registerOpenApiRoutes } from './http/openapi-route';
 import { RouteRegistry } from './http/routes';
 import { securityHeaders } from './http/security-headers';
 import { registerAuditRoutes } from './platform/audit-routes';
+import { openFileStorage } from './platform/files/open-storage';
 import { registerAttachmentRoutes } from './platform/files/routes';
 import { registerSessionRoutes } from './platform/session-routes';
 import { registerSystemRoutes } from './platform/system-routes';
@@ -18,7 +19,14 @@ import { registerUsersArea } from './users/routes';
 
 export type { AppDeps } from './http/context';
 
-export function createApp(deps: AppDeps): Hono<AppEnv> {
+/** What createApp is given: the storage defaults to the backend the configuration names. */
+export type AppOptions = Omit<AppDeps, 'storage'> & Partial<Pick<AppDeps, 'storage'>>;
+
+export function createApp(options: AppOptions): Hono<AppEnv> {
+  const deps: AppDeps = {
+    ...options,
+    storage: options.storage ?? openFileStorage(options.config, options.db),
+  };
   const app = new Hono<AppEnv>();
   app.use('*', securityHeaders);
   app.use('*', async (c, next) => {

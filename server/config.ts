@@ -8,6 +8,12 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * `FILES_BACKEND`: where stored files live. `local`: `$DATA_DIR/files` (the embedded default);
+   * `postgres`: chunks in the database, so several instances on one server all see every file
+   * (the default when DATABASE_URL is set; docs/decisions/0063).
+   */
+  filesBackend: FilesBackend;
   adminEmail: string;
   adminPassword: string;
   demoPassword: string;
@@ -68,6 +74,19 @@ export function readSepaConfig(env: NodeJS.ProcessEnv): SepaConfig {
   return { debtor: { name, iban: iban.iban, bic }, batchBooking: booking === 'true' };
 }
 
+export type FilesBackend = 'local' | 'postgres';
+
+function readFilesBackend(value: string | undefined, databaseUrl: string | undefined): FilesBackend {
+  if (!value) return databaseUrl ? 'postgres' : 'local';
+  if (value !== 'local' && value !== 'postgres')
+    throw new Error(`FILES_BACKEND must be "local" or "postgres", got ${JSON.stringify(value)}`);
+  if (value === 'postgres' && !databaseUrl)
+    throw new Error(
+      'FILES_BACKEND=postgres needs DATABASE_URL: the embedded database (PGlite) keeps stored files in $DATA_DIR/files',
+    );
+  return value;
+}
+
 export const DEFAULT_ADMIN_EMAIL = 'admin@demo.pt';
 export const DEFAULT_ADMIN_PASSWORD = 'admin-demo-2026';
 export const DEFAULT_DEMO_PASSWORD = 'demo-pass-2026';
@@ -97,11 +116,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const host = env.HOST ?? '127.0.0.1';
   parseTrustedProxies(env.TRUSTED_PROXIES); // refuses a typo at start-up rather than ignoring it
+  const databaseUrl = env.DATABASE_URL || undefined;
   return {
     port,
     host,
     dataDir: resolve(env.DATA_DIR ?? './data'),
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl,
+    filesBackend: readFilesBackend(env.FILES_BACKEND, databaseUrl),
     adminEmail: env.ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL,
     adminPassword: env.ADMIN_PASSWORD ?? DEFAULT_ADMIN_PASSWORD,
     demoPassword: env.DEMO_PASSWORD ?? DEFAULT_DEMO_PASSWORD,

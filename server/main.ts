@@ -8,6 +8,7 @@ import { openDatabase, SERVER_WARM_CONNECTIONS } from './db/client';
 import { listen } from './http/listen';
 import { keepServingAfterStrayErrors } from './http/process-guard';
 import { prepareDatabase } from './platform/bootstrap';
+import { openFileStorage } from './platform/files/open-storage';
 import { DEFAULT_DEMO_USERS } from './seed/seed';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -39,7 +40,13 @@ async function main(): Promise<void> {
   console.log(
     config.databaseUrl ? 'Database: PostgreSQL (DATABASE_URL)' : `Database: PGlite in ${config.dataDir}`,
   );
-  const seeded = await prepareDatabase(db, config, DEFAULT_DEMO_USERS);
+  const storage = openFileStorage(config, db);
+  console.log(
+    storage.kind === 'postgres'
+      ? 'Stored files: in PostgreSQL (FILES_BACKEND=postgres, the default with DATABASE_URL)'
+      : `Stored files: ${join(config.dataDir, 'files')}`,
+  );
+  const seeded = await prepareDatabase(db, config, DEFAULT_DEMO_USERS, storage);
   if (seeded) console.log(`Seeded the demo dataset: ${seeded.users} users, ${seeded.cases} cases.`);
 
   if (process.env.SKIP_BUILD === '1') console.log('Console build skipped (SKIP_BUILD=1).');
@@ -48,7 +55,7 @@ async function main(): Promise<void> {
     await build({ root: projectRoot, logLevel: 'warn', mode: 'production' });
   } else console.log('Console build is up to date.');
 
-  const app = createApp({ db, config, staticDir: distDir });
+  const app = createApp({ db, config, storage, staticDir: distDir });
   const server = await listen(app, config);
   // From here on failures come from requests; one before this still stops a half-started server.
   keepServingAfterStrayErrors();

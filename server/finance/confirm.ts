@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { settlementConfirmResultSchema, settlementConfirmSchema } from '../../contract/finance';
 import { missingProfessionalFields } from '../../domain/iban';
 import { sumCents } from '../../domain/money';
-import { CONFIRMABLE_SETTLEMENT_STATUSES } from '../../domain/settlement-status';
+import { CONFIRMABLE_SETTLEMENT_STATUSES, nextSettlementStatus } from '../../domain/settlement-status';
 import type { Database, Queryable } from '../db/client';
 import { type Actor, mutation } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
@@ -93,11 +93,13 @@ export async function confirmSettlements(
 
     const settled = rows.map((row) => {
       const adjustment = adjustments.get(row.id);
+      const status = nextSettlementStatus(row.status, 'CONFIRM');
+      if (status === null) throw new Error(`settlement ${row.id}: ${row.status} passed as confirmable`);
       return {
         before: row,
         after: {
           ...row,
-          status: 'SETTLED' as const,
+          status,
           adjustedCents: adjustment ? adjustment.adjustedCents : row.adjustedCents,
           adjustmentNote: adjustment ? adjustment.note : row.adjustmentNote,
         },
@@ -111,14 +113,15 @@ export async function confirmSettlements(
 
     await tx.query(
       `UPDATE settlements s
-          SET status = 'SETTLED', adjusted_cents = change.adjusted_cents, adjustment_note = change.adjustment_note,
+          SET status = change.status, adjusted_cents = change.adjusted_cents, adjustment_note = change.adjustment_note,
               updated_at = $2
-         FROM jsonb_to_recordset($1::jsonb) AS change(id uuid, adjusted_cents integer, adjustment_note text)
+         FROM jsonb_to_recordset($1::jsonb) AS change(id uuid, status text, adjusted_cents integer, adjustment_note text)
         WHERE s.id = change.id`,
       [
         JSON.stringify(
           settled.map(({ after }) => ({
             id: after.id,
+            status: after.status,
             adjusted_cents: after.adjustedCents,
             adjustment_note: after.adjustmentNote,
           })),

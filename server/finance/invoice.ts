@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import type { settlementInvoiceSchema } from '../../contract/finance';
 import { type InvoiceType, invoiceFileName, sniffInvoiceType } from '../../domain/invoice-file';
 import type { Database, Queryable } from '../db/client';
-import { findStoredFile, type StoredFile, saveStoredFile } from '../platform/files/store';
+import type { FileStorage } from '../platform/files/storage';
+import { findStoredFile, recordStoredFile, type StoredFile } from '../platform/files/store';
 import { type Actor, mutation } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
 import { lockSettlement } from './settlement-rows';
@@ -22,7 +23,7 @@ export interface InvoiceUpload {
  */
 export async function uploadInvoice(
   db: Database,
-  filesDir: string,
+  storage: FileStorage,
   actor: Actor,
   settlementId: string,
   upload: InvoiceUpload,
@@ -30,14 +31,13 @@ export async function uploadInvoice(
   const contentType = sniffInvoiceType(upload.content);
   if (!contentType) throw refuse('INVOICE_TYPE_NOT_ALLOWED');
   const fileName = invoiceFileName(upload.fileName, contentType);
+  // Content-addressed: bytes stored before the transaction and left unreferenced by a refusal are
+  // harmless, and the storage's own writes never wait on the transaction's locks.
+  const stored = await storage.put(upload.content);
   return mutation(db, actor, { action: 'settlement.invoice', entityType: 'settlement' }, async (tx) => {
     const row = await lockSettlement(tx, settlementId);
     const before = await invoiceOf(tx, settlementId);
-    const fileId = await saveStoredFile(tx, filesDir, {
-      content: upload.content,
-      originalName: fileName,
-      contentType,
-    });
+    const fileId = await recordStoredFile(tx, stored, { originalName: fileName, contentType });
     await tx.query(
       `UPDATE settlements SET invoice_file_id = $2, invoice_name = $3, invoice_content_type = $4, updated_at = $5
         WHERE id = $1`,

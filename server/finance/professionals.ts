@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { professionalSettlementSchema, professionalSettlementsSchema } from '../../contract/finance';
 import { missingProfessionalFields } from '../../domain/iban';
+import { CONFIRMABLE_SETTLEMENT_STATUSES } from '../../domain/settlement-status';
 import type { Queryable } from '../db/client';
 import { SqlParams } from '../db/list';
 import { PAYABLE_SQL } from './settlements';
@@ -9,7 +10,7 @@ export type ProfessionalSettlement = z.infer<typeof professionalSettlementSchema
 export type ProfessionalSettlements = z.infer<typeof professionalSettlementsSchema>;
 
 /** The statuses of settlements still to be confirmed: "cases to process". */
-export const TO_PROCESS = ['READY_TO_SETTLE', 'AVAILABLE'] as const;
+export const TO_PROCESS = CONFIRMABLE_SETTLEMENT_STATUSES;
 
 interface GroupRow {
   professional_id: string;

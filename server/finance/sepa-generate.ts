@@ -10,7 +10,8 @@ import type { SepaConfig } from '../config';
 import type { Database, Queryable } from '../db/client';
 import { painSchemaErrors } from '../pain-schema';
 import { recordAudit } from '../platform/audit';
-import { saveStoredFile } from '../platform/files/store';
+import type { FileStorage } from '../platform/files/storage';
+import { storeFile } from '../platform/files/store';
 import { type IdempotentRequest, previousAnswer, storeAnswer } from '../platform/idempotency';
 import type { Actor } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
@@ -38,7 +39,7 @@ const GENERATION_LOCK_KEY = 731_020_011;
 
 export interface SepaDeps {
   sepa: SepaConfig;
-  filesDir: string;
+  storage: FileStorage;
 }
 
 interface Plan {
@@ -246,7 +247,7 @@ async function writeFile(
   )
     throw new Error('pain.001 control sum differs from the settlements');
 
-  const xmlFileId = await saveStoredFile(tx, deps.filesDir, {
+  const xmlFileId = await storeFile(tx, deps.storage, {
     content: new TextEncoder().encode(written.xml),
     originalName: `${messageId}.xml`,
     contentType: 'application/xml',

@@ -35,7 +35,7 @@ const SEPA = '/v2/admin/settlement/sepa';
 const refused = (description: string) => ({ description, schema: errorBodySchema });
 const sepaDeps = (c: AppContext) => ({
   sepa: c.var.deps.config.sepa,
-  filesDir: join(c.var.deps.config.dataDir, 'files'),
+  storage: c.var.deps.storage,
 });
 
 /**

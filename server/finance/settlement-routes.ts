@@ -136,9 +136,8 @@ export function registerSettlementRoutes(routes: RouteRegistry): void {
     },
     async handler(c, { params, query }) {
       const content = new Uint8Array(await c.req.arrayBuffer());
-      const filesDir = join(c.var.deps.config.dataDir, 'files');
       return c.json(
-        await uploadInvoice(c.var.deps.db, filesDir, actorOf(c), params.id, {
+        await uploadInvoice(c.var.deps.db, c.var.deps.storage, actorOf(c), params.id, {
           content,
           fileName: query.fileName,
         }),

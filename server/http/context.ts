@@ -1,11 +1,14 @@
 import type { Context } from 'hono';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
+import type { FileStorage } from '../platform/files/storage';
 import type { SessionUser } from '../platform/sessions';
 
 export interface AppDeps {
   db: Database;
   config: Config;
+  /** Where stored files are read and written (local folder or PostgreSQL chunks). */
+  storage: FileStorage;
   /** Injected so tests can move time (session expiry, login throttling) without waiting. */
   clock?: () => Date;
   /** Built console to serve with SPA fallback; omitted, only the API is served. */

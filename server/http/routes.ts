@@ -54,6 +54,12 @@ export interface RouteDefinition<
    */
   rawBody?: { description: string };
   /**
+   * The handler streams the raw body somewhere (a file upload into the storage) and enforces
+   * maxBodyBytes itself while reading. The registry then refuses only a declared Content-Length over
+   * the limit: Hono's bodyLimit reads a chunked body whole into memory before the handler starts.
+   */
+  streamedBody?: true;
+  /**
    * `Cache-Control: no-store` on a public route whose answer is a secret (the login's token). Routes
    * that need a session always send it: the registry for 'session', app.ts for everything under /v2/admin/.
    */
@@ -97,6 +103,14 @@ export async function checkResponse(definition: RouteDefinition, response: Respo
   return response;
 }
 
+/** 413 before reading a byte when the declared length is over the limit; a chunked body is the handler's to count. */
+const refuseDeclaredOversize =
+  (maxSize: number): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    if (Number(c.req.header('content-length') ?? 0) > maxSize) return errorResponse(c, payloadTooLarge());
+    await next();
+  };
+
 /** Every route goes through here, so the OpenAPI document and the authz test see all of them. */
 export class RouteRegistry {
   readonly definitions: RouteDefinition[] = [];
@@ -116,12 +130,12 @@ export class RouteRegistry {
     // First, so the session check's 401 is not cached either.
     if (definition.auth === 'session' || definition.noStore) middlewares.push(noStore);
     if (definition.auth === 'session') middlewares.push(requireSession);
+    const maxSize = definition.maxBodyBytes ?? JSON_BODY_LIMIT_BYTES;
     if (definition.method !== 'get')
       middlewares.push(
-        bodyLimit({
-          maxSize: definition.maxBodyBytes ?? JSON_BODY_LIMIT_BYTES,
-          onError: (c) => errorResponse(c, payloadTooLarge()),
-        }),
+        definition.streamedBody
+          ? refuseDeclaredOversize(maxSize)
+          : bodyLimit({ maxSize, onError: (c) => errorResponse(c, payloadTooLarge()) }),
       );
     const handler: MiddlewareHandler<AppEnv> = async (c) => {
       const input = {

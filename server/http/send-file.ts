@@ -1,8 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { type StoredFile, storedFilePath } from '../platform/files/store';
+import type { StoredFile } from '../platform/files/store';
 import type { AppContext } from './context';
 import { ApiError } from './errors';
 import { parseRange } from './range';
@@ -12,6 +8,8 @@ export interface SendOptions {
   disposition: 'attachment' | 'inline';
   /** Honour `Range` (audio seeking); downloads answer the whole file. */
   ranges?: boolean;
+  /** The code when the row outlived its bytes; `FILE_NOT_FOUND` unless the route's contract says otherwise. */
+  missingCode?: string;
 }
 
 /** RFC 6266/8187: an ASCII fallback for old clients plus the exact UTF-8 name. */
@@ -25,23 +23,21 @@ export function contentDisposition(kind: 'attachment' | 'inline', fileName: stri
 }
 
 /**
- * Streams a stored file from disk. The path comes only from the row's storage key (never from the
- * request), and the byte count from the file itself, so Content-Length cannot lie.
+ * Streams a stored file from the storage (local folder or PostgreSQL chunks). The content is found
+ * by the row's sha256 alone (never by anything in the request), and the byte count comes from the
+ * storage itself, so Content-Length cannot lie.
  */
 export async function sendStoredFile(
   c: AppContext,
   file: StoredFile,
   options: SendOptions,
 ): Promise<Response> {
-  const path = storedFilePath(join(c.var.deps.config.dataDir, 'files'), file.storageKey);
-  const size = await stat(path).then(
-    (s) => s.size,
-    () => null,
-  );
+  const storage = c.var.deps.storage;
+  const size = await storage.size(file.sha256);
   if (size === null) {
     // The row outlived its bytes (e.g. a database restored without its files folder): worth an alert.
-    console.error(`stored file ${file.id} is missing on disk at ${path}`);
-    throw new ApiError(404, 'FILE_NOT_FOUND');
+    console.error(`stored file ${file.id} is missing from the ${storage.kind} storage (${file.sha256})`);
+    throw new ApiError(404, options.missingCode ?? 'FILE_NOT_FOUND');
   }
 
   const headers: Record<string, string> = {
@@ -67,6 +63,5 @@ export async function sendStoredFile(
   headers['Content-Length'] = String(end - start + 1);
   const status = range.kind === 'partial' ? 206 : 200;
   if (c.req.method === 'HEAD' || size === 0) return c.body(null, status, headers);
-  const stream = Readable.toWeb(createReadStream(path, { start, end })) as ReadableStream<Uint8Array>;
-  return c.body(stream, status, headers);
+  return c.body(storage.get(file.sha256, { start, end }), status, headers);
 }

@@ -1,8 +1,8 @@
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
+import { openFileStorage } from '../platform/files/open-storage';
 import { clearData, DEFAULT_DEMO_USERS, hasSeedData, seedDatabase } from './seed';
 
 const USAGE = 'usage: npm run seed -- [--scale USERS] [--seed N] [--reset]';
@@ -45,7 +45,7 @@ async function main(): Promise<number> {
       adminEmail: config.adminEmail,
       adminPassword: config.adminPassword,
       demoPassword: config.demoPassword,
-      filesDir: join(config.dataDir, 'files'),
+      storage: openFileStorage(config, db),
     });
     const seconds = (performance.now() - started) / 1000;
     console.log(

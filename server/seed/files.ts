@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/client';
-import { saveStoredFile } from '../platform/files/store';
+import type { FileStorage } from '../platform/files/storage';
+import { storeFile } from '../platform/files/store';
 import { patternPng, simplePdf, sineWav } from './media';
 import type { Rng } from './random';
 
@@ -22,9 +23,9 @@ const ATTACHMENTS = 10;
 const CARDS = 4;
 const INVOICES = 6;
 
-export async function createFilePools(db: Queryable, filesDir: string, rng: Rng): Promise<FilePools> {
+export async function createFilePools(db: Queryable, storage: FileStorage, rng: Rng): Promise<FilePools> {
   const save = (content: Buffer, originalName: string, contentType: string) =>
-    saveStoredFile(db, filesDir, { id: rng.uuid(), content, originalName, contentType });
+    storeFile(db, storage, { id: rng.uuid(), content, originalName, contentType });
 
   const voices: VoiceFile[] = [];
   for (let i = 0; i < VOICES; i++) {

@@ -1,4 +1,5 @@
 import type { Database, Queryable } from '../db/client';
+import type { FileStorage } from '../platform/files/storage';
 import { hashPassword } from '../platform/passwords';
 import { type Cell, insertRows, iso } from './bulk';
 import { seedCases } from './cases';
@@ -20,8 +21,8 @@ export interface SeedOptions {
   adminEmail: string;
   adminPassword: string;
   demoPassword: string;
-  /** `$DATA_DIR/files`: voice messages, attachments, invoices and statements are written here. */
-  filesDir: string;
+  /** Where voice messages, attachments, invoices and statements are stored (local folder or PostgreSQL). */
+  storage: FileStorage;
   /**
    * Reference time the data is laid out around. Default: the start of the current UTC day, so the six
    * months of settlements end today and two seeds on the same day are identical (docs/decisions/0011).
@@ -99,7 +100,7 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
   ]);
 
   return db.transaction(async (tx) => {
-    const pools = await createFilePools(tx, options.filesDir, new Rng(seed, 'files'));
+    const pools = await createFilePools(tx, options.storage, new Rng(seed, 'files'));
     const adminId = await insertAdmin(tx, seed, now, options.adminEmail, adminHash);
     const users = await seedUsers({ db: tx, seed, now, users: options.users, passwordHash: demoHash, pools });
     await seedAuditTrail(tx, now, adminId, users);
@@ -118,7 +119,7 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
       seed,
       now,
       adminId,
-      filesDir: options.filesDir,
+      storage: options.storage,
       sepaFiles: finance.sepaFiles,
     });
     return {

@@ -4,7 +4,8 @@ import { addDays, todayInLisbon } from '../../domain/business-days';
 import { centsToDecimal } from '../../domain/money';
 import { statementLineKeys } from '../../domain/statements/line-key';
 import type { Queryable } from '../db/client';
-import { saveStoredFile } from '../platform/files/store';
+import type { FileStorage } from '../platform/files/storage';
+import { storeFile } from '../platform/files/store';
 import { type Cell, type Column, insertRows, iso } from './bulk';
 import { DEBTOR, MONTHS_OF_SETTLEMENTS, monthOf, type SeededSepaFile } from './finance';
 import { FEMALE_NAMES, MALE_NAMES, SURNAMES } from './portugal';
@@ -50,7 +51,7 @@ export interface StatementSeedInput {
   seed: number;
   now: number;
   adminId: string;
-  filesDir: string;
+  storage: FileStorage;
   sepaFiles: SeededSepaFile[];
 }
 
@@ -257,7 +258,7 @@ async function writeStatementFiles(
     }
     const content = Buffer.from(`${csv.join('\r\n')}\r\n`, 'utf8');
     const sha256 = createHash('sha256').update(content).digest('hex');
-    const fileId = await saveStoredFile(input.db, input.filesDir, {
+    const fileId = await storeFile(input.db, input.storage, {
       id: rng.uuid(),
       content,
       originalName: `extrato-${month}.csv`,

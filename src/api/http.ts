@@ -91,6 +91,8 @@ export interface RequestOptions {
   data?: unknown;
   /** Overrides the cookie, for calls made before the cookie is written. */
   token?: string | null;
+  /** Extra headers: `Idempotency-Key` on money-moving POSTs, the content type of a raw upload. */
+  headers?: Record<string, string>;
 }
 
 // GETs started before anyone asked for them, each waiting for the first identical request to take it.
@@ -145,7 +147,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       method: options.method ?? 'get',
       params: options.params,
       data: options.data,
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
+      headers: { ...options.headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) },
     });
     return response.data;
   } catch (reason) {

@@ -168,7 +168,7 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/settlement',
     titleKey: 'routes.settlement',
     access: 'auth',
-    screen: placeholder,
+    screen: lazyScreen(() => import('../features/finance/SettlementScreen')),
     nav: { section: 'financialManager', group: 'payments' },
     goKey: 's',
   },

@@ -6,13 +6,13 @@ import { createApp } from '../../server/app';
 import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
 import { type Listening, listen } from '../../server/http/listen';
-import { saveStoredFile } from '../../server/platform/files/store';
-import { testDatabaseKinds } from '../support/databases';
+import { storeFile } from '../../server/platform/files/store';
+import { openTestStorage, testFileSetups } from '../support/file-storages';
 import { bearer, insertUser, issueToken } from './harness';
 
 const SECRET = 'outside-the-store';
 
-describe.each(testDatabaseKinds())('GET /v2/admin/attachments/{id}/download on $name', (kind) => {
+describe.each(testFileSetups())('GET /v2/admin/attachments/{id}/download on $name', (setup) => {
   let db: Database;
   let server: Listening;
   let dataDir: string;
@@ -23,16 +23,15 @@ describe.each(testDatabaseKinds())('GET /v2/admin/attachments/{id}/download on $
   const download = (path: string) => fetch(`${server.url}${path}`, { headers: bearer(token) });
 
   beforeAll(async () => {
-    db = await kind.open();
+    db = await setup.database.open();
     dataDir = mkdtempSync(join(tmpdir(), 'attachments-test-'));
     // a file next to the store that no request may ever reach
     writeFileSync(join(dataDir, 'secret.txt'), SECRET);
-    server = await listen(createApp({ db, config: readConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }) }), {
-      host: '127.0.0.1',
-      port: 0,
-    });
+    const storage = openTestStorage(setup.storage, db, dataDir);
+    const config = readConfig({ NODE_ENV: 'test', DATA_DIR: dataDir });
+    server = await listen(createApp({ db, config, storage }), { host: '127.0.0.1', port: 0 });
     token = await issueToken(db, await insertUser(db, { email: 'admin@files.test', admin: true }));
-    pngId = await saveStoredFile(db, join(dataDir, 'files'), {
+    pngId = await storeFile(db, storage, {
       content: png,
       originalName: 'cédula "frente"; 1.png',
       contentType: 'image/png',

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saveStoredFile, storedFilePath } from '../../server/platform/files/store';
-import { testDatabaseKinds } from '../support/databases';
+import { storeFile } from '../../server/platform/files/store';
+import { readAll, testFileSetups } from '../support/file-storages';
 import { type CaseWorld, startCaseWorld } from './cases-support';
 
 const DOWNLOAD = '/v2/admin/case-message/attachments/download';
@@ -26,17 +25,17 @@ function rawGet(base: string, path: string, token: string): Promise<{ status: nu
   });
 }
 
-describe.each(testDatabaseKinds())('case message attachment downloads on $name', (kind) => {
+describe.each(testFileSetups())('case message attachment downloads on $name', (setup) => {
   let world: CaseWorld;
   beforeAll(async () => {
-    world = await startCaseWorld(kind);
+    world = await startCaseWorld(setup.database, setup.storage);
   }, 180_000);
   afterAll(async () => world?.stop());
 
   const attachments = async () =>
     (
-      await world.db.query<{ id: string; original_name: string; content_type: string; storage_key: string }>(
-        `SELECT DISTINCT ON (f.content_type) a.id, f.original_name, f.content_type, f.storage_key
+      await world.db.query<{ id: string; original_name: string; content_type: string; sha256: string }>(
+        `SELECT DISTINCT ON (f.content_type) a.id, f.original_name, f.content_type, f.sha256
            FROM case_message_attachments a JOIN stored_files f ON f.id = a.file_id ORDER BY f.content_type, a.id`,
       )
     ).rows;
@@ -45,7 +44,7 @@ describe.each(testDatabaseKinds())('case message attachment downloads on $name',
     const rows = await attachments();
     expect(rows.map((r) => r.content_type)).toEqual(['application/pdf', 'image/png']);
     for (const row of rows) {
-      const stored = readFileSync(storedFilePath(world.filesDir, row.storage_key));
+      const stored = await readAll(world.storage.get(row.sha256));
       const response = await world.get(`${DOWNLOAD}?id=${row.id}`);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe(row.content_type);
@@ -60,7 +59,7 @@ describe.each(testDatabaseKinds())('case message attachment downloads on $name',
 
   it('keeps an accented, quoted name exact in filename* with an ASCII fallback', async () => {
     const name = 'relatório "final" 50%.pdf';
-    const fileId = await saveStoredFile(world.db, world.filesDir, {
+    const fileId = await storeFile(world.db, world.storage, {
       content: Buffer.from('%PDF-1.4 relatório'),
       originalName: name,
       contentType: 'application/pdf',

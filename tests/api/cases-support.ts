@@ -5,8 +5,10 @@ import { createApp } from '../../server/app';
 import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
 import { listen } from '../../server/http/listen';
+import type { FileStorage } from '../../server/platform/files/storage';
 import { seedDatabase } from '../../server/seed/seed';
 import type { TestDatabaseKind } from '../support/databases';
+import { openTestStorage, type StorageKind } from '../support/file-storages';
 import { bearer, type Clock, issueToken } from './harness';
 
 /** The seed's reference time: fixed, so every run lays the cases out identically. */
@@ -16,7 +18,7 @@ export const SEED_NOW = new Date('2026-03-15T00:00:00Z');
 export interface CaseWorld {
   db: Database;
   url: string;
-  filesDir: string;
+  storage: FileStorage;
   adminId: string;
   adminToken: string;
   clock: Clock;
@@ -25,22 +27,26 @@ export interface CaseWorld {
   stop(): Promise<void>;
 }
 
-export async function startCaseWorld(kind: TestDatabaseKind): Promise<CaseWorld> {
+export async function startCaseWorld(
+  kind: TestDatabaseKind,
+  storageKind: StorageKind = 'local',
+): Promise<CaseWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cases-api-'));
-  const filesDir = join(dataDir, 'files');
   const db = await kind.open();
+  const storage = openTestStorage(storageKind, db, dataDir);
   await seedDatabase(db, {
     users: 60,
     adminEmail: 'admin@demo.pt',
     adminPassword: 'admin-password-1',
     demoPassword: 'demo-password-1',
-    filesDir,
+    storage,
     now: SEED_NOW,
   });
   const clock: Clock = { current: null };
   const app = createApp({
     db,
     config: readConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }),
+    storage,
     clock: () => clock.current ?? new Date(),
   });
   const server = await listen(app, { host: '127.0.0.1', port: 0 });
@@ -50,7 +56,7 @@ export async function startCaseWorld(kind: TestDatabaseKind): Promise<CaseWorld>
   return {
     db,
     url: server.url,
-    filesDir,
+    storage,
     adminId,
     adminToken,
     clock,

@@ -78,6 +78,42 @@ describe.each(testDatabaseKinds())('settling and managing settlements on $name',
     ...extra,
   });
 
+  it("reads one doctor's month for the settle screen: totals, missing fields, and its cases with gross/fee/net", async () => {
+    const { professionalId, ids } = await doctorMonth(
+      [1500, 2500, 3000],
+      ['READY_TO_SETTLE', 'AVAILABLE', 'PAID'],
+    );
+    await doctorMonth([4000]);
+    const groups = await call<{
+      items: {
+        professionalId: string;
+        settlementCount: number;
+        payableCents: number;
+        missingFields: string[];
+      }[];
+    }>('GET', `/v2/admin/settlement/professional?professionalId=${professionalId}&referenceMonth=${MONTH}`);
+    expect(groups.items).toEqual([
+      expect.objectContaining({
+        professionalId,
+        settlementCount: 2,
+        payableCents: await payable(ids.slice(0, 2)),
+        missingFields: [],
+      }),
+    ]);
+    const cases = await call<{
+      items: { id: string; grossCents: number; feeCents: number; netCents: number; payableCents: number }[];
+    }>(
+      'GET',
+      `/v2/admin/settlement/?professionalId=${professionalId}&referenceMonth=${MONTH}&status=READY_TO_SETTLE&status=AVAILABLE`,
+    );
+    expect(cases.items.map((item) => item.id).sort()).toEqual(ids.slice(0, 2).sort());
+    // 1500 < 1600: the flat 2.50 € fee; 2500: 16 % = 400 (DESIGN §6 service fee).
+    expect(cases.items.map((item) => [item.grossCents, item.feeCents, item.netCents]).sort()).toEqual([
+      [1500, 250, 1250],
+      [2500, 400, 2100],
+    ]);
+  });
+
   describe('POST /v2/admin/settlement/ (confirm a doctor’s month)', () => {
     it('settles exactly the included settlements, with the adjustment and its note, audited', async () => {
       const { professionalId, ids } = await doctorMonth([1500, 2500, 3000], ['READY_TO_SETTLE', 'AVAILABLE']);

@@ -1,26 +1,25 @@
-import { readFileSync, rmSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saveStoredFile, storedFilePath } from '../../server/platform/files/store';
-import { testDatabaseKinds } from '../support/databases';
+import { storeFile } from '../../server/platform/files/store';
+import { readAll, testFileSetups } from '../support/file-storages';
 import { type CaseWorld, startCaseWorld } from './cases-support';
 
 const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer());
 
-describe.each(testDatabaseKinds())('voice messages streamed with ranges on $name', (kind) => {
+describe.each(testFileSetups())('voice messages streamed with ranges on $name', (setup) => {
   let world: CaseWorld;
   let voiceId: string;
   let file: Buffer;
   let size: number;
   let etag: string;
   beforeAll(async () => {
-    world = await startCaseWorld(kind);
-    const { rows } = await world.db.query<{ id: string; storage_key: string; sha256: string }>(
-      `SELECT m.id, f.storage_key, f.sha256 FROM case_messages m JOIN stored_files f ON f.id = m.voice_file_id
+    world = await startCaseWorld(setup.database, setup.storage);
+    const { rows } = await world.db.query<{ id: string; sha256: string }>(
+      `SELECT m.id, f.sha256 FROM case_messages m JOIN stored_files f ON f.id = m.voice_file_id
         WHERE m.type = 'VOICE' ORDER BY f.size_bytes DESC, m.id LIMIT 1`,
     );
     voiceId = rows[0]!.id;
-    file = readFileSync(storedFilePath(world.filesDir, rows[0]!.storage_key));
+    file = await readAll(world.storage.get(rows[0]!.sha256));
     size = file.length;
     etag = `"${rows[0]!.sha256}"`;
   }, 180_000);
@@ -133,9 +132,9 @@ describe.each(testDatabaseKinds())('voice messages streamed with ranges on $name
     }
   });
 
-  it('answers 404 FILE_NOT_FOUND when the stored bytes are missing from disk', async () => {
+  it('answers 404 FILE_NOT_FOUND when the stored bytes are missing from the storage', async () => {
     const content = Buffer.from('RIFF-missing-voice-bytes');
-    const fileId = await saveStoredFile(world.db, world.filesDir, {
+    const fileId = await storeFile(world.db, world.storage, {
       content,
       originalName: 'lost.wav',
       contentType: 'audio/wav',
@@ -145,11 +144,11 @@ describe.each(testDatabaseKinds())('voice messages streamed with ranges on $name
        SELECT id, customer_id, 'VOICE', $1, 1000 FROM cases LIMIT 1 RETURNING id`,
       [fileId],
     );
-    const { rows: keys } = await world.db.query<{ storage_key: string }>(
-      'SELECT storage_key FROM stored_files WHERE id = $1',
+    const { rows: files } = await world.db.query<{ sha256: string }>(
+      'SELECT sha256 FROM stored_files WHERE id = $1',
       [fileId],
     );
-    rmSync(storedFilePath(world.filesDir, keys[0]!.storage_key));
+    await world.storage.delete(files[0]!.sha256);
     const response = await world.get(`/v2/admin/case/voice/${rows[0]!.id}`);
     expect({ status: response.status, body: await response.json() }).toEqual({
       status: 404,

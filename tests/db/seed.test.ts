@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateIBAN } from 'ibantools';
@@ -6,16 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/client';
 import { migrate } from '../../server/db/migrate';
-import { storedFilePath } from '../../server/platform/files/store';
+import { LocalFileStorage } from '../../server/platform/files/local-storage';
+import type { FileStorage } from '../../server/platform/files/storage';
 import { hasSeedData, MIN_SEED_USERS, type SeedOptions, seedDatabase } from '../../server/seed/seed';
 import { testDatabaseKinds } from '../support/databases';
+import { openTestStorage, readAll } from '../support/file-storages';
 
-const options = (filesDir: string): SeedOptions => ({
+const options = (storage: FileStorage): SeedOptions => ({
   users: 120,
   adminEmail: 'admin@demo.pt',
   adminPassword: 'admin-password-1',
   demoPassword: 'demo-password-1',
-  filesDir,
+  storage,
   now: new Date('2026-03-15T00:00:00Z'),
 });
 
@@ -38,21 +40,24 @@ const values = async (db: Database, sql: string) =>
 
 describe.each(testDatabaseKinds())('demo seed on $name', (kind) => {
   let db: Database;
-  let filesDir: string;
+  let dataDir: string;
+  let storage: FileStorage;
   beforeAll(async () => {
-    filesDir = mkdtempSync(join(tmpdir(), 'seed-files-'));
+    dataDir = mkdtempSync(join(tmpdir(), 'seed-files-'));
     db = await kind.open();
-    await seedDatabase(db, options(filesDir));
+    // As an installation runs: the local folder with PGlite, chunks in the database on a server.
+    storage = openTestStorage(kind.name === 'postgres' ? 'postgres' : 'local', db, dataDir);
+    await seedDatabase(db, options(storage));
     snapshots.push(await snapshot(db));
   });
   afterAll(async () => {
     await db.close();
-    rmSync(filesDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('refuses to seed a database that already has users', async () => {
     expect(await hasSeedData(db)).toBe(true);
-    await expect(seedDatabase(db, options(filesDir))).rejects.toThrow(/already has users/);
+    await expect(seedDatabase(db, options(storage))).rejects.toThrow(/already has users/);
   });
 
   it('creates the admin with admin data and every user status, professionals included', async () => {
@@ -173,23 +178,21 @@ describe.each(testDatabaseKinds())('demo seed on $name', (kind) => {
     expect(strays.rows).toEqual([]);
   });
 
-  it('writes real voice messages and statement files to disk', async () => {
-    const voices = await db.query<{ storage_key: string; size_bytes: number }>(
-      `SELECT DISTINCT f.storage_key, f.size_bytes FROM case_messages m JOIN stored_files f ON f.id = m.voice_file_id`,
+  it('stores real voice messages and statement files', async () => {
+    const voices = await db.query<{ sha256: string; size_bytes: number }>(
+      `SELECT DISTINCT f.sha256, f.size_bytes FROM case_messages m JOIN stored_files f ON f.id = m.voice_file_id`,
     );
     expect(voices.rows.length).toBeGreaterThan(1);
     for (const voice of voices.rows) {
-      const bytes = readFileSync(storedFilePath(filesDir, voice.storage_key));
+      const bytes = await readAll(storage.get(voice.sha256));
       expect(bytes.length).toBe(voice.size_bytes);
       expect(bytes.subarray(0, 4).toString('ascii')).toBe('RIFF');
       expect(bytes.subarray(8, 12).toString('ascii')).toBe('WAVE');
     }
-    const statement = await db.query<{ storage_key: string }>(
-      'SELECT f.storage_key FROM statement_files s JOIN stored_files f ON f.id = s.file_id LIMIT 1',
+    const statement = await db.query<{ sha256: string }>(
+      'SELECT f.sha256 FROM statement_files s JOIN stored_files f ON f.id = s.file_id LIMIT 1',
     );
-    expect(readFileSync(storedFilePath(filesDir, statement.rows[0]!.storage_key), 'utf8')).toContain(
-      'Data Mov.;',
-    );
+    expect((await readAll(storage.get(statement.rows[0]!.sha256))).toString('utf8')).toContain('Data Mov.;');
   });
 });
 
@@ -199,7 +202,7 @@ describe('seed determinism', () => {
     const db = await openDatabase({});
     try {
       await migrate(db);
-      await seedDatabase(db, options(filesDir));
+      await seedDatabase(db, options(new LocalFileStorage(filesDir)));
       const again = await snapshot(db);
       expect(again.users.length).toBe(121);
       expect(snapshots.length).toBe(testDatabaseKinds().length);
@@ -219,7 +222,7 @@ describe('the smallest seed', () => {
       adminEmail: 'min@seed.pt',
       adminPassword: 'admin-min-1',
       demoPassword: 'demo-min-1',
-      filesDir: mkdtempSync(join(tmpdir(), 'seed-min-')),
+      storage: new LocalFileStorage(mkdtempSync(join(tmpdir(), 'seed-min-'))),
     };
     await expect(seedDatabase(db, { ...options, users: MIN_SEED_USERS - 1 })).rejects.toThrow(RangeError);
     const summary = await seedDatabase(db, { ...options, users: MIN_SEED_USERS });

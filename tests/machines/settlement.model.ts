@@ -75,6 +75,17 @@ const load = (e: SettlementExpected, extra: Partial<SettlementExpected> = {}): S
 });
 const choose = (e: SettlementExpected): SettlementExpected =>
   load(e, { cases: [], excluded: [], adjustments: [], missingFields: [], notice: null, key: null });
+const backToList = (e: SettlementExpected): SettlementExpected => ({
+  ...e,
+  state: 'idle',
+  cases: [],
+  excluded: [],
+  adjustments: [],
+  missingFields: [],
+  notice: null,
+  error: null,
+  key: null,
+});
 const loaded = (e: SettlementExpected, ev: ModelEvent): SettlementExpected => {
   const review = ev.output as typeof COMPLETE | typeof MISSING;
   const cases = review.cases.map((c) => ({ id: c.id, payableCents: c.payableCents }));
@@ -193,6 +204,7 @@ export const settlementModel: MachineModel<undefined, { reports: SettleRequest[]
       note: '  ',
     },
     'undo the adjustment of A': { type: 'case.unadjust', settlementId: CASE_A.id },
+    'back to the doctors': { type: 'doctor.clear' },
     confirm: { type: 'settle.request' },
     Enter: { type: 'confirm.accept', idempotencyKey: KEY },
     'Enter again': { type: 'confirm.accept', idempotencyKey: 'key-2' },
@@ -246,10 +258,12 @@ export const settlementModel: MachineModel<undefined, { reports: SettleRequest[]
   transitions: {
     idle: {
       'doctor.select': choose,
+      'doctor.clear': backToList,
       'settle.request': (e) => ({ ...e, notice: 'selectDoctor' }),
     },
     loading: {
       'doctor.select': choose,
+      'doctor.clear': backToList,
       'xstate.done.actor.load': loaded,
       'xstate.error.actor.load': (e) => ({
         ...e,
@@ -259,10 +273,12 @@ export const settlementModel: MachineModel<undefined, { reports: SettleRequest[]
     },
     loadFailed: {
       'doctor.select': choose,
+      'doctor.clear': backToList,
       retry: (e) => load(e),
     },
     reviewing: {
       'doctor.select': choose,
+      'doctor.clear': backToList,
       'case.toggle': toggle,
       'case.adjust': adjust,
       'case.unadjust': unadjust,
@@ -297,9 +313,10 @@ export const settlementModel: MachineModel<undefined, { reports: SettleRequest[]
     },
     missingInformation: {
       'doctor.select': choose,
+      'doctor.clear': backToList,
       retry: (e) => load(e),
     },
-    done: { 'doctor.select': choose },
+    done: { 'doctor.select': choose, 'doctor.clear': backToList },
   },
   states: {
     idle: looks(false, false),

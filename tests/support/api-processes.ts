@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 
 export interface ApiProcess {
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -13,7 +14,7 @@ const SCRIPT = join(import.meta.dirname, 'api-process.ts');
 /** Starts a separate server process on `databaseUrl`; resolves once it listens. */
 export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });
@@ -23,6 +24,7 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
   });
   return {
     url,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');

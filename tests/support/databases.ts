@@ -32,6 +32,20 @@ async function openMigratedPglite(): Promise<Database> {
 }
 
 async function openMigratedPostgres(url: string): Promise<Database> {
+  const created = await createPostgresDatabase(url);
+  const db = await openDatabase({ databaseUrl: created.url });
+  await migrate(db);
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      await created.drop();
+    },
+  };
+}
+
+/** A new, empty database on the server `url` names (for tests that start servers of their own on it). */
+export async function createPostgresDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -39,12 +53,9 @@ async function openMigratedPostgres(url: string): Promise<Database> {
   await admin.end();
   const target = new URL(url);
   target.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: target.toString() });
-  await migrate(db);
   return {
-    ...db,
-    async close() {
-      await db.close();
+    url: target.toString(),
+    async drop() {
       const cleanup = new pg.Client({ connectionString: url });
       await cleanup.connect();
       await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

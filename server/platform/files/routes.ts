@@ -1,24 +1,13 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { errorBodySchema } from '../../../contract/common';
-import { ID, idParams } from '../../http/actor';
-import type { RouteRegistry } from '../../http/routes';
+import { fileUploadQuerySchema, storedFileSchema } from '../../../contract/files';
+import { actorOf, ID, idParams } from '../../http/actor';
+import { payloadTooLarge } from '../../http/errors';
+import { type RouteRegistry, UPLOAD_BODY_LIMIT_BYTES } from '../../http/routes';
+import { sendStoredFile } from '../../http/send-file';
+import { mutation } from '../mutation';
 import { refuse } from '../refusal';
-import { storedFilePath } from './store';
-
-const attachmentNotFound = () => refuse('ATTACHMENT_NOT_FOUND');
-
-/** RFC 6266/5987: the original name survives any character, and no quote or newline can break the header. */
-export function attachmentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const encoded = encodeURIComponent(name).replace(
-    /['()*]/g,
-    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
+import { FileTooLargeError } from './storage';
+import { findStoredFile, recordStoredFile } from './store';
 
 export function registerAttachmentRoutes(routes: RouteRegistry): void {
   routes.add({
@@ -36,31 +25,49 @@ export function registerAttachmentRoutes(routes: RouteRegistry): void {
       404: { description: 'ATTACHMENT_NOT_FOUND', schema: errorBodySchema },
     },
     async handler(c, { params }) {
-      const { rows } = await c.var.deps.db.query<{
-        original_name: string;
-        content_type: string;
-        storage_key: string;
-      }>('SELECT original_name, content_type, storage_key FROM stored_files WHERE id = $1', [params.id]);
-      const file = rows[0];
-      if (!file) throw attachmentNotFound();
-      // The path comes from the stored key alone (checked again by storedFilePath), never from the request.
-      const path = storedFilePath(join(c.var.deps.config.dataDir, 'files'), file.storage_key);
-      const size = await stat(path).then(
-        (s) => s.size,
-        () => null,
+      const file = await findStoredFile(c.var.deps.db, params.id);
+      if (!file) throw refuse('ATTACHMENT_NOT_FOUND');
+      return sendStoredFile(c, file, { disposition: 'attachment', missingCode: 'ATTACHMENT_NOT_FOUND' });
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/v2/admin/files',
+    summary:
+      'Store a file: the body is the file (up to 40 MB, streamed into the storage), its type in Content-Type',
+    tags: ['attachments'],
+    auth: 'admin',
+    query: fileUploadQuerySchema,
+    maxBodyBytes: UPLOAD_BODY_LIMIT_BYTES,
+    streamedBody: true,
+    responses: {
+      201: {
+        description: 'Stored (identical content is stored once: its row is answered)',
+        schema: storedFileSchema,
+      },
+      413: { description: 'PAYLOAD_TOO_LARGE: over 40 MB; nothing was stored', schema: errorBodySchema },
+    },
+    async handler(c, { query }) {
+      const { db, storage } = c.var.deps;
+      const contentType = c.req.header('content-type')?.trim() || 'application/octet-stream';
+      const body = c.req.raw.body ?? new Uint8Array();
+      const stored = await storage
+        .put(body, { maxBytes: UPLOAD_BODY_LIMIT_BYTES })
+        .catch((error: unknown) => {
+          throw error instanceof FileTooLargeError ? payloadTooLarge() : error;
+        });
+      const file = { originalName: query.name, contentType, ...stored };
+      const id = await mutation(
+        db,
+        actorOf(c),
+        { action: 'file.store', entityType: 'stored_file' },
+        async (tx) => {
+          const id = await recordStoredFile(tx, stored, file);
+          return { result: id, entityId: id, after: file };
+        },
       );
-      if (size === null) {
-        console.error(`stored file ${params.id} is missing on disk at ${path}`);
-        throw attachmentNotFound();
-      }
-      const body = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
-      return c.body(body, 200, {
-        'Content-Type': file.content_type,
-        'Content-Length': String(size),
-        'Content-Disposition': attachmentDisposition(file.original_name),
-        'X-Content-Type-Options': 'nosniff',
-        'Cache-Control': 'private, no-store',
-      });
+      return c.json({ id, ...file }, 201);
     },
   });
 }

@@ -1,65 +1,38 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
 import type { Queryable } from '../../db/client';
-
-/** Specification §9: maximum file size 40 MB. */
-export const MAX_FILE_BYTES = 41_943_040;
-
-export class FileTooLargeError extends Error {
-  readonly code = 'FILE_TOO_LARGE';
-  constructor(readonly sizeBytes: number) {
-    super(`file of ${sizeBytes} bytes exceeds the ${MAX_FILE_BYTES}-byte limit`);
-  }
-}
-
-export interface WrittenContent {
-  storageKey: string;
-  sha256: string;
-  sizeBytes: number;
-}
-
-// Keys are content addresses we mint ourselves: nothing a client sends ever becomes part of a path.
-const STORAGE_KEY = /^[0-9a-f]{2}\/[0-9a-f]{64}$/;
-
-/** Writes content under its sha256 (identical bytes are stored once); atomic via rename. */
-export function writeContent(filesDir: string, content: Uint8Array): WrittenContent {
-  if (content.byteLength > MAX_FILE_BYTES) throw new FileTooLargeError(content.byteLength);
-  const sha256 = createHash('sha256').update(content).digest('hex');
-  const storageKey = `${sha256.slice(0, 2)}/${sha256}`;
-  const target = storedFilePath(filesDir, storageKey);
-  if (!existsSync(target)) {
-    mkdirSync(join(filesDir, sha256.slice(0, 2)), { recursive: true });
-    const temporary = `${target}.${randomUUID()}.tmp`;
-    writeFileSync(temporary, content);
-    renameSync(temporary, target);
-  }
-  return { storageKey, sha256, sizeBytes: content.byteLength };
-}
-
-/** The absolute path of a stored file; refuses any key that is not one of ours. */
-export function storedFilePath(filesDir: string, storageKey: string): string {
-  if (!STORAGE_KEY.test(storageKey)) throw new Error(`not a storage key: ${JSON.stringify(storageKey)}`);
-  const root = resolve(filesDir);
-  const path = resolve(root, storageKey);
-  if (!path.startsWith(root + sep)) throw new Error('storage key escapes the files folder');
-  return path;
-}
+import { storageKeyOf } from './local-storage';
+import type { ContentSource, FileStorage, StoredContent } from './storage';
 
 export interface NewStoredFile {
-  content: Uint8Array;
+  /** Bytes in memory, or a stream (a request body) read once with the limit enforced as it arrives. */
+  content: ContentSource;
   originalName: string;
   contentType: string;
+  /** Defaults to the specification's 40 MB; a producer of larger files (exports) passes its own. */
+  maxBytes?: number;
   /** Callers that need reproducible ids (the seed) pass one. */
   id?: string;
 }
 
 /**
- * Writes the bytes and records them in stored_files. Identical content maps to one row (storage_key
- * is unique), so the existing row's id is returned when the bytes were stored before.
+ * Stores the content, then records it in stored_files; answers the row's id. Every producer of files
+ * (attachments, voice, cards, invoices, SEPA files, statements, exports, the seed) comes through here
+ * or through `recordStoredFile`, whichever backend `storage` is.
  */
-export async function saveStoredFile(db: Queryable, filesDir: string, file: NewStoredFile): Promise<string> {
-  const written = writeContent(filesDir, file.content);
+export async function storeFile(db: Queryable, storage: FileStorage, file: NewStoredFile): Promise<string> {
+  const stored = await storage.put(file.content, { maxBytes: file.maxBytes });
+  return recordStoredFile(db, stored, file);
+}
+
+/**
+ * The stored_files row of content already put into the storage (a route stores the body first, then
+ * records the row inside its audited mutation). Identical content maps to one row (storage_key is
+ * unique), so the existing row's id is returned when the bytes were stored before.
+ */
+export async function recordStoredFile(
+  db: Queryable,
+  stored: StoredContent,
+  file: Pick<NewStoredFile, 'originalName' | 'contentType' | 'id'>,
+): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO stored_files (id, original_name, content_type, size_bytes, sha256, storage_key)
      VALUES (coalesce($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6)
@@ -69,9 +42,9 @@ export async function saveStoredFile(db: Queryable, filesDir: string, file: NewS
       file.id ?? null,
       file.originalName,
       file.contentType,
-      written.sizeBytes,
-      written.sha256,
-      written.storageKey,
+      stored.sizeBytes,
+      stored.sha256,
+      storageKeyOf(stored.sha256),
     ],
   );
   return rows[0]!.id;
@@ -83,12 +56,11 @@ export interface StoredFile {
   originalName: string;
   contentType: string;
   sha256: string;
-  storageKey: string;
 }
 
 export async function findStoredFile(db: Queryable, id: string): Promise<StoredFile | null> {
   const { rows } = await db.query<StoredFile>(
-    `SELECT id, original_name AS "originalName", content_type AS "contentType", sha256, storage_key AS "storageKey"
+    `SELECT id, original_name AS "originalName", content_type AS "contentType", sha256
        FROM stored_files WHERE id = $1`,
     [id],
   );

@@ -3,6 +3,7 @@ import { useLocation } from 'wouter';
 import { useI18n } from '../../i18n/i18n';
 import { G_WINDOW_MS, isPaletteChord, isPlainKey, isTypingTarget } from '../../kernel/keys';
 import { type PaletteCommand, useRegisterCommands } from '../../kernel/palette-registry';
+import { useCurrentScreenKeys } from '../../kernel/screen-keys';
 import { PaletteCommandSources } from '../palette/commands';
 import { LazyPalette, loadPalette, preloadPaletteWhenIdle } from '../palette/lazy-palette';
 import { ROUTES } from '../routes';
@@ -12,8 +13,10 @@ const GO_ROUTES = ROUTES.filter((r) => r.goKey);
 function HelpDialog({ onClose }: { onClose(): void }) {
   const { t } = useI18n();
   const close = useRef<HTMLButtonElement>(null);
+  const screenKeys = useCurrentScreenKeys();
   useEffect(() => close.current?.focus(), []);
   const rows: [string, string][] = [
+    ...screenKeys.map(([keys, labelKey]): [string, string] => [keys, t(labelKey)]),
     ['Ctrl/⌘ K', t('shortcuts.openPalette')],
     ['?', t('shortcuts.help')],
     ['Esc', t('shortcuts.close')],
@@ -29,7 +32,7 @@ function HelpDialog({ onClose }: { onClose(): void }) {
         <table className="shortcut-table">
           <tbody>
             {rows.map(([keys, action]) => (
-              <tr key={keys}>
+              <tr key={`${keys} ${action}`}>
                 <td>
                   <kbd>{keys}</kbd>
                 </td>

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/** `POST /v2/admin/files?name=…`: the body is the file itself, its type in `Content-Type`. */
+export const fileUploadQuerySchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .refine((name) => !/[\p{Cc}/\\]/u.test(name), 'no control characters or slashes'),
+});
+
+export const storedFileSchema = z.object({
+  id: z.uuid(),
+  originalName: z.string(),
+  contentType: z.string(),
+  sizeBytes: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type StoredFileBody = z.infer<typeof storedFileSchema>;

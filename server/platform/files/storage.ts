@@ -1,0 +1,113 @@
+import { createHash, type Hash } from 'node:crypto';
+
+/** Specification §9: maximum file size 40 MB. */
+export const MAX_FILE_BYTES = 41_943_040;
+
+export class FileTooLargeError extends Error {
+  readonly code = 'FILE_TOO_LARGE';
+  constructor(readonly limitBytes: number) {
+    super(`file exceeds the ${limitBytes}-byte limit`);
+  }
+}
+
+/** Bytes already in memory, or a stream read once (a request body, a generated export). */
+export type ContentSource = Uint8Array | AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>;
+
+/** What identifies stored content: its hash (the address) and its length. */
+export interface StoredContent {
+  sha256: string;
+  sizeBytes: number;
+}
+
+/** Inclusive byte positions, as in `Content-Range`. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface PutOptions {
+  /** Defaults to MAX_FILE_BYTES; a caller producing larger files (exports) passes its own limit. */
+  maxBytes?: number;
+}
+
+/**
+ * Where stored files live, content-addressed by sha256: identical bytes are stored once, and
+ * content is visible to readers only once all of it is stored (a put that fails or dies midway
+ * leaves nothing a reader can see). Backends: the local folder and PostgreSQL chunks
+ * (docs/decisions/0063).
+ */
+export interface FileStorage {
+  readonly kind: 'local' | 'postgres';
+  /** Reads the source once, enforcing the limit while reading (FileTooLargeError, nothing stored). */
+  put(source: ContentSource, options?: PutOptions): Promise<StoredContent>;
+  /** The stored length, or null when the content is not there. */
+  size(sha256: string): Promise<number | null>;
+  has(sha256: string): Promise<boolean>;
+  /** Streams the content (or the range of it) as it is read; a missing one errors the stream. */
+  get(sha256: string, range?: ByteRange): ReadableStream<Uint8Array>;
+  /** Removes the content; the caller makes sure no stored_files row still points at it. */
+  delete(sha256: string): Promise<void>;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** Addresses are hashes we computed: anything else is refused before it reaches a path or a query. */
+export function assertSha256(sha256: string): void {
+  if (!SHA256.test(sha256)) throw new Error(`not a sha256 address: ${JSON.stringify(sha256)}`);
+}
+
+export const sha256Of = (content: Uint8Array): string => createHash('sha256').update(content).digest('hex');
+
+/** Hashes and counts what passes through, refusing the first byte past the limit. */
+export class ContentMeter {
+  private readonly hash: Hash = createHash('sha256');
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  add(chunk: Uint8Array): void {
+    this.bytes += chunk.byteLength;
+    if (this.bytes > this.maxBytes) throw new FileTooLargeError(this.maxBytes);
+    this.hash.update(chunk);
+  }
+
+  result(): StoredContent {
+    return { sha256: this.hash.digest('hex'), sizeBytes: this.bytes };
+  }
+}
+
+/** The source as a sequence of chunks, whichever shape it came in. */
+export async function* chunksOf(source: ContentSource): AsyncGenerator<Uint8Array> {
+  if (source instanceof Uint8Array) yield source;
+  else if (source instanceof ReadableStream) {
+    const reader = source.getReader();
+    let finished = false;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        yield value;
+      }
+      finished = true;
+    } finally {
+      // Stopped early (too large, storage failed): stop the sender too rather than drain it.
+      if (!finished) await reader.cancel().catch(() => undefined);
+      reader.releaseLock();
+    }
+  } else yield* source;
+}
+
+/**
+ * Bytes already in memory are hashed first: when that content is stored already, nothing is written
+ * again. Answers null when the source has to be stored (or is a stream, hashed as it is stored).
+ */
+export async function storedAlready(
+  storage: Pick<FileStorage, 'has'>,
+  source: ContentSource,
+  maxBytes: number,
+): Promise<StoredContent | null> {
+  if (!(source instanceof Uint8Array)) return null;
+  if (source.byteLength > maxBytes) throw new FileTooLargeError(maxBytes);
+  const sha256 = sha256Of(source);
+  return (await storage.has(sha256)) ? { sha256, sizeBytes: source.byteLength } : null;
+}

@@ -1,0 +1,154 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import { fetchProfessionalSettlements, type ProfessionalSettlement, settlementKeys } from '../../api/finance';
+import {
+  type DataColumn,
+  type DataFilter,
+  DataTable,
+  type PageRequest,
+} from '../../components/DataTable/DataTable';
+import { useI18n } from '../../i18n/i18n';
+import { isPlainKey, isTypingTarget } from '../../kernel/keys';
+import { formatMoney, formatMonth, MISSING_FIELD_KEYS, recentMonths } from './format';
+import { SettleNotice, SettlePanel, useSettlementActor } from './SettlePanel';
+
+const rowId = (row: ProfessionalSettlement) => `${row.professionalId}:${row.referenceMonth}`;
+export const settleHref = (professionalId: string, referenceMonth: string) =>
+  `/settlement?tab=process&doctor=${encodeURIComponent(professionalId)}&month=${encodeURIComponent(referenceMonth)}`;
+const rowHref = (row: ProfessionalSettlement) => settleHref(row.professionalId, row.referenceMonth);
+
+async function fetchPage({ filters }: PageRequest) {
+  const month = filters.referenceMonth?.[0];
+  const answer = await fetchProfessionalSettlements(month ? { referenceMonth: month } : {});
+  return { items: answer.items, nextCursor: null, total: answer.items.length };
+}
+
+/** "Cases to process": the doctors with settlements waiting, per month; Enter opens one to settle. */
+export function CasesToProcess() {
+  const { t, locale } = useI18n();
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const params = new URLSearchParams(search);
+  const doctor = params.get('doctor');
+  const month = params.get('month');
+
+  const rowOf = useCallback((): ProfessionalSettlement | undefined => {
+    for (const [, data] of queryClient.getQueriesData<{ pages: { items: ProfessionalSettlement[] }[] }>({
+      queryKey: settlementKeys.toProcess(null),
+    }))
+      for (const page of data?.pages ?? [])
+        for (const row of page.items)
+          if (row.professionalId === doctor && row.referenceMonth === month) return row;
+    return undefined;
+  }, [queryClient, doctor, month]);
+  const doctorName = () => rowOf()?.fullName ?? rowOf()?.professionalName ?? doctor ?? '';
+  const actor = useSettlementActor(doctorName);
+
+  useEffect(() => {
+    if (doctor && month) actor.send({ type: 'doctor.select', professionalId: doctor, referenceMonth: month });
+    else actor.send({ type: 'doctor.clear' });
+  }, [actor, doctor, month]);
+
+  // Without a doctor, `c` (confirm) can only say what is missing: 'Select one Doctor ID'.
+  useEffect(() => {
+    if (doctor) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'c' || !isPlainKey(event) || isTypingTarget(event.target)) return;
+      event.preventDefault();
+      actor.send({ type: 'settle.request' });
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [actor, doctor]);
+
+  const columns = useMemo<DataColumn<ProfessionalSettlement>[]>(
+    () => [
+      {
+        id: 'doctor',
+        header: t('finance.columns.doctor'),
+        hideable: false,
+        cell: (r) => r.fullName ?? r.professionalName,
+      },
+      {
+        id: 'month',
+        header: t('finance.columns.month'),
+        width: '10rem',
+        cell: (r) => formatMonth(r.referenceMonth, locale),
+      },
+      { id: 'cases', header: t('finance.columns.cases'), width: '6rem', cell: (r) => r.caseCount },
+      {
+        id: 'gross',
+        header: t('finance.columns.gross'),
+        width: '8rem',
+        cell: (r) => formatMoney(r.grossCents, locale),
+      },
+      {
+        id: 'fee',
+        header: t('finance.columns.fee'),
+        width: '8rem',
+        cell: (r) => formatMoney(r.feeCents, locale),
+      },
+      {
+        id: 'net',
+        header: t('finance.columns.net'),
+        width: '8rem',
+        cell: (r) => formatMoney(r.netCents, locale),
+      },
+      {
+        id: 'payable',
+        header: t('finance.columns.payable'),
+        width: '8rem',
+        cell: (r) => formatMoney(r.payableCents, locale),
+      },
+      {
+        id: 'missing',
+        header: t('finance.columns.missing'),
+        cell: (r) =>
+          r.missingFields.length === 0
+            ? t('finance.complete')
+            : r.missingFields.map((f) => t(MISSING_FIELD_KEYS[f])).join(', '),
+      },
+    ],
+    [t, locale],
+  );
+  const filters = useMemo<DataFilter[]>(
+    () => [
+      {
+        key: 'referenceMonth',
+        label: t('finance.filters.month'),
+        kind: 'select',
+        options: recentMonths().map((m) => ({ value: m, label: formatMonth(m, locale) })),
+      },
+    ],
+    [t, locale],
+  );
+
+  if (doctor && month)
+    return (
+      <SettlePanel
+        actor={actor}
+        professionalId={doctor}
+        referenceMonth={month}
+        doctorName={doctorName()}
+        onBack={() => navigate('/settlement?tab=process')}
+      />
+    );
+  return (
+    <>
+      <p className="hint">{t('finance.process.hint')}</p>
+      <SettleNotice actor={actor} />
+      <DataTable
+        id="settlement-process"
+        label={t('finance.tabs.process')}
+        columns={columns}
+        queryKey={settlementKeys.toProcess(null)}
+        fetchPage={fetchPage}
+        getRowId={rowId}
+        rowHref={rowHref}
+        filters={filters}
+      />
+    </>
+  );
+}

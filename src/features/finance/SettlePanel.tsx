@@ -1,0 +1,349 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useActorRef, useSelector } from '@xstate/react';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'wouter';
+import { fromPromise } from 'xstate';
+import { parseAmount } from '../../../domain/money';
+import {
+  type DoctorMonth,
+  includedCases,
+  includedTotalCents,
+  reviewedPayableCents,
+  type SettlementReview,
+  type SettleRequest,
+  settlementMachine,
+} from '../../../machines/settlement';
+import {
+  confirmSettlement,
+  fetchProfessionalSettlements,
+  fetchSettlements,
+  settlementKeys,
+} from '../../api/finance';
+import { useI18n } from '../../i18n/i18n';
+import { isPlainKey, isTypingTarget } from '../../kernel/keys';
+import { type ScreenKey, useScreenKeys } from '../../kernel/screen-keys';
+import { notify } from '../../kernel/toast';
+import { FlowDialog } from './FlowDialog';
+import { formatMoney, formatMonth, MISSING_FIELD_KEYS, shortId } from './format';
+
+/** A doctor's month as the review reads it: the cases still to settle and what the doctor lacks. */
+async function loadReview({ professionalId, referenceMonth }: DoctorMonth): Promise<SettlementReview> {
+  const [page, months] = await Promise.all([
+    fetchSettlements({
+      professionalId,
+      referenceMonth,
+      status: ['READY_TO_SETTLE', 'AVAILABLE'],
+      sort: 'created',
+      order: 'asc',
+      limit: 200,
+    }),
+    fetchProfessionalSettlements({ referenceMonth }),
+  ]);
+  const doctor = months.items.find((row) => row.professionalId === professionalId);
+  return { cases: page.items, missingFields: doctor?.missingFields ?? [] };
+}
+
+const SETTLE_KEYS: readonly ScreenKey[] = [
+  ['j / k', 'finance.keys.move'],
+  ['x', 'finance.keys.toggle'],
+  ['a', 'finance.keys.adjust'],
+  ['c', 'finance.keys.confirm'],
+  ['Esc', 'finance.keys.back'],
+];
+
+const isModalOpen = () => document.querySelector('[aria-modal="true"], [cmdk-root]') !== null;
+
+export type SettlementActor = ReturnType<typeof useActorRef<typeof settlementMachine>>;
+
+/** The settling flow of the cases-to-process tab: one actor for the list and the doctor's review. */
+export function useSettlementActor(doctorName: () => string): SettlementActor {
+  const { t, locale } = useI18n();
+  const queryClient = useQueryClient();
+  const nameOf = useRef(doctorName);
+  nameOf.current = doctorName;
+  const logic = useMemo(
+    () =>
+      settlementMachine.provide({
+        actors: {
+          load: fromPromise(({ input }) => loadReview(input)),
+          settle: fromPromise(({ input }) => confirmSettlement(input)),
+        },
+        actions: {
+          reportSettled: (_, { request }: { request: SettleRequest }) => {
+            void queryClient.invalidateQueries({ queryKey: settlementKeys.all });
+            notify(
+              'success',
+              t('finance.process.settled', {
+                count: request.expectedCount,
+                doctor: nameOf.current(),
+                amount: formatMoney(request.expectedTotalCents, locale),
+              }),
+            );
+          },
+        },
+      }),
+    [queryClient, t, locale],
+  );
+  return useActorRef(logic);
+}
+
+/** The notice line the machine sets ('Select one Doctor ID', nothing included, the total changed). */
+export function SettleNotice({ actor }: { actor: SettlementActor }) {
+  const { t } = useI18n();
+  const notice = useSelector(actor, (s) => s.context.notice);
+  if (!notice) return null;
+  const key = {
+    selectDoctor: 'finance.process.selectDoctor',
+    nothingIncluded: 'finance.process.nothingIncluded',
+    totalChanged: 'finance.process.totalChanged',
+  }[notice];
+  return (
+    <p role="alert" className="notice" data-testid="settle-notice">
+      {t(key)}
+    </p>
+  );
+}
+
+export interface SettlePanelProps extends DoctorMonth {
+  actor: SettlementActor;
+  doctorName: string;
+  onBack(): void;
+}
+
+/** Settling one doctor's month, driven by `machines/settlement.ts` (issue 11 item 2). */
+export function SettlePanel({ actor, professionalId, referenceMonth, doctorName, onBack }: SettlePanelProps) {
+  const { t, locale } = useI18n();
+  const snapshot = useSelector(actor, (s) => s);
+  const { context } = snapshot;
+  const [active, setActive] = useState(0);
+  const [adjusting, setAdjusting] = useState<string | null>(null);
+
+  useEffect(() => {
+    actor.send({ type: 'doctor.select', professionalId, referenceMonth });
+  }, [actor, professionalId, referenceMonth]);
+
+  const cases = context.cases;
+  const activeCase = cases[Math.min(active, cases.length - 1)];
+  const reviewing = snapshot.matches('reviewing');
+
+  useScreenKeys('settle', SETTLE_KEYS);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || !isPlainKey(event) || isTypingTarget(event.target) || isModalOpen())
+        return;
+      const handled = (() => {
+        switch (event.key) {
+          case 'j':
+          case 'ArrowDown':
+            setActive((i) => Math.min(cases.length - 1, i + 1));
+            return true;
+          case 'k':
+          case 'ArrowUp':
+            setActive((i) => Math.max(0, i - 1));
+            return true;
+          case 'x':
+            if (reviewing && activeCase) actor.send({ type: 'case.toggle', settlementId: activeCase.id });
+            return reviewing;
+          case 'a':
+            if (reviewing && activeCase) setAdjusting(activeCase.id);
+            return reviewing;
+          case 'c':
+            actor.send({ type: 'settle.request' });
+            return true;
+          case 'Escape':
+            onBack();
+            return true;
+          default:
+            return false;
+        }
+      })();
+      if (handled) event.preventDefault();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [actor, cases.length, activeCase, reviewing, onBack]);
+
+  const total = formatMoney(includedTotalCents(context), locale);
+  const count = includedCases(context).length;
+  const month = formatMonth(referenceMonth, locale);
+  const dialogOpen = snapshot.hasTag('dialog');
+
+  return (
+    <section className="settle-panel" aria-labelledby="settle-title">
+      <header className="settle-header">
+        <h2 id="settle-title">{t('finance.process.review', { doctor: doctorName, month })}</h2>
+        <button type="button" onClick={onBack}>
+          {t('finance.process.back')}
+        </button>
+      </header>
+      <p className="hint">{t('finance.process.keysHint')}</p>
+      <SettleNotice actor={actor} />
+      {snapshot.matches('loading') ? <p role="status">{t('finance.process.loading')}</p> : null}
+      {snapshot.matches('loadFailed') ? (
+        <p role="alert">
+          {t('finance.process.loadFailed')}{' '}
+          <button type="button" onClick={() => actor.send({ type: 'retry' })}>
+            {t('finance.process.retry')}
+          </button>
+        </p>
+      ) : null}
+      {snapshot.matches('missingInformation') ? (
+        <div role="alert" className="missing-information" data-testid="missing-information">
+          <p>{t('errorMessages.PROFESSIONAL_MISSING_DATA')}</p>
+          <p>{t('finance.process.missingTitle')}:</p>
+          <ul>
+            {context.missingFields.map((field) => (
+              <li key={field}>{t(MISSING_FIELD_KEYS[field])}</li>
+            ))}
+          </ul>
+          <Link href={`/professionals/${professionalId}`}>{t('finance.process.openDoctor')}</Link>
+        </div>
+      ) : null}
+      {cases.length > 0 && !snapshot.matches('missingInformation') ? (
+        <>
+          <table
+            className="review-table"
+            aria-label={t('finance.process.review', { doctor: doctorName, month })}
+          >
+            <thead>
+              <tr>
+                <th scope="col">{t('finance.columns.include')}</th>
+                <th scope="col">{t('finance.columns.case')}</th>
+                <th scope="col">{t('finance.columns.gross')}</th>
+                <th scope="col">{t('finance.columns.fee')}</th>
+                <th scope="col">{t('finance.columns.net')}</th>
+                <th scope="col">{t('finance.columns.payable')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {cases.map((item, index) => {
+                const included = !context.excluded.includes(item.id);
+                const payable = reviewedPayableCents(context, item);
+                return (
+                  <tr
+                    key={item.id}
+                    data-active={index === active || undefined}
+                    aria-selected={included}
+                    data-testid={`review-row-${item.id}`}
+                  >
+                    <td>
+                      <input
+                        type="checkbox"
+                        tabIndex={-1}
+                        checked={included}
+                        aria-label={t('finance.columns.include')}
+                        onChange={() => actor.send({ type: 'case.toggle', settlementId: item.id })}
+                      />
+                    </td>
+                    <td>
+                      <code>{item.caseId ? shortId(item.caseId) : '—'}</code>
+                    </td>
+                    <td>{formatMoney(item.grossCents, locale)}</td>
+                    <td>{formatMoney(item.feeCents, locale)}</td>
+                    <td>{formatMoney(item.netCents, locale)}</td>
+                    <td>
+                      {formatMoney(payable, locale)}
+                      {payable !== item.payableCents ? (
+                        <small>
+                          {' '}
+                          (
+                          {t('finance.process.adjustedFrom', {
+                            amount: formatMoney(item.payableCents, locale),
+                          })}
+                          )
+                        </small>
+                      ) : null}
+                      {included ? null : <small> — {t('finance.process.excluded')}</small>}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          <p className="settle-summary" data-testid="settle-summary">
+            {t('finance.process.included', { count, total: cases.length, amount: total })}
+          </p>
+          {adjusting ? (
+            <AdjustForm
+              caseLabel={shortId(cases.find((c) => c.id === adjusting)?.caseId ?? adjusting)}
+              onCancel={() => setAdjusting(null)}
+              onApply={(adjustedCents, note) => {
+                actor.send({ type: 'case.adjust', settlementId: adjusting, adjustedCents, note });
+                setAdjusting(null);
+              }}
+            />
+          ) : null}
+          <button type="button" className="primary" onClick={() => actor.send({ type: 'settle.request' })}>
+            {t('finance.process.confirm')}
+          </button>
+        </>
+      ) : null}
+      {dialogOpen ? (
+        <FlowDialog
+          title={t('finance.process.confirmTitle', { doctor: doctorName })}
+          confirmLabel={t('finance.process.confirmButton')}
+          workingLabel={t('finance.process.working')}
+          busy={snapshot.hasTag('busy')}
+          failed={snapshot.matches('failed')}
+          error={context.error}
+          onAccept={() => actor.send({ type: 'confirm.accept', idempotencyKey: crypto.randomUUID() })}
+          onRetry={() => actor.send({ type: 'retry' })}
+          onCancel={() => actor.send({ type: 'confirm.cancel' })}
+        >
+          <p data-testid="settle-confirm-message">
+            {t('finance.process.confirmMessage', { count, month, amount: total })}
+          </p>
+        </FlowDialog>
+      ) : null}
+    </section>
+  );
+}
+
+function AdjustForm(props: {
+  caseLabel: string;
+  onApply(cents: number, note: string): void;
+  onCancel(): void;
+}) {
+  const { t } = useI18n();
+  const [amount, setAmount] = useState('');
+  const [note, setNote] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = parseAmount(amount);
+    if (!parsed.ok) return setProblem(t('table.invalidAmount'));
+    if (note.trim() === '') return setProblem(t('finance.process.noteRequired'));
+    props.onApply(parsed.cents, note);
+  };
+  return (
+    <form
+      className="adjust-form"
+      onSubmit={submit}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          event.stopPropagation();
+          props.onCancel();
+        }
+      }}
+      aria-label={t('finance.process.adjustTitle', { case: props.caseLabel })}
+    >
+      <label>
+        {t('finance.process.amount')}
+        <input ref={first} inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+      </label>
+      <label>
+        {t('finance.process.note')}
+        <input value={note} onChange={(e) => setNote(e.target.value)} />
+      </label>
+      {problem ? <p role="alert">{problem}</p> : null}
+      <button type="submit">{t('finance.process.saveAdjustment')}</button>
+      <button type="button" onClick={props.onCancel}>
+        {t('finance.process.cancel')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,32 @@
+import { Suspense } from 'react';
+import { useSearch } from 'wouter';
+import { useI18n } from '../../i18n/i18n';
+import { CasesToProcess } from './CasesToProcess';
+import { Tabs } from './Tabs';
+
+const TAB_KEYS = { process: 'finance.tabs.process' } as const;
+type Tab = keyof typeof TAB_KEYS;
+const TABS = Object.keys(TAB_KEYS) as Tab[];
+
+/** `/settlement`: cases to process, settlement management, reports (issue 11 items 1–4). */
+export default function SettlementScreen() {
+  const { t } = useI18n();
+  const tab = (new URLSearchParams(useSearch()).get('tab') ?? 'process') as Tab;
+  const current: Tab = tab in TAB_KEYS ? tab : 'process';
+  return (
+    <div className="finance-screen">
+      <h1>{t('routes.settlement')}</h1>
+      <Tabs
+        label={t('finance.tabs.label')}
+        base="/settlement"
+        tabs={TABS.map((id) => ({ id, label: t(TAB_KEYS[id]) }))}
+        current={current}
+      />
+      <div role="tabpanel" aria-label={t(TAB_KEYS[current])}>
+        <Suspense fallback={<p role="status">{t('table.loading')}</p>}>
+          {current === 'process' ? <CasesToProcess /> : null}
+        </Suspense>
+      </div>
+    </div>
+  );
+}

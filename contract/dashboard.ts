@@ -17,10 +17,10 @@ export const dashboardAttentionSchema = z.object({
   /** SEPA files generated or handed to the bank and not yet paid (GENERATED, AVAILABLE). */
   sepaFilesAwaitingBank: countAndCents,
   /**
-   * Transfers that came back and are not yet dealt with; null where this installation does not record
-   * them yet (see docs/decisions/0078).
+   * Transfers to look at: rejected by the bank (pain.002) while the doctor's payouts are still blocked
+   * by that rejection, and returns on a bank statement not yet matched or ignored (decision 0078).
    */
-  transfersReturned: countAndCents.nullable(),
+  transfersRejectedOrReturned: countAndCents,
   /** Bank statement lines still UNMATCHED and their signed sum. */
   statementLinesUnmatched: countAndCents,
   /** Export jobs that failed; null until exports are recorded as jobs with a status. */

@@ -36,12 +36,17 @@ async function readAttention(db: Queryable): Promise<Attention> {
        (SELECT count(*) FROM cases WHERE status = 'WAITING_PAYMENT')::int AS waiting_payment,
        s.n AS settlements, s.cents::text AS settlements_cents,
        f.n AS sepa_files, f.cents::text AS sepa_cents,
-       r.n AS returned, r.cents::text AS returned_cents,
+       rj.n + r.n AS returned, (rj.cents + r.cents)::text AS returned_cents,
        l.n AS unmatched, l.cents::text AS unmatched_cents
      FROM (SELECT coalesce(sum(settlements), 0)::int AS n, coalesce(sum(payable_cents), 0) AS cents
              FROM dashboard_settlement_months WHERE status IN ('READY_TO_SETTLE', 'AVAILABLE')) s,
           (SELECT count(*)::int AS n, coalesce(sum(amount_cents), 0) AS cents
              FROM sepa_files WHERE status IN ('GENERATED', 'AVAILABLE')) f,
+          (SELECT count(*)::int AS n, coalesce(sum(t.amount_cents), 0) AS cents
+             FROM sepa_transactions t JOIN users p ON p.id = t.professional_id
+            WHERE t.status = 'REJECTED' AND EXISTS (
+              SELECT 1 FROM payout_blocks b WHERE b.sepa_transaction_id = t.id
+                 AND b.blocked_iban = upper(regexp_replace(coalesce(p.iban, ''), '[- ]', '', 'g')))) rj,
           (SELECT count(*)::int AS n, coalesce(sum(bank_amount_cents), 0) AS cents
              FROM statement_lines WHERE kind = 'return' AND status IN ('UNMATCHED', 'SUGGESTED', 'DISCREPANCY')) r,
           (SELECT count(*)::int AS n, coalesce(sum(bank_amount_cents), 0) AS cents
@@ -55,7 +60,7 @@ async function readAttention(db: Queryable): Promise<Attention> {
     casesWaitingPayment: Number(row.waiting_payment),
     settlementsToProcess: pair('settlements', 'settlements_cents'),
     sepaFilesAwaitingBank: pair('sepa_files', 'sepa_cents'),
-    transfersReturned: pair('returned', 'returned_cents'),
+    transfersRejectedOrReturned: pair('returned', 'returned_cents'),
     statementLinesUnmatched: pair('unmatched', 'unmatched_cents'),
     // Exports are not recorded as jobs with a status yet (issue 13 part 1): nothing to count.
     exportsFailed: null,

@@ -10,7 +10,7 @@ interface Dashboard {
     casesWaitingPayment: number;
     settlementsToProcess: { count: number; amountCents: number };
     sepaFilesAwaitingBank: { count: number; amountCents: number };
-    transfersReturned: { count: number; amountCents: number } | null;
+    transfersRejectedOrReturned: { count: number; amountCents: number };
     statementLinesUnmatched: { count: number; amountCents: number };
     exportsFailed: number | null;
   };
@@ -60,6 +60,15 @@ describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
     await world.db.query(
       `INSERT INTO users (role, email, name, created_at) VALUES ('CUSTOMER', 'new-today@example.com', 'Nova', $1)`,
       [new Date(SEED_NOW.getTime() - 60_000)],
+    );
+    // The bank rejects one transfer: the doctor's payouts are blocked at their current IBAN.
+    await world.db.query(
+      `WITH rejected AS (
+         UPDATE sepa_transactions SET status = 'REJECTED', rejection_reason_code = 'AC04', rejected_at = $1
+          WHERE id = (SELECT id FROM sepa_transactions ORDER BY id LIMIT 1) RETURNING id, professional_id)
+       INSERT INTO payout_blocks (professional_id, blocked_iban, reason_code, sepa_transaction_id)
+       SELECT r.professional_id, upper(replace(u.iban, ' ', '')), 'AC04', r.id FROM rejected r JOIN users u ON u.id = r.professional_id`,
+      [SEED_NOW],
     );
     await world.db.query(
       `UPDATE users SET created_at = created_at - interval '3 days'
@@ -123,10 +132,21 @@ describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
         const returned = lines.filter(
           (l) => l.kind === 'return' && !['MATCHED', 'IGNORED'].includes(l.status),
         );
-        expect(a.transfersReturned).toEqual({
-          count: returned.length,
-          amountCents: returned.reduce((sum, l) => sum + Number(l.bank_amount_cents), 0),
+        // Rejected transfers whose block still holds: the doctor's IBAN now, spaces and dashes out, upper case.
+        const rejected = (
+          await world.db.query<{ amount_cents: string; iban: string | null; blocked: string[] }>(
+            `SELECT t.amount_cents, p.iban,
+                    array(SELECT b.blocked_iban FROM payout_blocks b WHERE b.sepa_transaction_id = t.id) AS blocked
+               FROM sepa_transactions t JOIN users p ON p.id = t.professional_id WHERE t.status = 'REJECTED'`,
+          )
+        ).rows.filter((t) => t.blocked.includes((t.iban ?? '').replace(/[- ]/g, '').toUpperCase()));
+        expect(a.transfersRejectedOrReturned).toEqual({
+          count: returned.length + rejected.length,
+          amountCents:
+            returned.reduce((sum, l) => sum + Number(l.bank_amount_cents), 0) +
+            rejected.reduce((sum, t) => sum + Number(t.amount_cents), 0),
         });
+        if (phase === 'after changes') expect(rejected.length).toBeGreaterThan(0);
         expect(a.exportsFailed).toBeNull();
         // The seed holds something in each counter that must not be vacuous.
         for (const n of [

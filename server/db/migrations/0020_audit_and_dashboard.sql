@@ -39,36 +39,40 @@ CREATE TABLE dashboard_signup_days (
   PRIMARY KEY (day, role)
 );
 
--- Each function adds the rows a statement inserted (`added`) and subtracts those it removed (`removed`);
+-- Each trigger adds the rows a statement inserted (`added`) and subtracts those it removed (`removed`);
 -- an UPDATE does both, so only what moved between days, statuses or months changes a count.
-CREATE FUNCTION dashboard_case_days_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Counts per Lisbon day of `created_at` and one key column: the cases' status, the users' role. The
+-- trigger's arguments name the count table, its key column and its count column.
+CREATE FUNCTION dashboard_day_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  moved text := CASE TG_OP
+    WHEN 'INSERT' THEN 'SELECT created_at, %2$I, 1 AS delta FROM added'
+    WHEN 'DELETE' THEN 'SELECT created_at, %2$I, -1 AS delta FROM removed'
+    ELSE 'SELECT created_at, %2$I, 1 AS delta FROM added UNION ALL SELECT created_at, %2$I, -1 FROM removed'
+  END;
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    INSERT INTO dashboard_case_days AS d (day, status, cases)
-    SELECT (created_at AT TIME ZONE 'Europe/Lisbon')::date, status, count(*) FROM added GROUP BY 1, 2
-    ON CONFLICT (day, status) DO UPDATE SET cases = d.cases + EXCLUDED.cases;
-  ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO dashboard_case_days AS d (day, status, cases)
-    SELECT (created_at AT TIME ZONE 'Europe/Lisbon')::date, status, -count(*) FROM removed GROUP BY 1, 2
-    ON CONFLICT (day, status) DO UPDATE SET cases = d.cases + EXCLUDED.cases;
-  ELSE
-    INSERT INTO dashboard_case_days AS d (day, status, cases)
-    SELECT day, status, sum(delta) FROM (
-      SELECT (created_at AT TIME ZONE 'Europe/Lisbon')::date AS day, status, 1 AS delta FROM added
-      UNION ALL
-      SELECT (created_at AT TIME ZONE 'Europe/Lisbon')::date, status, -1 FROM removed
-    ) moved GROUP BY 1, 2 HAVING sum(delta) <> 0
-    ON CONFLICT (day, status) DO UPDATE SET cases = d.cases + EXCLUDED.cases;
-  END IF;
+  -- Most updates (last activity, messages counted) move nothing: the HAVING writes no row for them.
+  EXECUTE format(
+    'INSERT INTO %1$I AS d (day, %2$I, %3$I)
+     SELECT (created_at AT TIME ZONE ''Europe/Lisbon'')::date, %2$I, sum(delta) FROM (' || moved || ') m
+      GROUP BY 1, 2 HAVING sum(delta) <> 0
+     ON CONFLICT (day, %2$I) DO UPDATE SET %3$I = d.%3$I + EXCLUDED.%3$I',
+    TG_ARGV[0], TG_ARGV[1], TG_ARGV[2]);
   RETURN NULL;
 END;
 $$;
-CREATE TRIGGER dashboard_case_days_on_insert AFTER INSERT ON cases
-  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION dashboard_case_days_apply();
-CREATE TRIGGER dashboard_case_days_on_update AFTER UPDATE ON cases
-  REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION dashboard_case_days_apply();
-CREATE TRIGGER dashboard_case_days_on_delete AFTER DELETE ON cases
-  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION dashboard_case_days_apply();
+CREATE TRIGGER dashboard_case_days_on_insert AFTER INSERT ON cases REFERENCING NEW TABLE AS added
+  FOR EACH STATEMENT EXECUTE FUNCTION dashboard_day_counts_apply('dashboard_case_days', 'status', 'cases');
+CREATE TRIGGER dashboard_case_days_on_update AFTER UPDATE ON cases REFERENCING OLD TABLE AS removed NEW TABLE AS added
+  FOR EACH STATEMENT EXECUTE FUNCTION dashboard_day_counts_apply('dashboard_case_days', 'status', 'cases');
+CREATE TRIGGER dashboard_case_days_on_delete AFTER DELETE ON cases REFERENCING OLD TABLE AS removed
+  FOR EACH STATEMENT EXECUTE FUNCTION dashboard_day_counts_apply('dashboard_case_days', 'status', 'cases');
+CREATE TRIGGER dashboard_signup_days_on_insert AFTER INSERT ON users REFERENCING NEW TABLE AS added
+  FOR EACH STATEMENT EXECUTE FUNCTION dashboard_day_counts_apply('dashboard_signup_days', 'role', 'users');
+CREATE TRIGGER dashboard_signup_days_on_update AFTER UPDATE ON users REFERENCING OLD TABLE AS removed NEW TABLE AS added
+  FOR EACH STATEMENT EXECUTE FUNCTION dashboard_day_counts_apply('dashboard_signup_days', 'role', 'users');
+CREATE TRIGGER dashboard_signup_days_on_delete AFTER DELETE ON users REFERENCING OLD TABLE AS removed
+  FOR EACH STATEMENT EXECUTE FUNCTION dashboard_day_counts_apply('dashboard_signup_days', 'role', 'users');
 
 CREATE FUNCTION dashboard_settlement_months_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -106,36 +110,6 @@ CREATE TRIGGER dashboard_settlement_months_on_update AFTER UPDATE ON settlements
   REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION dashboard_settlement_months_apply();
 CREATE TRIGGER dashboard_settlement_months_on_delete AFTER DELETE ON settlements
   REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION dashboard_settlement_months_apply();
-
-CREATE FUNCTION dashboard_signup_days_apply() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'INSERT' THEN
-    INSERT INTO dashboard_signup_days AS d (day, role, users)
-    SELECT (created_at AT TIME ZONE 'Europe/Lisbon')::date, role, count(*) FROM added GROUP BY 1, 2
-    ON CONFLICT (day, role) DO UPDATE SET users = d.users + EXCLUDED.users;
-  ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO dashboard_signup_days AS d (day, role, users)
-    SELECT (created_at AT TIME ZONE 'Europe/Lisbon')::date, role, -count(*) FROM removed GROUP BY 1, 2
-    ON CONFLICT (day, role) DO UPDATE SET users = d.users + EXCLUDED.users;
-  ELSE
-    -- Most user updates (last activity, profile) move nothing: the HAVING writes no row for them.
-    INSERT INTO dashboard_signup_days AS d (day, role, users)
-    SELECT day, role, sum(delta) FROM (
-      SELECT (created_at AT TIME ZONE 'Europe/Lisbon')::date AS day, role, 1 AS delta FROM added
-      UNION ALL
-      SELECT (created_at AT TIME ZONE 'Europe/Lisbon')::date, role, -1 FROM removed
-    ) moved GROUP BY 1, 2 HAVING sum(delta) <> 0
-    ON CONFLICT (day, role) DO UPDATE SET users = d.users + EXCLUDED.users;
-  END IF;
-  RETURN NULL;
-END;
-$$;
-CREATE TRIGGER dashboard_signup_days_on_insert AFTER INSERT ON users
-  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION dashboard_signup_days_apply();
-CREATE TRIGGER dashboard_signup_days_on_update AFTER UPDATE ON users
-  REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION dashboard_signup_days_apply();
-CREATE TRIGGER dashboard_signup_days_on_delete AFTER DELETE ON users
-  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION dashboard_signup_days_apply();
 
 -- What already exists when the migration runs.
 INSERT INTO dashboard_case_days (day, status, cases)

@@ -55,10 +55,9 @@ const CARDS: readonly CardDef[] = [
   {
     id: 'returned',
     labelKey: 'home.returned',
-    routeId: 'statements',
-    query: 'kind=return',
-    count: (a) => a.transfersReturned?.count ?? null,
-    cents: (a) => a.transfersReturned?.amountCents ?? null,
+    routeId: 'sepa',
+    count: (a) => a.transfersRejectedOrReturned.count,
+    cents: (a) => a.transfersRejectedOrReturned.amountCents,
   },
   {
     id: 'unmatched',

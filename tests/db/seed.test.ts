@@ -211,7 +211,7 @@ describe('seed determinism', () => {
       await db.close();
       rmSync(filesDir, { recursive: true, force: true });
     }
-  });
+  }, 180_000); // seeds inside the test: slow on a loaded machine
 });
 
 describe('the smallest seed', () => {
@@ -228,5 +228,5 @@ describe('the smallest seed', () => {
     const summary = await seedDatabase(db, { ...options, users: MIN_SEED_USERS });
     expect(summary.cases).toBeGreaterThan(0);
     await db.close();
-  });
+  }, 180_000);
 });

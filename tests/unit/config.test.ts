@@ -24,3 +24,27 @@ describe('PUBLIC_URL', () => {
     },
   );
 });
+
+describe('FILES_BACKEND', () => {
+  const server = 'postgres://postgres@db.internal/admin';
+
+  it('keeps files in the local folder embedded, in PostgreSQL on a server, unless told otherwise', () => {
+    expect(readConfig({}).filesBackend).toBe('local');
+    expect(readConfig({ DATABASE_URL: server }).filesBackend).toBe('postgres');
+    expect(readConfig({ DATABASE_URL: server, FILES_BACKEND: 'local' }).filesBackend).toBe('local');
+    expect(readConfig({ DATABASE_URL: server, FILES_BACKEND: 'postgres' }).filesBackend).toBe('postgres');
+    expect(readConfig({ FILES_BACKEND: '' }).filesBackend).toBe('local');
+  });
+
+  it.each(['s3', 'Postgres', 'disk'])('refuses %s at start-up, naming the choices', (value) => {
+    expect(() => readConfig({ DATABASE_URL: server, FILES_BACKEND: value })).toThrow(
+      /FILES_BACKEND must be "local" or "postgres"/,
+    );
+  });
+
+  it('refuses postgres without a PostgreSQL server', () => {
+    expect(() => readConfig({ FILES_BACKEND: 'postgres' })).toThrow(
+      /FILES_BACKEND=postgres needs DATABASE_URL/,
+    );
+  });
+});

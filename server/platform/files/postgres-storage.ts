@@ -15,6 +15,14 @@ import {
 /** 1 MiB: few rows per file, and a range read fetches at most this much more than it needs. */
 export const CHUNK_BYTES = 1_048_576;
 
+/**
+ * What one read fetches. pg hands bytea over as hex text (twice the bytes) and its binary mode decodes
+ * rows as UTF-8, so it cannot carry bytes. Pieces this small keep each hex string an ordinary young
+ * object that the next scavenge frees; whole 1 MiB chunks made 2 MiB strings that wait for a full GC
+ * and grew the process by up to 85 MB while a 40 MB file streamed (bench/results/files-storage.md).
+ */
+export const READ_PIECE_BYTES = 64 * 1024;
+
 interface ContentRow {
   id: number;
   size_bytes: number;
@@ -125,10 +133,16 @@ export class PostgresFileStorage implements FileStorage {
     return new ReadableStream<Uint8Array>(
       {
         pull: async (controller) => {
-          next ??= await this.chunkReader(sha256, range);
-          const piece = await next();
-          if (piece) controller.enqueue(piece);
-          else controller.close();
+          try {
+            next ??= await this.chunkReader(sha256, range);
+            const piece = await next();
+            if (piece) controller.enqueue(piece);
+            else controller.close();
+          } catch (error) {
+            // The answer's headers are gone already: the client sees a cut connection, the log says why.
+            console.error(`reading stored content ${sha256} failed: ${(error as Error).message}`);
+            throw error;
+          }
         },
       },
       // Pulled only when the socket wants more: one chunk in flight, whatever the file's size.
@@ -147,7 +161,7 @@ export class PostgresFileStorage implements FileStorage {
       if (position > end) return null;
       const chunkNo = Math.floor(position / content.chunk_bytes);
       const offset = position - chunkNo * content.chunk_bytes;
-      const length = Math.min(content.chunk_bytes - offset, end - position + 1);
+      const length = Math.min(content.chunk_bytes - offset, end - position + 1, READ_PIECE_BYTES);
       // substring is 1-based; on EXTERNAL storage it reads only the slices of the value it returns.
       const { rows } = await this.db.query<{ data: Uint8Array }>(
         'SELECT substring(data FROM $3 FOR $4) AS data FROM stored_file_chunks WHERE content_id = $1 AND chunk_no = $2',

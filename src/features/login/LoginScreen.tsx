@@ -14,6 +14,8 @@ export default function LoginScreen() {
   const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
   const [errors, setErrors] = useState<LoginErrors>({});
   const [submitted, setSubmitted] = useState(false);
+  // The last server answer is about the last request: a new attempt stopped by a field rule replaces it.
+  const [serverErrorCurrent, setServerErrorCurrent] = useState(true);
 
   const update = (field: keyof LoginValues, value: string) => {
     const next = { ...values, [field]: value };
@@ -27,7 +29,9 @@ export default function LoginScreen() {
     setSubmitted(true);
     const found = validateLogin(values);
     setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    const valid = Object.keys(found).length === 0;
+    setServerErrorCurrent(valid);
+    if (!valid) return;
     session.send({ type: 'session.login', email: values.email.trim(), password: values.password });
   };
 
@@ -35,7 +39,7 @@ export default function LoginScreen() {
     <section className="login-card" aria-labelledby="login-title">
       <h1 id="login-title">{t('login.title')}</h1>
       <p className="login-intro">{t('login.intro')}</p>
-      {loginError && !pending ? (
+      {loginError && !pending && serverErrorCurrent ? (
         <p className="form-error" role="alert">
           {t(errorCodeKey(loginError) ?? 'errorMessages.fallback')}
         </p>

@@ -51,6 +51,11 @@ describe('login screen', () => {
     );
     expect(cookieToken()).toBeNull();
     expect(currentPath()).toBe('/login');
+    // A new attempt stopped by a field rule shows that rule alone, not the old server answer beside it.
+    await user.clear(screen.getByLabelText('Password'));
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(screen.getByText('This is required')).toBeTruthy();
+    expect(screen.queryByText('Email or password is invalid or user not allowed')).toBeNull();
   });
 
   it('submits once, stores the token and honours redirectPath', async () => {

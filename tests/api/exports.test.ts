@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createExportFile } from '../../server/exports/export-file';
+import { recordStoredFile } from '../../server/platform/files/store';
 import { testDatabaseKinds } from '../support/databases';
 import {
   type ExportWorld,
@@ -464,6 +466,43 @@ describe.each(testDatabaseKinds())('exports API on $name', (kind) => {
     } finally {
       world.clock.current = start;
     }
+  });
+
+  it('keeps the content of an expired export while a stored file has the same bytes', async () => {
+    const start = world.now();
+    const { job: done, bytes } = await exportFile('/v2/admin/users/export', {
+      type: 'CUSTOMERS',
+      dateField: 'LAST_ACTIVE',
+      ...RANGE,
+    });
+    const ref = (await fileRefOf(done.id))!;
+    await recordStoredFile(
+      world.db,
+      { sha256: ref, sizeBytes: bytes.length },
+      { originalName: 'customers.csv', contentType: 'text/csv' },
+    );
+    try {
+      world.clock.current = new Date(start.getTime() + 7 * 86_400_000);
+      await world.runner.sweepExpired();
+      expect(await job(done.id)).toMatchObject({ status: 'expired' });
+      expect(await world.storage.has(ref)).toBe(true);
+    } finally {
+      world.clock.current = start;
+    }
+  });
+
+  it('stores a finished file again when a sweep deleted the identical content before the job was recorded', async () => {
+    const id = '00000000-0000-4000-8000-00000000e173';
+    const file = await createExportFile(world.dataDir, world.storage, id, 'CSV');
+    const bytes = new TextEncoder().encode(`only this test writes ${id}\n`);
+    await file.write(bytes);
+    const { ref } = await file.finish();
+    await world.storage.delete(ref);
+    await file.ensureStored();
+    expect(new Uint8Array(await new Response(world.storage.get(ref)).arrayBuffer())).toEqual(bytes);
+    await file.abort();
+    expect(readdirSync(join(world.dataDir, 'exports')).filter((f) => f.startsWith(id))).toEqual([]);
+    await world.storage.delete(ref);
   });
 
   it.runIf(kind.name === 'postgres')(

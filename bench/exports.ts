@@ -20,6 +20,8 @@ import { createExportRunner } from '../server/exports/runner';
 import { exportSource } from '../server/exports/sources';
 import { WRITER_LIMITS, writeInThread } from '../server/exports/writer-thread';
 import { listen } from '../server/http/listen';
+import { LocalFileStorage } from '../server/platform/files/local-storage';
+import { openFileStorage } from '../server/platform/files/open-storage';
 import { createSession } from '../server/platform/sessions';
 import { mib, runIsolated, writeResult } from './banking-report';
 
@@ -66,8 +68,9 @@ async function runFormat(format: 'CSV' | 'XLSX'): Promise<FormatResult> {
     await db.query(`UPDATE export_jobs SET status = 'cancelled', runner_id = NULL, lease_expires_at = NULL
                      WHERE status IN ('queued', 'running')`);
     const config = readConfig({ NODE_ENV: 'production', DATA_DIR: dataDir });
-    const runner = createExportRunner({ db, dataDir, publicUrl: config.publicUrl });
-    const server = await listen(createApp({ db, config, exportRunner: runner }), {
+    const storage = openFileStorage(config, db);
+    const runner = createExportRunner({ db, storage, dataDir, publicUrl: config.publicUrl });
+    const server = await listen(createApp({ db, config, storage, exportRunner: runner }), {
       host: '127.0.0.1',
       port: 0,
     });
@@ -203,7 +206,9 @@ async function runPipeline(format: 'CSV' | 'XLSX') {
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
   const cpu = process.cpuUsage();
   const t = performance.now();
-  const file = await createExportFile(dataDir, '00000000-0000-4000-8000-000000000000', format);
+  // Finishing includes putting the file into the (local) storage, as a job does.
+  const storage = new LocalFileStorage(join(dataDir, 'files'));
+  const file = await createExportFile(dataDir, storage, '00000000-0000-4000-8000-000000000000', format);
   const run = writeInThread(
     {
       columns: source.columns.map((c) => ({ key: c.key, kind: c.kind, header: c.header['pt-PT'] })),

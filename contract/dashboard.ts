@@ -23,8 +23,8 @@ export const dashboardAttentionSchema = z.object({
   transfersRejectedOrReturned: countAndCents,
   /** Bank statement lines still UNMATCHED and their signed sum. */
   statementLinesUnmatched: countAndCents,
-  /** Export jobs that failed; null until exports are recorded as jobs with a status. */
-  exportsFailed: count.nullable(),
+  /** Export jobs that failed, still kept (a job's row is deleted 14 days after it was asked for). */
+  exportsFailed: count,
 });
 
 /** Series over a calendar axis: one value per axis point, zeros included, oldest first. */

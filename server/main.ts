@@ -57,7 +57,12 @@ async function main(): Promise<void> {
   } else console.log('Console build is up to date.');
 
   // Jobs a stopped instance left running are failed first, then the queue is polled (decision 0077).
-  const exportRunner = createExportRunner({ db, dataDir: config.dataDir, publicUrl: config.publicUrl });
+  const exportRunner = createExportRunner({
+    db,
+    storage,
+    dataDir: config.dataDir,
+    publicUrl: config.publicUrl,
+  });
   exportRunner.start();
   const app = createApp({ db, config, storage, staticDir: distDir, exportRunner });
   const server = await listen(app, config);

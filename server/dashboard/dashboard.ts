@@ -37,7 +37,8 @@ async function readAttention(db: Queryable): Promise<Attention> {
        s.n AS settlements, s.cents::text AS settlements_cents,
        f.n AS sepa_files, f.cents::text AS sepa_cents,
        rj.n + r.n AS returned, (rj.cents + r.cents)::text AS returned_cents,
-       l.n AS unmatched, l.cents::text AS unmatched_cents
+       l.n AS unmatched, l.cents::text AS unmatched_cents,
+       (SELECT count(*) FROM export_jobs WHERE status = 'failed')::int AS exports_failed
      FROM (SELECT coalesce(sum(settlements), 0)::int AS n, coalesce(sum(payable_cents), 0) AS cents
              FROM dashboard_settlement_months WHERE status IN ('READY_TO_SETTLE', 'AVAILABLE')) s,
           (SELECT count(*)::int AS n, coalesce(sum(amount_cents), 0) AS cents
@@ -62,8 +63,7 @@ async function readAttention(db: Queryable): Promise<Attention> {
     sepaFilesAwaitingBank: pair('sepa_files', 'sepa_cents'),
     transfersRejectedOrReturned: pair('returned', 'returned_cents'),
     statementLinesUnmatched: pair('unmatched', 'unmatched_cents'),
-    // Exports are not recorded as jobs with a status yet (issue 13 part 1): nothing to count.
-    exportsFailed: null,
+    exportsFailed: Number(row.exports_failed),
   };
 }
 

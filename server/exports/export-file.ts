@@ -1,47 +1,55 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import type { Database, Queryable } from '../db/client';
+import { type FileStorage, isSha256 } from '../platform/files/storage';
 
 /**
- * Where an export's bytes live: the one module that knows (docs/decisions/0077), so moving them to
- * another store changes this file only. For now a file under `DATA_DIR/exports`, written as
- * `<ref>.part` and renamed when complete, so a half-written file is never served. A `ref` is made
- * here from the job's id, never from a request, and checked again before it reaches a path.
+ * Where an export's bytes live: the one module that knows (docs/decisions/0077, 0073). The writer
+ * fills a part file under `DATA_DIR/exports` on the instance that runs the job, then puts it into the
+ * shared `FileStorage` (local folder or PostgreSQL chunks, decision 0063), so any instance serves the
+ * download. The job's `file_ref` is the content's sha256. The part file is written first rather than
+ * streamed into the storage because a PostgreSQL put holds a connection for as long as it reads, and
+ * the runner reads its rows from the same database while it writes.
+ *
+ * Content is addressed by hash, so two identical exports share one content: it is deleted only when
+ * no other job and no stored_files row still points at it, deciding under a per-content lock that the
+ * runner also takes when it records a job done (see `recordExportDone`).
  */
 
-const REF = /^[0-9a-f-]{36}\.(csv|xlsx)$/;
+/** Larger than the 40 MB of stored files: a million-row export is hundreds of megabytes (spec §9). */
+export const EXPORT_MAX_BYTES = 4 * 1024 ** 3;
+
+const PART_NAME = /^[0-9a-f-]{36}\.(csv|xlsx)\.part$/;
 
 const exportsDir = (dataDir: string) => join(dataDir, 'exports');
 
-function pathOf(dataDir: string, ref: string): string {
-  if (!REF.test(ref)) throw new Error(`not an export file reference: ${JSON.stringify(ref)}`);
-  return join(exportsDir(dataDir), ref);
+/** The local part file of a job: named from its id, so one whose instance died can be cleaned up. */
+function partPathOf(dataDir: string, jobId: string, format: 'CSV' | 'XLSX'): string {
+  const name = `${jobId}.${format === 'CSV' ? 'csv' : 'xlsx'}.part`;
+  if (!PART_NAME.test(name)) throw new Error(`not an export job id: ${JSON.stringify(jobId)}`);
+  return join(exportsDir(dataDir), name);
 }
 
-/** The reference of a job's file: made from its id, so a job that died mid-write can be cleaned up. */
-export const exportFileRef = (jobId: string, format: 'CSV' | 'XLSX') =>
-  `${jobId}.${format === 'CSV' ? 'csv' : 'xlsx'}`;
-
 export interface ExportFileWriter {
-  readonly ref: string;
   /** Resolves when the bytes may be followed by more (back-pressure). */
   write(chunk: Uint8Array): Promise<void>;
-  /** Completes the file: afterwards `ref` opens it, and its size is known. */
+  /** Completes the file and puts it into the storage: `ref` (its sha256) then opens it. */
   finish(): Promise<{ ref: string; sizeBytes: number }>;
-  /** Drops what was written (cancelled or failed job). */
+  /** Puts the finished bytes again when their content was deleted meanwhile (see `recordExportDone`). */
+  ensureStored(): Promise<void>;
+  /** Removes the local part file (after the job is recorded, cancelled or failed). */
   abort(): Promise<void>;
 }
 
 export async function createExportFile(
   dataDir: string,
+  storage: FileStorage,
   jobId: string,
   format: 'CSV' | 'XLSX',
 ): Promise<ExportFileWriter> {
-  const ref = exportFileRef(jobId, format);
-  const final = pathOf(dataDir, ref);
-  const partial = `${final}.part`;
+  const partial = partPathOf(dataDir, jobId, format);
   await mkdir(exportsDir(dataDir), { recursive: true });
   const out = createWriteStream(partial);
   let failure: Error | null = null;
@@ -49,8 +57,12 @@ export async function createExportFile(
     failure = error;
   });
   const closed = () => (out.closed ? Promise.resolve() : once(out, 'close').then(() => undefined));
+  const store = async () => {
+    const stored = await storage.put(createReadStream(partial), { maxBytes: EXPORT_MAX_BYTES });
+    return { ref: stored.sha256, sizeBytes: stored.sizeBytes };
+  };
+  let ref: string | null = null;
   return {
-    ref,
     async write(chunk) {
       if (failure) throw failure;
       if (!out.write(chunk)) await drainedOrFailed(out);
@@ -60,8 +72,13 @@ export async function createExportFile(
       out.end();
       await closed();
       if (failure) throw failure;
-      await rename(partial, final);
-      return { ref, sizeBytes: (await stat(final)).size };
+      const stored = await store();
+      ref = stored.ref;
+      return stored;
+    },
+    async ensureStored() {
+      if (ref === null) throw new Error('ensureStored before finish');
+      if (!(await storage.has(ref))) await store();
     },
     async abort() {
       out.destroy();
@@ -84,23 +101,59 @@ function drainedOrFailed(out: NodeJS.EventEmitter): Promise<void> {
   });
 }
 
-/** The bytes of a finished export, or null when they are gone. */
+/** The bytes of a finished export from the shared storage, or null when they are gone. */
 export async function openExportFile(
-  dataDir: string,
+  storage: FileStorage,
   ref: string,
 ): Promise<{ stream: ReadableStream<Uint8Array>; sizeBytes: number } | null> {
-  const path = pathOf(dataDir, ref);
-  const size = await stat(path).then(
-    (s) => s.size,
-    () => null,
-  );
-  if (size === null) return null;
-  return { stream: Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>, sizeBytes: size };
+  // A reference from before the shared storage (a file name) points at nothing any more.
+  if (!isSha256(ref)) return null;
+  const size = await storage.size(ref);
+  return size === null ? null : { stream: storage.get(ref), sizeBytes: size };
 }
 
-/** Removes an export's bytes (expired job), and what a job that died mid-write left behind. */
-export async function deleteExportFile(dataDir: string, ref: string): Promise<void> {
-  const path = pathOf(dataDir, ref);
-  await rm(path, { force: true });
-  await rm(`${path}.part`, { force: true });
+/** Removes what a job that died mid-write left on this instance. */
+export async function deleteExportPart(
+  dataDir: string,
+  jobId: string,
+  format: 'CSV' | 'XLSX',
+): Promise<void> {
+  await rm(partPathOf(dataDir, jobId, format), { force: true });
+}
+
+/** Serialises deciding about one content: recording a job done with it against deleting it. */
+async function lockContent(tx: Queryable, ref: string): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('export-content:' || $1, 0))`, [ref]);
+}
+
+/**
+ * Runs `record` (the UPDATE that makes the job done with `ref`) under the content's lock. A sweep that
+ * deleted the identical content between our put and this lock has finished by then, so the caller
+ * checks the content afterwards (`ensureStored`); a later sweep sees this job and keeps it.
+ */
+export async function recordExportDone<T>(
+  db: Pick<Database, 'transaction'>,
+  ref: string,
+  record: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    await lockContent(tx, ref);
+    return record(tx);
+  });
+}
+
+/**
+ * Deletes an export's content once nothing points at it: no done job (the expired ones gave up their
+ * reference already) and no stored_files row with the same bytes. Called inside the transaction that
+ * removed the reference, so the decision and the deletion hold the lock together.
+ */
+export async function releaseExportContent(tx: Queryable, storage: FileStorage, ref: string): Promise<void> {
+  if (!isSha256(ref)) return;
+  await lockContent(tx, ref);
+  const { rows } = await tx.query<{ used: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM export_jobs WHERE file_ref = $1)
+         OR EXISTS (SELECT 1 FROM stored_files WHERE sha256 = $1) AS used`,
+    [ref],
+  );
+  if (!rows[0]!.used) await storage.delete(ref);
 }

@@ -139,9 +139,9 @@ export function registerExportsArea(routes: RouteRegistry): void {
       410: refused('EXPORT_EXPIRED'),
     },
     async handler(c, { params }) {
-      const { db, config } = c.var.deps;
+      const { db, storage } = c.var.deps;
       const job = await exportForDownload(db, actorOf(c), params.id);
-      const file = await openExportFile(config.dataDir, job.file_ref!);
+      const file = await openExportFile(storage, job.file_ref!);
       if (!file) {
         console.error(`export ${job.id}: its file ${job.file_ref} is missing`);
         return c.json({ code: 'FILE_NOT_FOUND' }, 404);

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Database } from '../db/client';
+import type { Database, Queryable } from '../db/client';
 import { keysetBatches } from '../db/list';
-import { createExportFile, deleteExportFile, exportFileRef } from './export-file';
+import type { FileStorage } from '../platform/files/storage';
+import { createExportFile, deleteExportPart, recordExportDone, releaseExportContent } from './export-file';
 import { EXPORT_RETENTION_MS, type ExportJobRow } from './jobs';
 import { exportSource } from './sources';
 import type { RowBatch } from './writer-protocol';
@@ -17,6 +18,9 @@ import { WriterFailure, writeInThread } from './writer-thread';
  */
 export interface ExportRunnerOptions {
   db: Database;
+  /** Where finished files go, shared by the instances (the app's storage). */
+  storage: FileStorage;
+  /** Part files are written under `dataDir/exports` before they are stored. */
   dataDir: string;
   publicUrl: string;
   clock?: () => Date;
@@ -60,7 +64,7 @@ async function* asJsonBatches(
 }
 
 export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
-  const { db, dataDir, publicUrl } = options;
+  const { db, storage, dataDir, publicUrl } = options;
   const clock = options.clock ?? (() => new Date());
   const instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -98,11 +102,12 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
   }
 
   async function finishAs(
+    on: Queryable,
     id: string,
     status: 'done' | 'failed',
     fields: { rows: number; ref?: string; sizeBytes?: number; reason?: string },
   ): Promise<boolean> {
-    const { rows } = await db.query(
+    const { rows } = await on.query(
       `UPDATE export_jobs SET status = $3, rows_written = $4, file_ref = $5, size_bytes = $6, error_reason = $7,
               finished_at = $8, runner_id = NULL, lease_expires_at = NULL
         WHERE id = $1 AND runner_id = $2 AND status = 'running' RETURNING id`,
@@ -122,7 +127,7 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
 
   async function run(job: ExportJobRow): Promise<void> {
     const source = exportSource(job.type, job.filters, publicUrl);
-    const file = await createExportFile(dataDir, job.id, job.format);
+    const file = await createExportFile(dataDir, storage, job.id, job.format);
     const batches = asJsonBatches(
       keysetBatches<{ id: string; row_json: string }>(db, source.keyset, batchSize),
     );
@@ -166,14 +171,22 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
       const rows = await writer.done;
       await beating;
       const { ref, sizeBytes } = await file.finish();
-      if (!(await finishAs(job.id, 'done', { rows, ref, sizeBytes }))) await deleteExportFile(dataDir, ref);
+      const recorded = await recordExportDone(db, ref, (tx) =>
+        finishAs(tx, job.id, 'done', { rows, ref, sizeBytes }),
+      );
+      if (recorded) await file.ensureStored();
+      else await db.transaction((tx) => releaseExportContent(tx, storage, ref));
+      await file.abort();
     } catch (error) {
       await beating;
       await file.abort();
       if (!lost) {
         const reason = error instanceof WriterFailure ? error.reason : 'EXPORT_FAILED';
         if (!(error instanceof WriterFailure)) console.error(`export ${job.id} failed: ${String(error)}`);
-        await finishAs(job.id, 'failed', { rows: rowsRead, reason: stopping ? 'INSTANCE_STOPPED' : reason });
+        await finishAs(db, job.id, 'failed', {
+          rows: rowsRead,
+          reason: stopping ? 'INSTANCE_STOPPED' : reason,
+        });
       }
     } finally {
       clearInterval(renew);
@@ -195,25 +208,30 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
         WHERE status = 'running' AND lease_expires_at < $1 RETURNING id, format`,
       [clock()],
     );
-    for (const job of rows) await deleteExportFile(dataDir, exportFileRef(job.id, job.format));
+    for (const job of rows) await deleteExportPart(dataDir, job.id, job.format);
     return rows.length;
   }
 
   async function sweepExpired(): Promise<number> {
     const now = clock();
-    const { rows } = await db.query<{ file_ref: string | null }>(
-      `WITH due AS (
-         SELECT id, file_ref FROM export_jobs
-          WHERE expires_at <= $1 AND status IN ('done', 'queued') FOR UPDATE SKIP LOCKED)
-       UPDATE export_jobs j SET status = 'expired', file_ref = NULL, finished_at = coalesce(j.finished_at, $1)
-         FROM due WHERE j.id = due.id RETURNING due.file_ref`,
-      [now],
-    );
-    for (const { file_ref } of rows) if (file_ref) await deleteExportFile(dataDir, file_ref);
+    const expired = await db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ file_ref: string | null }>(
+        `WITH due AS (
+           SELECT id, file_ref FROM export_jobs
+            WHERE expires_at <= $1 AND status IN ('done', 'queued') FOR UPDATE SKIP LOCKED)
+         UPDATE export_jobs j SET status = 'expired', file_ref = NULL, finished_at = coalesce(j.finished_at, $1)
+           FROM due WHERE j.id = due.id RETURNING due.file_ref`,
+        [now],
+      );
+      // Sorted, so two sweeps take the per-content locks in one order.
+      const refs = [...new Set(rows.flatMap((r) => (r.file_ref ? [r.file_ref] : [])))].sort();
+      for (const ref of refs) await releaseExportContent(tx, storage, ref);
+      return rows.length;
+    });
     await db.query(`DELETE FROM export_jobs WHERE expires_at <= $1 AND status <> 'running'`, [
       new Date(now.getTime() - EXPORT_RETENTION_MS),
     ]);
-    return rows.length;
+    return expired;
   }
 
   async function loop(): Promise<void> {

@@ -12,7 +12,7 @@ interface Dashboard {
     sepaFilesAwaitingBank: { count: number; amountCents: number };
     transfersRejectedOrReturned: { count: number; amountCents: number };
     statementLinesUnmatched: { count: number; amountCents: number };
-    exportsFailed: number | null;
+    exportsFailed: number;
   };
   trends: {
     casesPerDay: { days: string[]; byStatus: { status: string; counts: number[] }[] };
@@ -41,9 +41,17 @@ describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
   /**
    * Changes of every kind the pre-aggregated counts follow (migration 0020's triggers): a case closed
    * through the API (its status moves), a settlement's status and amount changed and another deleted,
-   * a patient signing up today and a doctor removed.
+   * a patient signing up today and a doctor removed, exports that failed or were cancelled.
    */
   async function change(): Promise<void> {
+    await world.db.query(
+      `INSERT INTO export_jobs (requested_by, type, filters, format, locale, status, estimated_total,
+                               error_reason, created_at, finished_at, expires_at)
+       SELECT u.id, 'CASES', '{}', 'CSV', 'pt-PT', s.status, 10, s.reason, $1, $1, $1::timestamptz + interval '7 days'
+         FROM (SELECT id FROM users WHERE role = 'ADMIN' LIMIT 1) u,
+              (VALUES ('failed', 'INSTANCE_STOPPED'), ('failed', 'EXPORT_FAILED'), ('cancelled', NULL)) s (status, reason)`,
+      [SEED_NOW],
+    );
     const open = await world.db.query<{ id: string }>(
       `SELECT id FROM cases WHERE status = 'WAITING_PAYMENT' ORDER BY id LIMIT 1`,
     );
@@ -147,7 +155,10 @@ describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
             rejected.reduce((sum, t) => sum + Number(t.amount_cents), 0),
         });
         if (phase === 'after changes') expect(rejected.length).toBeGreaterThan(0);
-        expect(a.exportsFailed).toBeNull();
+        const exportStatuses = (await world.db.query<{ status: string }>('SELECT status FROM export_jobs'))
+          .rows;
+        expect(a.exportsFailed).toBe(exportStatuses.filter((j) => j.status === 'failed').length);
+        if (phase === 'after changes') expect(a.exportsFailed).toBe(2);
         // The seed holds something in each counter that must not be vacuous.
         for (const n of [
           a.professionalsToVerify,

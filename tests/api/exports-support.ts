@@ -10,6 +10,8 @@ import type { Database } from '../../server/db/client';
 import { createExportRunner, type ExportRunner } from '../../server/exports/runner';
 import { listen } from '../../server/http/listen';
 import { LocalFileStorage } from '../../server/platform/files/local-storage';
+import { PostgresFileStorage } from '../../server/platform/files/postgres-storage';
+import type { FileStorage } from '../../server/platform/files/storage';
 import { seedDatabase } from '../../server/seed/seed';
 import type { TestDatabaseKind } from '../support/databases';
 import { bearer, type Clock, issueToken } from './harness';
@@ -23,6 +25,8 @@ export interface ExportWorld {
   db: Database;
   url: string;
   dataDir: string;
+  /** The files backend a deployment on this database uses by default (server/config.ts). */
+  storage: FileStorage;
   adminId: string;
   token: string;
   clock: Clock;
@@ -30,6 +34,8 @@ export interface ExportWorld {
   runner: ExportRunner;
   /** Another instance's runner on the same database and files. */
   newRunner(instanceId: string): ExportRunner;
+  /** Another app on the same database with its own DATA_DIR and storage object, as a second server. */
+  startInstance(): Promise<{ get(path: string): Promise<Response>; stop(): Promise<void> }>;
   get(path: string, token?: string): Promise<Response>;
   post(path: string, body?: unknown, token?: string): Promise<Response>;
   stop(): Promise<void>;
@@ -46,13 +52,16 @@ export async function startExportWorld(kind: TestDatabaseKind): Promise<ExportWo
     storage: new LocalFileStorage(join(dataDir, 'files')),
     now: SEED_NOW,
   });
+  const storageOf = (dir: string): FileStorage =>
+    kind.name === 'postgres' ? new PostgresFileStorage(db) : new LocalFileStorage(join(dir, 'files'));
+  const storage = storageOf(dataDir);
   const clock: Clock = { current: SEED_NOW };
   const now = () => clock.current ?? new Date();
   const config = readConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: PUBLIC_URL });
   const newRunner = (instanceId: string) =>
-    createExportRunner({ db, dataDir, publicUrl: PUBLIC_URL, clock: now, instanceId, batchSize: 7 });
+    createExportRunner({ db, storage, dataDir, publicUrl: PUBLIC_URL, clock: now, instanceId, batchSize: 7 });
   const runner = newRunner('instance-a');
-  const app = createApp({ db, config, clock: now });
+  const app = createApp({ db, config, storage, clock: now });
   const server = await listen(app, { host: '127.0.0.1', port: 0 });
   const { rows } = await db.query<{ id: string }>(`SELECT id FROM users WHERE role = 'ADMIN'`);
   const adminId = rows[0]!.id;
@@ -65,8 +74,27 @@ export async function startExportWorld(kind: TestDatabaseKind): Promise<ExportWo
     token,
     clock,
     now,
+    storage,
     runner,
     newRunner,
+    async startInstance() {
+      const otherDir = mkdtempSync(join(tmpdir(), 'exports-api-b-'));
+      const otherConfig = readConfig({ NODE_ENV: 'test', DATA_DIR: otherDir, PUBLIC_URL: PUBLIC_URL });
+      const other = await listen(
+        createApp({ db, config: otherConfig, storage: storageOf(otherDir), clock: now }),
+        {
+          host: '127.0.0.1',
+          port: 0,
+        },
+      );
+      return {
+        get: (path) => fetch(`${other.url}${path}`, { headers: bearer(token) }),
+        async stop() {
+          await other.close();
+          rmSync(otherDir, { recursive: true, force: true });
+        },
+      };
+    },
     get: (path, as = token) => fetch(`${server.url}${path}`, { headers: bearer(as) }),
     post: (path, body, as = token) =>
       fetch(`${server.url}${path}`, {

@@ -1,6 +1,9 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createExportFile } from '../../server/exports/export-file';
+import { recordStoredFile } from '../../server/platform/files/store';
 import { testDatabaseKinds } from '../support/databases';
 import {
   type ExportWorld,
@@ -423,27 +426,105 @@ describe.each(testDatabaseKinds())('exports API on $name', (kind) => {
     );
   });
 
-  it('removes the file after 7 days (expired, 410) and the row 7 days later', async () => {
-    const { job: done } = await exportFile('/v2/admin/cases/export', RANGE);
-    const file = join(world.dataDir, 'exports', `${done.id}.csv`);
-    expect(existsSync(file)).toBe(true);
+  const fileRefOf = async (id: string) =>
+    (
+      await world.db.query<{ file_ref: string | null }>('SELECT file_ref FROM export_jobs WHERE id = $1', [
+        id,
+      ])
+    ).rows[0]!.file_ref;
+
+  it('removes the file after 7 days (expired, 410) and the row 7 days later, keeping content another export shares', async () => {
     const start = world.now();
+    const { job: done, bytes } = await exportFile('/v2/admin/cases/export', RANGE);
+    const ref = (await fileRefOf(done.id))!;
+    expect(ref).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(await world.storage.has(ref)).toBe(true);
     try {
+      // The same export a day later: identical bytes, stored once, referenced twice.
+      world.clock.current = new Date(start.getTime() + 86_400_000);
+      const { job: again } = await exportFile('/v2/admin/cases/export', RANGE);
+      expect(await fileRefOf(again.id)).toBe(ref);
+
       world.clock.current = new Date(start.getTime() + 7 * 86_400_000 - 1000);
       await world.runner.sweepExpired();
       expect((await job(done.id)).status).toBe('done');
       world.clock.current = new Date(start.getTime() + 7 * 86_400_000);
       await world.runner.sweepExpired();
       expect(await job(done.id)).toMatchObject({ status: 'expired' });
-      expect(existsSync(file)).toBe(false);
       expect((await world.get(`/v2/admin/exports/${done.id}/download`)).status).toBe(410);
-      world.clock.current = new Date(start.getTime() + 14 * 86_400_000);
+      expect(await world.storage.has(ref)).toBe(true);
+      const shared = await world.get(`/v2/admin/exports/${again.id}/download`);
+      expect(new Uint8Array(await shared.arrayBuffer())).toEqual(bytes);
+
+      world.clock.current = new Date(start.getTime() + 8 * 86_400_000);
+      await world.runner.sweepExpired();
+      expect(await job(again.id)).toMatchObject({ status: 'expired' });
+      expect(await world.storage.has(ref)).toBe(false);
+      world.clock.current = new Date(start.getTime() + 15 * 86_400_000);
       await world.runner.sweepExpired();
       expect((await world.get(`/v2/admin/exports/${done.id}`)).status).toBe(404);
     } finally {
       world.clock.current = start;
     }
   });
+
+  it('keeps the content of an expired export while a stored file has the same bytes', async () => {
+    const start = world.now();
+    const { job: done, bytes } = await exportFile('/v2/admin/users/export', {
+      type: 'CUSTOMERS',
+      dateField: 'LAST_ACTIVE',
+      ...RANGE,
+    });
+    const ref = (await fileRefOf(done.id))!;
+    await recordStoredFile(
+      world.db,
+      { sha256: ref, sizeBytes: bytes.length },
+      { originalName: 'customers.csv', contentType: 'text/csv' },
+    );
+    try {
+      world.clock.current = new Date(start.getTime() + 7 * 86_400_000);
+      await world.runner.sweepExpired();
+      expect(await job(done.id)).toMatchObject({ status: 'expired' });
+      expect(await world.storage.has(ref)).toBe(true);
+    } finally {
+      world.clock.current = start;
+    }
+  });
+
+  it('stores a finished file again when a sweep deleted the identical content before the job was recorded', async () => {
+    const id = '00000000-0000-4000-8000-00000000e173';
+    const file = await createExportFile(world.dataDir, world.storage, id, 'CSV');
+    const bytes = new TextEncoder().encode(`only this test writes ${id}\n`);
+    await file.write(bytes);
+    const { ref } = await file.finish();
+    await world.storage.delete(ref);
+    await file.ensureStored();
+    expect(new Uint8Array(await new Response(world.storage.get(ref)).arrayBuffer())).toEqual(bytes);
+    await file.abort();
+    expect(readdirSync(join(world.dataDir, 'exports')).filter((f) => f.startsWith(id))).toEqual([]);
+    await world.storage.delete(ref);
+  });
+
+  it.runIf(kind.name === 'postgres')(
+    'serves an export that one instance wrote through another sharing the PostgreSQL storage',
+    async () => {
+      const { job: done, bytes } = await exportFile('/v2/admin/users/export', {
+        type: 'PROFESSIONALS',
+        dateField: 'CREATED',
+        ...RANGE,
+      });
+      expect(world.storage.kind).toBe('postgres');
+      const other = await world.startInstance();
+      try {
+        const response = await other.get(`/v2/admin/exports/${done.id}/download`);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-length')).toBe(String(bytes.length));
+        expect(new Uint8Array(await response.arrayBuffer())).toEqual(bytes);
+      } finally {
+        await other.stop();
+      }
+    },
+  );
 
   it('lists your exports newest first in keyset pages, audits each download, hides them from other admins', async () => {
     for (let i = 0; i < 3; i++) {

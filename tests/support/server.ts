@@ -8,6 +8,7 @@ import { type Database, openDatabase } from '../../server/db/client';
 import { createExportRunner, type ExportRunner } from '../../server/exports/runner';
 import { listen } from '../../server/http/listen';
 import { prepareDatabase } from '../../server/platform/bootstrap';
+import { openFileStorage } from '../../server/platform/files/open-storage';
 
 export interface TestServer {
   url: string;
@@ -48,12 +49,14 @@ export async function startTestServer(
   const db = await openDatabase({ databaseUrl: options.databaseUrl });
   try {
     await prepareDatabase(db, config, options.seedUsers ?? 60);
-    const exportRunner = createExportRunner({ db, dataDir, publicUrl: config.publicUrl });
+    const storage = openFileStorage(config, db);
+    const exportRunner = createExportRunner({ db, storage, dataDir, publicUrl: config.publicUrl });
     const polling = options.exportRunner === 'polling';
     if (polling) exportRunner.start();
     const app = createApp({
       db,
       config,
+      storage,
       staticDir: distDir,
       exportRunner: polling ? exportRunner : undefined,
     });

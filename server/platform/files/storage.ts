@@ -51,9 +51,11 @@ export interface FileStorage {
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
+export const isSha256 = (text: string): boolean => SHA256.test(text);
+
 /** Addresses are hashes we computed: anything else is refused before it reaches a path or a query. */
 export function assertSha256(sha256: string): void {
-  if (!SHA256.test(sha256)) throw new Error(`not a sha256 address: ${JSON.stringify(sha256)}`);
+  if (!isSha256(sha256)) throw new Error(`not a sha256 address: ${JSON.stringify(sha256)}`);
 }
 
 export const sha256Of = (content: Uint8Array): string => createHash('sha256').update(content).digest('hex');

@@ -12,7 +12,7 @@ interface CardDef {
   routeId: string;
   /** The list's filters, as its URL keeps them. */
   query?: string;
-  count(a: Attention): number | null;
+  count(a: Attention): number;
   cents?(a: Attention): number | null;
 }
 
@@ -83,7 +83,7 @@ function Card({ card, attention }: { card: CardDef; attention: Attention | undef
   const body = (
     <>
       <span className="stat-value" data-testid={`count-${card.id}`}>
-        {count === undefined ? '…' : count === null ? '—' : new Intl.NumberFormat(locale).format(count)}
+        {count === undefined ? '…' : new Intl.NumberFormat(locale).format(count)}
       </span>
       <span className="stat-label">{t(card.labelKey)}</span>
       {cents !== undefined && cents !== null ? (
@@ -91,7 +91,6 @@ function Card({ card, attention }: { card: CardDef; attention: Attention | undef
           {new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(cents / 100)}
         </span>
       ) : null}
-      {count === null ? <span className="stat-note">{t('home.notRecorded')}</span> : null}
       {route?.goKey ? <kbd className="stat-key">g {route.goKey}</kbd> : null}
     </>
   );

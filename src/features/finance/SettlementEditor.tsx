@@ -1,9 +1,13 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useRef, useState } from 'react';
 import { canAdjustSettlement } from '../../../domain/settlement-status';
 import { errorCodeOf } from '../../../machines/session';
 import { invoiceDownloadUrl, type SettlementItem } from '../../api/finance';
-import { patchSettlement, uploadSettlementInvoice } from '../../api/settlement-manage';
+import {
+  patchSettlement,
+  type SettlementInvoice,
+  uploadSettlementInvoice,
+} from '../../api/settlement-manage';
 import { useEntityActions } from '../../components/EntityActions/useEntityActions';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { type Translate, useI18n } from '../../i18n/i18n';
@@ -11,6 +15,7 @@ import { notify } from '../../kernel/toast';
 import { formatMoney, formatMonth, SETTLEMENT_STATUS_KEYS, shortId } from './format';
 import { AdjustForm } from './SettlePanel';
 import { refreshSettlements, type ShownSettlement, settlementActions } from './settlement-actions';
+import { useFormRequest } from './use-form-request';
 
 const errorText = (t: Translate, error: unknown) =>
   t(errorCodeKey(errorCodeOf(error)) ?? 'errorMessages.fallback');
@@ -47,10 +52,10 @@ export function SettlementEditor(props: {
     refreshSettlements(queryClient);
     notify('success', message);
   };
-  const adjust = useMutation({
-    mutationFn: (change: { cents: number; note: string }) =>
+  const adjust = useFormRequest(
+    (change: { cents: number; note: string }) =>
       patchSettlement(settlement.id, { adjustedCents: change.cents, adjustmentNote: change.note }),
-    onSuccess: (next) => {
+    (next: SettlementItem) => {
       setAdjusting(false);
       saved(
         next,
@@ -60,7 +65,7 @@ export function SettlementEditor(props: {
         }),
       );
     },
-  });
+  );
   const editable = canAdjustSettlement(settlement.status);
 
   return (
@@ -108,8 +113,8 @@ export function SettlementEditor(props: {
       {adjusting ? (
         <AdjustForm
           caseLabel={shortId(settlement.caseId ?? settlement.id)}
-          error={adjust.isError ? errorText(t, adjust.error) : null}
-          onApply={(cents, note) => adjust.mutate({ cents, note })}
+          error={adjust.error ? errorText(t, adjust.error) : null}
+          onApply={(cents, note) => void adjust.run({ cents, note })}
           onCancel={() => {
             adjust.reset();
             setAdjusting(false);
@@ -130,13 +135,13 @@ export function SettlementEditor(props: {
 function NotesForm(props: { settlement: SettlementItem; onSaved(next: SettlementItem): void }) {
   const { t } = useI18n();
   const [notes, setNotes] = useState(props.settlement.notes ?? '');
-  const save = useMutation({
-    mutationFn: () => patchSettlement(props.settlement.id, { notes: notes.trim() === '' ? null : notes }),
-    onSuccess: props.onSaved,
-  });
+  const save = useFormRequest(
+    (text: string) => patchSettlement(props.settlement.id, { notes: text.trim() === '' ? null : text }),
+    props.onSaved,
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate();
+    void save.run(notes);
   };
   return (
     <form onSubmit={submit} aria-label={t('settlementAdmin.notes')}>
@@ -144,8 +149,8 @@ function NotesForm(props: { settlement: SettlementItem; onSaved(next: Settlement
         {t('settlementAdmin.notes')}
         <textarea value={notes} maxLength={2000} onChange={(e) => setNotes(e.target.value)} />
       </label>
-      {save.isError ? <p role="alert">{errorText(t, save.error)}</p> : null}
-      <button type="submit" disabled={save.isPending}>
+      {save.error ? <p role="alert">{errorText(t, save.error)}</p> : null}
+      <button type="submit" disabled={save.pending}>
         {t('settlementAdmin.saveNotes')}
       </button>
     </form>
@@ -158,23 +163,23 @@ function InvoiceUpload(props: { settlement: SettlementItem; onSaved(next: Settle
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [missing, setMissing] = useState(false);
-  const upload = useMutation({
-    mutationFn: (file: File) => uploadSettlementInvoice(props.settlement.id, file),
-    onSuccess: (invoice) => {
+  const upload = useFormRequest(
+    (file: File) => uploadSettlementInvoice(props.settlement.id, file),
+    (invoice: SettlementInvoice) => {
       props.onSaved({ ...props.settlement, hasInvoice: true });
       refreshSettlements(queryClient);
       notify('success', t('settlementAdmin.uploaded', { name: invoice.fileName }));
     },
-  });
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const file = input.current?.files?.[0];
     setMissing(!file);
-    if (file) upload.mutate(file);
+    if (file) void upload.run(file);
   };
   const problem = missing
     ? t('settlementAdmin.chooseFile')
-    : upload.isError
+    : upload.error
       ? errorText(t, upload.error)
       : null;
   return (
@@ -184,7 +189,7 @@ function InvoiceUpload(props: { settlement: SettlementItem; onSaved(next: Settle
         <input ref={input} type="file" accept="application/pdf,image/jpeg,image/png" />
       </label>
       {problem ? <p role="alert">{problem}</p> : null}
-      <button type="submit" disabled={upload.isPending}>
+      <button type="submit" disabled={upload.pending}>
         {t('settlementAdmin.upload')}
       </button>
     </form>

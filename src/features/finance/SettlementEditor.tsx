@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useMemo, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { canAdjustSettlement } from '../../../domain/settlement-status';
 import { errorCodeOf } from '../../../machines/session';
 import { invoiceDownloadUrl, type SettlementItem } from '../../api/finance';
@@ -46,6 +46,10 @@ export function SettlementEditor(props: {
   );
   const { actions, dialog } = useEntityActions(definition, shown, undefined);
   const [adjusting, setAdjusting] = useState(false);
+  // Opened from a row's button below: the keyboard continues here, with the panel's first control next.
+  const panel = useRef<HTMLElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per settlement opened
+  useEffect(() => panel.current?.focus(), [settlement.id]);
 
   const saved = (next: SettlementItem, message: string) => {
     onChange(next);
@@ -70,6 +74,8 @@ export function SettlementEditor(props: {
 
   return (
     <section
+      ref={panel}
+      tabIndex={-1}
       className="settlement-editor"
       aria-label={t('settlementAdmin.manage')}
       data-testid="settlement-editor"

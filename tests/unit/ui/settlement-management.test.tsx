@@ -218,4 +218,50 @@ describe('settlement management', () => {
       }),
     ).toBeTruthy();
   });
+
+  it('uploads the invoice as the file’s raw bytes and saves the notes; the invoice then has a download link', async () => {
+    const user = userEvent.setup();
+    const one = settlement(1);
+    const { calls } = serve([one], {
+      [`PUT /v2/admin/settlement/${one.id}/invoice`]: () => ({
+        status: 200,
+        body: {
+          settlementId: one.id,
+          fileId: 'f0000000-0000-4000-8000-000000000001',
+          fileName: 'fatura.pdf',
+          contentType: 'application/pdf',
+          sizeBytes: 8,
+        },
+      }),
+      [`PATCH /v2/admin/settlement/${one.id}`]: (call) => ({
+        status: 200,
+        body: { ...one, notes: (call.body as { notes: string }).notes },
+      }),
+    });
+    renderApp('/settlement?tab=manage', { token: 'tok' });
+    await user.click(within(await rowOf('Doctor 1')).getByRole('button', { name: text.manage }));
+    const upload = screen.getByRole('form', { name: text.upload });
+    await user.click(within(upload).getByRole('button', { name: text.upload }));
+    expect(within(upload).getByRole('alert').textContent).toBe(text.chooseFile);
+    const file = new File(['%PDF-1.4'], 'fatura.pdf', { type: 'application/pdf' });
+    await user.upload(within(upload).getByLabelText(text.invoice), file);
+    await user.click(within(upload).getByRole('button', { name: text.upload }));
+    await screen.findByText(fill(text.uploaded, { name: 'fatura.pdf' }));
+    const put = calls.find((c) => c.method === 'PUT');
+    expect(new URL(put?.url ?? '', 'http://x').searchParams.get('fileName')).toBe('fatura.pdf');
+    expect(put?.body).toBe(file);
+    expect(
+      within(screen.getByTestId('settlement-editor'))
+        .getByRole('link', { name: text.download })
+        .getAttribute('href'),
+    ).toBe(`/v2/admin/settlement/${one.id}/invoice/download`);
+
+    const notes = screen.getByRole('form', { name: text.notes });
+    await user.type(within(notes).getByLabelText(text.notes), 'Called the clinic');
+    await user.click(within(notes).getByRole('button', { name: text.saveNotes }));
+    await screen.findByText(text.notesSaved);
+    expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
+      { notes: 'Called the clinic' },
+    ]);
+  });
 });

@@ -10,6 +10,14 @@ dictionary.locale(DEFAULT_LOCALE);
 
 export type Translate = (key: string, params?: Record<string, string | number>) => string;
 
+/**
+ * Adds a lazy screen's own namespaces (docs/decisions/0074): its strings load with its chunk, not with
+ * the first page. Top-level namespaces only (they replace, never merge into, an existing one).
+ */
+export function addMessages(tables: Record<Locale, Record<string, unknown>>): void {
+  for (const [lang, table] of Object.entries(tables)) dictionary.set(lang, table as typeof ptPT);
+}
+
 /** For code outside React (query cache, toasts): always the locale currently shown. */
 export const translate: Translate = (key, params) => dictionary.t(key, params);
 

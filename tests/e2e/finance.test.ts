@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import enGB from '../../locales/en-GB.json';
 import ptPT from '../../locales/pt-PT.json';
+import lazyPtPT from '../../locales/settlements.pt-PT.json';
 import {
   closeTestPage,
   hasChromium,
@@ -196,6 +197,63 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
     await page.getByTestId('sepa-file-downloads').getByText(ptPT.sepa.downloads.gone).waitFor();
     expect(await page.getByRole('link', { name: ptPT.sepa.downloads.xml }).count()).toBe(0);
   }, 120_000);
+
+  it('deletes a settlement from the management table through its confirmation, then the CSV report of its month totals what is left', async () => {
+    const text = lazyPtPT.settlementAdmin;
+    const { rows: candidates } = await server.db.query<{ professional_id: string; reference_month: string }>(
+      `SELECT s.professional_id, s.reference_month FROM settlements s
+        WHERE s.status IN ('READY_TO_SETTLE', 'AVAILABLE', 'SETTLED')
+          AND NOT EXISTS (SELECT 1 FROM sepa_transaction_settlements t WHERE t.settlement_id = s.id)
+        ORDER BY s.created_at, s.id LIMIT 1`,
+    );
+    const target = candidates[0];
+    if (!target) throw new Error('the seed has no deletable settlement');
+    const month = target.reference_month;
+    await page.goto(
+      `${server.url}/settlement?tab=manage&professionalId=${target.professional_id}&referenceMonth=${month}&status=READY_TO_SETTLE&status=AVAILABLE&status=SETTLED`,
+    );
+    await page.getByRole('table', { name: text.tabs.manage }).getByRole('row').nth(1).waitFor();
+    await tabTo(page, text.manage);
+    const id = (await page.evaluate(() => document.activeElement?.getAttribute('data-testid')))?.replace(
+      'manage-',
+      '',
+    );
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('settlement-editor').waitFor();
+    await tabTo(page, text.delete);
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('alertdialog', { name: text.deleteTitle });
+    await dialog.waitFor();
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByTestId(`manage-${id}`).waitFor({ state: 'detached' });
+    const { rows: left } = await server.db.query('SELECT 1 FROM settlements WHERE id = $1', [id]);
+    expect(left).toHaveLength(0);
+
+    await page.goto(`${server.url}/settlement?tab=reports&month=${month}`);
+    await page.getByTestId('report-totals').waitFor();
+    await tabTo(page, text.reports.csv);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+    const dir = mkdtempSync(join(tmpdir(), 'report-'));
+    try {
+      const file = join(dir, 'report.csv');
+      await download.saveAs(file);
+      const lines = readFileSync(file, 'utf8').trim().split(/\r?\n/);
+      const totals = (lines[lines.length - 1] ?? '').split(';');
+      expect(totals[0]).toBe(ptPT.settlementReport.total);
+      const payableCents = Math.round(
+        Number((totals[8] ?? '').replace(/[^\d,-]/g, '').replace(',', '.')) * 100,
+      );
+      const { rows } = await server.db.query<{ cents: number }>(
+        'SELECT coalesce(sum(coalesce(adjusted_cents, net_cents)), 0)::int AS cents FROM settlements WHERE reference_month = $1',
+        [month],
+      );
+      expect(payableCents).toBe(rows[0]?.cents);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it("in en-GB too: 'Select one Doctor ID' and the missing information, in English", async () => {
     await page.keyboard.press('Control+k');

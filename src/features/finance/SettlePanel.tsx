@@ -299,8 +299,10 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
   );
 }
 
-function AdjustForm(props: {
+/** Amount and its required note; `error` is the server's answer to the last apply, shown in place. */
+export function AdjustForm(props: {
   caseLabel: string;
+  error?: string | null;
   onApply(cents: number, note: string): void;
   onCancel(): void;
 }) {
@@ -315,6 +317,7 @@ function AdjustForm(props: {
     const parsed = parseAmount(amount);
     if (!parsed.ok) return setProblem(t('table.invalidAmount'));
     if (note.trim() === '') return setProblem(t('finance.process.noteRequired'));
+    setProblem(null);
     props.onApply(parsed.cents, note);
   };
   return (
@@ -338,7 +341,7 @@ function AdjustForm(props: {
         {t('finance.process.note')}
         <input value={note} onChange={(e) => setNote(e.target.value)} />
       </label>
-      {problem ? <p role="alert">{problem}</p> : null}
+      {(problem ?? props.error) ? <p role="alert">{problem ?? props.error}</p> : null}
       <button type="submit">{t('finance.process.saveAdjustment')}</button>
       <button type="button" onClick={props.onCancel}>
         {t('finance.process.cancel')}

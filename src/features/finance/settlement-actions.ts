@@ -1,0 +1,63 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { canDeleteSettlement, refundedSettlementStatus } from '../../../domain/settlement-status';
+import { type SettlementItem, settlementKeys } from '../../api/finance';
+import { deleteSettlement, refundSettlement } from '../../api/settlement-manage';
+import { type EntityActions, entityAction } from '../../components/EntityActions/useEntityActions';
+
+/** Every list and report of settlements is read again after a change. */
+export const refreshSettlements = (queryClient: QueryClient) =>
+  void queryClient.invalidateQueries({ queryKey: settlementKeys.all });
+
+/** A settlement with its month and amount already written in the console's language. */
+export type ShownSettlement = SettlementItem & { monthLabel: string; amountLabel: string };
+
+/** What the open settlement's panel does after an action: show the new state, or close. */
+export interface SettlementActionEffects {
+  changed(settlement: SettlementItem): void;
+  gone(): void;
+}
+
+/**
+ * The single-settlement actions that are one confirmation each (DESIGN §6 decides which apply).
+ * Built once per panel (memoised), so the panel follows what the action did.
+ */
+export function settlementActions(
+  effects: SettlementActionEffects,
+): EntityActions<ShownSettlement, undefined> {
+  return {
+    entity: 'settlement',
+    paletteGroupKey: 'settlementAdmin.paletteGroup',
+    id: (s) => s.id,
+    params: (s) => ({ doctor: s.professionalName, month: s.monthLabel, amount: s.amountLabel }),
+    actions: [
+      entityAction({
+        id: 'refund',
+        labelKey: 'settlementAdmin.refund',
+        confirm: { titleKey: 'settlementAdmin.refundTitle', messageKey: 'settlementAdmin.refundMessage' },
+        visible: (s: ShownSettlement) => refundedSettlementStatus(s.status) !== null,
+        mutate: (s: ShownSettlement) => refundSettlement(s.id),
+        write: (queryClient, result: SettlementItem) => {
+          effects.changed(result);
+          refreshSettlements(queryClient);
+        },
+        done: { key: 'settlementAdmin.refunded' },
+      }),
+      entityAction({
+        id: 'delete',
+        labelKey: 'settlementAdmin.delete',
+        confirm: {
+          titleKey: 'settlementAdmin.deleteTitle',
+          messageKey: 'settlementAdmin.deleteMessage',
+          danger: true,
+        },
+        visible: (s: ShownSettlement) => canDeleteSettlement(s.status),
+        mutate: (s: ShownSettlement) => deleteSettlement(s.id),
+        write: (queryClient) => {
+          effects.gone();
+          refreshSettlements(queryClient);
+        },
+        done: { key: 'settlementAdmin.deleted' },
+      }),
+    ],
+  };
+}

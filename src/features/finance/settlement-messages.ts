@@ -1,0 +1,6 @@
+import enGB from '../../../locales/settlements.en-GB.json';
+import ptPT from '../../../locales/settlements.pt-PT.json';
+import { addMessages } from '../../i18n/i18n';
+
+// The management and reports strings come with the finance chunk (docs/decisions/0074).
+addMessages({ 'pt-PT': ptPT, 'en-GB': enGB });

@@ -23,7 +23,7 @@ import type { CsvMapping } from '../domain/statements/csv';
 import { decodeWindows1252 } from '../domain/statements/decode';
 import { parseStatement } from '../domain/statements/detect';
 import { MAX_STATEMENT_BYTES, type StatementFormat } from '../domain/statements/types';
-import enGB from '../locales/en-GB.json';
+import enGB from '../locales/finance.en-GB.json';
 import { painSchemaErrors } from './pain-schema';
 import { formatIssues, sepaBatchSchema } from './sepa-batch-schema';
 

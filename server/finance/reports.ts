@@ -3,8 +3,8 @@ import type { settlementReportRowSchema, settlementReportSchema } from '../../co
 import type { LocaleId } from '../../contract/statuses';
 import type { ExportColumn, ExportRow } from '../../domain/export-files';
 import { SETTLEMENT_STATUSES } from '../../domain/settlement-status';
-import enGB from '../../locales/en-GB.json';
-import ptPT from '../../locales/pt-PT.json';
+import enGB from '../../locales/finance.en-GB.json';
+import ptPT from '../../locales/finance.pt-PT.json';
 import type { Queryable } from '../db/client';
 import { PAYABLE_SQL } from './settlements';
 

@@ -1,8 +1,8 @@
 import type { LocaleId } from '../../contract/statuses';
 import { type ExportColumn, XLSX_MEDIA_TYPE, xlsxChunks } from '../../domain/export-files';
 import { canDownloadSepa } from '../../domain/sepa-status';
-import enGB from '../../locales/en-GB.json';
-import ptPT from '../../locales/pt-PT.json';
+import enGB from '../../locales/finance.en-GB.json';
+import ptPT from '../../locales/finance.pt-PT.json';
 import type { Queryable } from '../db/client';
 import { findStoredFile, type StoredFile } from '../platform/files/store';
 import { refuse } from '../platform/refusal';

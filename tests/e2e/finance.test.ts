@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import enGB from '../../locales/en-GB.json';
-import ptPT from '../../locales/pt-PT.json';
-import lazyPtPT from '../../locales/settlements.pt-PT.json';
+import firstLoadEnGB from '../../locales/en-GB.json';
+import financeEnGB from '../../locales/finance.en-GB.json';
+import lazyPtPT from '../../locales/finance.pt-PT.json';
+import firstLoadPtPT from '../../locales/pt-PT.json';
 import {
   closeTestPage,
   hasChromium,
@@ -16,6 +17,9 @@ import {
   type TestPage,
 } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/server';
+
+const enGB = { ...firstLoadEnGB, ...financeEnGB };
+const ptPT = { ...firstLoadPtPT, ...lazyPtPT };
 
 const XSD = '/work/shared/fixtures/banking/xsd/pain.001.001.03.xsd';
 

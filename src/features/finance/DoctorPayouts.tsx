@@ -1,3 +1,4 @@
+import './finance-messages';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { fetchProfessionalPayouts, sepaKeys } from '../../api/sepa';

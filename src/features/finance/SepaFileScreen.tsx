@@ -1,3 +1,4 @@
+import './finance-messages';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useLocation, useParams } from 'wouter';

@@ -1,3 +1,4 @@
+import './finance-messages';
 import { Suspense } from 'react';
 import { useSearch } from 'wouter';
 import { useI18n } from '../../i18n/i18n';

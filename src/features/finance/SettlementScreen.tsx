@@ -1,7 +1,7 @@
 import { type ComponentType, Suspense } from 'react';
 import { useSearch } from 'wouter';
 import { useI18n } from '../../i18n/i18n';
-import './settlement-messages';
+import './finance-messages';
 import { CasesToProcess } from './CasesToProcess';
 import { SettlementManagement } from './SettlementManagement';
 import { SettlementReports } from './SettlementReports';

@@ -31,12 +31,12 @@ export function useFinanceCommands(): void {
 
   const commands = useMemo<PaletteCommand[]>(() => {
     if (!authenticated) return [];
-    const group = t('finance.palette.group');
+    const group = t('financePalette.settleGroup');
     const files = lookup
       ? (data?.items ?? []).map((file) => ({
           id: `sepa:open:${file.id}`,
-          group: t('sepa.palette.group'),
-          label: t('sepa.palette.openFile', { msgId: file.msgId }),
+          group: t('financePalette.sepaGroup'),
+          label: t('financePalette.openFile', { msgId: file.msgId }),
           keywords: [file.msgId],
           run: () => navigate(`/sepa/${file.id}`),
         }))
@@ -46,13 +46,13 @@ export function useFinanceCommands(): void {
       {
         id: 'finance:settle',
         group,
-        label: t('finance.palette.settle'),
+        label: t('financePalette.settle'),
         run: () => navigate('/settlement?tab=process'),
       },
       {
         id: 'finance:sepa',
         group,
-        label: t('sepa.palette.generate'),
+        label: t('financePalette.generate'),
         run: () => navigate('/sepa?tab=process'),
       },
     ];

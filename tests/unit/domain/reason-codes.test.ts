@@ -5,8 +5,13 @@ import {
   REASON_CODES,
   reasonKey,
 } from '../../../domain/sepa/reason-codes';
-import enGB from '../../../locales/en-GB.json';
-import ptPT from '../../../locales/pt-PT.json';
+import firstLoadEnGB from '../../../locales/en-GB.json';
+import financeEnGB from '../../../locales/finance.en-GB.json';
+import financePtPT from '../../../locales/finance.pt-PT.json';
+import firstLoadPtPT from '../../../locales/pt-PT.json';
+
+const ptPT = { ...firstLoadPtPT, ...financePtPT };
+const enGB = { ...firstLoadEnGB, ...financeEnGB };
 
 const groups = { 'en-GB': enGB.bankReasons, 'pt-PT': ptPT.bankReasons } as Record<
   string,

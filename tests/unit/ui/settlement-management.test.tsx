@@ -2,12 +2,14 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import enGB from '../../../locales/en-GB.json';
-import lazyEnGB from '../../../locales/settlements.en-GB.json';
+import firstLoadEnGB from '../../../locales/en-GB.json';
+import lazyEnGB from '../../../locales/finance.en-GB.json';
 import type { SettlementItem } from '../../../src/api/finance';
 import { adminProfile, clearCookies, type FakeCall, fakeApi } from './fake-api';
 import { fillJsdomGaps } from './jsdom-gaps';
 import { renderApp } from './render-app';
+
+const enGB = { ...firstLoadEnGB, ...lazyEnGB };
 
 beforeAll(fillJsdomGaps);
 // jsdom lays nothing out: give the table's scroll box a height so the virtualiser renders its rows.

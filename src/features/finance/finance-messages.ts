@@ -1,5 +1,5 @@
-import enGB from '../../../locales/settlements.en-GB.json';
-import ptPT from '../../../locales/settlements.pt-PT.json';
+import enGB from '../../../locales/finance.en-GB.json';
+import ptPT from '../../../locales/finance.pt-PT.json';
 import { addMessages } from '../../i18n/i18n';
 
 // The management and reports strings come with the finance chunk (docs/decisions/0074).

@@ -97,6 +97,6 @@ describe.skipIf(!serverUrl)(
       );
       expect(await count(db, `settlements WHERE status = 'PENDING_TRANSFER'`)).toBe(settlementIds.length);
       expect(made[0]!.body.file).toMatchObject({ transferCount: 12, settlementCount: settlementIds.length });
-    }, 120_000);
+    }, 300_000);
   },
 );

@@ -33,9 +33,9 @@ export default function SepaFileScreen() {
       <p>
         <Link href="/sepa?tab=history">{t('sepa.file.back')}</Link>
       </p>
-      <h1>
+      <h2>
         {t('sepa.file.title')} <code>{f.msgId}</code>
-      </h1>
+      </h2>
       <dl className="facts">
         <dt>{t('finance.columns.status')}</dt>
         <dd data-testid="sepa-file-status">{t(SEPA_STATUS_KEYS[f.status])}</dd>

@@ -17,7 +17,6 @@ export default function SepaScreen() {
   const current: Tab = tab in TAB_KEYS ? tab : 'process';
   return (
     <div className="finance-screen">
-      <h1>{t('routes.sepa')}</h1>
       <Tabs
         label={t('sepa.tabs.label')}
         base="/sepa"

@@ -28,7 +28,6 @@ export default function SettlementScreen() {
   const Panel = TAB_PANELS[current];
   return (
     <div className="finance-screen">
-      <h1>{t('routes.settlement')}</h1>
       <Tabs
         label={t('finance.tabs.label')}
         base="/settlement"

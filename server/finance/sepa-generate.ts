@@ -251,6 +251,8 @@ async function writeFile(
     content: new TextEncoder().encode(written.xml),
     originalName: `${messageId}.xml`,
     contentType: 'application/xml',
+    // Under the generation lock: the XML is written in this transaction, never on another connection.
+    inTransaction: true,
   });
   await tx.query(
     `INSERT INTO sepa_files (id, msg_id, payment_info_id, amount_cents, transaction_count, reference_month,

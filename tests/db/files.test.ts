@@ -202,6 +202,33 @@ describe.each(testDatabaseKinds())('chunks on $name: a range reads only the chun
     ).toBe(true);
     await expect(readAll(storage.get(address))).rejects.toThrow(/missing bytes in chunk 0/);
   });
+
+  it('writes inside the caller’s transaction: gone with its rollback, published with its commit, once', async () => {
+    const storage = new PostgresFileStorage(db, SMALL_CHUNK);
+    const content = patterned(SMALL_CHUNK * 2 + 7, 11);
+    const address = sha256(content);
+    await expect(
+      db.transaction(async (tx) => {
+        await storage.put(content, { transaction: tx });
+        throw new Error('the caller’s change is refused');
+      }),
+    ).rejects.toThrow(/refused/);
+    expect(await storage.has(address)).toBe(false);
+    await db.transaction(async (tx) => {
+      await storage.put(content, { transaction: tx });
+      // the same bytes again in the same transaction: the savepoint rolls the copy back
+      expect(await storage.put(content, { transaction: tx })).toEqual({
+        sha256: address,
+        sizeBytes: content.byteLength,
+      });
+    });
+    expect((await readAll(storage.get(address))).equals(Buffer.from(content))).toBe(true);
+    const chunks = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM stored_file_chunks c JOIN stored_contents s ON s.id = c.content_id WHERE s.sha256 = $1',
+      [address],
+    );
+    expect(chunks.rows[0]!.n).toBe(3);
+  });
 });
 
 describe('local storage paths', () => {

@@ -186,9 +186,15 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
       .getByTestId('user-status')
       .getByText(female ? status.PROFESSIONAL_VERIFIED_female : status.PROFESSIONAL_VERIFIED)
       .waitFor();
-    // Each action is in the audit list of the page.
-    for (const action of ['user.disable', 'user.enable', 'professional.verify'])
-      await page.getByRole('cell', { name: action }).waitFor();
+    // Each action is in the audit list of the page, in words (never the raw code).
+    const { auditActions } = ptPT;
+    for (const action of [
+      auditActions.user.disable,
+      auditActions.user.enable,
+      auditActions.professional.verify,
+    ])
+      await page.getByRole('cell', { name: action, exact: true }).waitFor();
+    expect(await page.getByRole('cell', { name: 'user.disable', exact: true }).count()).toBe(0);
     const row = await one<{ status: string }>('SELECT status FROM users WHERE id = $1', [doctor.id]);
     expect(row.status).toBe('PROFESSIONAL_VERIFIED');
   });

@@ -52,6 +52,9 @@ export class PostgresFileStorage implements FileStorage {
 
   async put(source: ContentSource, options: PutOptions = {}): Promise<StoredContent> {
     const maxBytes = options.maxBytes ?? MAX_FILE_BYTES;
+    // Inside the caller's transaction nothing may wait for a second connection: the savepoint's
+    // ON CONFLICT does the deduplication there.
+    if (options.transaction) return this.putWithin(options.transaction, source, new ContentMeter(maxBytes));
     const known = await storedAlready(this, source, maxBytes);
     if (known) return known;
     const meter = new ContentMeter(maxBytes);
@@ -76,6 +79,31 @@ export class PostgresFileStorage implements FileStorage {
       if (!(error instanceof AlreadyPublished)) throw error;
     }
     return content!;
+  }
+
+  /**
+   * The put inside the caller's transaction, under a savepoint: when the same content was published
+   * meanwhile, its chunks are rolled back and the published copy answers.
+   */
+  private async putWithin(tx: Queryable, source: ContentSource, meter: ContentMeter): Promise<StoredContent> {
+    await tx.query('SAVEPOINT stored_content_put');
+    const { rows } = await tx.query<{ id: number }>(
+      `SELECT nextval(pg_get_serial_sequence('stored_contents', 'id')) AS id`,
+    );
+    const contentId = rows[0]!.id;
+    await this.writeChunks(tx, contentId, source, meter);
+    const content = meter.result();
+    const published = await tx.query(
+      `INSERT INTO stored_contents (id, sha256, size_bytes, chunk_bytes) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (sha256) DO NOTHING`,
+      [contentId, content.sha256, content.sizeBytes, this.chunkBytes],
+    );
+    await tx.query(
+      published.rowCount === 0
+        ? 'ROLLBACK TO SAVEPOINT stored_content_put'
+        : 'RELEASE SAVEPOINT stored_content_put',
+    );
+    return content;
   }
 
   /** Cuts the source into chunkBytes rows as it arrives; at most one chunk is held in memory. */

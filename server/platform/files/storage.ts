@@ -1,4 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
+import type { Queryable } from '../../db/client';
 
 /** Specification §9: maximum file size 40 MB. */
 export const MAX_FILE_BYTES = 41_943_040;
@@ -28,6 +29,12 @@ export interface ByteRange {
 export interface PutOptions {
   /** Defaults to MAX_FILE_BYTES; a caller producing larger files (exports) passes its own limit. */
   maxBytes?: number;
+  /**
+   * The caller's open transaction: a database backend writes the content inside it (it commits or
+   * rolls back with the caller's change) instead of taking a second pooled connection, which a caller
+   * holding locks could wait for forever once the pool is busy (SEPA generation under its lock).
+   */
+  transaction?: Queryable;
 }
 
 /**

@@ -11,6 +11,11 @@ export interface NewStoredFile {
   maxBytes?: number;
   /** Callers that need reproducible ids (the seed) pass one. */
   id?: string;
+  /**
+   * `db` is an open transaction the content must be written in (a caller holding locks must not wait
+   * for a second pooled connection; see PutOptions.transaction).
+   */
+  inTransaction?: true;
 }
 
 /**
@@ -19,7 +24,10 @@ export interface NewStoredFile {
  * or through `recordStoredFile`, whichever backend `storage` is.
  */
 export async function storeFile(db: Queryable, storage: FileStorage, file: NewStoredFile): Promise<string> {
-  const stored = await storage.put(file.content, { maxBytes: file.maxBytes });
+  const stored = await storage.put(file.content, {
+    maxBytes: file.maxBytes,
+    transaction: file.inTransaction ? db : undefined,
+  });
   return recordStoredFile(db, stored, file);
 }
 

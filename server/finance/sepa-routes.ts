@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { errorBodySchema } from '../../contract/common';

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { errorBodySchema } from '../../contract/common';
 import {
   settlementBulkDeleteResultSchema,

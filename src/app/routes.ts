@@ -24,7 +24,6 @@ export interface RouteDef {
   synonymsKey?: string;
 }
 
-const placeholder = lazyScreen(() => import('../features/placeholder/PlaceholderScreen'));
 // One screen serves the five export routes; the path says what it exports.
 const exportScreen = lazyScreen(() => import('../features/exports/ExportScreen'));
 // The user view with the cases section the cases feature gives it (the shell joins the two features).

@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextSepaStatus, SEPA_STATUSES, type SepaEvent, type SepaStatus } from '../../domain/sepa-status';
+import { nextSepaStatus, type SepaEvent, type SepaStatus } from '../../domain/sepa-status';
 import {
   nextSettlementStatus,
-  SETTLEMENT_STATUSES,
   type SettlementEvent,
   type SettlementStatus,
 } from '../../domain/settlement-status';

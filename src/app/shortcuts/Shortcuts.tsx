@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useI18n } from '../../i18n/i18n';
 import { G_WINDOW_MS, isPaletteChord, isPlainKey, isTypingTarget } from '../../kernel/keys';
-import { type PaletteCommand, useRegisterCommands } from '../../kernel/palette-registry';
+import { useRegisterCommands } from '../../kernel/palette-registry';
 import { useCurrentScreenKeys } from '../../kernel/screen-keys';
 import { helpCommand, PaletteCommandSources } from '../palette/commands';
 import { LazyPalette, loadPalette, preloadPaletteWhenIdle } from '../palette/lazy-palette';

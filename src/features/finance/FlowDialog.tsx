@@ -56,7 +56,6 @@ export function FlowDialog(props: FlowDialogProps) {
 
   return (
     <div className="modal-overlay">
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: the dialog's own keys (Enter, Esc, Tab) */}
       <div
         className="modal confirm-dialog"
         role="alertdialog"

@@ -271,7 +271,7 @@ describe('readPain002', () => {
       field: 'OrgnlGrpInfAndSts/OrgnlMsgId',
     });
     expect(
-      readPain002(doc(group('ACCP') + '<OrgnlPmtInfAndSts><PmtInfSts>RJCT</PmtInfSts></OrgnlPmtInfAndSts>')),
+      readPain002(doc(`${group('ACCP')}<OrgnlPmtInfAndSts><PmtInfSts>RJCT</PmtInfSts></OrgnlPmtInfAndSts>`)),
     ).toMatchObject({
       code: 'MISSING_FIELD',
       field: 'OrgnlPmtInfAndSts[1]/OrgnlPmtInfId',

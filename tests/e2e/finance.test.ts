@@ -411,6 +411,32 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
     opened.errors = opened.errors.filter((e) => !e.includes('status of 422'));
   });
 
+  it('jumps from the palette to a settlement by its case id: Settlement management filtered to it, in both languages', async () => {
+    const { rows } = await server.db.query<{ id: string; case_id: string }>(
+      'SELECT id, case_id FROM settlements WHERE case_id IS NOT NULL ORDER BY created_at, id LIMIT 1',
+    );
+    const settlement = rows[0];
+    if (!settlement) throw new Error('the seed has no settlement of a case');
+    for (const text of [ptPT, enGB]) {
+      if (text === enGB) await toEnglish();
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type(settlement.case_id);
+      const label = text.financePalette.openSettlement.replace('{{caseId}}', settlement.case_id);
+      await page.getByRole('option', { name: label }).waitFor();
+      // The case's own "open" command may rank first: arrow down to the settlement's.
+      for (let i = 0; i < 10; i++) {
+        if ((await page.getByRole('option', { name: label, selected: true }).count()) === 1) break;
+        await page.keyboard.press('ArrowDown');
+      }
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${server.url}/settlement?tab=manage&caseId=${settlement.case_id}`);
+      const table = page.getByRole('table', { name: text.settlementAdmin.tabs.manage });
+      await table.getByTestId(`manage-${settlement.id}`).waitFor();
+      expect(await table.getByRole('row').count()).toBe(2); // the header and its one settlement
+      await page.getByLabel(text.settlementAdmin.filters.case).waitFor();
+    }
+  });
+
   it("in en-GB too: 'Select one Doctor ID' and the missing information, in English", async () => {
     await toEnglish();
     await page.goto(`${server.url}/settlement`);

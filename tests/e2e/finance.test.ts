@@ -409,7 +409,7 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
     }
     // The two refusals, as the browser logs them: expected here.
     opened.errors = opened.errors.filter((e) => !e.includes('status of 422'));
-  });
+  }, 60_000);
 
   it('jumps from the palette to a settlement by its case id: Settlement management filtered to it, in both languages', async () => {
     const { rows } = await server.db.query<{ id: string; case_id: string }>(
@@ -435,7 +435,91 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
       expect(await table.getByRole('row').count()).toBe(2); // the header and its one settlement
       await page.getByLabel(text.settlementAdmin.filters.case).waitFor();
     }
-  });
+  }, 60_000);
+
+  it('marks refunds through the confirmation in Settlement management: a paid settlement becomes REFUNDED_PAID (pt-PT), one not yet paid REFUNDED (en-GB), each with its audit row', async () => {
+    const pick = async (where: string) => {
+      const { rows } = await server.db.query<{ id: string; case_id: string }>(
+        `SELECT s.id, s.case_id FROM settlements s
+          WHERE s.case_id IS NOT NULL AND ${where}
+          ORDER BY s.created_at, s.id LIMIT 1`,
+      );
+      if (!rows[0]) throw new Error(`the seed has no settlement where ${where}`);
+      return rows[0];
+    };
+    const targets = [
+      { settlement: await pick(`s.status = 'PAID'`), text: ptPT, becomes: 'REFUNDED_PAID' as const },
+      {
+        settlement: await pick(`s.status IN ('READY_TO_SETTLE', 'AVAILABLE', 'SETTLED')`),
+        text: enGB,
+        becomes: 'REFUNDED' as const,
+      },
+    ];
+    for (const { settlement, text, becomes } of targets) {
+      if (text === enGB) await toEnglish();
+      await page.goto(`${server.url}/settlement?tab=manage&caseId=${settlement.case_id}`);
+      const row = page
+        .getByRole('table', { name: text.settlementAdmin.tabs.manage })
+        .getByRole('row')
+        .filter({ has: page.getByTestId(`manage-${settlement.id}`) });
+      await row.waitFor();
+      await tabTo(page, text.settlementAdmin.manage);
+      await page.keyboard.press('Enter');
+      await page.getByTestId('settlement-editor').waitFor();
+      await tabTo(page, text.settlementAdmin.refund);
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('alertdialog', { name: text.settlementAdmin.refundTitle });
+      await dialog.waitFor();
+      await page.keyboard.press('Enter');
+      await dialog.waitFor({ state: 'detached' });
+      await row.getByText(text.finance.status[becomes], { exact: true }).waitFor();
+      const { rows } = await server.db.query<{ status: string; audits: number }>(
+        `SELECT status, (SELECT count(*)::int FROM audit_log
+                          WHERE action = 'settlement.refund' AND entity_type = 'settlement' AND entity_id = $1) AS audits
+           FROM settlements WHERE id::text = $1`,
+        [settlement.id],
+      );
+      expect(rows[0]).toEqual({ status: becomes, audits: 1 });
+    }
+  }, 60_000);
+
+  it("shows a month's report per doctor whose rows and totals equal an independent sum of that month's settlements, in both languages", async () => {
+    const { rows: months } = await server.db.query<{ reference_month: string }>(
+      `SELECT reference_month FROM settlements GROUP BY 1 ORDER BY count(DISTINCT professional_id) DESC, 1 DESC LIMIT 1`,
+    );
+    const month = months[0]?.reference_month as string;
+    const { rows: doctors } = await server.db.query<{ name: string; figures: number[] }>(
+      `SELECT p.name, ARRAY[count(*), sum(s.gross_cents), sum(s.fee_cents), sum(s.net_cents),
+                            sum(coalesce(s.adjusted_cents, s.net_cents)),
+                            coalesce(sum(coalesce(s.adjusted_cents, s.net_cents)) FILTER (WHERE s.status IN ('PAID', 'REFUNDED_PAID')), 0),
+                            coalesce(sum(coalesce(s.adjusted_cents, s.net_cents)) FILTER (WHERE s.status = 'REFUNDED_PAID'), 0)]::int[] AS figures
+         FROM settlements s JOIN users p ON p.id = s.professional_id
+        WHERE s.reference_month = $1 GROUP BY s.professional_id, p.name`,
+      [month],
+    );
+    expect(doctors.length).toBeGreaterThan(1);
+    const expected = doctors.map((d) => [d.name, ...d.figures]).sort();
+    const totals = doctors.reduce(
+      (sum, d) => sum.map((value, i) => value + (d.figures[i] as number)),
+      [0, 0, 0, 0, 0, 0, 0],
+    );
+    // Every figure shown in cents whatever the locale's separators: two decimals, digits only.
+    const cents = (cell: string) => Number(cell.replace(/[^\d-]/g, ''));
+    for (const text of [ptPT, enGB]) {
+      if (text === enGB) await toEnglish();
+      await page.goto(`${server.url}/settlement?tab=reports&month=${month}`);
+      await page.getByTestId('report-totals').getByText(text.settlementAdmin.reports.total).waitFor();
+      const shown = await page.evaluate(() =>
+        [...document.querySelectorAll('.settlement-reports tbody tr, .settlement-reports tfoot tr')].map(
+          (tr) => [...tr.children].map((cell) => cell.textContent ?? ''),
+        ),
+      );
+      const rows = shown.map(([name, ...figures]) => [name, ...figures.map(cents)]);
+      const total = rows.pop();
+      expect(rows.sort()).toEqual(expected);
+      expect(total).toEqual([text.settlementAdmin.reports.total, ...totals]);
+    }
+  }, 60_000);
 
   it("in en-GB too: 'Select one Doctor ID' and the missing information, in English", async () => {
     await toEnglish();

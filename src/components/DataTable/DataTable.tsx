@@ -13,6 +13,7 @@ import {
   type ReactNode,
   useCallback,
   useEffect,
+  useId,
   useMemo,
   useRef,
   useState,
@@ -20,13 +21,24 @@ import {
 import { useLocation } from 'wouter';
 import type { Page } from '../../../contract/common';
 import { useI18n } from '../../i18n/i18n';
+import { helpLines } from '../../kernel/key-table';
+import { useScreenKeys } from '../../kernel/screen-keys';
 import { useColumnVisibility } from './column-visibility';
 import { FilterControl } from './FilterControl';
 import type { DataFilter } from './filters';
-import { type Cursor, INITIAL_CURSOR, moveCursor, type TableKeyAction, tableKeyAction } from './keyboard';
+import {
+  type Cursor,
+  INITIAL_CURSOR,
+  moveCursor,
+  TABLE_KEYS,
+  type TableKeyAction,
+  tableKeyAction,
+} from './keyboard';
 import { DEFAULT_PAGE_SIZE, type PageRequest, pageRequest } from './page-request';
 import type { SortOrder, TableUrlState } from './url-state';
 import { useTableUrlState } from './use-table-url-state';
+
+const TABLE_HELP = helpLines(TABLE_KEYS);
 
 export interface DataColumn<T> {
   id: string;
@@ -186,6 +198,8 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     },
     [cursor, rowIds, open, virtualizer],
   );
+
+  useScreenKeys(useId(), TABLE_HELP);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
+import { trapTab, useModalFocus } from '../../components/Dialog/modal-focus';
 import { useI18n } from '../../i18n/i18n';
 import { G_WINDOW_MS, isPaletteChord, isPlainKey, isTypingTarget } from '../../kernel/keys';
 import { useRegisterCommands } from '../../kernel/palette-registry';
@@ -32,8 +33,9 @@ const GLOBAL_KEYS: readonly {
 function HelpDialog({ onClose }: { onClose(): void }) {
   const { t } = useI18n();
   const close = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
   const screenKeys = useCurrentScreenKeys();
-  useEffect(() => close.current?.focus(), []);
+  useModalFocus(dialog, close);
   const rows: [string, string][] = [
     ...screenKeys.map(([keys, labelKey]): [string, string] => [keys, t(labelKey)]),
     ...GLOBAL_KEYS.map((row): [string, string] => [row.shown, t(row.labelKey)]),
@@ -44,7 +46,14 @@ function HelpDialog({ onClose }: { onClose(): void }) {
   ];
   return (
     <div className="modal-overlay">
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="shortcut-help-title">
+      <div
+        ref={dialog}
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="shortcut-help-title"
+        onKeyDown={trapTab}
+      >
         <h2 id="shortcut-help-title">{t('shortcuts.title')}</h2>
         <table className="shortcut-table">
           <tbody>

@@ -105,6 +105,21 @@ describe('single-key shortcuts', () => {
     expect(atHome.textContent).not.toContain('Next row');
   });
 
+  it('the help keeps Tab inside it and gives focus back to where it was when it closes', async () => {
+    const user = await signedInAtHome();
+    const before = document.querySelector<HTMLButtonElement>('[aria-haspopup="menu"]')!;
+    before.focus();
+    await user.keyboard('?');
+    const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    const close = screen.getByRole('button', { name: 'Close' });
+    expect(document.activeElement).toBe(close);
+    await user.tab();
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).toBe(before);
+  });
+
   it('never fires inside inputs', async () => {
     fakeApi({});
     const user = userEvent.setup();

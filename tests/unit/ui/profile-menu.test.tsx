@@ -66,5 +66,5 @@ describe('the profile menu', () => {
     expect(document.activeElement).toBe(button);
     await user.keyboard('{ArrowUp}{Enter}');
     await waitFor(() => expect(currentPath()).toBe('/logout'));
-  });
+  }, 30_000); // loads the Portuguese strings' chunk: slow on a loaded machine
 });

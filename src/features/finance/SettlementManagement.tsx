@@ -10,7 +10,7 @@ import {
   DataTable,
   type PageRequest,
 } from '../../components/DataTable/DataTable';
-import { errorCodeKey } from '../../i18n/error-codes';
+import { BulkResult } from '../../components/EntityActions/BulkResult';
 import { useI18n } from '../../i18n/i18n';
 import { notify } from '../../kernel/toast';
 import { formatMoney, formatMonth, recentMonths, SETTLEMENT_STATUS_KEYS, shortId } from './format';
@@ -139,7 +139,7 @@ export function SettlementManagement() {
   return (
     <>
       {open ? <SettlementEditor settlement={open} onChange={setOpen} onClose={() => setOpen(null)} /> : null}
-      {bulkResult ? <BulkResult {...bulkResult} /> : null}
+      {bulkResult ? <BulkDeleteResult {...bulkResult} /> : null}
       {bulk.dialog}
       <DataTable
         id="settlement-manage"
@@ -190,26 +190,18 @@ function useBulkDelete(
 }
 
 /** What the bulk delete did to each selected row: deleted, or the translated reason it stayed. */
-function BulkResult({ rows, result }: { rows: SettlementItem[]; result: SettlementBulkDeleteResult }) {
+function BulkDeleteResult({ rows, result }: { rows: SettlementItem[]; result: SettlementBulkDeleteResult }) {
   const { t, locale } = useI18n();
   const refused = new Map(result.refused.map((r) => [r.settlementId, r.code]));
   return (
-    <section aria-label={t('settlementAdmin.bulkResult')} data-testid="bulk-result">
-      <h2>{t('settlementAdmin.bulkResult')}</h2>
-      <ul>
-        {rows.map((row) => {
-          const code = refused.get(row.id);
-          return (
-            <li key={row.id} data-testid={`bulk-${row.id}`}>
-              {row.professionalName} — {formatMonth(row.referenceMonth, locale)} —{' '}
-              {formatMoney(row.payableCents, locale)}:{' '}
-              {code === undefined
-                ? t('settlementAdmin.bulkRowDeleted')
-                : t(errorCodeKey(code) ?? 'errorMessages.fallback')}
-            </li>
-          );
-        })}
-      </ul>
-    </section>
+    <BulkResult
+      title={t('settlementAdmin.bulkResult')}
+      doneLabel={t('settlementAdmin.bulkRowDeleted')}
+      rows={rows.map((row) => ({
+        id: row.id,
+        label: `${row.professionalName} — ${formatMonth(row.referenceMonth, locale)} — ${formatMoney(row.payableCents, locale)}`,
+        refusedCode: refused.get(row.id) ?? null,
+      }))}
+    />
   );
 }

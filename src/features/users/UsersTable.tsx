@@ -13,6 +13,7 @@ import {
 import { genderedKey } from '../../i18n/gender';
 import { useI18n } from '../../i18n/i18n';
 import { formatDate, GENDER_KEYS, statusKey, userHref } from './format';
+import { useBulkUserActions } from './user-actions';
 import {
   type UsersFilterKey,
   type UsersListRole,
@@ -46,6 +47,7 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
   const areas = useQuery({ ...interestAreasQuery, enabled: professionals });
 
   const fixedFilters = useMemo(() => usersFixedFilters(role, status), [role, status]);
+  const bulk = useBulkUserActions();
 
   const filters = useMemo<DataFilter[]>(() => {
     const byKey: Record<UsersFilterKey, DataFilter> = {
@@ -163,18 +165,22 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
   }, [t, locale, professionals]);
 
   return (
-    <DataTable
-      id={id}
-      label={t(professionals ? 'users.professionalsTable' : 'users.customersTable')}
-      columns={columns}
-      queryKey={userKeys.lists()}
-      fetchPage={fetchPage}
-      getRowId={getRowId}
-      rowHref={userHref}
-      filters={filters}
-      fixedFilters={fixedFilters}
-      defaultSort={{ sort: 'created', order: 'desc' }}
-      searchMaxLength={USER_SEARCH_MAX}
-    />
+    <>
+      {bulk.view}
+      <DataTable
+        id={id}
+        label={t(professionals ? 'users.professionalsTable' : 'users.customersTable')}
+        columns={columns}
+        queryKey={userKeys.lists()}
+        fetchPage={fetchPage}
+        getRowId={getRowId}
+        rowHref={userHref}
+        filters={filters}
+        fixedFilters={fixedFilters}
+        defaultSort={{ sort: 'created', order: 'desc' }}
+        searchMaxLength={USER_SEARCH_MAX}
+        bulkActions={bulk.buttons}
+      />
+    </>
   );
 }

@@ -2,23 +2,15 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserSummary } from '../../../src/api/users';
 import { rita } from '../../fixtures/users';
 import { adminProfile, clearCookies, fakeApi } from './fake-api';
-import { fillJsdomGaps } from './jsdom-gaps';
+import { fillJsdomGaps, layOutTables } from './jsdom-gaps';
 import { renderApp } from './render-app';
 
-beforeAll(() => {
-  fillJsdomGaps();
-  // jsdom lays nothing out: a window for the table's virtualiser to fill.
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 640 });
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1000 });
-});
-afterAll(() => {
-  delete (HTMLElement.prototype as { clientHeight?: number }).clientHeight;
-  delete (HTMLElement.prototype as { clientWidth?: number }).clientWidth;
-});
+beforeAll(fillJsdomGaps);
+layOutTables();
 afterEach(() => {
   toast.remove();
   cleanup();

@@ -112,13 +112,17 @@ function settlementQuery(query: Omit<SettlementListQuery, 'limit' | 'cursor'>): 
  * Settlements grow by a million a year or so: `total` is exact up to 10,000 matches and the planner's
  * estimate beyond (`totalEstimated: true`), so a first page reads an index, not the whole table.
  */
-export async function listSettlements(db: Queryable, query: SettlementListQuery) {
+export async function listSettlements(
+  db: Queryable,
+  query: SettlementListQuery,
+  exactLimit = EXACT_TOTAL_LIMIT,
+) {
   const { rows, nextCursor, ...total } = await estimatedPage<SettlementRow>(
     db,
     settlementQuery(query),
     query,
     COUNT_FROM,
-    EXACT_TOTAL_LIMIT,
+    exactLimit,
   );
   return { items: rows.map(toSettlementItem), nextCursor, ...total };
 }

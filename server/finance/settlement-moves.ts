@@ -26,6 +26,11 @@ export interface MovedSettlement {
  * move (re-checked under the row lock), and the moved rows are answered for the caller to check
  * against what it expected.
  *
+ * The rows are picked first and updated through the primary key with `= ANY(ARRAY(…))`, which a
+ * B-tree scan walks in sorted order: rows are locked in id order (decision 0066) and each index gets
+ * its new entries in key order instead of at random — at a million settlements, a tenth of the pages
+ * read and written (docs/decisions/0080).
+ *
  * The audit is one row on the SEPA file (`before`/`after` status, the count moved, the context) and
  * one `audit_log_entities` row per moved settlement naming it, which is how a settlement's history
  * finds the move (migration 0021, docs/decisions/0080): a row per settlement in the log itself costs
@@ -42,7 +47,8 @@ export async function moveSettlements(
   const { rows } = await tx.query<MovedSettlement>(
     `WITH moved AS (
        UPDATE settlements s SET status = $${n + 2}, updated_at = $${n + 6}
-        WHERE s.status = $${n + 1} AND (${selection})
+        WHERE s.status = $${n + 1}
+          AND s.id = ANY(ARRAY(SELECT s.id FROM settlements s WHERE s.status = $${n + 1} AND (${selection})))
        RETURNING s.id, s.professional_id, coalesce(s.adjusted_cents, s.net_cents) AS payable_cents
      ), audited AS (
        INSERT INTO audit_log (actor_id, action, entity_type, entity_id, before, after, created_at)

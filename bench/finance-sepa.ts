@@ -122,7 +122,10 @@ async function resetSeeded(): Promise<string> {
   if (Number(rows[0]!.n) !== SETTLEMENTS)
     throw new Error(`--reuse: ${dbName} holds ${rows[0]!.n} settlements, not ${SETTLEMENTS}`);
   await db.query(`DELETE FROM sepa_files WHERE reference_month = $1`, [SEPA_MONTH]);
-  await db.query(`DELETE FROM audit_log WHERE action IN ('settlement.included-in-sepa', 'sepa.generated')`);
+  await db.query(
+    `WITH gone AS (DELETE FROM audit_log WHERE action IN ('settlement.included-in-sepa', 'sepa.generated') RETURNING id)
+     DELETE FROM audit_log_entities WHERE audit_id IN (SELECT id FROM gone)`,
+  );
   await db.query(
     `UPDATE settlements SET status = 'SETTLED' WHERE reference_month = $1 AND status <> 'SETTLED'`,
     [SEPA_MONTH],

@@ -85,6 +85,7 @@ function settlementFilters(params: SqlParams, filters: SettlementFilters): strin
   if (filters.status?.length) where.push(...oneOf(params, 's.status', filters.status));
   if (filters.referenceMonth) where.push(`s.reference_month = ${params.add(filters.referenceMonth)}`);
   if (filters.professionalId) where.push(`s.professional_id = ${params.add(filters.professionalId)}::uuid`);
+  if (filters.caseId) where.push(`s.case_id = ${params.add(filters.caseId)}::uuid`);
   if (filters.payableMinCents !== undefined)
     where.push(`${PAYABLE_SQL} >= ${params.add(filters.payableMinCents)}::int`);
   if (filters.payableMaxCents !== undefined)

@@ -196,6 +196,39 @@ describe.each(testDatabaseKinds())('settlements API on $name', (kind) => {
       }
     });
 
+    it("finds the settlement of one case by caseId (the palette's jump), none for a case without one", async () => {
+      const { rows } = await world.db.query<{ id: string; case_id: string }>(
+        'SELECT id, case_id FROM settlements WHERE case_id IS NOT NULL ORDER BY created_at DESC, id LIMIT 2',
+      );
+      expect(rows).toHaveLength(2);
+      for (const row of rows) {
+        const page = await getJson<ListPage>(`/v2/admin/settlement/?caseId=${row.case_id}`);
+        expect({ ids: page.items.map((item) => item.id), total: page.total }).toEqual({
+          ids: [row.id],
+          total: 1,
+        });
+      }
+      // With another filter the conditions add up: the case's settlement in another month is not found.
+      const { rows: other } = await world.db.query<{ reference_month: string }>(
+        'SELECT reference_month FROM settlements WHERE reference_month <> (SELECT reference_month FROM settlements WHERE id = $1) LIMIT 1',
+        [rows[0]!.id],
+      );
+      expect(
+        (
+          await getJson<ListPage>(
+            `/v2/admin/settlement/?caseId=${rows[0]!.case_id}&referenceMonth=${other[0]!.reference_month}`,
+          )
+        ).total,
+      ).toBe(0);
+      const { rows: unsettled } = await world.db.query<{ id: string }>(
+        'SELECT id FROM cases c WHERE NOT EXISTS (SELECT 1 FROM settlements s WHERE s.case_id = c.id) LIMIT 1',
+      );
+      expect(await getJson<ListPage>(`/v2/admin/settlement/?caseId=${unsettled[0]!.id}`)).toMatchObject({
+        items: [],
+        total: 0,
+      });
+    });
+
     it('refuses bad filters with 400 and forged or foreign cursors with INVALID_CURSOR', async () => {
       for (const query of [
         'referenceMonth=2026-13',
@@ -205,6 +238,8 @@ describe.each(testDatabaseKinds())('settlements API on $name', (kind) => {
         'payableMinCents=-1',
         'payableMinCents=5&payableMaxCents=4',
         'sort=name',
+        'caseId=not-a-uuid',
+        "caseId=1' OR '1'='1",
       ])
         expect((await getJson<{ code: string }>(`/v2/admin/settlement/?${query}`, 400)).code).toBe(
           'VALIDATION_ERROR',

@@ -120,6 +120,7 @@ export function SettlementManagement() {
         options: recentMonths().map((m) => ({ value: m, label: formatMonth(m, locale) })),
       },
       { key: 'professionalId', label: t('settlementAdmin.filters.doctor'), kind: 'text' },
+      { key: 'caseId', label: t('settlementAdmin.filters.case'), kind: 'text' },
       { key: 'payableMinCents', label: t('settlementAdmin.filters.payableMin'), kind: 'amount' },
       { key: 'payableMaxCents', label: t('settlementAdmin.filters.payableMax'), kind: 'amount' },
       {

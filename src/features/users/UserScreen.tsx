@@ -8,6 +8,7 @@ import { genderedKey } from '../../i18n/gender';
 import { useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
 import { auditActionLabel, auditHistoryHref, useHistoryCommand } from '../../kernel/audit';
+import { formatError } from '../../kernel/error-format';
 import { formatDate, formatDateTime, formatMoney, GENDER_KEYS, statusKey, userHref } from './format';
 import { useUserActions } from './user-actions';
 
@@ -207,8 +208,8 @@ export default function UserScreen({ casesSlot }: { casesSlot?: UserCasesSlot })
   const {
     data: user,
     isPending,
-    isError,
-  } = useQuery({ queryKey: userKeys.detail(id), queryFn: () => fetchUser(id) });
+    error,
+  } = useQuery({ queryKey: userKeys.detail(id), queryFn: () => fetchUser(id), meta: { inlineError: true } });
   const { actions, dialog } = useUserActions(user);
   useHistoryCommand(t, 'user', user?.id, 'palette.userHistory', 'palette.groups.user');
   // A patient's id under /professionals (or a doctor's under /customers) moves, once the user is known,
@@ -221,7 +222,12 @@ export default function UserScreen({ casesSlot }: { casesSlot?: UserCasesSlot })
   }, [misplaced, home, navigate]);
 
   if (isPending || misplaced) return <p role="status">{t('table.loading')}</p>;
-  if (isError || !user) return <p role="alert">{t('errorMessages.NOT_FOUND')}</p>;
+  if (error || !user)
+    return (
+      <p className="screen-error" role="alert">
+        {error ? formatError(error, t).message : t('errorMessages.NOT_FOUND')}
+      </p>
+    );
   return (
     <div className="user-view">
       <header className="user-header">

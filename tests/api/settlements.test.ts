@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settlementListQuerySchema } from '../../contract/finance';
 import { SETTLEMENT_STATUSES } from '../../domain/settlement-status';
 import { releaseDueSettlements } from '../../server/finance/release';
+import { listSettlements } from '../../server/finance/settlements';
 import { testDatabaseKinds } from '../support/databases';
 import { type CaseWorld, SEED_NOW, startCaseWorld } from './cases-support';
 
@@ -261,6 +263,28 @@ describe.each(testDatabaseKinds())('settlements API on $name', (kind) => {
           code: 'INVALID_CURSOR',
           errors: [{ field: 'cursor', code: 'invalid' }],
         });
+    });
+    it('answers the planner estimate above the exact limit (totalEstimated), an exact total below', async () => {
+      // The route's limit is 10,000 matches; the same code with a limit of 10 crosses it without
+      // inserting 10,000 rows.
+      await world.db.query('ANALYZE settlements');
+      const all = await truth();
+      expect(all.length).toBeGreaterThan(10);
+      const list = (query: Record<string, string>) =>
+        listSettlements(world.db, settlementListQuerySchema.parse(query), 10);
+      const everything = await list({ limit: '5' });
+      expect(everything).toMatchObject({ totalEstimated: true });
+      expect(everything.total).toBeGreaterThan(10);
+      expect(everything.items).toHaveLength(5);
+      // Few enough matches: counted exactly (a page short of them) or the page itself.
+      const doctor = all[0]!.professional_id;
+      const mine = all.filter((row) => row.professional_id === doctor).length;
+      expect(mine).toBeLessThanOrEqual(10);
+      for (const limit of ['1', '50']) {
+        const page = await list({ professionalId: doctor, limit });
+        expect(page.total).toBe(mine);
+        expect(page).not.toHaveProperty('totalEstimated');
+      }
     });
   });
 

@@ -116,9 +116,7 @@ describe('message timeline', () => {
     expect(text.dataset.type).toBe('TEXT');
     expect(within(text).getByText('Tenho dores de cabeça há três dias.')).toBeTruthy();
     expect(within(text).getByText(enGB.chat.role.CUSTOMER)).toBeTruthy();
-    expect(within(text).getByText('15/03/2026, 10:30').getAttribute('datetime')).toBe(
-      '2026-03-15T10:30:00Z',
-    );
+    expect(within(text).getByText('15/03/2026, 10:30').getAttribute('datetime')).toBe('2026-03-15T10:30:00Z');
     const download = within(text).getByRole('link', { name: 'Download análises.pdf' });
     expect(download.textContent).toBe('análises.pdf12.3 kB');
     expect(download.getAttribute('href')).toBe('/v2/admin/case-message/attachments/download?id=a1');

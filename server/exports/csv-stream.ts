@@ -1,11 +1,12 @@
 import type { Queryable } from '../db/client';
-import { type KeysetQuery, keysetBatches } from '../db/list';
+import { type KeysetQuery, keysetTextBatches } from '../db/list';
 import { WriterFailure, type WriterRun } from './writer-thread';
 
 /**
  * Writes a CSV export on the API thread from lines PostgreSQL finished (`csvRows`, decision 0083): each
- * keyset batch's lines are joined into one string and stored as one chunk, while the next batch is
- * already being read. No row is parsed or formatted here, so a writer thread would only add a copy.
+ * keyset batch arrives as one string, its lines joined by PostgreSQL, and is stored as one chunk while
+ * the next batch is already being read. No row is parsed or formatted here, so a writer thread would
+ * only add a copy.
  */
 export function writeCsvLines(
   db: Queryable,
@@ -16,7 +17,7 @@ export function writeCsvLines(
   progress: (rowsRead: number) => void,
 ): WriterRun {
   let stopped = false;
-  const batches = keysetBatches<{ id: string; line: string }>(db, query, batchSize);
+  const batches = keysetTextBatches(db, query, batchSize, 'line', '\r\n');
   const done = (async () => {
     await store(Buffer.from(head, 'utf8'));
     let rows = 0;
@@ -27,10 +28,8 @@ export function writeCsvLines(
       if (batch.done) return rows;
       next = batches.next();
       next.catch(() => undefined); // awaited on the next turn; a stop may leave it behind
-      let text = '';
-      for (const row of batch.value) text += `${row.line}\r\n`;
-      await store(Buffer.from(text, 'utf8'));
-      rows += batch.value.length;
+      await store(Buffer.from(batch.value.text, 'utf8'));
+      rows += batch.value.count;
       progress(rows);
     }
   })();

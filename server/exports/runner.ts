@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Database, Queryable } from '../db/client';
-import { keysetBatches } from '../db/list';
+import { keysetTextBatches } from '../db/list';
 import type { FileStorage } from '../platform/files/storage';
 import { csvHead } from './csv-sql';
 import { writeCsvLines } from './csv-stream';
@@ -72,12 +72,14 @@ function withoutJit(db: Database): Queryable {
   };
 }
 
-/** Each batch's rows, already JSON texts from PostgreSQL, joined into one JSON array for the writer thread. */
+/**
+ * Each batch's rows as one JSON array for the writer thread: PostgreSQL builds every row's JSON text and
+ * joins the batch's (`keysetTextBatches`, each followed by a comma), so no row object is made here.
+ */
 async function* asJsonBatches(
-  batches: AsyncIterable<{ row_json: string }[]>,
+  batches: AsyncIterable<{ text: string; count: number }>,
 ): AsyncGenerator<RowBatch, void, undefined> {
-  for await (const rows of batches)
-    yield { json: `[${rows.map((r) => r.row_json).join(',')}]`, count: rows.length };
+  for await (const { text, count } of batches) yield { json: `[${text.slice(0, -1)}]`, count };
 }
 
 export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
@@ -166,9 +168,7 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
         store,
         progress,
       );
-    const batches = asJsonBatches(
-      keysetBatches<{ id: string; row_json: string }>(reads, jsonRows(source), xlsxBatchSize),
-    );
+    const batches = asJsonBatches(keysetTextBatches(reads, jsonRows(source), xlsxBatchSize, 'row_json', ','));
     return writeInThread(
       {
         columns: source.columns.map((c, i) => ({ key: c.key, kind: c.kind, header: headers[i]! })),

@@ -161,7 +161,7 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
     const headers = source.columns.map((c) => c.header[job.locale]);
     if (job.format === 'CSV')
       return writeCsvLines(
-        db,
+        reads,
         csvRows(source, job.locale),
         csvHead(headers, job.locale),
         csvBatchSize,

@@ -30,7 +30,7 @@ export interface ExportRunnerOptions {
   instanceId?: string;
   /** How long a claim holds without a heartbeat. */
   leaseMs?: number;
-  /** Rows read from the database per keyset batch (default: 20,000 for CSV, 5,000 for XLSX). */
+  /** Rows read from the database per keyset batch (default: 10,000 for CSV, 5,000 for XLSX). */
   batchSize?: number;
   /** Progress is stored at least every this many rows (and at every heartbeat). */
   progressEveryRows?: number;
@@ -89,7 +89,7 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   // CSV batches are only lines (strings on this thread); XLSX batches are parsed into objects in the
   // writer thread's capped heap, so they stay small.
-  const csvBatchSize = options.batchSize ?? 20_000;
+  const csvBatchSize = options.batchSize ?? 10_000;
   const xlsxBatchSize = options.batchSize ?? 5000;
   const progressEveryRows = options.progressEveryRows ?? 50_000;
   const leaseUntil = () => new Date(clock().getTime() + leaseMs);

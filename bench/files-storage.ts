@@ -1,6 +1,9 @@
-// A 40 MB file streamed through a real server process on the PostgreSQL files backend: upload, whole
-// download and a range, timing each and sampling the server's RSS (/proc/PID/status) as it runs.
+// A 40 MB file through two real server processes on one PostgreSQL (the files backend of issue 15):
+// uploaded through A, downloaded whole and in a range through B, timing each and sampling the serving
+// process's RSS (/proc/PID/status) as it runs. Then the storage alone, in a child process of its own,
+// puts 40 MB and 160 MB, to show whether its memory grows with the size.
 //   npx tsx bench/files-storage.ts [--url postgres://…] [--runs 3] [--out bench/results/files-storage.md]
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -14,7 +17,7 @@ import { MAX_FILE_BYTES } from '../server/platform/files/storage';
 import { createSession } from '../server/platform/sessions';
 import { MIN_SEED_USERS } from '../server/seed/seed';
 import { createPostgresDatabase } from '../tests/support/databases';
-import { startServerProcess } from '../tests/support/server-process';
+import { startArguments, startServerProcess } from '../tests/support/server-process';
 
 const { values } = parseArgs({
   options: {
@@ -24,6 +27,8 @@ const { values } = parseArgs({
     },
     runs: { type: 'string', default: '3' },
     out: { type: 'string' },
+    /** Internal: the child that puts this many MiB into the storage at --url and prints its RSS. */
+    'put-only': { type: 'string' },
   },
 });
 const runs = Number(values.runs);
@@ -51,10 +56,15 @@ async function measured<T>(pid: number, work: () => Promise<T>) {
 }
 
 /** Deterministic content generated piece by piece: the bench itself never holds the file either. */
-function pieceAt(index: number): Buffer {
+function pieceAt(index: number, seed = 40_503): Buffer {
   const piece = Buffer.alloc(PIECE);
-  for (let i = 0; i < PIECE; i += 4) piece.writeUInt32LE((index * 2_654_435_761 + i * 40_503) >>> 0, i);
+  for (let i = 0; i < PIECE; i += 4) piece.writeUInt32LE((index * 2_654_435_761 + i * seed) >>> 0, i);
   return piece;
+}
+
+async function* contentOf(size: number, seed: number): AsyncGenerator<Uint8Array> {
+  for (let index = 0; index * PIECE < size; index++)
+    yield pieceAt(index, seed).subarray(0, Math.min(PIECE, size - index * PIECE));
 }
 
 function upload(url: string, token: string, size: number): Promise<{ status: number; body: string }> {
@@ -98,6 +108,37 @@ async function download(url: string, token: string, headers: Record<string, stri
 
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const growthCell = (m: { before: number; peak: number; growth: number }) =>
+  `${mib(m.before)} → ${mib(m.peak)} (+${mib(m.growth)})`;
+
+/** The child of --put-only: one fresh process puts the content twice (new bytes each time). */
+async function putOnly(sizeMiB: number) {
+  const db = await openDatabase({ databaseUrl: values.url });
+  try {
+    const storage = new PostgresFileStorage(db);
+    const growth: number[] = [];
+    for (const seed of [7, 11]) {
+      const put = await measured(process.pid, () =>
+        storage.put(contentOf(sizeMiB * MiB, seed + sizeMiB), { maxBytes: Number.MAX_SAFE_INTEGER }),
+      );
+      growth.push(put.growth);
+    }
+    console.log(JSON.stringify(growth));
+  } finally {
+    await db.close();
+  }
+}
+
+/** RSS growth of a fresh process putting `sizeMiB` into the storage, first put and second. */
+function putInChild(url: string, sizeMiB: number): [number, number] {
+  const out = execFileSync(
+    process.execPath,
+    // node's flags as `npm start` gives them (the entry swapped for this script): the server's memory.
+    [...startArguments().slice(0, -1), 'bench/files-storage.ts', '--url', url, '--put-only', String(sizeMiB)],
+    { encoding: 'utf8' },
+  );
+  return JSON.parse(out.trim().split('\n').at(-1)!) as [number, number];
+}
 
 async function main() {
   const database = await createPostgresDatabase(values.url);
@@ -109,28 +150,30 @@ async function main() {
     await prepareDatabase(db, readConfig(env), MIN_SEED_USERS, new PostgresFileStorage(db));
     const { rows } = await db.query<{ id: string }>(`SELECT id FROM users WHERE role = 'ADMIN'`);
     const token = await createSession(db, rows[0]!.id, new Date());
-    const server = await startServerProcess(env);
+    const a = await startServerProcess(env);
+    const b = await startServerProcess(env);
     try {
       // Warm-up: the first request loads code paths and opens pooled connections.
-      const warm = JSON.parse((await upload(server.url, token, MiB)).body) as { id: string };
-      await download(`${server.url}/v2/admin/attachments/${warm.id}/download`, token);
+      const warm = JSON.parse((await upload(a.url, token, MiB)).body) as { id: string };
+      await download(`${b.url}/v2/admin/attachments/${warm.id}/download`, token);
 
       const rowsOut: string[] = [];
       const samples = {
         up: [] as number[],
         down: [] as number[],
         range: [] as number[],
-        growth: [] as number[],
+        upGrowth: [] as number[],
+        downGrowth: [] as number[],
       };
       for (let run = 1; run <= runs; run++) {
         // A different size per run, so the content is new each time (identical bytes are stored once).
         const size = MAX_FILE_BYTES - (run - 1) * 4096;
-        const up = await measured(server.pid, () => upload(server.url, token, size));
+        const up = await measured(a.pid, () => upload(a.url, token, size));
         if (up.result.status !== 201)
           throw new Error(`upload answered ${up.result.status}: ${up.result.body}`);
         const file = JSON.parse(up.result.body) as { id: string; sha256: string; sizeBytes: number };
-        const path = `${server.url}/v2/admin/attachments/${file.id}/download`;
-        const down = await measured(server.pid, () => download(path, token));
+        const path = `${b.url}/v2/admin/attachments/${file.id}/download`;
+        const down = await measured(b.pid, () => download(path, token));
         if (down.result.sha256 !== file.sha256 || down.result.bytes !== size)
           throw new Error('the download differs from the upload');
         // Ranges are served for voice messages: the file becomes one, as an audio message would be.
@@ -140,8 +183,8 @@ async function main() {
           [file.id],
         );
         const rangeStart = size - MiB - 17;
-        const range = await measured(server.pid, () =>
-          download(`${server.url}/v2/admin/case/voice/${voice.rows[0]!.id}`, token, {
+        const range = await measured(b.pid, () =>
+          download(`${b.url}/v2/admin/case/voice/${voice.rows[0]!.id}`, token, {
             range: `bytes=${rangeStart}-${size - 1}`,
           }),
         );
@@ -150,12 +193,14 @@ async function main() {
         samples.up.push(up.ms);
         samples.down.push(down.ms);
         samples.range.push(range.ms);
-        samples.growth.push(Math.max(up.growth, down.growth));
+        samples.upGrowth.push(up.growth);
+        samples.downGrowth.push(down.growth);
         rowsOut.push(
-          `| ${run} | ${mib(size)} | ${(up.ms / 1000).toFixed(2)} s | ${mib(up.before)} → ${mib(up.peak)} (+${mib(up.growth)}) | ${(down.ms / 1000).toFixed(2)} s | ${mib(down.before)} → ${mib(down.peak)} (+${mib(down.growth)}) | ${range.ms.toFixed(0)} ms (${range.result.status}) |`,
+          `| ${run} | ${mib(size)} | ${(up.ms / 1000).toFixed(2)} s | ${growthCell(up)} | ${(down.ms / 1000).toFixed(2)} s | ${growthCell(down)} | ${range.ms.toFixed(0)} ms (${range.result.status}) |`,
         );
         console.log(rowsOut.at(-1));
       }
+      const puts = [40, 160].map((sizeMiB) => ({ sizeMiB, growth: putInChild(database.url, sizeMiB) }));
       const load = loadavg();
       const report = `# files-storage
 
@@ -165,26 +210,34 @@ Machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(total
 
 Date: ${new Date().toISOString().slice(0, 10)}
 
-One server process (\`node --import tsx server/main.ts\`, NODE_ENV=production, FILES_BACKEND=postgres) on a
-PostgreSQL database of its own. Per run: a ${mib(MAX_FILE_BYTES)} file (the specification's 40 MB limit) uploaded with
-\`POST /v2/admin/files\` (Content-Length, 64 KiB writes), downloaded whole (\`/v2/admin/attachments/{id}/download\`,
-hashed as it streams, sha256 checked) and the last 1 MiB + 17 bytes asked for with a Range. RSS is the server
-process's VmRSS sampled every 10 ms from /proc; "growth" is the highest sample during the operation minus the
-value just before it. One warm-up (1 MiB up and down) first.
+Two server processes started as \`npm start\` starts one (\`node ${startArguments().join(' ')}\`, NODE_ENV=production,
+FILES_BACKEND=postgres) on one
+PostgreSQL database of their own, as issue 15's two instances. Per run: a ${mib(MAX_FILE_BYTES)} file (the specification's
+40 MB limit) uploaded through A with \`POST /v2/admin/files\` (Content-Length, 64 KiB writes), downloaded whole
+through B (\`/v2/admin/attachments/{id}/download\`, hashed as it streams, sha256 checked) and the last 1 MiB + 17
+bytes asked of B with a Range. RSS is the serving process's VmRSS sampled every 10 ms from /proc; "growth" is the
+highest sample during the operation minus the value just before it. One warm-up first (1 MiB up through A, down
+through B).
 
-| run | size | upload | server RSS during upload | download | server RSS during download | range of the last 1 MiB |
+| run | size | upload through A | A's RSS during upload | download through B | B's RSS during download | range through B |
 |---|---|---|---|---|---|---|
 ${rowsOut.join('\n')}
 
-Median: upload ${(median(samples.up) / 1000).toFixed(2)} s, download ${(median(samples.down) / 1000).toFixed(2)} s, range ${median(samples.range).toFixed(0)} ms; worst RSS growth ${mib(Math.max(...samples.growth))} (target ≤ ~20 MB, issue 15).
+Median: upload ${(median(samples.up) / 1000).toFixed(2)} s, download ${(median(samples.down) / 1000).toFixed(2)} s, range ${median(samples.range).toFixed(0)} ms. Worst RSS growth: B streaming a download ${mib(Math.max(...samples.downGrowth))} (target ≤ ~20 MB, issue 15); A taking an upload ${mib(Math.max(...samples.upGrowth))}.
+
+The storage alone (\`PostgresFileStorage.put\` in a fresh process of its own with \`npm start\`'s node flags, two puts of new content each, no HTTP):
+
+| size | RSS growth, first put | RSS growth, second put |
+|---|---|---|
+${puts.map((p) => `| ${p.sizeMiB} MiB | +${mib(p.growth[0])} | +${mib(p.growth[1])} |`).join('\n')}
 `;
       if (values.out) writeFileSync(values.out, report);
       console.log(report);
     } catch (error) {
-      console.error(`the server printed:\n${server.output()}`);
+      console.error(`A printed:\n${a.output()}\nB printed:\n${b.output()}`);
       throw error;
     } finally {
-      await server.stop();
+      await Promise.all([a.stop(), b.stop()]);
     }
   } finally {
     await db.close();
@@ -192,4 +245,5 @@ Median: upload ${(median(samples.up) / 1000).toFixed(2)} s, download ${(median(s
   }
 }
 
-await main();
+if (values['put-only']) await putOnly(Number(values['put-only']));
+else await main();

@@ -1,5 +1,9 @@
 // SEPA and settlements at scale on PostgreSQL (issue 11, DESIGN §9):
-//   npx tsx bench/finance-sepa.ts [--url postgres://…] [--doctors 10000] [--settlements 1000000] [--runs 30] [--keep]
+//   npx tsx bench/finance-sepa.ts [--url postgres://…] [--doctors 10000] [--settlements 1000000] [--runs 30]
+//                                 [--db bench_finance_sepa] [--keep] [--reuse]
+// `--keep` leaves the database behind; `--reuse` measures on a database a `--keep` run left (the same
+// scale) instead of seeding again: it applies any newer migrations, puts the SEPA month back as seeded
+// (files deleted, settlements SETTLED) and vacuums — the full scale takes ~18 min to seed.
 // Seeds 1,000,000 settlements across 10,000 doctors with SQL (generate_series), starts the API as its
 // own process, and measures over HTTP: the settlements list's first page, "cases to process" for a
 // month, SEPA "settlements to process" for a month, and generating one SEPA file for every doctor
@@ -27,7 +31,9 @@ const { values } = parseArgs({
     doctors: { type: 'string', default: '10000' },
     settlements: { type: 'string', default: '1000000' },
     runs: { type: 'string', default: '30' },
+    db: { type: 'string', default: 'bench_finance_sepa' },
     keep: { type: 'boolean', default: false },
+    reuse: { type: 'boolean', default: false },
   },
 });
 const DOCTORS = Number(values.doctors);
@@ -38,12 +44,17 @@ const MONTHS = 10;
 const SEPA_MONTH = '2026-04';
 /** The month whose cases wait to be settled (READY_TO_SETTLE / AVAILABLE). */
 const OPEN_MONTH = '2026-05';
-const dbName = 'bench_finance_sepa';
+const dbName = values.db;
+if (!/^[a-z_][a-z0-9_]*$/.test(dbName)) throw new Error(`--db must be a plain identifier: ${dbName}`);
 
 const admin = new pg.Client({ connectionString: values.url });
 await admin.connect();
-await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-await admin.query(`CREATE DATABASE ${dbName}`);
+const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [dbName])).rowCount === 1;
+const reusing = values.reuse && exists;
+if (!reusing) {
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${dbName}`);
+}
 await admin.end();
 const url = new URL(values.url);
 url.pathname = `/${dbName}`;
@@ -54,9 +65,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-try {
-  await migrate(db);
-  const seedStart = performance.now();
+async function seed(): Promise<string> {
   const adminId = (
     await db.query<{ id: string }>(
       `INSERT INTO users (role, email, name, admin_data) VALUES ('ADMIN', 'admin@demo.pt', 'admin', '{"permissions":["all"]}') RETURNING id`,
@@ -101,12 +110,39 @@ try {
        CROSS JOIN LATERAL (SELECT to_char(date '2025-08-01' + ((g / ($1::int / ${MONTHS})) || ' months')::interval, 'YYYY-MM') AS month) m`,
     [SETTLEMENTS, SEPA_MONTH, OPEN_MONTH],
   );
-  await db.query('ANALYZE');
+  // What autovacuum would have done by the time anyone reads: statistics, and the visibility map that
+  // lets "cases to process" answer from its index alone.
+  await db.query('VACUUM ANALYZE');
+  return adminId;
+}
+
+/** A kept database back to its seeded state: the SEPA month's files gone, its settlements SETTLED. */
+async function resetSeeded(): Promise<string> {
+  const { rows } = await db.query<{ n: string }>('SELECT count(*)::text AS n FROM settlements');
+  if (Number(rows[0]!.n) !== SETTLEMENTS)
+    throw new Error(`--reuse: ${dbName} holds ${rows[0]!.n} settlements, not ${SETTLEMENTS}`);
+  await db.query(`DELETE FROM sepa_files WHERE reference_month = $1`, [SEPA_MONTH]);
+  await db.query(
+    `WITH gone AS (DELETE FROM audit_log WHERE action IN ('settlement.included-in-sepa', 'sepa.generated') RETURNING id)
+     DELETE FROM audit_log_entities WHERE audit_id IN (SELECT id FROM gone)`,
+  );
+  await db.query(
+    `UPDATE settlements SET status = 'SETTLED' WHERE reference_month = $1 AND status <> 'SETTLED'`,
+    [SEPA_MONTH],
+  );
+  await db.query('VACUUM ANALYZE');
+  return (await db.query<{ id: string }>(`SELECT id FROM users WHERE email = 'admin@demo.pt'`)).rows[0]!.id;
+}
+
+try {
+  await migrate(db);
+  const seedStart = performance.now();
+  const adminId = reusing ? await resetSeeded() : await seed();
   const seedMs = performance.now() - seedStart;
   const { rows: byStatus } = await db.query<{ reference_month: string; status: string; n: string }>(
     `SELECT reference_month, status, count(*) AS n FROM settlements GROUP BY 1, 2 ORDER BY 1, 2`,
   );
-  console.error(`seeded in ${seconds(seedMs)}`);
+  console.error(`${reusing ? 'reused and reset' : 'seeded'} in ${seconds(seedMs)}`);
   const token = await createSession(db, adminId, new Date());
   const server = await startApiProcess({
     DATABASE_URL: url.toString(),
@@ -148,7 +184,7 @@ try {
     const genStart = performance.now();
     const generated = await fetch(`${server.url}/v2/admin/settlement/sepa/`, {
       method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': 'bench-1' },
+      headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': `bench-${Date.now()}` },
       body: JSON.stringify({ referenceMonth: SEPA_MONTH }),
     });
     const genBody = (await generated.json()) as {
@@ -176,7 +212,7 @@ try {
     const report = {
       doctors: DOCTORS,
       settlements: SETTLEMENTS,
-      seed: seconds(seedMs),
+      seed: reusing ? `reused (reset in ${seconds(seedMs)})` : seconds(seedMs),
       settlementsByMonthAndStatus: byStatus.map((r) => `${r.reference_month} ${r.status} ${r.n}`),
       settlementListFirstPage: list,
       casesToProcessMonth: casesToProcess,
@@ -203,7 +239,7 @@ try {
 } finally {
   await db.close();
   rmSync(dataDir, { recursive: true, force: true });
-  if (!values.keep) {
+  if (!values.keep && !values.reuse) {
     const c = new pg.Client({ connectionString: values.url });
     await c.connect();
     await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);

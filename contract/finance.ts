@@ -33,6 +33,7 @@ export const settlementListQuerySchema = z
     status: repeatable(settlementStatusSchema),
     referenceMonth: optionalFilter(referenceMonthSchema),
     professionalId: optionalFilter(z.uuid()),
+    caseId: optionalFilter(z.uuid().describe('the settlement of this case (at most one)')),
     payableMinCents: cents.describe('payable = coalesce(adjustedCents, netCents), inclusive'),
     payableMaxCents: cents.describe('payable = coalesce(adjustedCents, netCents), inclusive'),
     hasInvoice: optionalFilter(z.enum(['true', 'false']).transform((value) => value === 'true')),

@@ -12,6 +12,9 @@ const SIGNATURES: ReadonlyArray<readonly [InvoiceType, readonly number[]]> = [
   ['image/png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
 ];
 
+/** How many first bytes sniffInvoiceType needs: the longest signature. */
+export const INVOICE_SIGNATURE_BYTES = Math.max(...SIGNATURES.map(([, signature]) => signature.length));
+
 /** The invoice type the bytes really are, or null when they are none of the accepted ones. */
 export function sniffInvoiceType(bytes: Uint8Array): InvoiceType | null {
   for (const [type, signature] of SIGNATURES)

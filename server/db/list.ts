@@ -365,3 +365,27 @@ export const estimatedAbove = (limit: number, estimate: number): Total => ({
   total: Math.max(limit + 1, estimate),
   totalEstimated: true,
 });
+
+/**
+ * One page of a list that grows by millions: the page first, then its total — none needed when the
+ * first page holds everything, else exact up to `exactLimit` and the planner's estimate beyond
+ * (`totalWithEstimate`), counted over `countFrom` (the list's FROM without joins that only add
+ * columns). A first page of a million rows costs an index read, not a count (docs/decisions/0080).
+ */
+export async function estimatedPage<Row extends { id: string }>(
+  db: Queryable,
+  keyset: KeysetQuery,
+  request: PageRequest,
+  countFrom: string,
+  exactLimit: number,
+): Promise<{ rows: (Row & { sort_key: string })[]; nextCursor: string | null } & Total> {
+  const bound = { sort: request.sort, order: request.order };
+  const position = request.cursor
+    ? decodeCursor(request.cursor, bound, keyset.sort.type, keyset.idType)
+    : null;
+  const page = pageOf(await keysetRows<Row>(db, keyset, position, request.limit + 1), request.limit, bound);
+  if (!request.cursor && page.nextCursor === null) return { ...page, total: page.rows.length };
+  const values = keyset.params.values;
+  const estimate = await estimateRows(db, countFrom, keyset.where, values);
+  return { ...page, ...(await totalWithEstimate(db, countFrom, keyset.where, values, estimate, exactLimit)) };
+}

@@ -20,9 +20,14 @@ export function listMigrations(): Migration[] {
 
 /** Applies pending migrations, each in its own transaction; safe when several instances start at once. */
 export async function migrate(db: Database): Promise<string[]> {
-  await db.query(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-  );
+  // Under the lock too: IF NOT EXISTS does not stop two instances creating the table at the same moment
+  // on a new database (one fails on the catalogue's unique index).
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await tx.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+  });
   const applied: string[] = [];
   for (const migration of listMigrations()) {
     const done = await db.transaction(async (tx) => {

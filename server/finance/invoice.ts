@@ -1,8 +1,13 @@
 import type { z } from 'zod';
 import type { settlementInvoiceSchema } from '../../contract/finance';
-import { type InvoiceType, invoiceFileName, sniffInvoiceType } from '../../domain/invoice-file';
+import {
+  INVOICE_SIGNATURE_BYTES,
+  type InvoiceType,
+  invoiceFileName,
+  sniffInvoiceType,
+} from '../../domain/invoice-file';
 import type { Database, Queryable } from '../db/client';
-import type { FileStorage } from '../platform/files/storage';
+import { type ContentSource, type FileStorage, readHead } from '../platform/files/storage';
 import { findStoredFile, recordStoredFile, type StoredFile } from '../platform/files/store';
 import { type Actor, mutation } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
@@ -11,7 +16,10 @@ import { lockSettlement } from './settlement-rows';
 export type SettlementInvoice = z.infer<typeof settlementInvoiceSchema>;
 
 export interface InvoiceUpload {
-  content: Uint8Array;
+  /** The file as it arrives (a request body is streamed into the storage, never held whole). */
+  content: ContentSource;
+  /** Over this, the storage refuses it with FileTooLargeError. */
+  maxBytes: number;
   /** The uploader's name for it: only the base of it is kept, with the extension of what it really is. */
   fileName: string;
 }
@@ -28,12 +36,16 @@ export async function uploadInvoice(
   settlementId: string,
   upload: InvoiceUpload,
 ): Promise<SettlementInvoice> {
-  const contentType = sniffInvoiceType(upload.content);
-  if (!contentType) throw refuse('INVOICE_TYPE_NOT_ALLOWED');
+  const { head, content, release } = await readHead(upload.content, INVOICE_SIGNATURE_BYTES);
+  const contentType = sniffInvoiceType(head);
+  if (!contentType) {
+    await release();
+    throw refuse('INVOICE_TYPE_NOT_ALLOWED');
+  }
   const fileName = invoiceFileName(upload.fileName, contentType);
   // Content-addressed: bytes stored before the transaction and left unreferenced by a refusal are
   // harmless, and the storage's own writes never wait on the transaction's locks.
-  const stored = await storage.put(upload.content);
+  const stored = await storage.put(content, { maxBytes: upload.maxBytes });
   return mutation(db, actor, { action: 'settlement.invoice', entityType: 'settlement' }, async (tx) => {
     const row = await lockSettlement(tx, settlementId);
     const before = await invoiceOf(tx, settlementId);
@@ -43,7 +55,7 @@ export async function uploadInvoice(
         WHERE id = $1`,
       [row.id, fileId, fileName, contentType, actor.at],
     );
-    const invoice = { settlementId, fileId, fileName, contentType, sizeBytes: upload.content.byteLength };
+    const invoice = { settlementId, fileId, fileName, contentType, sizeBytes: stored.sizeBytes };
     return { entityId: settlementId, before: { invoice: before }, after: { invoice }, result: invoice };
   });
 }

@@ -45,18 +45,24 @@ export async function professionalSettlements(
   filters: { referenceMonth?: string | undefined; professionalId?: string | undefined } = {},
 ): Promise<ProfessionalSettlements> {
   const params = new SqlParams();
-  const where = [`s.status = ANY(${params.add(TO_PROCESS)}::text[])`];
+  // The statuses written out, not a parameter: the planner must see that they imply the predicate of
+  // the covering index `settlements_to_process_idx` (migration 0021), which answers this from the index alone.
+  const where = [`s.status IN (${TO_PROCESS.map((status) => `'${status}'`).join(', ')})`];
   if (filters.referenceMonth) where.push(`s.reference_month = ${params.add(filters.referenceMonth)}`);
-  if (filters.professionalId) where.push(`s.professional_id = ${params.add(filters.professionalId)}`);
+  if (filters.professionalId) where.push(`s.professional_id = ${params.add(filters.professionalId)}::uuid`);
+  // Grouped before the join: a month of 10,000 doctors joins 10,000 users, not 100,000 settlements' worth.
   const { rows } = await db.query<GroupRow>(
-    `SELECT s.professional_id, p.name AS professional_name, p.full_name, p.tax_number, p.iban, p.college_number,
-            s.reference_month, count(*) AS settlement_count, count(s.case_id) AS case_count,
-            sum(s.gross_cents) AS gross_cents, sum(s.fee_cents) AS fee_cents, sum(s.net_cents) AS net_cents,
-            sum(${PAYABLE_SQL}) AS payable_cents
-       FROM settlements s JOIN users p ON p.id = s.professional_id
-      WHERE ${where.join(' AND ')}
-      GROUP BY s.professional_id, p.name, p.full_name, p.tax_number, p.iban, p.college_number, s.reference_month
-      ORDER BY s.reference_month DESC, p.name, s.professional_id`,
+    `SELECT g.professional_id, p.name AS professional_name, p.full_name, p.tax_number, p.iban, p.college_number,
+            g.reference_month, g.settlement_count, g.case_count, g.gross_cents, g.fee_cents, g.net_cents,
+            g.payable_cents
+       FROM (SELECT s.professional_id, s.reference_month, count(*) AS settlement_count, count(s.case_id) AS case_count,
+                    sum(s.gross_cents) AS gross_cents, sum(s.fee_cents) AS fee_cents, sum(s.net_cents) AS net_cents,
+                    sum(${PAYABLE_SQL}) AS payable_cents
+               FROM settlements s
+              WHERE ${where.join(' AND ')}
+              GROUP BY s.professional_id, s.reference_month) g
+       JOIN users p ON p.id = g.professional_id
+      ORDER BY g.reference_month DESC, p.name, g.professional_id`,
     params.values,
   );
   const items: ProfessionalSettlement[] = rows.map((row) => ({

@@ -310,6 +310,7 @@ async function writeFile(
       deductions.cents.push(Number(row.payable_cents));
     }
   });
+  // In settlement id order: each row's foreign-key check and index entry land next to the last one's.
   for (const [table, rows] of [
     ['sepa_transaction_settlements', links],
     ['sepa_transaction_recoveries', deductions],
@@ -317,7 +318,7 @@ async function writeFile(
     if (rows.tx.length > 0)
       await tx.query(
         `INSERT INTO ${table} (sepa_transaction_id, sepa_file_id, settlement_id, amount_cents)
-         SELECT t, $1, s, c FROM unnest($2::uuid[], $3::uuid[], $4::int[]) AS u(t, s, c)`,
+         SELECT t, $1, s, c FROM unnest($2::uuid[], $3::uuid[], $4::int[]) AS u(t, s, c) ORDER BY s`,
         [fileId, rows.tx, rows.settlement, rows.cents],
       );
 

@@ -209,7 +209,7 @@ async function rejectTransfer(
   actor: Actor,
   transfer: FileTransfer,
   reason: { code: string | null; text: string | null },
-  context: { statusReportId: string } & Record<string, unknown>,
+  context: { statusReportId: string; sepaFileId: string } & Record<string, unknown>,
 ): Promise<void> {
   await moveSettlements(
     tx,

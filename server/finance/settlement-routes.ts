@@ -15,6 +15,7 @@ import { actorOf, ID, idParams } from '../http/actor';
 import type { RouteRegistry } from '../http/routes';
 import { UPLOAD_BODY_LIMIT_BYTES } from '../http/routes';
 import { sendStoredFile } from '../http/send-file';
+import { refusingOversize, requestBody } from '../http/stream';
 import { optionalIdempotencyKey, requestHash } from '../platform/idempotency';
 import { confirmSettlements } from './confirm';
 import { requireInvoiceFile, uploadInvoice } from './invoice';
@@ -156,12 +157,11 @@ export function registerSettlementRoutes(routes: RouteRegistry): void {
       415: refusal('INVOICE_TYPE_NOT_ALLOWED: not a PDF, JPEG or PNG'),
     },
     async handler(c, { params, query }) {
-      const content = new Uint8Array(await c.req.arrayBuffer());
+      const upload = { content: requestBody(c), maxBytes: UPLOAD_BODY_LIMIT_BYTES, fileName: query.fileName };
       return c.json(
-        await uploadInvoice(c.var.deps.db, c.var.deps.storage, actorOf(c), params.id, {
-          content,
-          fileName: query.fileName,
-        }),
+        await refusingOversize(
+          uploadInvoice(c.var.deps.db, c.var.deps.storage, actorOf(c), params.id, upload),
+        ),
       );
     },
   });

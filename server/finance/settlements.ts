@@ -3,7 +3,7 @@ import type { settlementItemSchema, settlementListQuerySchema } from '../../cont
 import type { SettlementSort } from '../../contract/statuses';
 import type { SettlementStatus } from '../../domain/settlement-status';
 import type { Queryable } from '../db/client';
-import { exactPage, type KeysetQuery, oneOf, type SortColumn, SqlParams } from '../db/list';
+import { estimatedPage, type KeysetQuery, oneOf, type SortColumn, SqlParams } from '../db/list';
 
 export type SettlementItem = z.infer<typeof settlementItemSchema>;
 export type SettlementListQuery = z.output<typeof settlementListQuerySchema>;
@@ -25,6 +25,10 @@ const ITEM_COLUMNS = `s.id, s.professional_id, p.name AS professional_name, s.ca
 const FROM = `
     FROM settlements s
     JOIN users p ON p.id = s.professional_id`;
+/** What the total counts: every filter is on `s`, and each settlement has its professional. */
+const COUNT_FROM = 'FROM settlements s';
+/** Counted exactly up to here; beyond, the planner's estimate (`totalEstimated`, docs/decisions/0080). */
+const EXACT_TOTAL_LIMIT = 10_000;
 
 interface SettlementRow {
   id: string;
@@ -81,6 +85,7 @@ function settlementFilters(params: SqlParams, filters: SettlementFilters): strin
   if (filters.status?.length) where.push(...oneOf(params, 's.status', filters.status));
   if (filters.referenceMonth) where.push(`s.reference_month = ${params.add(filters.referenceMonth)}`);
   if (filters.professionalId) where.push(`s.professional_id = ${params.add(filters.professionalId)}::uuid`);
+  if (filters.caseId) where.push(`s.case_id = ${params.add(filters.caseId)}::uuid`);
   if (filters.payableMinCents !== undefined)
     where.push(`${PAYABLE_SQL} >= ${params.add(filters.payableMinCents)}::int`);
   if (filters.payableMaxCents !== undefined)
@@ -104,12 +109,23 @@ function settlementQuery(query: Omit<SettlementListQuery, 'limit' | 'cursor'>): 
 }
 
 /**
- * One page of settlements (DESIGN §5 list conventions). The cursor is bound to its sort and order;
- * `total` is exact: settlements grow with paid cases, a few per professional a month.
+ * One page of settlements (DESIGN §5 list conventions). The cursor is bound to its sort and order.
+ * Settlements grow by a million a year or so: `total` is exact up to 10,000 matches and the planner's
+ * estimate beyond (`totalEstimated: true`), so a first page reads an index, not the whole table.
  */
-export async function listSettlements(db: Queryable, query: SettlementListQuery) {
-  const page = await exactPage<SettlementRow>(db, settlementQuery(query), query);
-  return { items: page.rows.map(toSettlementItem), nextCursor: page.nextCursor, total: page.total };
+export async function listSettlements(
+  db: Queryable,
+  query: SettlementListQuery,
+  exactLimit = EXACT_TOTAL_LIMIT,
+) {
+  const { rows, nextCursor, ...total } = await estimatedPage<SettlementRow>(
+    db,
+    settlementQuery(query),
+    query,
+    COUNT_FROM,
+    exactLimit,
+  );
+  return { items: rows.map(toSettlementItem), nextCursor, ...total };
 }
 
 /** One settlement as the list shows it (the answer of every management change), or null. */

@@ -49,16 +49,13 @@ export interface RouteDefinition<
   /** Defaults to the JSON limit; uploads raise it. */
   maxBodyBytes?: number;
   /**
-   * The body is raw bytes the handler reads itself (a file upload); described in the OpenAPI document as
-   * `application/octet-stream`. Its type is the handler's to establish, never the request's header.
+   * The body is raw bytes (a file upload) that the handler streams where it goes with `requestBody(c)`,
+   * enforcing maxBodyBytes itself while reading; described in the OpenAPI document as
+   * `application/octet-stream`. Its type is the handler's to establish, never the request's header. The
+   * registry refuses only a declared Content-Length over the limit: Hono's bodyLimit reads a chunked body
+   * whole into memory before the handler starts.
    */
   rawBody?: { description: string };
-  /**
-   * The handler streams the raw body somewhere (a file upload into the storage) and enforces
-   * maxBodyBytes itself while reading. The registry then refuses only a declared Content-Length over
-   * the limit: Hono's bodyLimit reads a chunked body whole into memory before the handler starts.
-   */
-  streamedBody?: true;
   /**
    * `Cache-Control: no-store` on a public route whose answer is a secret (the login's token). Routes
    * that need a session always send it: the registry for 'session', app.ts for everything under /v2/admin/.
@@ -133,7 +130,7 @@ export class RouteRegistry {
     const maxSize = definition.maxBodyBytes ?? JSON_BODY_LIMIT_BYTES;
     if (definition.method !== 'get')
       middlewares.push(
-        definition.streamedBody
+        definition.rawBody
           ? refuseDeclaredOversize(maxSize)
           : bodyLimit({ maxSize, onError: (c) => errorResponse(c, payloadTooLarge()) }),
       );

@@ -1,17 +1,7 @@
 import type { z } from 'zod';
 import type { auditListQuerySchema, auditLogItemSchema } from '../../contract/audit';
 import type { Queryable } from '../db/client';
-import {
-  dateRange,
-  decodeCursor,
-  estimateRows,
-  type KeysetQuery,
-  keysetRows,
-  oneOf,
-  pageOf,
-  SqlParams,
-  totalWithEstimate,
-} from '../db/list';
+import { dateRange, estimatedPage, type KeysetQuery, oneOf, SqlParams } from '../db/list';
 
 export type AuditListQuery = z.output<typeof auditListQuerySchema>;
 export type AuditLogItem = z.infer<typeof auditLogItemSchema>;
@@ -38,8 +28,15 @@ function auditFilters(params: SqlParams, query: AuditListQuery): string[] {
   const where: string[] = [];
   if (query.actorId) where.push(`a.actor_id = ${params.add(query.actorId)}::uuid`);
   where.push(...oneOf(params, 'a.action', query.action));
-  if (query.entityType) where.push(`a.entity_type = ${params.add(query.entityType)}`);
-  if (query.entityId !== undefined) where.push(`a.entity_id = ${params.add(query.entityId)}`);
+  if (query.entityType && query.entityId !== undefined) {
+    // One entity's history: its own rows and the batch rows that name it (a SEPA file's move of its
+    // settlements, migration 0021), each set read from its index.
+    const type = params.add(query.entityType);
+    const id = params.add(query.entityId);
+    where.push(`a.id IN (SELECT e.id FROM audit_log e WHERE e.entity_type = ${type} AND e.entity_id = ${id}
+                         UNION ALL
+                         SELECT n.audit_id FROM audit_log_entities n WHERE n.entity_type = ${type} AND n.entity_id = ${id})`);
+  } else if (query.entityType) where.push(`a.entity_type = ${params.add(query.entityType)}`);
   where.push(...dateRange(params, 'a.created_at', query.from, query.to));
   return where;
 }
@@ -49,7 +46,6 @@ function auditFilters(params: SqlParams, query: AuditListQuery): string[] {
  * engine, each filter served by its own index (migration 0020), the total exact up to 10,000.
  */
 export async function listAuditLog(db: Queryable, query: AuditListQuery) {
-  const position = query.cursor ? decodeCursor(query.cursor, BOUND, 'timestamptz', 'bigint') : null;
   const params = new SqlParams();
   const where = auditFilters(params, query);
   const keyset: KeysetQuery = {
@@ -63,22 +59,16 @@ export async function listAuditLog(db: Queryable, query: AuditListQuery) {
     idType: 'bigint',
     order: 'desc',
   };
-  const rows = await keysetRows<AuditRow>(db, keyset, position, query.limit + 1);
-  const page = pageOf(rows, query.limit, BOUND);
-  const complete = !query.cursor && page.nextCursor === null;
-  const total = complete
-    ? { total: page.rows.length }
-    : await totalWithEstimate(
-        db,
-        FROM,
-        where,
-        params.values,
-        await estimateRows(db, FROM, where, params.values),
-        EXACT_TOTAL_LIMIT,
-      );
-  const labels = await entityLabels(db, page.rows);
+  const { rows, nextCursor, ...total } = await estimatedPage<AuditRow>(
+    db,
+    keyset,
+    { ...BOUND, cursor: query.cursor, limit: query.limit },
+    FROM,
+    EXACT_TOTAL_LIMIT,
+  );
+  const labels = await entityLabels(db, rows);
   return {
-    items: page.rows.map(
+    items: rows.map(
       (row): AuditLogItem => ({
         id: row.id,
         at: new Date(row.created_at).toISOString(),
@@ -91,7 +81,7 @@ export async function listAuditLog(db: Queryable, query: AuditListQuery) {
         after: row.after,
       }),
     ),
-    nextCursor: page.nextCursor,
+    nextCursor,
     ...total,
   };
 }

@@ -73,6 +73,14 @@ const DATA_TABLES = [
 ];
 
 /** Any user at all means the database is in use: the seed never mixes demo rows into real ones. */
+const SEED_LOCK_KEY = 731_020_002;
+/** The database has users already: a demo dataset is never seeded beside real or earlier data. */
+export class AlreadySeededError extends Error {
+  constructor() {
+    super('the database already has users; reset it before seeding');
+  }
+}
+
 export async function hasSeedData(db: Queryable): Promise<boolean> {
   const { rows } = await db.query<{ present: boolean }>('SELECT EXISTS (SELECT 1 FROM users) AS present');
   return rows[0]!.present;
@@ -90,7 +98,7 @@ export function defaultSeedNow(real: Date = new Date()): Date {
 export async function seedDatabase(db: Database, options: SeedOptions): Promise<SeedSummary> {
   if (!Number.isInteger(options.users) || options.users < MIN_SEED_USERS)
     throw new RangeError(`seed needs at least ${MIN_SEED_USERS} users, got ${options.users}`);
-  if (await hasSeedData(db)) throw new Error('the database already has users; reset it before seeding');
+  if (await hasSeedData(db)) throw new AlreadySeededError();
   const seed = options.randomSeed ?? DEFAULT_RANDOM_SEED;
   const now = (options.now ?? defaultSeedNow()).getTime();
   // One hash for every seeded user: scrypt per user would take hours at 1,000,000 (docs/decisions/0010).
@@ -100,6 +108,10 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
   ]);
 
   return db.transaction(async (tx) => {
+    // Instances started at once on an empty database all try to seed it: the first holds the lock to
+    // its commit, the others then find its users and refuse, never a second demo dataset beside it.
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [SEED_LOCK_KEY]);
+    if (await hasSeedData(tx)) throw new AlreadySeededError();
     const pools = await createFilePools(tx, options.storage, new Rng(seed, 'files'));
     const adminId = await insertAdmin(tx, seed, now, options.adminEmail, adminHash);
     const users = await seedUsers({ db: tx, seed, now, users: options.users, passwordHash: demoHash, pools });

@@ -10,13 +10,16 @@ let snapshot: readonly ScreenKey[] = [];
 const listeners = new Set<() => void>();
 
 function publish() {
-  snapshot = [...sources.values()].flat();
+  // Two tables on one page list the same table keys once.
+  const lines = new Map([...sources.values()].flat().map((line) => [line.join('\u0000'), line]));
+  snapshot = [...lines.values()];
   for (const listener of listeners) listener();
 }
 
 /**
  * A screen lists its own keys while mounted, from the same table its handler uses, so `?` shows what
- * the current screen answers to (DESIGN §8). `keys` must be stable (module level or memoised).
+ * the current screen answers to (DESIGN §8). `keys` must be stable (module level or memoised); `source`
+ * unique per mounted component (`useId()` where a component can be mounted twice).
  */
 export function useScreenKeys(source: string, keys: readonly ScreenKey[]): void {
   useEffect(() => {

@@ -10,39 +10,9 @@ import type { Database } from '../../server/db/client';
 import { type Listening, listen } from '../../server/http/listen';
 import { UPLOAD_BODY_LIMIT_BYTES } from '../../server/http/routes';
 import { openTestStorage, testFileSetups } from '../support/file-storages';
-import { bearer, count, insertUser, issueToken } from './harness';
+import { bearer, chunkedUpload, count, insertUser, issueToken } from './harness';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-/** A chunked upload (no Content-Length): the server learns the size only by reading. */
-function chunkedUpload(url: string, token: string, total: number): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const outgoing = request(url, {
-      method: 'POST',
-      headers: { ...bearer(token), 'content-type': 'application/pdf', 'transfer-encoding': 'chunked' },
-    });
-    outgoing.on('response', (response) => {
-      let body = '';
-      response.on('data', (data: Buffer) => {
-        body += data.toString();
-      });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    // The server may answer 413 and close before everything is written.
-    outgoing.on('error', (error) => (outgoing.writableEnded ? undefined : reject(error)));
-    const piece = Buffer.alloc(1024 * 1024, 1);
-    let sent = 0;
-    const write = () => {
-      while (sent < total) {
-        const part = piece.subarray(0, Math.min(piece.length, total - sent));
-        sent += part.length;
-        if (!outgoing.write(part)) return void outgoing.once('drain', write);
-      }
-      outgoing.end();
-    };
-    write();
-  });
-}
 
 describe.each(testFileSetups())('POST /v2/admin/files on $name', (setup) => {
   let db: Database;
@@ -109,6 +79,7 @@ describe.each(testFileSetups())('POST /v2/admin/files on $name', (setup) => {
     const files = await count(db, 'stored_files');
     const chunks = setup.storage === 'postgres' ? await count(db, 'stored_file_chunks') : 0;
     const answer = await chunkedUpload(
+      'POST',
       `${server.url}/v2/admin/files?name=big.pdf`,
       token,
       UPLOAD_BODY_LIMIT_BYTES + 1,

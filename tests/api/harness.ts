@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import type { Hono } from 'hono';
 import { createApp } from '../../server/app';
 import { readConfig } from '../../server/config';
@@ -88,4 +89,44 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
 export async function count(db: Database, sql: string, params: unknown[] = []): Promise<number> {
   const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params);
   return rows[0]!.n;
+}
+
+/**
+ * An upload sent chunked (no Content-Length), so the server learns its size only by reading it. The
+ * first bytes of the body are `head` (a file signature), the rest filler up to `total` bytes.
+ */
+export function chunkedUpload(
+  method: 'POST' | 'PUT',
+  url: string,
+  token: string,
+  total: number,
+  head: Uint8Array = new Uint8Array(),
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, {
+      method,
+      headers: { ...bearer(token), 'content-type': 'application/pdf', 'transfer-encoding': 'chunked' },
+    });
+    outgoing.on('response', (response) => {
+      let body = '';
+      response.on('data', (data: Buffer) => {
+        body += data.toString();
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    // The server may answer 413 and close before everything is written.
+    outgoing.on('error', (error) => (outgoing.writableEnded ? undefined : reject(error)));
+    const piece = Buffer.alloc(1024 * 1024, 1);
+    outgoing.write(head);
+    let sent = head.byteLength;
+    const write = () => {
+      while (sent < total) {
+        const part = piece.subarray(0, Math.min(piece.length, total - sent));
+        sent += part.length;
+        if (!outgoing.write(part)) return void outgoing.once('drain', write);
+      }
+      outgoing.end();
+    };
+    write();
+  });
 }

@@ -205,7 +205,9 @@ describe.each(testDatabaseKinds())('SEPA files API on $name', (kind) => {
       { grossCents: 1500, month },
     ]);
     const bIds = await insertSettlements(world.db, world.customerId, b.id, [{ grossCents: 12_345, month }]);
-    await insertSettlements(world.db, world.customerId, skipped.id, [{ grossCents: 5000, month }]);
+    const skippedIds = await insertSettlements(world.db, world.customerId, skipped.id, [
+      { grossCents: 5000, month },
+    ]);
     const total = payableOf(6000) + payableOf(1500) + payableOf(12_345);
 
     const dry = await expectStatus<{
@@ -252,13 +254,36 @@ describe.each(testDatabaseKinds())('SEPA files API on $name', (kind) => {
       'PENDING_TRANSFER',
       'PENDING_TRANSFER',
     ]);
+    // One audit row on the file records the move (docs/decisions/0080)…
     expect(
-      await count(
-        world.db,
-        `audit_log WHERE action = 'settlement.included-in-sepa' AND entity_id = ANY($1)`,
-        [[...aIds, ...bIds]],
-      ),
-    ).toBe(3);
+      await count(world.db, `audit_log WHERE action = 'settlement.included-in-sepa' AND entity_id = $1`, [
+        first.file.id,
+      ]),
+    ).toBe(1);
+    // …and each settlement's own history (the audit list by entity) shows it.
+    for (const id of [...aIds, ...bIds]) {
+      const history = await expectStatus<{ items: { action: string; entityId: string; after: unknown }[] }>(
+        await world.call('GET', `/v2/admin/audit?entityType=settlement&entityId=${id}`),
+        200,
+      );
+      expect(history.items).toEqual([
+        expect.objectContaining({
+          action: 'settlement.included-in-sepa',
+          entityId: first.file.id,
+          after: expect.objectContaining({
+            status: 'PENDING_TRANSFER',
+            settlementCount: 3,
+            sepaFileId: first.file.id,
+          }),
+        }),
+      ]);
+    }
+    // A settlement the file did not take has none of it.
+    const untouched = await expectStatus<{ items: unknown[] }>(
+      await world.call('GET', `/v2/admin/audit?entityType=settlement&entityId=${skippedIds[0]}`),
+      200,
+    );
+    expect(untouched.items).toEqual([]);
     expect(
       await count(world.db, `audit_log WHERE action = 'sepa.generated' AND entity_id = $1`, [first.file.id]),
     ).toBe(1);

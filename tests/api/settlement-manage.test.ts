@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTLEMENT_STATUSES, type SettlementStatus } from '../../domain/settlement-status';
+import { UPLOAD_BODY_LIMIT_BYTES } from '../../server/http/routes';
 import { patternPng, simplePdf } from '../../server/seed/media';
 import { testDatabaseKinds } from '../support/databases';
-import { count } from './harness';
+import { chunkedUpload, count } from './harness';
 import { type SettlementWorld, startSettlementWorld } from './settlement-support';
 
 interface ErrorBody {
@@ -651,6 +652,25 @@ describe.each(testDatabaseKinds())('settling and managing settlements on $name',
         ],
       );
     });
+
+    it('refuses a chunked PDF once it passes 40 MB while reading it: 413, nothing stored or changed', async () => {
+      const { ids } = await doctorMonth([2000]);
+      const before = await snapshot();
+      const files = await count(world.db, 'stored_files');
+      const answer = await chunkedUpload(
+        'PUT',
+        `${world.api.url}/v2/admin/settlement/${ids[0]}/invoice?fileName=grande.pdf`,
+        world.adminToken,
+        UPLOAD_BODY_LIMIT_BYTES + 1,
+        pdf().subarray(0, 16),
+      );
+      expect({ status: answer.status, body: JSON.parse(answer.body) }).toEqual({
+        status: 413,
+        body: { code: 'PAYLOAD_TOO_LARGE' },
+      });
+      expect(await snapshot()).toEqual(before);
+      expect(await count(world.db, 'stored_files')).toBe(files);
+    }, 120_000);
 
     it('refuses more than 40 MB with 413, and an unknown settlement with 404', async () => {
       const { ids } = await doctorMonth([2000]);

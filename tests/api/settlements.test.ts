@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settlementListQuerySchema } from '../../contract/finance';
 import { SETTLEMENT_STATUSES } from '../../domain/settlement-status';
 import { releaseDueSettlements } from '../../server/finance/release';
+import { listSettlements } from '../../server/finance/settlements';
 import { testDatabaseKinds } from '../support/databases';
 import { type CaseWorld, SEED_NOW, startCaseWorld } from './cases-support';
 
@@ -194,6 +196,39 @@ describe.each(testDatabaseKinds())('settlements API on $name', (kind) => {
       }
     });
 
+    it("finds the settlement of one case by caseId (the palette's jump), none for a case without one", async () => {
+      const { rows } = await world.db.query<{ id: string; case_id: string }>(
+        'SELECT id, case_id FROM settlements WHERE case_id IS NOT NULL ORDER BY created_at DESC, id LIMIT 2',
+      );
+      expect(rows).toHaveLength(2);
+      for (const row of rows) {
+        const page = await getJson<ListPage>(`/v2/admin/settlement/?caseId=${row.case_id}`);
+        expect({ ids: page.items.map((item) => item.id), total: page.total }).toEqual({
+          ids: [row.id],
+          total: 1,
+        });
+      }
+      // With another filter the conditions add up: the case's settlement in another month is not found.
+      const { rows: other } = await world.db.query<{ reference_month: string }>(
+        'SELECT reference_month FROM settlements WHERE reference_month <> (SELECT reference_month FROM settlements WHERE id = $1) LIMIT 1',
+        [rows[0]!.id],
+      );
+      expect(
+        (
+          await getJson<ListPage>(
+            `/v2/admin/settlement/?caseId=${rows[0]!.case_id}&referenceMonth=${other[0]!.reference_month}`,
+          )
+        ).total,
+      ).toBe(0);
+      const { rows: unsettled } = await world.db.query<{ id: string }>(
+        'SELECT id FROM cases c WHERE NOT EXISTS (SELECT 1 FROM settlements s WHERE s.case_id = c.id) LIMIT 1',
+      );
+      expect(await getJson<ListPage>(`/v2/admin/settlement/?caseId=${unsettled[0]!.id}`)).toMatchObject({
+        items: [],
+        total: 0,
+      });
+    });
+
     it('refuses bad filters with 400 and forged or foreign cursors with INVALID_CURSOR', async () => {
       for (const query of [
         'referenceMonth=2026-13',
@@ -203,6 +238,8 @@ describe.each(testDatabaseKinds())('settlements API on $name', (kind) => {
         'payableMinCents=-1',
         'payableMinCents=5&payableMaxCents=4',
         'sort=name',
+        'caseId=not-a-uuid',
+        "caseId=1' OR '1'='1",
       ])
         expect((await getJson<{ code: string }>(`/v2/admin/settlement/?${query}`, 400)).code).toBe(
           'VALIDATION_ERROR',
@@ -226,6 +263,28 @@ describe.each(testDatabaseKinds())('settlements API on $name', (kind) => {
           code: 'INVALID_CURSOR',
           errors: [{ field: 'cursor', code: 'invalid' }],
         });
+    });
+    it('answers the planner estimate above the exact limit (totalEstimated), an exact total below', async () => {
+      // The route's limit is 10,000 matches; the same code with a limit of 10 crosses it without
+      // inserting 10,000 rows.
+      await world.db.query('ANALYZE settlements');
+      const all = await truth();
+      expect(all.length).toBeGreaterThan(10);
+      const list = (query: Record<string, string>) =>
+        listSettlements(world.db, settlementListQuerySchema.parse(query), 10);
+      const everything = await list({ limit: '5' });
+      expect(everything).toMatchObject({ totalEstimated: true });
+      expect(everything.total).toBeGreaterThan(10);
+      expect(everything.items).toHaveLength(5);
+      // Few enough matches: counted exactly (a page short of them) or the page itself.
+      const doctor = all[0]!.professional_id;
+      const mine = all.filter((row) => row.professional_id === doctor).length;
+      expect(mine).toBeLessThanOrEqual(10);
+      for (const limit of ['1', '50']) {
+        const page = await list({ professionalId: doctor, limit });
+        expect(page.total).toBe(mine);
+        expect(page).not.toHaveProperty('totalEstimated');
+      }
     });
   });
 

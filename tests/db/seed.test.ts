@@ -3,13 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateIBAN } from 'ibantools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/client';
 import { migrate } from '../../server/db/migrate';
+import { prepareDatabase } from '../../server/platform/bootstrap';
 import { LocalFileStorage } from '../../server/platform/files/local-storage';
+import { PostgresFileStorage } from '../../server/platform/files/postgres-storage';
 import type { FileStorage } from '../../server/platform/files/storage';
 import { hasSeedData, MIN_SEED_USERS, type SeedOptions, seedDatabase } from '../../server/seed/seed';
-import { testDatabaseKinds } from '../support/databases';
+import { createPostgresDatabase, testDatabaseKinds } from '../support/databases';
 import { openTestStorage, readAll } from '../support/file-storages';
 
 const options = (storage: FileStorage): SeedOptions => ({
@@ -230,3 +233,29 @@ describe('the smallest seed', () => {
     await db.close();
   }, 180_000);
 });
+
+describe.skipIf(!testDatabaseKinds().some((kind) => kind.name === 'postgres'))(
+  'instances starting at once on an empty PostgreSQL database',
+  () => {
+    it('seed it exactly once: one seeds, the others find it seeded and go on', async () => {
+      const database = await createPostgresDatabase(process.env.TEST_DATABASE_URL!);
+      const instances = await Promise.all([0, 1, 2].map(() => openDatabase({ databaseUrl: database.url })));
+      const dataDir = mkdtempSync(join(tmpdir(), 'seed-race-'));
+      try {
+        const config = readConfig({ DATABASE_URL: database.url, DATA_DIR: dataDir });
+        const outcomes = await Promise.all(
+          instances.map((db) => prepareDatabase(db, config, MIN_SEED_USERS, new PostgresFileStorage(db))),
+        );
+        expect(outcomes.filter((outcome) => outcome !== null)).toHaveLength(1);
+        const { rows } = await instances[0]!.query<{ admins: number; users: number }>(
+          `SELECT count(*) FILTER (WHERE role = 'ADMIN')::int AS admins, count(*)::int AS users FROM users`,
+        );
+        expect(rows[0]).toEqual({ admins: 1, users: MIN_SEED_USERS + 1 });
+      } finally {
+        await Promise.all(instances.map((db) => db.close()));
+        await database.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }, 240_000);
+  },
+);

@@ -15,8 +15,10 @@ import {
   openTestPage,
   signInByKeyboard,
   type TestPage,
+  tabTo as tabUntil,
 } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/server';
+import { statusReportFor } from '../support/status-report';
 
 const enGB = { ...firstLoadEnGB, ...financeEnGB };
 const ptPT = { ...firstLoadPtPT, ...lazyPtPT };
@@ -56,6 +58,66 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
     );
     if (!rows[0]) throw new Error(`the seed has no doctor's month where ${where}`);
     return rows[0];
+  };
+
+  const filesOf = async (month: string) =>
+    (
+      await server.db.query<{ id: string }>(`SELECT id FROM sepa_files WHERE reference_month = $1`, [month])
+    ).rows.map((r) => r.id);
+  /** Keyboard only: "All" → dry run → Enter (twice: one file however many Enters); answers the new file's id. */
+  const generate = async (month: string): Promise<string> => {
+    const known = await filesOf(month);
+    await page.goto(`${server.url}/sepa?tab=process&month=${month}`);
+    await page.getByTestId('sepa-totals').waitFor();
+    await tabTo(page, ptPT.sepa.process.all);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('sepa-dry-run-summary').waitFor();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('sepa-generated').waitFor();
+    const created = (await filesOf(month)).filter((id) => !known.includes(id));
+    expect(created).toHaveLength(1);
+    return created[0] as string;
+  };
+  /** Keyboard only, on the file's page: handed to the bank through the confirmation. */
+  const markAvailable = async (fileId: string) => {
+    await page.goto(`${server.url}/sepa/${fileId}`);
+    await tabTo(page, ptPT.sepa.file.markAvailable);
+    await page.keyboard.press('Enter');
+    await page.getByRole('alertdialog').waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('sepa-file-status').getByText(ptPT.sepa.status.AVAILABLE).waitFor();
+  };
+
+  /** Keyboard only: a doctor's month, every case included, confirmed with Enter. */
+  const settle = async (doctor: DoctorMonth) => {
+    await page.goto(
+      `${server.url}/settlement?tab=process&doctor=${doctor.professional_id}&month=${doctor.reference_month}`,
+    );
+    await page.getByTestId('settle-summary').waitFor();
+    await page.keyboard.press('c');
+    const dialog = page.getByRole('alertdialog');
+    await dialog
+      .getByTestId('settle-confirm-message')
+      .getByText(new RegExp(`^${doctor.n} `))
+      .waitFor();
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+  };
+  /** Keyboard only, on "SEPA history": the file input (Space opens the chooser), then the upload button. */
+  const uploadReport = async (xml: string, text: typeof ptPT) => {
+    await page.goto(`${server.url}/sepa?tab=history`);
+    await page.getByRole('form', { name: text.sepa.report.title }).waitFor();
+    await tabUntil(page, (el) => el instanceof HTMLInputElement && el.type === 'file');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+    await chooser.setFiles({ name: 'pain002.xml', mimeType: 'application/xml', buffer: Buffer.from(xml) });
+    await tabTo(page, text.sepa.report.upload);
+    await page.keyboard.press('Enter');
+  };
+  const toEnglish = async () => {
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('English');
+    await page.keyboard.press('Enter');
   };
 
   beforeAll(async () => {
@@ -110,6 +172,11 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
         ORDER BY created_at, id`,
       [doctor.professional_id, doctor.reference_month],
     );
+    const keys: (string | undefined)[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/v2/admin/settlement/')
+        keys.push(r.headers()['idempotency-key']);
+    });
     const leftOut = doctor.n > 1 ? cases[0]?.id : undefined;
     if (leftOut) await page.keyboard.press('x');
     await page.keyboard.press('c');
@@ -121,6 +188,9 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter'); // a second Enter while settling sends nothing more
     await dialog.waitFor({ state: 'detached' });
+    // One confirmation, sent with the key the settlement machine holds for it.
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     const { rows } = await server.db.query<{ id: string; status: string }>(
       `SELECT id, status FROM settlements WHERE id = ANY($1::uuid[]) ORDER BY id`,
       [cases.map((c) => c.id)],
@@ -148,27 +218,8 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
       ).rows[0]?.n ?? 0;
     const before = await settledIn();
 
-    const files = async () =>
-      (
-        await server.db.query<{ id: string }>(`SELECT id FROM sepa_files WHERE reference_month = $1`, [month])
-      ).rows.map((r) => r.id);
-    const generate = async (): Promise<string> => {
-      const known = await files();
-      await page.goto(`${server.url}/sepa?tab=process&month=${month}`);
-      await page.getByTestId('sepa-totals').waitFor();
-      await tabTo(page, ptPT.sepa.process.all);
-      await page.keyboard.press('Enter');
-      await page.getByTestId('sepa-dry-run-summary').waitFor();
-      await page.keyboard.press('Enter');
-      await page.keyboard.press('Enter');
-      await page.getByTestId('sepa-generated').waitFor();
-      const created = (await files()).filter((id) => !known.includes(id));
-      expect(created).toHaveLength(1); // one file however many Enters
-      return created[0] as string;
-    };
-
     // Generate, download the bank file and validate its bytes.
-    const first = await generate();
+    const first = await generate(month);
     await tabTo(page, ptPT.sepa.downloads.xml);
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
     const dir = mkdtempSync(join(tmpdir(), 'sepa-'));
@@ -191,13 +242,8 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
     expect(await settledIn()).toBe(before);
 
     // Again, then handed to the bank: the downloads are gone.
-    const second = await generate();
-    await page.goto(`${server.url}/sepa/${second}`);
-    await tabTo(page, ptPT.sepa.file.markAvailable);
-    await page.keyboard.press('Enter');
-    await page.getByRole('alertdialog').waitFor();
-    await page.keyboard.press('Enter');
-    await page.getByTestId('sepa-file-status').getByText(ptPT.sepa.status.AVAILABLE).waitFor();
+    const second = await generate(month);
+    await markAvailable(second);
     await page.getByTestId('sepa-file-downloads').getByText(ptPT.sepa.downloads.gone).waitFor();
     expect(await page.getByRole('link', { name: ptPT.sepa.downloads.xml }).count()).toBe(0);
   }, 120_000);
@@ -259,10 +305,224 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
     }
   });
 
+  it("uploads the bank's pain.002 rejecting one transfer of an AVAILABLE file: rejected with its translated reason, its settlements SETTLED again, the doctor blocked in /sepa and on their page; in en-GB too", async () => {
+    // The complete, unblocked doctors of one month settled by keyboard (one may still owe a recovery).
+    const { rows: payable } = await server.db.query<DoctorMonth>(
+      `SELECT s.professional_id, s.reference_month, count(*)::int AS n
+         FROM settlements s JOIN users u ON u.id = s.professional_id
+        WHERE ${TO_SETTLE} AND ${COMPLETE}
+          AND NOT EXISTS (SELECT 1 FROM payout_blocks b WHERE b.professional_id = s.professional_id)
+        GROUP BY 1, 2 ORDER BY 2 DESC, 1`,
+    );
+    const month = payable.find(
+      (d, _, all) => all.filter((o) => o.reference_month === d.reference_month).length >= 2,
+    )?.reference_month;
+    if (!month) throw new Error('the seed has no month with two complete doctors to settle');
+    for (const doctor of payable.filter((d) => d.reference_month === month)) await settle(doctor);
+    const fileId = await generate(month);
+    await markAvailable(fileId);
+    const { rows: files } = await server.db.query<{ msg_id: string; payment_info_id: string }>(
+      'SELECT msg_id, payment_info_id FROM sepa_files WHERE id = $1',
+      [fileId],
+    );
+    const file = files[0] as { msg_id: string; payment_info_id: string };
+    const { rows: transfers } = await server.db.query<{
+      id: string;
+      end_to_end_id: string;
+      professional_id: string;
+    }>(
+      'SELECT id, end_to_end_id, professional_id FROM sepa_transactions WHERE sepa_file_id = $1 ORDER BY end_to_end_id',
+      [fileId],
+    );
+    expect(transfers.length).toBeGreaterThanOrEqual(2);
+    const [rejected, ...accepted] = transfers as [(typeof transfers)[number], ...typeof transfers];
+    const report = statusReportFor(
+      { msgId: file.msg_id, paymentInfoId: file.payment_info_id },
+      transfers.map((t) => ({
+        endToEndId: t.end_to_end_id,
+        rejectedFor: t === rejected ? 'AC04' : undefined,
+      })),
+    );
+    const statusesOf = async (transferIds: string[]) =>
+      (
+        await server.db.query<{ status: string }>(
+          `SELECT DISTINCT s.status FROM sepa_transaction_settlements ts JOIN settlements s ON s.id = ts.settlement_id
+            WHERE ts.sepa_transaction_id = ANY($1::uuid[])`,
+          [transferIds],
+        )
+      ).rows.map((r) => r.status);
+    const reasonIn = (text: typeof ptPT) => `AC04 — ${text.bankReasons.AC04}`;
+    const blockedIn = (text: typeof ptPT) => `${text.sepa.exclusion.PAYOUT_BLOCKED}: ${reasonIn(text)}`;
+    /** The file's page, "Settlements to process" of the month and the doctor's page, in `text`'s language. */
+    const expectShownBlocked = async (text: typeof ptPT) => {
+      await page.goto(`${server.url}/sepa/${fileId}`);
+      await page
+        .getByTestId(`transfer-${rejected.end_to_end_id}`)
+        .getByText(`${text.sepa.transfer.rejected}: ${reasonIn(text)}`)
+        .waitFor();
+      await page.goto(`${server.url}/sepa?tab=process&month=${month}`);
+      await page.getByTestId(`excluded-${rejected.professional_id}`).getByText(blockedIn(text)).waitFor();
+      await page.goto(`${server.url}/professionals/${rejected.professional_id}`);
+      await page.getByTestId('payout-block').getByText(reasonIn(text), { exact: false }).waitFor();
+    };
+
+    await uploadReport(report, ptPT);
+    await page
+      .getByTestId(`rejected-${rejected.end_to_end_id}`)
+      .getByText(reasonIn(ptPT), { exact: false })
+      .waitFor();
+    expect(await statusesOf([rejected.id])).toEqual(['SETTLED']);
+    expect(await statusesOf(accepted.map((t) => t.id))).toEqual(['PENDING_TRANSFER']);
+    await expectShownBlocked(ptPT);
+
+    // In English; the same report again is answered with what it did the first time and changes nothing.
+    await toEnglish();
+    const audits = async () =>
+      (await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_log')).rows[0]?.n;
+    const auditsBefore = await audits();
+    await uploadReport(report, enGB);
+    await page
+      .getByTestId('status-report-result')
+      .getByText(enGB.sepa.report.already.replace('{{msgId}}', file.msg_id))
+      .waitFor();
+    await page
+      .getByTestId(`rejected-${rejected.end_to_end_id}`)
+      .getByText(reasonIn(enGB), { exact: false })
+      .waitFor();
+    expect(await audits()).toBe(auditsBefore);
+    expect(await statusesOf([rejected.id])).toEqual(['SETTLED']);
+    await expectShownBlocked(enGB);
+  }, 120_000);
+
+  it('refuses a status report for a file it does not know: its translated message once, in the form (no toast too), in both languages', async () => {
+    const unknown = readFileSync(
+      '/work/shared/fixtures/banking/samples/status-reports/pain.002.001.03_corporatejs_accepted-technical-check.xml',
+      'utf8',
+    );
+    for (const text of [ptPT, enGB]) {
+      if (text === enGB) await toEnglish();
+      await uploadReport(unknown, text);
+      const message = text.errorMessages.STATUS_REPORT_UNKNOWN_FILE;
+      await page.getByRole('form', { name: text.sepa.report.title }).getByText(message).waitFor();
+      // The form has rendered its answer; a toast raised by the same failure is raised before it.
+      expect(await page.getByText(message).count()).toBe(1);
+    }
+    // The two refusals, as the browser logs them: expected here.
+    opened.errors = opened.errors.filter((e) => !e.includes('status of 422'));
+  }, 60_000);
+
+  it('jumps from the palette to a settlement by its case id: Settlement management filtered to it, in both languages', async () => {
+    const { rows } = await server.db.query<{ id: string; case_id: string }>(
+      'SELECT id, case_id FROM settlements WHERE case_id IS NOT NULL ORDER BY created_at, id LIMIT 1',
+    );
+    const settlement = rows[0];
+    if (!settlement) throw new Error('the seed has no settlement of a case');
+    for (const text of [ptPT, enGB]) {
+      if (text === enGB) await toEnglish();
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type(settlement.case_id);
+      const label = text.financePalette.openSettlement.replace('{{caseId}}', settlement.case_id);
+      await page.getByRole('option', { name: label }).waitFor();
+      // The case's own "open" command may rank first: arrow down to the settlement's.
+      for (let i = 0; i < 10; i++) {
+        if ((await page.getByRole('option', { name: label, selected: true }).count()) === 1) break;
+        await page.keyboard.press('ArrowDown');
+      }
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${server.url}/settlement?tab=manage&caseId=${settlement.case_id}`);
+      const table = page.getByRole('table', { name: text.settlementAdmin.tabs.manage });
+      await table.getByTestId(`manage-${settlement.id}`).waitFor();
+      expect(await table.getByRole('row').count()).toBe(2); // the header and its one settlement
+      await page.getByLabel(text.settlementAdmin.filters.case).waitFor();
+    }
+  }, 60_000);
+
+  it('marks refunds through the confirmation in Settlement management: a paid settlement becomes REFUNDED_PAID (pt-PT), one not yet paid REFUNDED (en-GB), each with its audit row', async () => {
+    const pick = async (where: string) => {
+      const { rows } = await server.db.query<{ id: string; case_id: string }>(
+        `SELECT s.id, s.case_id FROM settlements s
+          WHERE s.case_id IS NOT NULL AND ${where}
+          ORDER BY s.created_at, s.id LIMIT 1`,
+      );
+      if (!rows[0]) throw new Error(`the seed has no settlement where ${where}`);
+      return rows[0];
+    };
+    const targets = [
+      { settlement: await pick(`s.status = 'PAID'`), text: ptPT, becomes: 'REFUNDED_PAID' as const },
+      {
+        settlement: await pick(`s.status IN ('READY_TO_SETTLE', 'AVAILABLE', 'SETTLED')`),
+        text: enGB,
+        becomes: 'REFUNDED' as const,
+      },
+    ];
+    for (const { settlement, text, becomes } of targets) {
+      if (text === enGB) await toEnglish();
+      await page.goto(`${server.url}/settlement?tab=manage&caseId=${settlement.case_id}`);
+      const row = page
+        .getByRole('table', { name: text.settlementAdmin.tabs.manage })
+        .getByRole('row')
+        .filter({ has: page.getByTestId(`manage-${settlement.id}`) });
+      await row.waitFor();
+      await tabTo(page, text.settlementAdmin.manage);
+      await page.keyboard.press('Enter');
+      await page.getByTestId('settlement-editor').waitFor();
+      await tabTo(page, text.settlementAdmin.refund);
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('alertdialog', { name: text.settlementAdmin.refundTitle });
+      await dialog.waitFor();
+      await page.keyboard.press('Enter');
+      await dialog.waitFor({ state: 'detached' });
+      await row.getByText(text.finance.status[becomes], { exact: true }).waitFor();
+      const { rows } = await server.db.query<{ status: string; audits: number }>(
+        `SELECT status, (SELECT count(*)::int FROM audit_log
+                          WHERE action = 'settlement.refund' AND entity_type = 'settlement' AND entity_id = $1) AS audits
+           FROM settlements WHERE id::text = $1`,
+        [settlement.id],
+      );
+      expect(rows[0]).toEqual({ status: becomes, audits: 1 });
+    }
+  }, 60_000);
+
+  it("shows a month's report per doctor whose rows and totals equal an independent sum of that month's settlements, in both languages", async () => {
+    const { rows: months } = await server.db.query<{ reference_month: string }>(
+      `SELECT reference_month FROM settlements GROUP BY 1 ORDER BY count(DISTINCT professional_id) DESC, 1 DESC LIMIT 1`,
+    );
+    const month = months[0]?.reference_month as string;
+    const { rows: doctors } = await server.db.query<{ name: string; figures: number[] }>(
+      `SELECT p.name, ARRAY[count(*), sum(s.gross_cents), sum(s.fee_cents), sum(s.net_cents),
+                            sum(coalesce(s.adjusted_cents, s.net_cents)),
+                            coalesce(sum(coalesce(s.adjusted_cents, s.net_cents)) FILTER (WHERE s.status IN ('PAID', 'REFUNDED_PAID')), 0),
+                            coalesce(sum(coalesce(s.adjusted_cents, s.net_cents)) FILTER (WHERE s.status = 'REFUNDED_PAID'), 0)]::int[] AS figures
+         FROM settlements s JOIN users p ON p.id = s.professional_id
+        WHERE s.reference_month = $1 GROUP BY s.professional_id, p.name`,
+      [month],
+    );
+    expect(doctors.length).toBeGreaterThan(1);
+    const expected = doctors.map((d) => [d.name, ...d.figures]).sort();
+    const totals = doctors.reduce(
+      (sum, d) => sum.map((value, i) => value + (d.figures[i] as number)),
+      [0, 0, 0, 0, 0, 0, 0],
+    );
+    // Every figure shown in cents whatever the locale's separators: two decimals, digits only.
+    const cents = (cell: string) => Number(cell.replace(/[^\d-]/g, ''));
+    for (const text of [ptPT, enGB]) {
+      if (text === enGB) await toEnglish();
+      await page.goto(`${server.url}/settlement?tab=reports&month=${month}`);
+      await page.getByTestId('report-totals').getByText(text.settlementAdmin.reports.total).waitFor();
+      const shown = await page.evaluate(() =>
+        [...document.querySelectorAll('.settlement-reports tbody tr, .settlement-reports tfoot tr')].map(
+          (tr) => [...tr.children].map((cell) => cell.textContent ?? ''),
+        ),
+      );
+      const rows = shown.map(([name, ...figures]) => [name, ...figures.map(cents)]);
+      const total = rows.pop();
+      expect(rows.sort()).toEqual(expected);
+      expect(total).toEqual([text.settlementAdmin.reports.total, ...totals]);
+    }
+  }, 60_000);
+
   it("in en-GB too: 'Select one Doctor ID' and the missing information, in English", async () => {
-    await page.keyboard.press('Control+k');
-    await page.keyboard.type('English');
-    await page.keyboard.press('Enter');
+    await toEnglish();
     await page.goto(`${server.url}/settlement`);
     await page.getByRole('table', { name: enGB.finance.tabs.process }).getByRole('row').nth(1).waitFor();
     await page.keyboard.press('c');

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { terminate } from './server-process';
 
 export interface ApiProcess {
   url: string;
@@ -25,10 +25,6 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
   return {
     url,
     pid: child.pid!,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
+    stop: () => terminate(child),
   };
 }

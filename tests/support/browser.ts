@@ -7,6 +7,7 @@ import {
   type Page,
 } from 'playwright-core';
 import { expect } from 'vitest';
+import enGB from '../../locales/en-GB.json';
 import ptPT from '../../locales/pt-PT.json';
 import type { TestServer } from './server';
 
@@ -43,7 +44,10 @@ export async function signInByKeyboard(page: Page, server: TestServer): Promise<
   await page.keyboard.press('Tab');
   await page.keyboard.type(server.adminPassword);
   await page.keyboard.press('Enter');
-  await page.getByRole('heading', { name: ptPT.routes.home, level: 1 }).waitFor();
+  // In whichever language the page is in (the login labels are the same in both).
+  await page
+    .getByRole('heading', { name: new RegExp(`^(${ptPT.routes.home}|${enGB.routes.home})$`), level: 1 })
+    .waitFor();
 }
 
 /** One test's page, in a fresh context, and the errors it has shown so far. */

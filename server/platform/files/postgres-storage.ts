@@ -16,12 +16,16 @@ import {
 export const CHUNK_BYTES = 1_048_576;
 
 /**
- * What one read fetches. pg hands bytea over as hex text (twice the bytes) and its binary mode decodes
- * rows as UTF-8, so it cannot carry bytes. Pieces this small keep each hex string an ordinary young
- * object that the next scavenge frees; whole 1 MiB chunks made 2 MiB strings that wait for a full GC
- * and grew the process by up to 85 MB while a 40 MB file streamed (bench/results/files-storage.md).
+ * The size of one row a read answers. pg hands bytea over as hex text (twice the bytes) and its binary
+ * mode decodes rows as UTF-8, so it cannot carry bytes. At 32 KiB each hex string (64 KiB) stays below
+ * V8's large-object threshold (128 KiB), so it is born in the young generation and the next scavenge
+ * frees it; larger pieces went to the large-object space, which only a full GC empties, and grew the
+ * process by 20–85 MB while a 40 MB file streamed (bench/results/files-storage.md).
  */
-export const READ_PIECE_BYTES = 64 * 1024;
+export const READ_PIECE_BYTES = 32 * 1024;
+
+/** What one query fetches, as rows of READ_PIECE_BYTES: few round trips, no large string. */
+export const READ_BATCH_BYTES = 8 * READ_PIECE_BYTES;
 
 interface ContentRow {
   id: number;
@@ -178,7 +182,7 @@ export class PostgresFileStorage implements FileStorage {
     );
   }
 
-  /** Answers the pieces of the range one chunk at a time, then null. */
+  /** Answers the range a batch of pieces at a time (never crossing a chunk), then null. */
   private async chunkReader(sha256: string, range?: ByteRange): Promise<() => Promise<Uint8Array | null>> {
     const content = await this.find(sha256);
     if (!content) throw new Error(`stored content ${sha256} is not in the database`);
@@ -189,14 +193,17 @@ export class PostgresFileStorage implements FileStorage {
       if (position > end) return null;
       const chunkNo = Math.floor(position / content.chunk_bytes);
       const offset = position - chunkNo * content.chunk_bytes;
-      const length = Math.min(content.chunk_bytes - offset, end - position + 1, READ_PIECE_BYTES);
+      const length = Math.min(content.chunk_bytes - offset, end - position + 1, READ_BATCH_BYTES);
       // substring is 1-based; on EXTERNAL storage it reads only the slices of the value it returns.
       const { rows } = await this.db.query<{ data: Uint8Array }>(
-        'SELECT substring(data FROM $3 FOR $4) AS data FROM stored_file_chunks WHERE content_id = $1 AND chunk_no = $2',
-        [content.id, chunkNo, offset + 1, length],
+        `SELECT substring(data FROM $3 + piece FOR least($5, $4 - piece)) AS data
+           FROM stored_file_chunks, generate_series(0, $4 - 1, $5) AS piece
+          WHERE content_id = $1 AND chunk_no = $2
+          ORDER BY piece`,
+        [content.id, chunkNo, offset + 1, length, READ_PIECE_BYTES],
       );
-      const data = rows[0]?.data;
-      if (!data || data.byteLength !== length)
+      const data = rows.length === 1 ? rows[0]!.data : Buffer.concat(rows.map((row) => row.data));
+      if (data.byteLength !== length)
         throw new Error(`stored content ${sha256} is missing bytes in chunk ${chunkNo}`);
       position += length;
       return data;

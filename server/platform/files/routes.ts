@@ -1,12 +1,11 @@
 import { errorBodySchema } from '../../../contract/common';
 import { fileUploadQuerySchema, storedFileSchema } from '../../../contract/files';
 import { actorOf, ID, idParams } from '../../http/actor';
-import { payloadTooLarge } from '../../http/errors';
 import { type RouteRegistry, UPLOAD_BODY_LIMIT_BYTES } from '../../http/routes';
 import { sendStoredFile } from '../../http/send-file';
+import { refusingOversize, requestBody } from '../../http/stream';
 import { mutation } from '../mutation';
 import { refuse } from '../refusal';
-import { FileTooLargeError } from './storage';
 import { findStoredFile, recordStoredFile } from './store';
 
 export function registerAttachmentRoutes(routes: RouteRegistry): void {
@@ -40,7 +39,7 @@ export function registerAttachmentRoutes(routes: RouteRegistry): void {
     auth: 'admin',
     query: fileUploadQuerySchema,
     maxBodyBytes: UPLOAD_BODY_LIMIT_BYTES,
-    streamedBody: true,
+    rawBody: { description: 'The file itself, streamed into the storage; its type in Content-Type' },
     responses: {
       201: {
         description: 'Stored (identical content is stored once: its row is answered)',
@@ -51,12 +50,9 @@ export function registerAttachmentRoutes(routes: RouteRegistry): void {
     async handler(c, { query }) {
       const { db, storage } = c.var.deps;
       const contentType = c.req.header('content-type')?.trim() || 'application/octet-stream';
-      const body = c.req.raw.body ?? new Uint8Array();
-      const stored = await storage
-        .put(body, { maxBytes: UPLOAD_BODY_LIMIT_BYTES })
-        .catch((error: unknown) => {
-          throw error instanceof FileTooLargeError ? payloadTooLarge() : error;
-        });
+      const stored = await refusingOversize(
+        storage.put(requestBody(c), { maxBytes: UPLOAD_BODY_LIMIT_BYTES }),
+      );
       const file = { originalName: query.name, contentType, ...stored };
       const id = await mutation(
         db,

@@ -107,6 +107,36 @@ export async function* chunksOf(source: ContentSource): AsyncGenerator<Uint8Arra
 }
 
 /**
+ * The source's first `length` bytes (fewer if it is shorter), read ahead so a caller can tell what the
+ * content is before storing it, and the whole content, those bytes included, still to be read.
+ * `release()` ends the source unread (the uploader is refused): a request stops being received.
+ */
+export async function readHead(
+  source: ContentSource,
+  length: number,
+): Promise<{ head: Uint8Array; content: AsyncGenerator<Uint8Array>; release(): Promise<void> }> {
+  const chunks = chunksOf(source);
+  const held: Uint8Array[] = [];
+  let heldBytes = 0;
+  while (heldBytes < length) {
+    const next = await chunks.next();
+    if (next.done) break;
+    held.push(next.value);
+    heldBytes += next.value.byteLength;
+  }
+  const joined = Buffer.concat(held);
+  async function* content(): AsyncGenerator<Uint8Array> {
+    if (joined.byteLength > 0) yield joined;
+    yield* chunks;
+  }
+  return {
+    head: joined.subarray(0, length),
+    content: content(),
+    release: async () => void (await chunks.return(undefined)),
+  };
+}
+
+/**
  * Bytes already in memory are hashed first: when that content is stored already, nothing is written
  * again. Answers null when the source has to be stored (or is a stream, hashed as it is stored).
  */

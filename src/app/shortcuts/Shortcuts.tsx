@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
+import { trapTab, useModalFocus } from '../../components/Dialog/modal-focus';
 import { useI18n } from '../../i18n/i18n';
 import { G_WINDOW_MS, isPaletteChord, isPlainKey, isTypingTarget } from '../../kernel/keys';
 import { useRegisterCommands } from '../../kernel/palette-registry';
@@ -10,16 +11,34 @@ import { ROUTES } from '../routes';
 
 const GO_ROUTES = ROUTES.filter((r) => r.goKey);
 
+type GlobalKey = 'palette' | 'help' | 'close' | 'go';
+
+/**
+ * The keys of every screen: the handler below finds the pressed key in this table and the help lists
+ * it, so neither can name a key the other does not know. The letters after `g` are listed per screen
+ * from ROUTES, the same table the handler reads.
+ */
+const GLOBAL_KEYS: readonly {
+  shown: string;
+  labelKey: string;
+  action: GlobalKey;
+  matches(event: KeyboardEvent): boolean;
+}[] = [
+  { shown: 'Ctrl/⌘ K', labelKey: 'shortcuts.openPalette', action: 'palette', matches: isPaletteChord },
+  { shown: '?', labelKey: 'shortcuts.help', action: 'help', matches: (event) => event.key === '?' },
+  { shown: 'Esc', labelKey: 'shortcuts.close', action: 'close', matches: (event) => event.key === 'Escape' },
+  { shown: 'g …', labelKey: 'shortcuts.goHint', action: 'go', matches: (event) => event.key === 'g' },
+];
+
 function HelpDialog({ onClose }: { onClose(): void }) {
   const { t } = useI18n();
   const close = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
   const screenKeys = useCurrentScreenKeys();
-  useEffect(() => close.current?.focus(), []);
+  useModalFocus(dialog, close);
   const rows: [string, string][] = [
     ...screenKeys.map(([keys, labelKey]): [string, string] => [keys, t(labelKey)]),
-    ['Ctrl/⌘ K', t('shortcuts.openPalette')],
-    ['?', t('shortcuts.help')],
-    ['Esc', t('shortcuts.close')],
+    ...GLOBAL_KEYS.map((row): [string, string] => [row.shown, t(row.labelKey)]),
     ...GO_ROUTES.map((r): [string, string] => [
       `g ${r.goKey}`,
       t('shortcuts.goTo', { screen: t(r.titleKey) }),
@@ -27,7 +46,14 @@ function HelpDialog({ onClose }: { onClose(): void }) {
   ];
   return (
     <div className="modal-overlay">
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="shortcut-help-title">
+      <div
+        ref={dialog}
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="shortcut-help-title"
+        onKeyDown={trapTab}
+      >
         <h2 id="shortcut-help-title">{t('shortcuts.title')}</h2>
         <table className="shortcut-table">
           <tbody>
@@ -73,14 +99,15 @@ export function Shortcuts() {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Control' || event.key === 'Meta') void loadPalette().catch(() => undefined);
-      if (isPaletteChord(event)) {
+      const pressed = GLOBAL_KEYS.find((row) => row.matches(event))?.action;
+      if (pressed === 'palette') {
         event.preventDefault();
         setPaletteOpen((v) => !v);
         return;
       }
       if (paletteOpen || !isPlainKey(event) || isTypingTarget(event.target)) return;
       if (helpOpen) {
-        if (event.key === 'Escape') setHelpOpen(false);
+        if (pressed === 'close') setHelpOpen(false);
         return;
       }
       if (goPending) {
@@ -92,10 +119,10 @@ export function Shortcuts() {
         }
         return;
       }
-      if (event.key === '?') {
+      if (pressed === 'help') {
         event.preventDefault();
         setHelpOpen(true);
-      } else if (event.key === 'g') {
+      } else if (pressed === 'go') {
         setGoPending(true);
         goTimer.current = setTimeout(() => setGoPending(false), G_WINDOW_MS);
       }

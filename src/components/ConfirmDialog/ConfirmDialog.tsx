@@ -3,7 +3,6 @@ import {
   type KeyboardEvent as ReactKeyboardEvent,
   type ReactNode,
   useCallback,
-  useEffect,
   useId,
   useMemo,
   useRef,
@@ -13,6 +12,7 @@ import { fromPromise } from 'xstate';
 import { confirmationMachine } from '../../../machines/confirmation';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
+import { trapTab, useModalFocus } from '../Dialog/modal-focus';
 
 /** One prompt: what it says and what runs when the admin confirms. */
 export interface ConfirmRequest {
@@ -31,24 +31,6 @@ export interface Confirmation {
   ask(request: ConfirmRequest): void;
   /** Render it once where the dialog should live. */
   dialog: ReactNode;
-}
-
-const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
-/** Keeps Tab and Shift+Tab inside the dialog, so the page behind cannot be reached. */
-function trapTab(event: ReactKeyboardEvent<HTMLElement>) {
-  if (event.key !== 'Tab') return;
-  const items = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)];
-  const first = items[0];
-  const last = items[items.length - 1];
-  if (!first || !last) return;
-  if (event.shiftKey && document.activeElement === first) {
-    event.preventDefault();
-    last.focus();
-  } else if (!event.shiftKey && document.activeElement === last) {
-    event.preventDefault();
-    first.focus();
-  }
 }
 
 /** The single confirmation flow of the console, backed by `machines/confirmation.ts`. */
@@ -93,22 +75,8 @@ function ConfirmDialog({
   const failed = useSelector(actor, (s) => s.matches('failed'));
   const error = useSelector(actor, (s) => s.context.error);
   const confirmButton = useRef<HTMLButtonElement>(null);
-  const returnFocus = useRef<Element | null>(null);
   const dialogRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    returnFocus.current = document.activeElement;
-    confirmButton.current?.focus();
-    // Whoever opened the dialog may restore focus right after (the palette does, as it closes).
-    const reclaim = setTimeout(() => {
-      if (!dialogRef.current?.contains(document.activeElement)) confirmButton.current?.focus();
-    }, 0);
-    return () => {
-      clearTimeout(reclaim);
-      if (returnFocus.current instanceof HTMLElement && returnFocus.current.isConnected)
-        returnFocus.current.focus();
-    };
-  }, []);
+  useModalFocus(dialogRef, confirmButton);
 
   const accept = () => actor.send({ type: failed ? 'confirm.retry' : 'confirm.accept' });
   const cancel = () => actor.send({ type: 'confirm.cancel' });

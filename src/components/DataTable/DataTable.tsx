@@ -13,6 +13,7 @@ import {
   type ReactNode,
   useCallback,
   useEffect,
+  useId,
   useMemo,
   useRef,
   useState,
@@ -20,13 +21,25 @@ import {
 import { useLocation } from 'wouter';
 import type { Page } from '../../../contract/common';
 import { useI18n } from '../../i18n/i18n';
+import { formatError } from '../../kernel/error-format';
+import { helpLines } from '../../kernel/key-table';
+import { useScreenKeys } from '../../kernel/screen-keys';
 import { useColumnVisibility } from './column-visibility';
 import { FilterControl } from './FilterControl';
 import type { DataFilter } from './filters';
-import { type Cursor, INITIAL_CURSOR, moveCursor, type TableKeyAction, tableKeyAction } from './keyboard';
+import {
+  type Cursor,
+  INITIAL_CURSOR,
+  moveCursor,
+  TABLE_KEYS,
+  type TableKeyAction,
+  tableKeyAction,
+} from './keyboard';
 import { DEFAULT_PAGE_SIZE, type PageRequest, pageRequest } from './page-request';
 import type { SortOrder, TableUrlState } from './url-state';
 import { useTableUrlState } from './use-table-url-state';
+
+const TABLE_HELP = helpLines(TABLE_KEYS);
 
 export interface DataColumn<T> {
   id: string;
@@ -103,6 +116,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     queryFn: ({ pageParam }) => props.fetchPage(pageRequest(state, fixedFilters, pageSize, pageParam)),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
+    meta: { inlineError: true },
   });
   const rows = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
   const rowIds = useMemo(() => rows.map(getRowId), [rows, getRowId]);
@@ -186,6 +200,8 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     },
     [cursor, rowIds, open, virtualizer],
   );
+
+  useScreenKeys(useId(), TABLE_HELP);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -386,7 +402,12 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
             })}
           </tbody>
         </table>
-        {loading || rows.length === 0 ? (
+        {query.error ? (
+          // The list's own failure, here and only here (its query keeps the toast silent).
+          <div className="data-table-status screen-error" role="alert">
+            {formatError(query.error, t).message}
+          </div>
+        ) : loading || rows.length === 0 ? (
           <div className="data-table-status" role="status">
             {loading ? t('table.loading') : t('errorMessages.NO_RECORDS_FOUND')}
           </div>

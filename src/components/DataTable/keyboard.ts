@@ -1,4 +1,4 @@
-import { isPlainKey, isTypingTarget } from '../../kernel/keys';
+import { type KeyBinding, keyAction } from '../../kernel/key-table';
 
 export type TableKeyAction =
   | { type: 'move'; by: 1 | -1 }
@@ -8,33 +8,36 @@ export type TableKeyAction =
   | { type: 'focusSearch' }
   | { type: 'clear' };
 
-type KeyLike = Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey' | 'target'>;
+/** DESIGN §8 table keys: the handler reads this table and `?` lists it. */
+export const TABLE_KEYS: readonly KeyBinding<TableKeyAction>[] = [
+  {
+    keys: ['j', 'ArrowDown'],
+    shown: 'j / ↓',
+    labelKey: 'shortcuts.table.down',
+    action: { type: 'move', by: 1 },
+  },
+  {
+    keys: ['k', 'ArrowUp'],
+    shown: 'k / ↑',
+    labelKey: 'shortcuts.table.up',
+    action: { type: 'move', by: -1 },
+  },
+  { keys: ['Enter', 'o'], shown: 'Enter / o', labelKey: 'shortcuts.table.open', action: { type: 'open' } },
+  { keys: ['x'], shown: 'x', labelKey: 'shortcuts.table.select', action: { type: 'select' } },
+  {
+    keys: ['X'],
+    shift: true,
+    shown: 'Shift x',
+    labelKey: 'shortcuts.table.extend',
+    action: { type: 'extend' },
+  },
+  { keys: ['/'], shown: '/', labelKey: 'shortcuts.table.search', action: { type: 'focusSearch' } },
+  { keys: ['Escape'], shown: 'Esc', labelKey: 'shortcuts.table.clear', action: { type: 'clear' } },
+];
 
-/** DESIGN §8 table keys; nothing while the admin is typing in a field. */
-export function tableKeyAction(event: KeyLike): TableKeyAction | null {
-  if (!isPlainKey(event as KeyboardEvent) || isTypingTarget(event.target)) return null;
-  switch (event.key) {
-    case 'j':
-    case 'ArrowDown':
-      return { type: 'move', by: 1 };
-    case 'k':
-    case 'ArrowUp':
-      return { type: 'move', by: -1 };
-    case 'Enter':
-    case 'o':
-      return { type: 'open' };
-    case 'x':
-      return { type: 'select' };
-    case 'X':
-      return event.shiftKey ? { type: 'extend' } : null;
-    case '/':
-      return { type: 'focusSearch' };
-    case 'Escape':
-      return { type: 'clear' };
-    default:
-      return null;
-  }
-}
+/** The table key pressed, if any; nothing while the admin is typing in a field. */
+export const tableKeyAction = (event: Parameters<typeof keyAction>[1]): TableKeyAction | null =>
+  keyAction(TABLE_KEYS, event);
 
 export interface Cursor {
   /** Row the keyboard is on, -1 before the first move. */

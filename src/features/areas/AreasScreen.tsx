@@ -28,6 +28,7 @@ export default function AreasScreen() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: interestAreasQuery.queryKey });
   const create = useMutation({
     mutationFn: createInterestArea,
+    meta: { inlineError: true },
     onSuccess: (area) => {
       setName('');
       notify('success', t('areas.created', { name: area.name }));

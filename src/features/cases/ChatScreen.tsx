@@ -12,7 +12,7 @@ import { MessageTimeline } from './MessageTimeline';
 export default function ChatScreen() {
   const { id = '' } = useParams<{ id: string }>();
   const { t } = useI18n();
-  const query = useInfiniteQuery(caseMessagesQuery(id));
+  const query = useInfiniteQuery({ ...caseMessagesQuery(id), meta: { inlineError: true } });
   const pages = query.data?.pages;
   // Every page repeats the case; closing writes the answer into all of them (case-actions.tsx).
   const item = pages?.at(-1)?.case;

@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useMemo, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useCallback, useMemo, useRef, useState } from 'react';
 import { SEPA_STATUSES } from '../../../domain/sepa-status';
 import { errorCodeOf } from '../../../machines/session';
 import { settlementKeys } from '../../api/finance';
@@ -16,10 +16,13 @@ import {
   DataTable,
   type PageRequest,
 } from '../../components/DataTable/DataTable';
+import { Pill } from '../../components/Pill/Pill';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
+import { formatDateTime } from '../../kernel/dates';
 import { formatMoney, formatMonth, recentMonths } from './format';
-import { bankReason, SEPA_STATUS_KEYS } from './sepa-format';
+import { bankReason, SEPA_STATUS_KEYS, SEPA_STATUS_TONES } from './sepa-format';
+import { useFormRequest } from './use-form-request';
 
 const rowId = (row: SepaFile) => row.id;
 const rowHref = (row: SepaFile) => `/sepa/${row.id}`;
@@ -41,7 +44,7 @@ export function SepaHistory() {
         id: 'status',
         header: t('finance.columns.status'),
         width: '9rem',
-        cell: (f) => t(SEPA_STATUS_KEYS[f.status]),
+        cell: (f) => <Pill tone={SEPA_STATUS_TONES[f.status]}>{t(SEPA_STATUS_KEYS[f.status])}</Pill>,
       },
       {
         id: 'month',
@@ -67,7 +70,7 @@ export function SepaHistory() {
         id: 'createdAt',
         header: t('finance.columns.createdAt'),
         width: '11rem',
-        cell: (f) => new Date(f.createdAt).toLocaleString(locale),
+        cell: (f) => formatDateTime(f.createdAt, locale),
       },
     ],
     [t, locale],
@@ -111,28 +114,33 @@ function StatusReportUpload() {
   const { t, locale } = useI18n();
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
-  const upload = useMutation({
-    mutationFn: uploadStatusReport,
-    onSuccess: () => {
+  const [result, setResult] = useState<SepaStatusReportResult | null>(null);
+  const applied = useCallback(
+    (answer: SepaStatusReportResult) => {
+      setResult(answer);
       void queryClient.invalidateQueries({ queryKey: sepaKeys.all });
       void queryClient.invalidateQueries({ queryKey: settlementKeys.all });
     },
-  });
+    [queryClient],
+  );
+  // A form: its refusal is shown here, in place, and not also as a toast (DESIGN: one place per error).
+  const upload = useFormRequest(uploadStatusReport, applied);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const file = input.current?.files?.[0];
-    if (file) upload.mutate(file);
+    if (!file) return;
+    setResult(null);
+    void upload.run(file);
   };
-  const result: SepaStatusReportResult | undefined = upload.data;
   return (
     <form className="status-report-upload" onSubmit={submit} aria-label={t('sepa.report.title')}>
       <label>
         {t('sepa.report.file')} <input ref={input} type="file" accept=".xml,application/xml,text/xml" />
       </label>{' '}
-      <button type="submit" disabled={upload.isPending}>
+      <button type="submit" disabled={upload.pending}>
         {t('sepa.report.upload')}
       </button>
-      {upload.isError ? (
+      {upload.error ? (
         <p role="alert">{t(errorCodeKey(errorCodeOf(upload.error)) ?? 'errorMessages.fallback')}</p>
       ) : null}
       {result ? (

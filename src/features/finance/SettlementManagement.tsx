@@ -10,10 +10,18 @@ import {
   DataTable,
   type PageRequest,
 } from '../../components/DataTable/DataTable';
-import { errorCodeKey } from '../../i18n/error-codes';
+import { BulkResult } from '../../components/EntityActions/BulkResult';
+import { Pill } from '../../components/Pill/Pill';
 import { useI18n } from '../../i18n/i18n';
 import { notify } from '../../kernel/toast';
-import { formatMoney, formatMonth, recentMonths, SETTLEMENT_STATUS_KEYS, shortId } from './format';
+import {
+  formatMoney,
+  formatMonth,
+  recentMonths,
+  SETTLEMENT_STATUS_KEYS,
+  SETTLEMENT_STATUS_TONES,
+  shortId,
+} from './format';
 import { SettlementEditor } from './SettlementEditor';
 import { refreshSettlements } from './settlement-actions';
 
@@ -50,7 +58,9 @@ export function SettlementManagement() {
         id: 'status',
         header: t('finance.columns.status'),
         width: '9rem',
-        cell: (s) => t(SETTLEMENT_STATUS_KEYS[s.status]),
+        cell: (s) => (
+          <Pill tone={SETTLEMENT_STATUS_TONES[s.status]}>{t(SETTLEMENT_STATUS_KEYS[s.status])}</Pill>
+        ),
       },
       {
         id: 'case',
@@ -120,6 +130,7 @@ export function SettlementManagement() {
         options: recentMonths().map((m) => ({ value: m, label: formatMonth(m, locale) })),
       },
       { key: 'professionalId', label: t('settlementAdmin.filters.doctor'), kind: 'text' },
+      { key: 'caseId', label: t('settlementAdmin.filters.case'), kind: 'text' },
       { key: 'payableMinCents', label: t('settlementAdmin.filters.payableMin'), kind: 'amount' },
       { key: 'payableMaxCents', label: t('settlementAdmin.filters.payableMax'), kind: 'amount' },
       {
@@ -138,7 +149,7 @@ export function SettlementManagement() {
   return (
     <>
       {open ? <SettlementEditor settlement={open} onChange={setOpen} onClose={() => setOpen(null)} /> : null}
-      {bulkResult ? <BulkResult {...bulkResult} /> : null}
+      {bulkResult ? <BulkDeleteResult {...bulkResult} /> : null}
       {bulk.dialog}
       <DataTable
         id="settlement-manage"
@@ -189,26 +200,18 @@ function useBulkDelete(
 }
 
 /** What the bulk delete did to each selected row: deleted, or the translated reason it stayed. */
-function BulkResult({ rows, result }: { rows: SettlementItem[]; result: SettlementBulkDeleteResult }) {
+function BulkDeleteResult({ rows, result }: { rows: SettlementItem[]; result: SettlementBulkDeleteResult }) {
   const { t, locale } = useI18n();
   const refused = new Map(result.refused.map((r) => [r.settlementId, r.code]));
   return (
-    <section aria-label={t('settlementAdmin.bulkResult')} data-testid="bulk-result">
-      <h2>{t('settlementAdmin.bulkResult')}</h2>
-      <ul>
-        {rows.map((row) => {
-          const code = refused.get(row.id);
-          return (
-            <li key={row.id} data-testid={`bulk-${row.id}`}>
-              {row.professionalName} — {formatMonth(row.referenceMonth, locale)} —{' '}
-              {formatMoney(row.payableCents, locale)}:{' '}
-              {code === undefined
-                ? t('settlementAdmin.bulkRowDeleted')
-                : t(errorCodeKey(code) ?? 'errorMessages.fallback')}
-            </li>
-          );
-        })}
-      </ul>
-    </section>
+    <BulkResult
+      title={t('settlementAdmin.bulkResult')}
+      doneLabel={t('settlementAdmin.bulkRowDeleted')}
+      rows={rows.map((row) => ({
+        id: row.id,
+        label: `${row.professionalName} — ${formatMonth(row.referenceMonth, locale)} — ${formatMoney(row.payableCents, locale)}`,
+        refusedCode: refused.get(row.id) ?? null,
+      }))}
+    />
   );
 }

@@ -12,7 +12,7 @@ const TrendCharts = lazy(() => import('./TrendCharts'));
 export default function HomeScreen() {
   const { t } = useI18n();
   const name = SessionContext.useSelector((s) => s.context.user?.user.name ?? '');
-  const { data, error } = useQuery(dashboardQuery);
+  const { data, error } = useQuery({ ...dashboardQuery, meta: { inlineError: true } });
 
   return (
     <div className="home">

@@ -3,12 +3,22 @@ import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { attachmentUrl } from '../../api/attachments';
 import { fetchUser, type StoredFile, type UserDetail, userKeys } from '../../api/users';
+import { Pill } from '../../components/Pill/Pill';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { genderedKey } from '../../i18n/gender';
 import { useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
 import { auditActionLabel, auditHistoryHref, useHistoryCommand } from '../../kernel/audit';
-import { formatDate, formatDateTime, formatMoney, GENDER_KEYS, statusKey, userHref } from './format';
+import { formatError } from '../../kernel/error-format';
+import {
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  GENDER_KEYS,
+  statusKey,
+  statusTone,
+  userHref,
+} from './format';
 import { useUserActions } from './user-actions';
 
 const MISSING_KEYS = {
@@ -207,8 +217,8 @@ export default function UserScreen({ casesSlot }: { casesSlot?: UserCasesSlot })
   const {
     data: user,
     isPending,
-    isError,
-  } = useQuery({ queryKey: userKeys.detail(id), queryFn: () => fetchUser(id) });
+    error,
+  } = useQuery({ queryKey: userKeys.detail(id), queryFn: () => fetchUser(id), meta: { inlineError: true } });
   const { actions, dialog } = useUserActions(user);
   useHistoryCommand(t, 'user', user?.id, 'palette.userHistory', 'palette.groups.user');
   // A patient's id under /professionals (or a doctor's under /customers) moves, once the user is known,
@@ -221,14 +231,19 @@ export default function UserScreen({ casesSlot }: { casesSlot?: UserCasesSlot })
   }, [misplaced, home, navigate]);
 
   if (isPending || misplaced) return <p role="status">{t('table.loading')}</p>;
-  if (isError || !user) return <p role="alert">{t('errorMessages.NOT_FOUND')}</p>;
+  if (error || !user)
+    return (
+      <p className="screen-error" role="alert">
+        {error ? formatError(error, t).message : t('errorMessages.NOT_FOUND')}
+      </p>
+    );
   return (
     <div className="user-view">
       <header className="user-header">
         <h2 className="user-name">{user.fullName ?? user.name}</h2>
-        <span className={`user-status user-status-${user.status}`} data-testid="user-status">
+        <Pill tone={statusTone(user.status, user.role)} testId="user-status">
           {t(genderedKey(statusKey(user.status, user.role), user.gender))}
-        </span>
+        </Pill>
         <div className="user-actions">
           {actions.map((a) => (
             <button key={a.id} type="button" onClick={a.run}>

@@ -10,9 +10,11 @@ import {
   DataTable,
   type PageRequest,
 } from '../../components/DataTable/DataTable';
+import { Pill } from '../../components/Pill/Pill';
 import { genderedKey } from '../../i18n/gender';
 import { useI18n } from '../../i18n/i18n';
-import { formatDate, GENDER_KEYS, statusKey, userHref } from './format';
+import { formatDate, GENDER_KEYS, statusKey, statusTone, userHref } from './format';
+import { useBulkUserActions } from './user-actions';
 import {
   type UsersFilterKey,
   type UsersListRole,
@@ -46,6 +48,7 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
   const areas = useQuery({ ...interestAreasQuery, enabled: professionals });
 
   const fixedFilters = useMemo(() => usersFixedFilters(role, status), [role, status]);
+  const bulk = useBulkUserActions();
 
   const filters = useMemo<DataFilter[]>(() => {
     const byKey: Record<UsersFilterKey, DataFilter> = {
@@ -107,9 +110,9 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
         header: t('users.fields.status'),
         width: '11rem',
         cell: (u) => (
-          <span className={`user-status user-status-${u.status}`}>
+          <Pill tone={statusTone(u.status, u.role)}>
             {t(genderedKey(statusKey(u.status, u.role), u.gender))}
-          </span>
+          </Pill>
         ),
       },
       { id: 'country', header: t('users.fields.country'), width: '6rem', cell: (u) => u.country ?? '—' },
@@ -163,18 +166,22 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
   }, [t, locale, professionals]);
 
   return (
-    <DataTable
-      id={id}
-      label={t(professionals ? 'users.professionalsTable' : 'users.customersTable')}
-      columns={columns}
-      queryKey={userKeys.lists()}
-      fetchPage={fetchPage}
-      getRowId={getRowId}
-      rowHref={userHref}
-      filters={filters}
-      fixedFilters={fixedFilters}
-      defaultSort={{ sort: 'created', order: 'desc' }}
-      searchMaxLength={USER_SEARCH_MAX}
-    />
+    <>
+      {bulk.view}
+      <DataTable
+        id={id}
+        label={t(professionals ? 'users.professionalsTable' : 'users.customersTable')}
+        columns={columns}
+        queryKey={userKeys.lists()}
+        fetchPage={fetchPage}
+        getRowId={getRowId}
+        rowHref={userHref}
+        filters={filters}
+        fixedFilters={fixedFilters}
+        defaultSort={{ sort: 'created', order: 'desc' }}
+        searchMaxLength={USER_SEARCH_MAX}
+        bulkActions={bulk.buttons}
+      />
+    </>
   );
 }

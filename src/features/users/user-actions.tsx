@@ -9,6 +9,10 @@ import {
   userKeys,
 } from '../../api/users';
 import {
+  type BulkEntityActionsView,
+  useBulkEntityActions,
+} from '../../components/EntityActions/useBulkEntityActions';
+import {
   type EntityActions,
   type EntityActionsView,
   entityAction,
@@ -98,4 +102,14 @@ export function useUserActions(user: UserSummary | undefined): EntityActionsView
   const selfId = SessionContext.useSelector((s) => s.context.user?.user.id ?? null);
   const context = useMemo(() => ({ selfId }), [selfId]);
   return useEntityActions(USER_ACTIONS, user, context);
+}
+
+/** The actions offered on a selection of users (issue 14): the same definitions, one request per user. */
+const BULK_USER_ACTIONS = ['disable', 'enable', 'verify'] as const;
+const bulkRowLabel = (user: UserSummary) => `${user.fullName ?? user.name} <${user.email}>`;
+
+export function useBulkUserActions(): BulkEntityActionsView<UserSummary> {
+  const selfId = SessionContext.useSelector((s) => s.context.user?.user.id ?? null);
+  const context = useMemo(() => ({ selfId }), [selfId]);
+  return useBulkEntityActions(USER_ACTIONS, context, BULK_USER_ACTIONS, bulkRowLabel);
 }

@@ -116,9 +116,7 @@ describe('message timeline', () => {
     expect(text.dataset.type).toBe('TEXT');
     expect(within(text).getByText('Tenho dores de cabeça há três dias.')).toBeTruthy();
     expect(within(text).getByText(enGB.chat.role.CUSTOMER)).toBeTruthy();
-    expect(within(text).getByText('15 Mar 2026, 10:30').getAttribute('datetime')).toBe(
-      '2026-03-15T10:30:00Z',
-    );
+    expect(within(text).getByText('15/03/2026, 10:30').getAttribute('datetime')).toBe('2026-03-15T10:30:00Z');
     const download = within(text).getByRole('link', { name: 'Download análises.pdf' });
     expect(download.textContent).toBe('análises.pdf12.3 kB');
     expect(download.getAttribute('href')).toBe('/v2/admin/case-message/attachments/download?id=a1');
@@ -137,7 +135,7 @@ describe('message timeline', () => {
     // Nothing is fetched before the admin asks to listen.
     expect(audio.preload).toBe('none');
     expect(within(voice).getByText('0:07')).toBeTruthy();
-    expect(within(voice).getByText('16 Jul 2026, 00:30')).toBeTruthy();
+    expect(within(voice).getByText('16/07/2026, 00:30')).toBeTruthy();
   });
 
   it('uses the Portuguese formats and words in pt-PT', () => {

@@ -72,6 +72,54 @@ describe('single-key shortcuts', () => {
     expect(screen.queryByRole('dialog', { name: 'Keyboard shortcuts' })).toBeNull();
   });
 
+  it('? on a list lists the table keys, by what each does; without a table they are not listed', async () => {
+    fakeApi({
+      'GET /v2/user/me': () => ({ status: 200, body: adminProfile }),
+      'GET /v2/admin/users': () => ({ status: 200, body: { items: [], nextCursor: null, total: 0 } }),
+      'GET /v2/static-data/country': () => ({ status: 200, body: [] }),
+    });
+    const user = userEvent.setup();
+    renderApp('/customers', { token: 'tok-admin' });
+    await screen.findByTestId('customers-total');
+    await user.keyboard('?');
+    const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    const lines = [...dialog.querySelectorAll('tr')].map((row) => row.textContent);
+    // DESIGN §8's table keys, as an admin reads them.
+    for (const line of [
+      'j / ↓Next row',
+      'k / ↑Previous row',
+      'Enter / oOpen the row',
+      'xSelect or unselect the row',
+      'Shift xExtend the selection to this row',
+      '/Search this list',
+      'EscClear the search and the selection',
+      'Ctrl/⌘ KOpen the command palette',
+      '?Show this help',
+    ])
+      expect(lines).toContain(line);
+    await user.keyboard('{Escape}');
+    await user.keyboard('gh');
+    await screen.findByRole('heading', { name: 'Home' });
+    await user.keyboard('?');
+    const atHome = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(atHome.textContent).not.toContain('Next row');
+  });
+
+  it('the help keeps Tab inside it and gives focus back to where it was when it closes', async () => {
+    const user = await signedInAtHome();
+    const before = document.querySelector<HTMLButtonElement>('[aria-haspopup="menu"]')!;
+    before.focus();
+    await user.keyboard('?');
+    const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    const close = screen.getByRole('button', { name: 'Close' });
+    expect(document.activeElement).toBe(close);
+    await user.tab();
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).toBe(before);
+  });
+
   it('never fires inside inputs', async () => {
     fakeApi({});
     const user = userEvent.setup();

@@ -1,26 +1,18 @@
 // @vitest-environment jsdom
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import firstLoadEnGB from '../../../locales/en-GB.json';
 import lazyEnGB from '../../../locales/finance.en-GB.json';
 import type { SettlementItem } from '../../../src/api/finance';
 import { adminProfile, clearCookies, type FakeCall, fakeApi } from './fake-api';
-import { fillJsdomGaps } from './jsdom-gaps';
+import { fillJsdomGaps, layOutTables } from './jsdom-gaps';
 import { renderApp } from './render-app';
 
 const enGB = { ...firstLoadEnGB, ...lazyEnGB };
 
 beforeAll(fillJsdomGaps);
-// jsdom lays nothing out: give the table's scroll box a height so the virtualiser renders its rows.
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 640 });
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1000 });
-});
-afterAll(() => {
-  delete (HTMLElement.prototype as { clientHeight?: number }).clientHeight;
-  delete (HTMLElement.prototype as { clientWidth?: number }).clientWidth;
-});
+layOutTables();
 afterEach(() => {
   cleanup();
   clearCookies();

@@ -1,0 +1,126 @@
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+
+export interface MenuItem {
+  id: string;
+  label: string;
+  /** The item's own language (a language's name written in it). */
+  lang?: string;
+  onSelect(): void;
+}
+
+interface MenuProps {
+  /** The button's text. */
+  button: ReactNode;
+  /** The menu's accessible name. */
+  label: string;
+  items: readonly MenuItem[];
+  className?: string;
+}
+
+/**
+ * A menu button as WAI-ARIA's pattern has it (issue 14: "menus are real menus"): opening puts focus on
+ * an item (Enter, Space or ↓ the first, ↑ the last); ↑ ↓ Home End move between items; Esc closes and
+ * gives focus back to the button; Tab, a click elsewhere or focus leaving close it.
+ */
+export function Menu({ button, label, items, className }: MenuProps) {
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const menuId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const itemRefs = useRef<(HTMLButtonElement | null)[]>([]);
+
+  useEffect(() => {
+    if (open) itemRefs.current[active]?.focus();
+  }, [open, active]);
+
+  useEffect(() => {
+    if (!open) return;
+    const closeOutside = (event: MouseEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', closeOutside);
+    return () => document.removeEventListener('mousedown', closeOutside);
+  }, [open]);
+
+  const openAt = (index: number) => {
+    setActive(index);
+    setOpen(true);
+  };
+  const close = (focusButton: boolean) => {
+    setOpen(false);
+    if (focusButton) trigger.current?.focus();
+  };
+  const last = items.length - 1;
+
+  const onTriggerKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    event.preventDefault();
+    openAt(event.key === 'ArrowDown' ? 0 : last);
+  };
+  const onMenuKeyDown = (event: KeyboardEvent) => {
+    const moves: Record<string, number> = {
+      ArrowDown: active === last ? 0 : active + 1,
+      ArrowUp: active === 0 ? last : active - 1,
+      Home: 0,
+      End: last,
+    };
+    if (event.key in moves) {
+      event.preventDefault();
+      setActive(moves[event.key]!);
+    } else if (event.key === 'Escape') {
+      // Handled here: the screen's own Esc (clear a table's selection) is not for this key press.
+      event.preventDefault();
+      event.nativeEvent.stopImmediatePropagation();
+      close(true);
+    } else if (event.key === 'Tab') setOpen(false);
+  };
+
+  return (
+    <div className={className} ref={root}>
+      <button
+        type="button"
+        ref={trigger}
+        className="topbar-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => (open ? close(false) : openAt(0))}
+        onKeyDown={onTriggerKeyDown}
+      >
+        {button}
+      </button>
+      {open ? (
+        <div
+          className="dropdown"
+          id={menuId}
+          role="menu"
+          aria-label={label}
+          onKeyDown={onMenuKeyDown}
+          onBlur={(event) => {
+            if (!root.current?.contains(event.relatedTarget as Node | null)) setOpen(false);
+          }}
+        >
+          {items.map((item, index) => (
+            <button
+              key={item.id}
+              ref={(element) => {
+                itemRefs.current[index] = element;
+              }}
+              type="button"
+              role="menuitem"
+              tabIndex={index === active ? 0 : -1}
+              lang={item.lang}
+              onClick={() => {
+                close(true);
+                item.onSelect();
+              }}
+            >
+              {item.label}
+            </button>
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}

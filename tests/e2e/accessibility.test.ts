@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../src/app/routes';
+import { hasChromium, launchBrowser, signInByKeyboard } from '../support/browser';
+import { startTestServer, type TestServer } from '../support/server';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's WCAG 2.1 A and AA rules over the page as it is now. */
+async function violations(page: Page): Promise<Violation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run(context: Document, options: unknown): Promise<{ violations: Violation[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })),
+    }));
+  });
+}
+
+// Every screen the console routes to: the fixed paths, and one of each kind of record for the others.
+const STATIC_PATHS = ROUTES.map((route) => route.path).filter(
+  (path) => !path.includes(':') && path !== '/logout' && path !== '/login',
+);
+
+/** The routes' `:id`s filled with records of the seed. */
+async function recordPaths(server: TestServer): Promise<string[]> {
+  const one = async (sql: string) => (await server.db.query<{ id: string }>(sql)).rows[0]!.id;
+  return [
+    `/customers/${await one(`SELECT id FROM users WHERE role = 'CUSTOMER' ORDER BY id LIMIT 1`)}`,
+    `/professionals/${await one(`SELECT id FROM users WHERE role = 'PROFESSIONAL' ORDER BY id LIMIT 1`)}`,
+    `/chat/${await one(`SELECT case_id AS id FROM case_messages ORDER BY case_id LIMIT 1`)}`,
+    `/sepa/${await one('SELECT id FROM sepa_files ORDER BY id LIMIT 1')}`,
+  ];
+}
+
+/** What axe found, by where: only the places with something, so a clean run is `{}`. */
+type Findings = Record<string, { id: string; help: string; targets: string[] }[]>;
+
+describe.skipIf(!hasChromium)('accessibility (axe, WCAG 2.1 A and AA) in Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it.each(['pt-PT', 'en-GB'] as const)(
+    'finds nothing on any screen in %s, nor with the palette, the help or a confirmation open',
+    async (locale) => {
+      // bypassCSP: the product's policy (script-src 'self') would refuse the injected axe script.
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
+      await context.addCookies([{ name: 'i18n_redirected', value: locale, url: server.url }]);
+      const page = await context.newPage();
+      const findings: Findings = {};
+      const check = async (where: string) => {
+        const found = await violations(page);
+        if (found.length > 0)
+          findings[where] = found.map((v) => ({
+            id: v.id,
+            help: v.help,
+            targets: v.nodes.map((n) => n.target.join(' ')),
+          }));
+      };
+      try {
+        await page.goto(`${server.url}/login`);
+        await page.locator('h1').first().waitFor();
+        await check('/login');
+        await signInByKeyboard(page, server);
+        for (const path of [...STATIC_PATHS, ...(await recordPaths(server))]) {
+          await page.goto(`${server.url}${path}`);
+          await page.locator('main h1, main h2').first().waitFor();
+          await page.waitForLoadState('networkidle');
+          await check(path);
+        }
+        // Overlays, on a list (a table behind them).
+        await page.goto(`${server.url}/professionals`);
+        await page.locator('.data-table-body-row').first().waitFor();
+        await page.keyboard.press('?');
+        await page.getByRole('dialog').waitFor();
+        await check('/professionals + help');
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('Control+k');
+        await page.locator('[cmdk-input]').waitFor();
+        await check('/professionals + palette');
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('j');
+        await page.keyboard.press('x');
+        await page.locator('.data-table-bulk button').first().click();
+        await page.getByRole('alertdialog').waitFor();
+        await check('/professionals + confirmation');
+        await page.keyboard.press('Escape');
+      } finally {
+        await context.close();
+      }
+      expect(findings).toEqual({});
+    },
+    300_000,
+  );
+});

@@ -1,4 +1,5 @@
-import { type KeyboardEvent as ReactKeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
+import { type KeyboardEvent as ReactKeyboardEvent, type ReactNode, useId, useRef } from 'react';
+import { trapTab, useModalFocus } from '../../components/Dialog/modal-focus';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
 
@@ -26,13 +27,8 @@ export function FlowDialog(props: FlowDialogProps) {
   const { t } = useI18n();
   const titleId = useId();
   const confirmButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    const previous = document.activeElement;
-    confirmButton.current?.focus();
-    return () => {
-      if (previous instanceof HTMLElement && previous.isConnected) previous.focus();
-    };
-  }, []);
+  const dialog = useRef<HTMLDivElement>(null);
+  useModalFocus(dialog, confirmButton);
 
   const accept = () => (props.failed ? props.onRetry() : props.onAccept());
   const onKeyDown = (event: ReactKeyboardEvent<HTMLDivElement>) => {
@@ -45,18 +41,13 @@ export function FlowDialog(props: FlowDialogProps) {
       if (event.target instanceof HTMLButtonElement && event.target !== confirmButton.current)
         event.target.click();
       else accept();
-    } else if (event.key === 'Tab') {
-      // Two buttons: Tab moves between them and never leaves the dialog.
-      event.preventDefault();
-      const buttons = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('button:not([disabled])')];
-      const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
-      buttons[(at + (event.shiftKey ? buttons.length - 1 : 1)) % buttons.length]?.focus();
-    }
+    } else trapTab(event);
   };
 
   return (
     <div className="modal-overlay">
       <div
+        ref={dialog}
         className="modal confirm-dialog"
         role="alertdialog"
         aria-modal="true"

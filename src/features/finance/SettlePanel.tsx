@@ -20,8 +20,8 @@ import {
   settlementKeys,
 } from '../../api/finance';
 import { useI18n } from '../../i18n/i18n';
-import { isPlainKey, isTypingTarget } from '../../kernel/keys';
-import { type ScreenKey, useScreenKeys } from '../../kernel/screen-keys';
+import { helpLines, type KeyBinding, keyAction } from '../../kernel/key-table';
+import { useScreenKeys } from '../../kernel/screen-keys';
 import { notify } from '../../kernel/toast';
 import { FlowDialog } from './FlowDialog';
 import { formatMoney, formatMonth, MISSING_FIELD_KEYS, shortId } from './format';
@@ -43,13 +43,18 @@ async function loadReview({ professionalId, referenceMonth }: DoctorMonth): Prom
   return { cases: page.items, missingFields: doctor?.missingFields ?? [] };
 }
 
-const SETTLE_KEYS: readonly ScreenKey[] = [
-  ['j / k', 'finance.keys.move'],
-  ['x', 'finance.keys.toggle'],
-  ['a', 'finance.keys.adjust'],
-  ['c', 'finance.keys.confirm'],
-  ['Esc', 'finance.keys.back'],
+type SettleKey = 'down' | 'up' | 'toggle' | 'adjust' | 'confirm' | 'back';
+
+/** The settling screen's keys: its handler reads this table and `?` lists it. */
+const SETTLE_KEYS: readonly KeyBinding<SettleKey>[] = [
+  { keys: ['j', 'ArrowDown'], shown: 'j / ↓', labelKey: 'shortcuts.table.down', action: 'down' },
+  { keys: ['k', 'ArrowUp'], shown: 'k / ↑', labelKey: 'shortcuts.table.up', action: 'up' },
+  { keys: ['x'], shown: 'x', labelKey: 'finance.keys.toggle', action: 'toggle' },
+  { keys: ['a'], shown: 'a', labelKey: 'finance.keys.adjust', action: 'adjust' },
+  { keys: ['c'], shown: 'c', labelKey: 'finance.keys.confirm', action: 'confirm' },
+  { keys: ['Escape'], shown: 'Esc', labelKey: 'finance.keys.back', action: 'back' },
 ];
+const SETTLE_HELP = helpLines(SETTLE_KEYS);
 
 const isModalOpen = () => document.querySelector('[aria-modal="true"], [cmdk-root]') !== null;
 
@@ -126,32 +131,29 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
   const activeCase = cases[Math.min(active, cases.length - 1)];
   const reviewing = snapshot.matches('reviewing');
 
-  useScreenKeys('settle', SETTLE_KEYS);
+  useScreenKeys('settle', SETTLE_HELP);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || !isPlainKey(event) || isTypingTarget(event.target) || isModalOpen())
-        return;
+      if (event.defaultPrevented || isModalOpen()) return;
       const handled = (() => {
-        switch (event.key) {
-          case 'j':
-          case 'ArrowDown':
+        switch (keyAction(SETTLE_KEYS, event)) {
+          case 'down':
             setActive((i) => Math.min(cases.length - 1, i + 1));
             return true;
-          case 'k':
-          case 'ArrowUp':
+          case 'up':
             setActive((i) => Math.max(0, i - 1));
             return true;
-          case 'x':
+          case 'toggle':
             if (reviewing && activeCase) actor.send({ type: 'case.toggle', settlementId: activeCase.id });
             return reviewing;
-          case 'a':
+          case 'adjust':
             if (reviewing && activeCase) setAdjusting(activeCase.id);
             return reviewing;
-          case 'c':
+          case 'confirm':
             actor.send({ type: 'settle.request' });
             return true;
-          case 'Escape':
+          case 'back':
             onBack();
             return true;
           default:

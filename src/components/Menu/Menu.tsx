@@ -1,4 +1,13 @@
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type ReactNode,
+  type Ref,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useRef,
+  useState,
+} from 'react';
 
 export interface MenuItem {
   id: string;
@@ -15,6 +24,15 @@ interface MenuProps {
   label: string;
   items: readonly MenuItem[];
   className?: string;
+  /** The button's class (the top bar's by default). */
+  buttonClassName?: string;
+  /** Lets a screen's key (a table's `f`) open the menu as ↓ on its button would. */
+  handle?: Ref<MenuHandle>;
+}
+
+export interface MenuHandle {
+  /** Focuses the button and opens the menu on its first item. */
+  open(): void;
 }
 
 /**
@@ -22,7 +40,7 @@ interface MenuProps {
  * an item (Enter, Space or ↓ the first, ↑ the last); ↑ ↓ Home End move between items; Esc closes and
  * gives focus back to the button; Tab, a click elsewhere or focus leaving close it.
  */
-export function Menu({ button, label, items, className }: MenuProps) {
+export function Menu({ button, label, items, className, buttonClassName, handle }: MenuProps) {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const menuId = useId();
@@ -44,9 +62,16 @@ export function Menu({ button, label, items, className }: MenuProps) {
   }, [open]);
 
   const openAt = (index: number) => {
+    if (items.length === 0) return;
     setActive(index);
     setOpen(true);
   };
+  useImperativeHandle(handle, () => ({
+    open: () => {
+      trigger.current?.focus();
+      openAt(0);
+    },
+  }));
   const close = (focusButton: boolean) => {
     setOpen(false);
     if (focusButton) trigger.current?.focus();
@@ -81,7 +106,7 @@ export function Menu({ button, label, items, className }: MenuProps) {
       <button
         type="button"
         ref={trigger}
-        className="topbar-button"
+        className={buttonClassName ?? 'topbar-button'}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}

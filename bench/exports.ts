@@ -1,5 +1,6 @@
 // Export jobs end to end at 1,000,000 users on PostgreSQL: POST admin/users/export → the runner claims
-// the job → keyset batches from PostgreSQL → the writer thread → a file under DATA_DIR/exports. The API
+// the job → keyset batches from PostgreSQL (CSV: lines PostgreSQL finished, joined on the API thread,
+// decision 0083; XLSX: JSON rows to the writer thread) → the file storage. The API
 // and the runner live in this process, as in `npm start`, so its RSS is the server's. Meanwhile a client
 // searches users one request at a time (p95 while exporting vs. idle).
 //   npx tsx bench/exports.ts                 both formats (a fresh process each), writes bench/results/exports.md
@@ -7,13 +8,13 @@
 // Needs the kept 1,000,000-user database of `npx tsx bench/seed-scale.ts --users 1000000 --keep`
 // (bench_seed_1000000; BENCH_DB names another). Migrations are applied first (0019 adds two indexes);
 // run `VACUUM ANALYZE users` once after seeding, as autovacuum would (the results say what else was done).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../server/app';
 import { readConfig } from '../server/config';
-import { openDatabase } from '../server/db/client';
+import { type Database, openDatabase } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
 import { createExportFile } from '../server/exports/export-file';
 import { createExportRunner } from '../server/exports/runner';
@@ -42,6 +43,8 @@ interface FormatResult {
   wallMs: number;
   /** CPU of this process (API thread, writer thread, zlib) during the export, the searches included. */
   cpuMs: number;
+  /** CPU of the PostgreSQL backends serving this process (its pool) during the export. */
+  pgCpuMs: number;
   bytes: number;
   rssStart: number;
   rssPeak: number;
@@ -53,6 +56,29 @@ interface FormatResult {
   busyMax: number;
   searches: number;
 }
+
+/**
+ * CPU milliseconds used so far by each PostgreSQL backend connected to `db`'s database (the server runs
+ * on this machine, so its processes are in /proc; utime + stime in clock ticks of 10 ms).
+ */
+async function backendCpu(db: { query: Database['query'] }): Promise<Map<number, number>> {
+  const { rows } = await db.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+  );
+  const used = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      used.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // gone meanwhile, or not on this machine
+    }
+  }
+  return used;
+}
+
+const cpuSince = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
@@ -102,6 +128,7 @@ async function runFormat(format: 'CSV' | 'XLSX'): Promise<FormatResult> {
       series.push(rss);
     }, 100);
 
+    const pgBefore = await backendCpu(db);
     const wall = performance.now();
     const cpu = process.cpuUsage();
     const started = await fetch(`${server.url}/v2/admin/users/export`, {
@@ -122,6 +149,7 @@ async function runFormat(format: 'CSV' | 'XLSX'): Promise<FormatResult> {
     }
     const wallMs = performance.now() - wall;
     const used = process.cpuUsage(cpu);
+    const pgCpuMs = cpuSince(pgBefore, await backendCpu(db));
     clearInterval(sampler);
     const { rows } = await db.query<{
       rows_written: number;
@@ -148,6 +176,7 @@ async function runFormat(format: 'CSV' | 'XLSX'): Promise<FormatResult> {
       runMs: Number(done.ms),
       wallMs,
       cpuMs: (used.user + used.system) / 1000,
+      pgCpuMs,
       bytes: Number(done.size_bytes),
       rssStart,
       rssPeak,
@@ -166,9 +195,10 @@ async function runFormat(format: 'CSV' | 'XLSX'): Promise<FormatResult> {
 }
 
 /**
- * The job's pipeline without PostgreSQL: the same columns and writer thread, fed 1,000,000 synthetic
+ * The XLSX job's pipeline without PostgreSQL: the same columns and writer thread, fed 1,000,000 synthetic
  * USERS rows in batches of 5,000 (as the driver returns them: epoch milliseconds for instants), stored
- * through export-file.ts. What the API thread and the writer cost on their own.
+ * through export-file.ts. What the API thread and the writer cost on their own. (CSV jobs no longer
+ * take this path, decision 0083: `pipeline-csv` measures the domain CSV writer in the thread.)
  */
 async function runPipeline(format: 'CSV' | 'XLSX') {
   const dataDir = mkdtempSync(join(tmpdir(), 'exports-pipeline-'));
@@ -250,16 +280,16 @@ if (only?.startsWith('pipeline-')) {
   const rate = (r: FormatResult, ms = r.runMs) => Math.round(r.rows / (ms / 1000)).toLocaleString('en-GB');
   const lines = results.map(
     (r) =>
-      `| ${r.format} | ${r.rows.toLocaleString('en-GB')} (est. ${r.estimatedTotal.toLocaleString('en-GB')}) | ${(r.runMs / 1000).toFixed(1)} s | ${rate(r)} | ${(r.cpuMs / 1000).toFixed(1)} s | ${rate(r, r.cpuMs)} | ${(r.wallMs / 1000).toFixed(1)} s | ${mib(r.bytes)} | ${mib(r.rssStart)} → ${mib(r.rssPeak)} (+${mib(r.rssPeak - r.rssStart)}) | ${r.rssSeries.map((x) => (x / 2 ** 20).toFixed(0)).join(' / ')} | ${r.idleP50.toFixed(1)} / ${r.idleP95.toFixed(1)} | ${r.busyP50.toFixed(1)} / ${r.busyP95.toFixed(1)} (max ${r.busyMax.toFixed(0)}, n=${r.searches}) |`,
+      `| ${r.format} | ${r.rows.toLocaleString('en-GB')} (est. ${r.estimatedTotal.toLocaleString('en-GB')}) | ${(r.runMs / 1000).toFixed(1)} s | ${rate(r)} | ${(r.cpuMs / 1000).toFixed(1)} s | ${rate(r, r.cpuMs)} | ${(r.pgCpuMs / 1000).toFixed(1)} s | ${rate(r, r.cpuMs + r.pgCpuMs)} | ${(r.wallMs / 1000).toFixed(1)} s | ${mib(r.bytes)} | ${mib(r.rssStart)} → ${mib(r.rssPeak)} (+${mib(r.rssPeak - r.rssStart)}) | ${r.rssSeries.map((x) => (x / 2 ** 20).toFixed(0)).join(' / ')} | ${r.idleP50.toFixed(1)} / ${r.idleP95.toFixed(1)} | ${r.busyP50.toFixed(1)} / ${r.busyP95.toFixed(1)} (max ${r.busyMax.toFixed(0)}, n=${r.searches}) |`,
   );
   writeResult(
     'exports',
     'npx tsx bench/exports.ts',
     [
-      `Database \`${dbName}\` on PostgreSQL (1,000,000 users from \`bench/seed-scale.ts\`), users created ${RANGE.startDate} – ${RANGE.endDate} exported as type USERS (customers and professionals, every field of the specification: ${'33'} columns), pt-PT. The API and the export runner in one process (as \`npm start\`); the writer in its Worker with \`resourceLimits\` ${JSON.stringify(WRITER_LIMITS)}. "run" is the job's started → finished time as stored; "wall" is from the POST to the client seeing \`done\` (polling). RSS is the whole process (API, runner and the writer thread), sampled every 100 ms. Searches: ${SEARCHES.map((s) => `\`${s}\``).join(', ')} in turn, one at a time, over HTTP.`,
+      `Database \`${dbName}\` on PostgreSQL (1,000,000 users from \`bench/seed-scale.ts\`), users created ${RANGE.startDate} – ${RANGE.endDate} exported as type USERS (customers and professionals, every field of the specification: ${'33'} columns), pt-PT. The API and the export runner in one process (as \`npm start\`); CSV lines are built by PostgreSQL and joined on the API thread (decision 0083), the XLSX writer runs in its Worker with \`resourceLimits\` ${JSON.stringify(WRITER_LIMITS)}. "PostgreSQL CPU" is the CPU of the backends of this process's pool (from /proc), during the export. "run" is the job's started → finished time as stored; "wall" is from the POST to the client seeing \`done\` (polling). RSS is the whole process (API, runner and the writer thread), sampled every 100 ms. Searches: ${SEARCHES.map((s) => `\`${s}\``).join(', ')} in turn, one at a time, over HTTP.`,
       '',
-      '| format | rows | run | rows/s | server CPU | rows/s of CPU | wall | file | RSS start → peak (growth) | RSS MiB over the run | search p50 / p95 ms idle | search p50 / p95 ms during the export |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+      '| format | rows | run | rows/s | server CPU | rows/s of server CPU | PostgreSQL CPU | rows/s of server + PostgreSQL CPU | wall | file | RSS start → peak (growth) | RSS MiB over the run | search p50 / p95 ms idle | search p50 / p95 ms during the export |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...lines,
       '',
       'Budgets (DESIGN.md §9): CSV ≥ 100,000 rows/s, XLSX ≥ 30,000 rows/s, server memory growth ≤ 100 MB.',

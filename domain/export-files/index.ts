@@ -1,5 +1,6 @@
 // File writers for exports and settlement reports: pure generators of bytes (docs/decisions/0059).
 export {
+  BOOLEAN_WORDS,
   type ColumnKind,
   type ExportColumn,
   type ExportLocale,

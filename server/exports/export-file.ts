@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -56,7 +55,10 @@ export async function createExportFile(
   out.on('error', (error) => {
     failure = error;
   });
-  const closed = () => (out.closed ? Promise.resolve() : once(out, 'close').then(() => undefined));
+  // Waits for 'close' only: an error on the way (a write still buffered when `abort` destroys the
+  // stream fails with ERR_STREAM_DESTROYED) is in `failure`, which `finish` checks; `abort` ignores it.
+  const closed = () =>
+    out.closed ? Promise.resolve() : new Promise<void>((resolve) => out.once('close', () => resolve()));
   const store = async () => {
     const stored = await storage.put(createReadStream(partial), { maxBytes: EXPORT_MAX_BYTES });
     return { ref: stored.sha256, sizeBytes: stored.sizeBytes };

@@ -10,6 +10,7 @@ import {
   type LocaleId,
   USER_EXPORT_TYPES,
 } from '../../contract/statuses';
+import { XLSX_MAX_ROWS } from '../../domain/export-files';
 import type { Database, Queryable } from '../db/client';
 import { estimateRows, exactPage, SqlParams, totalWithEstimate } from '../db/list';
 import { recordAudit } from '../platform/audit';
@@ -111,7 +112,8 @@ export const ALL_EXPORTS: readonly string[] = EXPORT_TYPES;
 /**
  * Records an export job and answers it at once (the runner does the work). The rows are counted first
  * (exactly up to EXACT_COUNT_LIMIT, the planner's estimate beyond), so an empty range is refused with
- * NO_RECORDS_FOUND_WITH_DATES and no job, and the progress bar has a total from the start.
+ * NO_RECORDS_FOUND_WITH_DATES and no job, an XLSX export of more rows than a sheet holds with
+ * EXPORT_XLSX_TOO_MANY_ROWS and no job, and the progress bar has a total from the start.
  */
 export async function startExport(
   db: Database,
@@ -119,6 +121,7 @@ export async function startExport(
   request: ExportRequest,
   allowed: readonly string[],
   publicUrl: string,
+  xlsxMaxRows = XLSX_MAX_ROWS - 1,
 ): Promise<ExportJob> {
   const today = lisbonToday(actor.at);
   const type = checkExportRequest(request, allowed, today);
@@ -138,6 +141,10 @@ export async function startExport(
     EXACT_COUNT_LIMIT,
   );
   if (total.total === 0) throw refuse('NO_RECORDS_FOUND_WITH_DATES', { field: 'startDate' });
+  // Refused before a job rather than failed after minutes of writing. On an estimate this is a guess
+  // either way by a few percent; the writer still stops at the sheet's real limit (XLSX_TOO_MANY_ROWS).
+  if (request.format === 'XLSX' && total.total > xlsxMaxRows)
+    throw refuse('EXPORT_XLSX_TOO_MANY_ROWS', { field: 'format' });
   const extension = request.format === 'CSV' ? 'csv' : 'xlsx';
   const fileName = `${source.name[request.locale]} ${filters.startDate} ${filters.endDate ?? today}.${extension}`;
   return mutation(db, actor, { action: 'export.start', entityType: 'export' }, async (tx) => {

@@ -33,13 +33,15 @@ const START_RESPONSES = {
   400: refused(
     'VALIDATION_ERROR (startDate required), EXPORT_TYPE_UNKNOWN, EXPORT_END_BEFORE_START, EXPORT_RANGE_TOO_LONG',
   ),
-  422: refused('NO_RECORDS_FOUND_WITH_DATES: nothing to export, no job recorded'),
+  422: refused(
+    'NO_RECORDS_FOUND_WITH_DATES: nothing to export; EXPORT_XLSX_TOO_MANY_ROWS: more rows than an Excel sheet holds. No job recorded',
+  ),
 };
 
 /** Records the job, answers 202 at once and wakes this instance's runner (any instance may run it). */
 async function start(c: AppContext, request: ExportRequest, allowed: readonly string[]) {
-  const { db, config, exportRunner } = c.var.deps;
-  const job = await startExport(db, actorOf(c), request, allowed, config.publicUrl);
+  const { db, config, exportRunner, xlsxMaxRows } = c.var.deps;
+  const job = await startExport(db, actorOf(c), request, allowed, config.publicUrl, xlsxMaxRows);
   exportRunner?.wake();
   return c.json(job, 202);
 }

@@ -1,12 +1,14 @@
 import type { ExportDateField, ExportType } from '../../contract/statuses';
-import type { ColumnKind } from '../../domain/export-files';
+import type { ColumnKind, ExportLocale } from '../../domain/export-files';
 import { dateRange, type KeysetQuery, SqlParams } from '../db/list';
+import { csvLineSql } from './csv-sql';
 
 /**
  * What each export type reads and how its columns are titled (docs/decisions/0075). Every field of the
  * specification's tables (§3 User, Case) is a column; money is a `cents` column beside its currency;
- * instants are written as the Lisbon wall clock by the writers. Each row comes as one JSON text keyed
- * by the column keys (`rowJson`), which goes to the writer thread untouched.
+ * instants are written as the Lisbon wall clock. The same statement (the list engine's keyset over the
+ * same filters) is read in one of two shapes: each row's finished CSV line (`csvRows`, decision 0083),
+ * or each row's values as one JSON text for the XLSX writer thread (`jsonRows`).
  */
 
 export interface SourceColumn {
@@ -21,13 +23,6 @@ const col = (key: string, kind: ColumnKind, pt: string, en: string): SourceColum
   header: { 'pt-PT': pt, 'en-GB': en },
 });
 
-/**
- * An instant as epoch milliseconds (a float8): the datetime columns accept them, and the driver reads a
- * number far faster than it builds a `Date` from timestamp text — at a million rows that is most of the
- * API thread's time (bench/results/exports.md).
- */
-const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
-
 /** The filters a job was started with, as stored in `export_jobs.filters`. */
 export interface ExportFilters {
   dateField: ExportDateField;
@@ -38,7 +33,10 @@ export interface ExportFilters {
 /** A type's rows: the keyset statement to stream, and its count over the same filters. */
 export interface ExportSource {
   columns: readonly SourceColumn[];
-  keyset: KeysetQuery;
+  /** Each column's value as SQL over the keyset's `FROM`, in column order (see `exportSelect`). */
+  values: readonly string[];
+  /** The keyset statement without its select (the writer chooses how rows come: see `exportSelect`). */
+  keyset: Omit<KeysetQuery, 'select'>;
   /** `FROM … WHERE …` to count or estimate the rows, and its parameters (a prefix of the keyset's). */
   countFrom: string;
   countValues: unknown[];
@@ -85,7 +83,7 @@ const PROFESSIONAL_COLUMNS: readonly SourceColumn[] = [
   col('associationLink', 'text', 'Link da associação', 'Doctor association link'),
 ];
 
-/** `[column key, SQL]` pairs: the columns' values as one JSON object per row (see `rowJson`). */
+/** `[column key, SQL]` pairs: the columns' values, as PostgreSQL holds them. */
 type Fields = readonly (readonly [key: string, sql: string])[];
 
 const PERSON_FIELDS: Fields = [
@@ -103,8 +101,8 @@ const PERSON_FIELDS: Fields = [
   ['taxNumber', 'u.tax_number'],
   ['userDisabled', 'u.disabled'],
   ['emailVerified', 'u.email_verified'],
-  ['created', epochMs('u.created_at')],
-  ['lastActive', epochMs('u.last_active_at')],
+  ['created', 'u.created_at'],
+  ['lastActive', 'u.last_active_at'],
 ];
 
 /** `fileUrl`: the parameter holding the public address the attachment links are built from. */
@@ -117,12 +115,7 @@ const professionalFields = (fileUrl: string): Fields => [
   ['subscriptionCurrency', 'u.subscription_currency'],
   ['currentWorkplaces', "nullif(array_to_string(u.current_workplaces, ', '), '')"],
   ['specialities', "nullif(array_to_string(u.specialities, ', '), '')"],
-  [
-    'areasOfInterest',
-    `CASE WHEN u.role = 'PROFESSIONAL' THEN (
-      SELECT string_agg(a.name, ', ' ORDER BY a.name) FROM professional_interest_areas pia
-        JOIN interest_areas a ON a.id = pia.area_id WHERE pia.professional_id = u.id) END`,
-  ],
+  ['areasOfInterest', 'areas.names'],
   ['shareLinkId', 'u.share_link_id'],
   ['referralName', 'u.referral_name'],
   ['professionalBackground', 'u.professional_background'],
@@ -133,13 +126,21 @@ const professionalFields = (fileUrl: string): Fields => [
   ['associationLink', 'u.association_link'],
 ];
 
-/**
- * The keyset's select: the row's id (for the keyset position) and its cells as one JSON text, built by
- * PostgreSQL. The API thread passes that text on to the writer thread as it came (no per-cell parsing,
- * no structured clone of a million objects: bench/results/exports.md), and the writer parses it.
- */
-const rowJson = (id: string, fields: Fields) =>
-  `${id} AS id, json_build_object(${fields.map(([key, sql]) => `'${key}', ${sql}`).join(', ')})::text AS row_json`;
+/** A doctor's interest areas, joined once per row (the CSV line reads the value more than once). */
+const AREAS_JOIN = `LEFT JOIN LATERAL (
+    SELECT string_agg(a.name, ', ' ORDER BY a.name) AS names FROM professional_interest_areas pia
+      JOIN interest_areas a ON a.id = pia.area_id WHERE pia.professional_id = u.id AND u.role = 'PROFESSIONAL'
+  ) areas ON true`;
+
+/** The fields' SQL in the columns' order (every column has its field). */
+function valuesOf(columns: readonly SourceColumn[], fields: Fields): string[] {
+  const byKey = new Map(fields);
+  return columns.map((c) => {
+    const sql = byKey.get(c.key);
+    if (sql === undefined) throw new Error(`export column ${c.key} has no field`);
+    return sql;
+  });
+}
 
 const USER_ROLES: Record<'USERS' | 'CUSTOMERS' | 'PROFESSIONALS', string> = {
   // The partial indexes of migration 0019 serve exactly this predicate.
@@ -166,19 +167,16 @@ function userSource(
     ...dateRange(params, column, filters.startDate, filters.endDate ?? undefined),
   ];
   const countValues = [...params.values];
-  const from = 'FROM users u';
   const professional = type !== 'CUSTOMERS';
-  const select = rowJson(
-    'u.id',
-    professional
-      ? [...PERSON_FIELDS, ...professionalFields(params.add(`${publicUrl}/v2/admin/attachments/`))]
-      : PERSON_FIELDS,
-  );
+  const columns = professional ? [...PERSON_COLUMNS, ...PROFESSIONAL_COLUMNS] : PERSON_COLUMNS;
+  const fields = professional
+    ? [...PERSON_FIELDS, ...professionalFields(params.add(`${publicUrl}/v2/admin/attachments/`))]
+    : PERSON_FIELDS;
   return {
-    columns: professional ? [...PERSON_COLUMNS, ...PROFESSIONAL_COLUMNS] : PERSON_COLUMNS,
+    columns,
+    values: valuesOf(columns, fields),
     keyset: {
-      select,
-      from,
+      from: professional ? `FROM users u ${AREAS_JOIN}` : 'FROM users u',
       where,
       params,
       // The date bound makes the column non-null, as a keyset sort needs.
@@ -186,7 +184,7 @@ function userSource(
       id: 'u.id',
       order: 'asc',
     },
-    countFrom: `${from} WHERE ${where.join(' AND ')}`,
+    countFrom: `FROM users u WHERE ${where.join(' AND ')}`,
     countValues,
     name: USER_NAMES[type],
   };
@@ -217,27 +215,28 @@ function caseSource(filters: ExportFilters, publicUrl: string): ExportSource {
   const where = dateRange(params, 'c.created_at', filters.startDate, filters.endDate ?? undefined);
   const countValues = [...params.values];
   const chatUrl = params.add(`${publicUrl}/chat/`);
+  const fields: Fields = [
+    ['id', 'c.id'],
+    ['customerId', 'c.customer_id'],
+    ['customerName', 'cu.name'],
+    ['professionalId', 'c.professional_id'],
+    ['professionalName', 'pr.name'],
+    ['closed', 'c.closed'],
+    ['status', 'c.status'],
+    ['totalMessages', 'c.total_messages'],
+    ['type', 'c.type'],
+    ['startDate', 'c.start_date'],
+    ['endDate', 'c.end_date'],
+    ['price', 'c.price_cents'],
+    ['currency', 'c.currency'],
+    ['professionalSummary', 'c.professional_summary'],
+    ['chatLink', `${chatUrl} || c.id::text`],
+    ['createdAt', 'c.created_at'],
+  ];
   return {
     columns: CASE_COLUMNS,
+    values: valuesOf(CASE_COLUMNS, fields),
     keyset: {
-      select: rowJson('c.id', [
-        ['id', 'c.id'],
-        ['customerId', 'c.customer_id'],
-        ['customerName', 'cu.name'],
-        ['professionalId', 'c.professional_id'],
-        ['professionalName', 'pr.name'],
-        ['closed', 'c.closed'],
-        ['status', 'c.status'],
-        ['totalMessages', 'c.total_messages'],
-        ['type', 'c.type'],
-        ['startDate', epochMs('c.start_date')],
-        ['endDate', epochMs('c.end_date')],
-        ['price', 'c.price_cents'],
-        ['currency', 'c.currency'],
-        ['professionalSummary', 'c.professional_summary'],
-        ['chatLink', `${chatUrl} || c.id::text`],
-        ['createdAt', epochMs('c.created_at')],
-      ]),
       from,
       where,
       params,
@@ -277,20 +276,21 @@ function statsSource(filters: ExportFilters): ExportSource {
         count(*) FILTER (WHERE o.kind = 'CASE')::int AS cases, count(*)::int AS total
       FROM share_link_occurrences o WHERE ${where.join(' AND ')}
       GROUP BY 1, 2, 3) s`;
+  const fields: Fields = [
+    ['day', 's.day'],
+    ['shareLinkId', 's.share_link_id'],
+    ['referralName', 'p.referral_name'],
+    ['professionalId', 's.professional_id'],
+    ['professionalName', 'p.name'],
+    ['visits', 's.visits'],
+    ['signups', 's.signups'],
+    ['cases', 's.cases'],
+    ['total', 's.total'],
+  ];
   return {
     columns: STATS_COLUMNS,
+    values: valuesOf(STATS_COLUMNS, fields),
     keyset: {
-      select: rowJson('s.professional_id', [
-        ['day', 's.day::text'],
-        ['shareLinkId', 's.share_link_id'],
-        ['referralName', 'p.referral_name'],
-        ['professionalId', 's.professional_id'],
-        ['professionalName', 'p.name'],
-        ['visits', 's.visits'],
-        ['signups', 's.signups'],
-        ['cases', 's.cases'],
-        ['total', 's.total'],
-      ]),
       from: `FROM ${grouped} JOIN users p ON p.id = s.professional_id`,
       where: [],
       params,
@@ -313,4 +313,37 @@ export function exportSource(type: ExportType, filters: ExportFilters, publicUrl
     default:
       return userSource(type, filters, publicUrl);
   }
+}
+
+/**
+ * An instant as epoch milliseconds (a float8): the datetime columns accept them, and the driver reads a
+ * number far faster than it builds a `Date` from timestamp text (bench/results/exports.md).
+ */
+const epochMs = (value: string) => `(extract(epoch FROM ${value}) * 1000)::float8`;
+
+/**
+ * The rows as one JSON text each, keyed by the column keys, built by PostgreSQL: the API thread passes
+ * it to the writer thread untouched (no per-cell parsing, no structured clone of a million objects).
+ */
+export function jsonRows(source: ExportSource): KeysetQuery {
+  const pairs = source.columns.map((c, i) => {
+    const value = source.values[i]!;
+    const sql =
+      c.kind === 'datetime'
+        ? epochMs(value)
+        : c.kind === 'date'
+          ? `to_char((${value})::date, 'YYYY-MM-DD')`
+          : value;
+    return `'${c.key}', ${sql}`;
+  });
+  return {
+    ...source.keyset,
+    select: `${source.keyset.id} AS id, json_build_object(${pairs.join(', ')})::text AS row_json`,
+  };
+}
+
+/** The rows as their finished CSV lines, built by PostgreSQL (decision 0083, `csvLineSql`). */
+export function csvRows(source: ExportSource, locale: ExportLocale): KeysetQuery {
+  const cells = source.columns.map((c, i) => ({ sql: source.values[i]!, kind: c.kind }));
+  return { ...source.keyset, select: `${source.keyset.id} AS id, ${csvLineSql(cells, locale)} AS line` };
 }

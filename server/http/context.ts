@@ -17,6 +17,8 @@ export interface AppDeps {
   checkResponses?: boolean;
   /** This instance's export runner, woken when a job is queued; without one, jobs wait for another instance. */
   exportRunner?: { wake(): void };
+  /** Data rows an XLSX export may hold (default: Excel's sheet, 1,048,575); lower in tests. */
+  xlsxMaxRows?: number;
 }
 
 export interface AppEnv {

@@ -110,7 +110,12 @@ export function App({ queryClient, locale, token }: AppProps) {
               <LoadingBar />
               <Shortcuts />
               <Routes />
-              <Toaster position="top-right" />
+              {/* Below the top bar (44 px), never over its controls; long messages wrap within the toast. */}
+              <Toaster
+                position="top-right"
+                containerStyle={{ top: 52 }}
+                toastOptions={{ style: { maxWidth: '28rem' } }}
+              />
             </PaletteRegistryProvider>
           </RouteLinksProvider>
         </SessionContext.Provider>

@@ -35,7 +35,12 @@ export interface ExportWorld {
   /** Another instance's runner on the same database and files. */
   newRunner(instanceId: string): ExportRunner;
   /** Another app on the same database with its own DATA_DIR and storage object, as a second server. */
-  startInstance(): Promise<{ get(path: string): Promise<Response>; stop(): Promise<void> }>;
+  /** `xlsxMaxRows`: that instance's limit of XLSX data rows (the sheet's by default). */
+  startInstance(options?: { xlsxMaxRows?: number }): Promise<{
+    get(path: string): Promise<Response>;
+    post(path: string, body: unknown): Promise<Response>;
+    stop(): Promise<void>;
+  }>;
   get(path: string, token?: string): Promise<Response>;
   post(path: string, body?: unknown, token?: string): Promise<Response>;
   stop(): Promise<void>;
@@ -77,11 +82,11 @@ export async function startExportWorld(kind: TestDatabaseKind): Promise<ExportWo
     storage,
     runner,
     newRunner,
-    async startInstance() {
+    async startInstance(options = {}) {
       const otherDir = mkdtempSync(join(tmpdir(), 'exports-api-b-'));
       const otherConfig = readConfig({ NODE_ENV: 'test', DATA_DIR: otherDir, PUBLIC_URL: PUBLIC_URL });
       const other = await listen(
-        createApp({ db, config: otherConfig, storage: storageOf(otherDir), clock: now }),
+        createApp({ db, config: otherConfig, storage: storageOf(otherDir), clock: now, ...options }),
         {
           host: '127.0.0.1',
           port: 0,
@@ -89,6 +94,7 @@ export async function startExportWorld(kind: TestDatabaseKind): Promise<ExportWo
       );
       return {
         get: (path) => fetch(`${other.url}${path}`, { headers: bearer(token) }),
+        post: (path, body) => postJson(`${other.url}${path}`, body, token),
         async stop() {
           await other.close();
           rmSync(otherDir, { recursive: true, force: true });
@@ -96,12 +102,7 @@ export async function startExportWorld(kind: TestDatabaseKind): Promise<ExportWo
       };
     },
     get: (path, as = token) => fetch(`${server.url}${path}`, { headers: bearer(as) }),
-    post: (path, body, as = token) =>
-      fetch(`${server.url}${path}`, {
-        method: 'POST',
-        headers: { ...bearer(as), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
+    post: (path, body, as = token) => postJson(`${server.url}${path}`, body, as),
     async stop() {
       await server.close();
       await db.close();
@@ -109,6 +110,13 @@ export async function startExportWorld(kind: TestDatabaseKind): Promise<ExportWo
     },
   };
 }
+
+const postJson = (url: string, body: unknown, token: string) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { ...bearer(token), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 /** A CSV export as rows of cells (BOM checked and dropped), read by papaparse with the file's separator. */
 export function readCsv(bytes: Uint8Array, separator: ';' | ','): string[][] {

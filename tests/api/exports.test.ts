@@ -354,6 +354,35 @@ describe.each(testDatabaseKinds())('exports API on $name', (kind) => {
     expect(await jobCount()).toBe(before);
   });
 
+  it('refuses an XLSX export of more rows than a sheet holds before any job; CSV has no such limit', async () => {
+    // The sheet's limit is 1,048,575 data rows: lowered on an instance here rather than seeding a million.
+    const customers = (await peopleIn(`role = 'CUSTOMER'`, 'created_at', RANGE.startDate, RANGE.endDate))
+      .length;
+    const body = { type: 'CUSTOMERS', dateField: 'CREATED', ...RANGE, locale: 'en-GB' };
+    const below = await world.startInstance({ xlsxMaxRows: customers - 1 });
+    const exact = await world.startInstance({ xlsxMaxRows: customers });
+    try {
+      const before = await jobCount();
+      const refused = await below.post('/v2/admin/users/export', { ...body, format: 'XLSX' });
+      expect(refused.status).toBe(422);
+      expect(await refused.json()).toMatchObject({
+        code: 'EXPORT_XLSX_TOO_MANY_ROWS',
+        errors: [{ field: 'format' }],
+      });
+      expect(await jobCount()).toBe(before);
+      expect((await below.post('/v2/admin/users/export', { ...body, format: 'CSV' })).status).toBe(202);
+      expect((await exact.post('/v2/admin/users/export', { ...body, format: 'XLSX' })).status).toBe(202);
+      expect(await jobCount()).toBe(before + 2);
+      const queued = await world.db.query<{ id: string }>(
+        `SELECT id FROM export_jobs WHERE status = 'queued'`,
+      );
+      for (const { id } of queued.rows) await world.post(`/v2/admin/exports/${id}/cancel`);
+    } finally {
+      await below.stop();
+      await exact.stop();
+    }
+  });
+
   it('cancels a queued job (never run) and a running one (stopped at its heartbeat, no file)', async () => {
     const queued = await start('/v2/admin/cases/export', RANGE);
     const cancelled = await world.post(`/v2/admin/exports/${queued.id}/cancel`);

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../src/app/routes';
 import { hasChromium, launchBrowser, signInByKeyboard } from '../support/browser';
+import { FIXED_PATHS, recordPaths } from '../support/screens';
 import { startTestServer, type TestServer } from '../support/server';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -34,22 +34,6 @@ async function violations(page: Page): Promise<Violation[]> {
       nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })),
     }));
   });
-}
-
-// Every screen the console routes to: the fixed paths, and one of each kind of record for the others.
-const STATIC_PATHS = ROUTES.map((route) => route.path).filter(
-  (path) => !path.includes(':') && path !== '/logout' && path !== '/login',
-);
-
-/** The routes' `:id`s filled with records of the seed. */
-async function recordPaths(server: TestServer): Promise<string[]> {
-  const one = async (sql: string) => (await server.db.query<{ id: string }>(sql)).rows[0]!.id;
-  return [
-    `/customers/${await one(`SELECT id FROM users WHERE role = 'CUSTOMER' ORDER BY id LIMIT 1`)}`,
-    `/professionals/${await one(`SELECT id FROM users WHERE role = 'PROFESSIONAL' ORDER BY id LIMIT 1`)}`,
-    `/chat/${await one(`SELECT case_id AS id FROM case_messages ORDER BY case_id LIMIT 1`)}`,
-    `/sepa/${await one('SELECT id FROM sepa_files ORDER BY id LIMIT 1')}`,
-  ];
 }
 
 /** What axe found, by where: only the places with something, so a clean run is `{}`. */
@@ -88,7 +72,7 @@ describe.skipIf(!hasChromium)('accessibility (axe, WCAG 2.1 A and AA) in Chromiu
         await page.locator('h1').first().waitFor();
         await check('/login');
         await signInByKeyboard(page, server);
-        for (const path of [...STATIC_PATHS, ...(await recordPaths(server))]) {
+        for (const path of [...FIXED_PATHS, ...(await recordPaths(server))]) {
           await page.goto(`${server.url}${path}`);
           await page.locator('main h1, main h2').first().waitFor();
           await page.waitForLoadState('networkidle');

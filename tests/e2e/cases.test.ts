@@ -106,7 +106,7 @@ describe.skipIf(!hasChromium)('cases and the case chat in Chromium, keyboard onl
     page.on('request', (r) => {
       if (r.url().includes('/v2/admin/case/voice/')) voiceRanges.push(r.headers().range ?? '');
     });
-    await tabTo(page, (el) => el.tagName === 'AUDIO');
+    await tabTo(page, (el) => el.classList.contains('voice-toggle'));
     await page.keyboard.press('Space');
     const audio = page.locator('audio').first();
     await audio.evaluate(

@@ -107,7 +107,7 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
     const chip = `${ptPT.users.fields.status}: ${ptPT.users.status.NEW_USER}`;
     await page.getByRole('button', { name: chip, exact: true }).waitFor();
     await page.waitForFunction((label) => {
-      const cells = [...document.querySelectorAll('.data-table-body-row .user-status')];
+      const cells = [...document.querySelectorAll('.data-table-body-row .pill')];
       return cells.length > 0 && cells.every((c) => c.textContent === label);
     }, ptPT.users.status.NEW_USER);
     const total = await page.getByTestId('customers-total').textContent();

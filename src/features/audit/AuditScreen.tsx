@@ -10,6 +10,7 @@ import {
 } from '../../components/DataTable/DataTable';
 import { type Translate, useI18n } from '../../i18n/i18n';
 import { auditActionLabel } from '../../kernel/audit';
+import { formatDateTime } from '../../kernel/dates';
 import { auditDiff } from './audit-diff';
 
 const getRowId = (item: AuditLogItem) => item.id;
@@ -65,14 +66,13 @@ export default function AuditScreen() {
   const { t, locale } = useI18n();
 
   const columns = useMemo<DataColumn<AuditLogItem>[]>(() => {
-    const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
     return [
       {
         id: 'at',
         header: t('audit.columns.at'),
         width: '12rem',
         hideable: false,
-        cell: (item) => <time dateTime={item.at}>{when.format(new Date(item.at))}</time>,
+        cell: (item) => <time dateTime={item.at}>{formatDateTime(item.at, locale)}</time>,
       },
       {
         id: 'actor',

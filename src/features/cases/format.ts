@@ -1,5 +1,6 @@
 import type { CaseStatus, CaseType } from '../../../domain/case-status';
 import { formatCents } from '../../../domain/money';
+import type { Tone } from '../../components/Pill/Pill';
 
 /** Literal keys, so the locale test sees every status and type label in use. */
 export const CASE_STATUS_KEYS: Record<CaseStatus, string> = {
@@ -17,34 +18,28 @@ export const CASE_STATUS_KEYS: Record<CaseStatus, string> = {
   CLOSED_EXPIRED: 'cases.status.CLOSED_EXPIRED',
 };
 
+/** What each case status means to the admin (issue 14: pills coloured by meaning). */
+export const CASE_STATUS_TONES: Record<CaseStatus, Tone> = {
+  CREATED: 'waiting',
+  FREE: 'success',
+  ACCEPTED: 'success',
+  WAITING_PAYMENT: 'waiting',
+  PAID: 'success',
+  CLOSED_BY_PROFESSIONAL: 'neutral',
+  CLOSED_REJECTED: 'danger',
+  CLOSED_NOT_ANSWERED: 'danger',
+  CLOSED_NOT_PAID: 'danger',
+  CLOSED_LIFETIME: 'neutral',
+  CLOSED_BY_ADMIN: 'danger',
+  CLOSED_EXPIRED: 'neutral',
+};
+
 export const CASE_TYPE_KEYS: Record<CaseType, string> = {
   SINGLE_CASE: 'cases.type.SINGLE_CASE',
   SUBSCRIPTION: 'cases.type.SUBSCRIPTION',
 };
 
-// The business runs on Lisbon time (DESIGN §5); every operator reads the same wall clock.
-const TIME_ZONE = 'Europe/Lisbon';
-const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-function cached(
-  cache: Map<string, Intl.DateTimeFormat>,
-  locale: string,
-  options: Intl.DateTimeFormatOptions,
-) {
-  let format = cache.get(locale);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, { ...options, timeZone: TIME_ZONE });
-    cache.set(locale, format);
-  }
-  return format;
-}
-
-export const formatDateTime = (iso: string, locale: string) =>
-  cached(dateTimeFormats, locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
-
-export const formatDate = (iso: string, locale: string) =>
-  cached(dateFormats, locale, { dateStyle: 'medium' }).format(new Date(iso));
+export { formatDate, formatDateTime } from '../../kernel/dates';
 
 /** `75` → `1:15`, `3725` → `1:02:05`: a clock reading, the same in both languages. */
 export function formatDuration(totalSeconds: number): string {

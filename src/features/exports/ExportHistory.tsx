@@ -1,6 +1,7 @@
 import type { ExportStatus, ExportType } from '../../../contract/statuses';
 import { type ExportJob, exportDownloadUrl } from '../../api/exports';
 import { useI18n } from '../../i18n/i18n';
+import { formatDateTime } from '../../kernel/dates';
 
 const STATUS_KEYS: Record<ExportStatus, string> = {
   queued: 'exports.status.queued',
@@ -34,11 +35,6 @@ export function ExportHistory({ jobs, loading }: { jobs: readonly ExportJob[]; l
     style: 'unit',
     unit: 'megabyte',
     maximumFractionDigits: 1,
-  });
-  const when = new Intl.DateTimeFormat(locale, {
-    dateStyle: 'short',
-    timeStyle: 'short',
-    timeZone: 'Europe/Lisbon',
   });
   if (loading) return <p role="status">{t('table.loading')}</p>;
   return (
@@ -80,8 +76,8 @@ export function ExportHistory({ jobs, loading }: { jobs: readonly ExportJob[]; l
                     <> — {t(FAILURE_KEYS[job.errorReason ?? ''] ?? 'exports.failure.other')}</>
                   ) : null}
                 </td>
-                <td>{when.format(new Date(job.createdAt))}</td>
-                <td>{when.format(new Date(job.expiresAt))}</td>
+                <td>{formatDateTime(job.createdAt, locale)}</td>
+                <td>{formatDateTime(job.expiresAt, locale)}</td>
                 <td>
                   {job.status === 'done' ? (
                     <a href={exportDownloadUrl(job.id)} download={job.fileName ?? true}>

@@ -5,11 +5,13 @@ import { Link, useLocation, useParams } from 'wouter';
 import { errorCodeOf } from '../../../machines/session';
 import { fetchSepaFile, type SepaFileDetail, sepaDownloadUrl, sepaKeys } from '../../api/sepa';
 import { useEntityActions } from '../../components/EntityActions/useEntityActions';
+import { Pill } from '../../components/Pill/Pill';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
+import { formatDateTime } from '../../kernel/dates';
 import { formatMoney, formatMonth, SETTLEMENT_STATUS_KEYS, shortId } from './format';
 import { SEPA_FILE_ACTIONS } from './sepa-file-actions';
-import { bankReason, SEPA_STATUS_KEYS } from './sepa-format';
+import { bankReason, SEPA_STATUS_KEYS, SEPA_STATUS_TONES } from './sepa-format';
 
 /** `/sepa/:id`: one file, its transfers and the settlements in each; downloads only while GENERATED. */
 export default function SepaFileScreen() {
@@ -38,7 +40,11 @@ export default function SepaFileScreen() {
       </h2>
       <dl className="facts">
         <dt>{t('finance.columns.status')}</dt>
-        <dd data-testid="sepa-file-status">{t(SEPA_STATUS_KEYS[f.status])}</dd>
+        <dd>
+          <Pill tone={SEPA_STATUS_TONES[f.status]} testId="sepa-file-status">
+            {t(SEPA_STATUS_KEYS[f.status])}
+          </Pill>
+        </dd>
         <dt>{t('finance.columns.month')}</dt>
         <dd>{formatMonth(f.referenceMonth, locale)}</dd>
         <dt>{t('sepa.columns.executionDate')}</dt>
@@ -49,7 +55,7 @@ export default function SepaFileScreen() {
         <dd>{f.transferCount}</dd>
         <dt>{t('sepa.columns.createdBy')}</dt>
         <dd>
-          {f.createdBy?.name ?? '—'}, {new Date(f.createdAt).toLocaleString(locale)}
+          {f.createdBy?.name ?? '—'}, {formatDateTime(f.createdAt, locale)}
         </dd>
       </dl>
       <div className="actions" data-testid="sepa-file-downloads">

@@ -16,10 +16,12 @@ import {
   DataTable,
   type PageRequest,
 } from '../../components/DataTable/DataTable';
+import { Pill } from '../../components/Pill/Pill';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
+import { formatDateTime } from '../../kernel/dates';
 import { formatMoney, formatMonth, recentMonths } from './format';
-import { bankReason, SEPA_STATUS_KEYS } from './sepa-format';
+import { bankReason, SEPA_STATUS_KEYS, SEPA_STATUS_TONES } from './sepa-format';
 import { useFormRequest } from './use-form-request';
 
 const rowId = (row: SepaFile) => row.id;
@@ -42,7 +44,7 @@ export function SepaHistory() {
         id: 'status',
         header: t('finance.columns.status'),
         width: '9rem',
-        cell: (f) => t(SEPA_STATUS_KEYS[f.status]),
+        cell: (f) => <Pill tone={SEPA_STATUS_TONES[f.status]}>{t(SEPA_STATUS_KEYS[f.status])}</Pill>,
       },
       {
         id: 'month',
@@ -68,7 +70,7 @@ export function SepaHistory() {
         id: 'createdAt',
         header: t('finance.columns.createdAt'),
         width: '11rem',
-        cell: (f) => new Date(f.createdAt).toLocaleString(locale),
+        cell: (f) => formatDateTime(f.createdAt, locale),
       },
     ],
     [t, locale],

@@ -11,9 +11,17 @@ import {
   type PageRequest,
 } from '../../components/DataTable/DataTable';
 import { BulkResult } from '../../components/EntityActions/BulkResult';
+import { Pill } from '../../components/Pill/Pill';
 import { useI18n } from '../../i18n/i18n';
 import { notify } from '../../kernel/toast';
-import { formatMoney, formatMonth, recentMonths, SETTLEMENT_STATUS_KEYS, shortId } from './format';
+import {
+  formatMoney,
+  formatMonth,
+  recentMonths,
+  SETTLEMENT_STATUS_KEYS,
+  SETTLEMENT_STATUS_TONES,
+  shortId,
+} from './format';
 import { SettlementEditor } from './SettlementEditor';
 import { refreshSettlements } from './settlement-actions';
 
@@ -50,7 +58,9 @@ export function SettlementManagement() {
         id: 'status',
         header: t('finance.columns.status'),
         width: '9rem',
-        cell: (s) => t(SETTLEMENT_STATUS_KEYS[s.status]),
+        cell: (s) => (
+          <Pill tone={SETTLEMENT_STATUS_TONES[s.status]}>{t(SETTLEMENT_STATUS_KEYS[s.status])}</Pill>
+        ),
       },
       {
         id: 'case',

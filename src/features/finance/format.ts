@@ -1,6 +1,7 @@
 import type { MissingField } from '../../../contract/statuses';
 import { formatCents } from '../../../domain/money';
 import type { SettlementStatus } from '../../../domain/settlement-status';
+import type { Tone } from '../../components/Pill/Pill';
 
 export const formatMoney = (cents: number, locale: string, currency = 'EUR') =>
   formatCents(cents, locale, currency);
@@ -13,6 +14,17 @@ export const SETTLEMENT_STATUS_KEYS: Record<SettlementStatus, string> = {
   PAID: 'finance.status.PAID',
   REFUNDED: 'finance.status.REFUNDED',
   REFUNDED_PAID: 'finance.status.REFUNDED_PAID',
+};
+
+/** What each settlement status means to the admin (issue 14: pills coloured by meaning). */
+export const SETTLEMENT_STATUS_TONES: Record<SettlementStatus, Tone> = {
+  READY_TO_SETTLE: 'neutral',
+  AVAILABLE: 'waiting',
+  SETTLED: 'waiting',
+  PENDING_TRANSFER: 'waiting',
+  PAID: 'success',
+  REFUNDED: 'danger',
+  REFUNDED_PAID: 'danger',
 };
 
 /** DESIGN §6: what a doctor needs to be settled or paid. */

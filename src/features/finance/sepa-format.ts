@@ -1,6 +1,7 @@
 import type { SepaExclusionReason } from '../../../contract/sepa-statuses';
 import { REASON_CODES } from '../../../domain/sepa/reason-codes';
 import type { SepaStatus } from '../../../domain/sepa-status';
+import type { Tone } from '../../components/Pill/Pill';
 import type { Translate } from '../../i18n/i18n';
 
 export const SEPA_STATUS_KEYS: Record<SepaStatus, string> = {
@@ -8,6 +9,14 @@ export const SEPA_STATUS_KEYS: Record<SepaStatus, string> = {
   AVAILABLE: 'sepa.status.AVAILABLE',
   PAID: 'sepa.status.PAID',
   UNAVAILABLE: 'sepa.status.UNAVAILABLE',
+};
+
+/** What each SEPA file status means to the admin (issue 14: pills coloured by meaning). */
+export const SEPA_STATUS_TONES: Record<SepaStatus, Tone> = {
+  GENERATED: 'neutral',
+  AVAILABLE: 'waiting',
+  PAID: 'success',
+  UNAVAILABLE: 'danger',
 };
 
 export const EXCLUSION_KEYS: Record<SepaExclusionReason, string> = {

@@ -3,13 +3,22 @@ import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { attachmentUrl } from '../../api/attachments';
 import { fetchUser, type StoredFile, type UserDetail, userKeys } from '../../api/users';
+import { Pill } from '../../components/Pill/Pill';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { genderedKey } from '../../i18n/gender';
 import { useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
 import { auditActionLabel, auditHistoryHref, useHistoryCommand } from '../../kernel/audit';
 import { formatError } from '../../kernel/error-format';
-import { formatDate, formatDateTime, formatMoney, GENDER_KEYS, statusKey, userHref } from './format';
+import {
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  GENDER_KEYS,
+  statusKey,
+  statusTone,
+  userHref,
+} from './format';
 import { useUserActions } from './user-actions';
 
 const MISSING_KEYS = {
@@ -232,9 +241,9 @@ export default function UserScreen({ casesSlot }: { casesSlot?: UserCasesSlot })
     <div className="user-view">
       <header className="user-header">
         <h2 className="user-name">{user.fullName ?? user.name}</h2>
-        <span className={`user-status user-status-${user.status}`} data-testid="user-status">
+        <Pill tone={statusTone(user.status, user.role)} testId="user-status">
           {t(genderedKey(statusKey(user.status, user.role), user.gender))}
-        </span>
+        </Pill>
         <div className="user-actions">
           {actions.map((a) => (
             <button key={a.id} type="button" onClick={a.run}>

@@ -10,9 +10,10 @@ import {
   DataTable,
   type PageRequest,
 } from '../../components/DataTable/DataTable';
+import { Pill } from '../../components/Pill/Pill';
 import { genderedKey } from '../../i18n/gender';
 import { useI18n } from '../../i18n/i18n';
-import { formatDate, GENDER_KEYS, statusKey, userHref } from './format';
+import { formatDate, GENDER_KEYS, statusKey, statusTone, userHref } from './format';
 import { useBulkUserActions } from './user-actions';
 import {
   USERS_DATE_RANGES,
@@ -118,9 +119,9 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
         header: t('users.fields.status'),
         width: '11rem',
         cell: (u) => (
-          <span className={`user-status user-status-${u.status}`}>
+          <Pill tone={statusTone(u.status, u.role)}>
             {t(genderedKey(statusKey(u.status, u.role), u.gender))}
-          </span>
+          </Pill>
         ),
       },
       { id: 'country', header: t('users.fields.country'), width: '6rem', cell: (u) => u.country ?? '—' },

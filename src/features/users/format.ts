@@ -1,4 +1,5 @@
 import type { Role, UserStatus } from '../../api/users';
+import type { Tone } from '../../components/Pill/Pill';
 
 const STATUS_KEYS: Record<UserStatus, string> = {
   NEW_USER: 'users.status.NEW_USER',
@@ -6,6 +7,16 @@ const STATUS_KEYS: Record<UserStatus, string> = {
   PROFESSIONAL_VERIFIED: 'users.status.PROFESSIONAL_VERIFIED',
   DISABLED: 'users.status.DISABLED',
 };
+
+/** A doctor with a verified e-mail waits for the admin; a patient with one is simply active. */
+export const statusTone = (status: UserStatus, role: Role): Tone =>
+  status === 'DISABLED'
+    ? 'danger'
+    : status === 'PROFESSIONAL_VERIFIED' || (status === 'EMAIL_VERIFIED' && role !== 'PROFESSIONAL')
+      ? 'success'
+      : status === 'EMAIL_VERIFIED'
+        ? 'waiting'
+        : 'neutral';
 
 /** A patient with a verified e-mail is simply active; only a doctor then waits for verification. */
 export const statusKey = (status: UserStatus, role: Role) =>
@@ -18,10 +29,9 @@ export const GENDER_KEYS: Record<'male' | 'female', string> = {
   female: 'users.gender.female',
 };
 
-// Building an Intl formatter costs ~0.1 ms (much more on a cold page); a table formats two dates per
-// row on every render, so each locale's formatter is built once.
-const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
-function formatter<T extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, build: () => T): T {
+// Building an Intl formatter costs ~0.1 ms (much more on a cold page): each locale's is built once.
+const formatters = new Map<string, Intl.NumberFormat>();
+function formatter<T extends Intl.NumberFormat>(key: string, build: () => T): T {
   let found = formatters.get(key) as T | undefined;
   if (!found) {
     found = build();
@@ -30,20 +40,7 @@ function formatter<T extends Intl.DateTimeFormat | Intl.NumberFormat>(key: strin
   return found;
 }
 
-export const formatDate = (iso: string | null, locale: string) =>
-  iso
-    ? formatter(`date ${locale}`, () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium' })).format(
-        new Date(iso),
-      )
-    : '—';
-
-export const formatDateTime = (iso: string | null, locale: string) =>
-  iso
-    ? formatter(
-        `datetime ${locale}`,
-        () => new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }),
-      ).format(new Date(iso))
-    : '—';
+export { formatDate, formatDateTime } from '../../kernel/dates';
 
 export const formatMoney = (cents: number | null, currency: string, locale: string) =>
   cents === null

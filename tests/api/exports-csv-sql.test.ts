@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvChunks, type ExportColumn, type ExportLocale } from '../../domain/export-files';
+import type { Database } from '../../server/db/client';
+import { csvHead, csvLineSql, type SqlCell } from '../../server/exports/csv-sql';
+import { testDatabaseKinds } from '../support/databases';
+
+// The CSV lines PostgreSQL builds for exports (decision 0083) against the domain's CSV writer, which
+// the export tests and LibreOffice already hold to the specification: the same values must give the
+// same bytes. The values are the awkward ones: separators, quotes, line breaks, formula starts, accents
+// and emoji, negative and odd cents, Lisbon's clock changes, NULL and the empty string.
+
+const TEXTS = [
+  null,
+  '',
+  'plain',
+  'a;b',
+  'a,b',
+  'say "hi"',
+  'line\nbreak',
+  'cr\rx',
+  '=1+2',
+  '+351',
+  '-5',
+  '@SUM(A1)',
+  '\tTab',
+  '\rCR',
+  "'quoted",
+  'Conceição ñ 😀',
+  ' lead space ',
+  '=a;b"c',
+  '-',
+];
+const CENTS = [null, 0, 5, -5, 99, 100, 1250, -123_456, 2_147_483_647];
+const INSTANTS = [
+  null,
+  '2026-03-29T00:59:59.999Z', // the last second of winter time
+  '2026-03-29T01:00:00Z', // summer time from here: 02:00 in Lisbon
+  '2025-10-26T00:30:00Z', // 01:30 summer time
+  '2025-10-26T01:30:00Z', // 01:30 again, winter time
+  '1969-12-31T23:59:59.500Z',
+  '2024-02-29T12:00:00.123Z',
+];
+const BOOLEANS = [null, true, false];
+const INTEGERS = [null, 0, -7, 2_147_483_647];
+const DATES = [null, '2024-02-29', '1999-12-31'];
+
+const COLUMNS: (ExportColumn & { type: string; values: readonly unknown[] })[] = [
+  { key: 'a', header: 'Texto "a"', kind: 'text', type: 'text', values: TEXTS },
+  { key: 'b', header: '=Fórmula', kind: 'text', type: 'text', values: [...TEXTS].reverse() },
+  { key: 'c', header: 'Preço', kind: 'cents', type: 'int', values: CENTS },
+  { key: 'd', header: 'Quando', kind: 'datetime', type: 'timestamptz', values: INSTANTS },
+  { key: 'e', header: 'Sim?', kind: 'boolean', type: 'boolean', values: BOOLEANS },
+  { key: 'f', header: 'N.º', kind: 'integer', type: 'int', values: INTEGERS },
+  { key: 'g', header: 'Dia', kind: 'date', type: 'date', values: DATES },
+  { key: 'h', header: 'Plain', kind: 'text', type: 'text', values: ['x', 'Ana', 'Zé'] },
+];
+/** Every value of every column meets every other column's values at least once across the rows. */
+const ROWS = Math.max(...COLUMNS.map((c) => c.values.length)) * 3;
+
+describe.each(testDatabaseKinds())('CSV lines built by PostgreSQL on $name', (kind) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await kind.open();
+    await db.query(
+      `CREATE TABLE awkward (n int PRIMARY KEY, ${COLUMNS.map((c) => `${c.key} ${c.type}`).join(', ')})`,
+    );
+    for (let n = 0; n < ROWS; n++) {
+      const values = COLUMNS.map(
+        (c, i) => c.values[(n + Math.floor(n / c.values.length) * i) % c.values.length],
+      );
+      await db.query(
+        `INSERT INTO awkward VALUES ($1, ${COLUMNS.map((c, i) => `$${i + 2}::${c.type}`).join(', ')})`,
+        [n, ...values],
+      );
+    }
+  }, 120_000);
+  afterAll(async () => db?.close());
+
+  it.each<ExportLocale>(['pt-PT', 'en-GB'])(
+    'equal the domain CSV writer byte for byte (%s)',
+    async (locale) => {
+      const cells: SqlCell[] = COLUMNS.map((c) => ({ sql: `t.${c.key}`, kind: c.kind }));
+      const built = await db.query<{ line: string }>(
+        `SELECT ${csvLineSql(cells, locale)} AS line FROM awkward t ORDER BY n`,
+      );
+      // The domain writer reads the values as the driver gives them; a date as its ISO text.
+      const raw = await db.query<Record<string, unknown>>(
+        `SELECT ${COLUMNS.map((c) => (c.kind === 'date' ? `to_char(${c.key}, 'YYYY-MM-DD') AS ${c.key}` : c.key)).join(', ')}
+         FROM awkward ORDER BY n`,
+      );
+      let expected = '';
+      const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+      for await (const chunk of csvChunks(COLUMNS, raw.rows, { locale }))
+        expected += decoder.decode(chunk, { stream: true });
+      const actual =
+        csvHead(
+          COLUMNS.map((c) => c.header),
+          locale,
+        ) + built.rows.map((r) => `${r.line}\r\n`).join('');
+      expect(built.rows.length).toBe(ROWS);
+      expect(actual).toBe(expected);
+      // The awkward values were really there: quoted cells, neutralised formulas, both clocks.
+      expect(actual).toContain('"say ""hi"""');
+      expect(actual).toContain("'=1+2");
+      expect(actual).toContain('2026-03-29 00:59:59');
+      expect(actual).toContain('2026-03-29 02:00:00');
+    },
+  );
+});

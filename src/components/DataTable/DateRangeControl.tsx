@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { useI18n } from '../../i18n/i18n';
 import { CommitInput } from './CommitInput';
 import { formatDay, parseDay, presetRange, RANGE_PRESETS, type RangePreset } from './date-range';
@@ -8,6 +9,8 @@ const PRESET_KEYS: Record<RangePreset, string> = {
   thisMonth: 'table.range.thisMonth',
   lastMonth: 'table.range.lastMonth',
 };
+
+const END_KEYS = { from: 'table.range.from', to: 'table.range.to' } as const;
 
 interface DateRangeControlProps {
   id: string;
@@ -23,8 +26,6 @@ interface DateRangeControlProps {
  */
 export function DateRangeControl({ id, from, to, onChange }: DateRangeControlProps) {
   const { t, locale } = useI18n();
-  const shown = (iso: string) => formatDay(iso, locale);
-  const parse = (text: string) => parseDay(text, locale);
   const current = (preset: RangePreset) => {
     const range = presetRange(preset, new Date());
     return range.from === from && range.to === to;
@@ -48,28 +49,21 @@ export function DateRangeControl({ id, from, to, onChange }: DateRangeControlPro
         ))}
       </div>
       <div className="date-range-days">
-        <label htmlFor={`${id}-from`}>{t('table.range.from')}</label>
-        <CommitInput
-          id={`${id}-from`}
-          className="date-range-day"
-          placeholder={t('table.range.dayFormat')}
-          committed={from}
-          shown={shown}
-          parse={parse}
-          onCommit={(day) => onChange(day, to)}
-          invalidHint={t('table.range.invalidDay')}
-        />
-        <label htmlFor={`${id}-to`}>{t('table.range.to')}</label>
-        <CommitInput
-          id={`${id}-to`}
-          className="date-range-day"
-          placeholder={t('table.range.dayFormat')}
-          committed={to}
-          shown={shown}
-          parse={parse}
-          onCommit={(day) => onChange(from, day)}
-          invalidHint={t('table.range.invalidDay')}
-        />
+        {(['from', 'to'] as const).map((end) => (
+          <Fragment key={end}>
+            <label htmlFor={`${id}-${end}`}>{t(END_KEYS[end])}</label>
+            <CommitInput
+              id={`${id}-${end}`}
+              className="date-range-day"
+              placeholder={t('table.range.dayFormat')}
+              committed={end === 'from' ? from : to}
+              shown={(iso) => formatDay(iso, locale)}
+              parse={(text) => parseDay(text, locale)}
+              onCommit={(day) => (end === 'from' ? onChange(day, to) : onChange(from, day))}
+              invalidHint={t('table.range.invalidDay')}
+            />
+          </Fragment>
+        ))}
       </div>
     </div>
   );

@@ -2,6 +2,7 @@ import { type Ref, useEffect, useRef, useState } from 'react';
 import { formatCents } from '../../../domain/money';
 import { useI18n } from '../../i18n/i18n';
 import { Menu, type MenuHandle } from '../Menu/Menu';
+import { useOutsideDismiss } from '../Menu/use-outside-dismiss';
 import { formatDay } from './date-range';
 import { FilterEditor, type FilterPatch } from './FilterControl';
 import { type DataFilter, filterValues, isFilterSet } from './filters';
@@ -95,27 +96,12 @@ function FilterChip({ id, filter, values, editing, onEdit, onChange, onRemove }:
     if (editing) editor.current?.querySelector<HTMLElement>('input, select, button')?.focus();
   }, [editing]);
 
-  useEffect(() => {
-    if (!editing) return;
-    const closeOutside = (event: MouseEvent) => {
-      if (!chip.current?.contains(event.target as Node)) onEdit(false);
-    };
-    document.addEventListener('mousedown', closeOutside);
-    return () => document.removeEventListener('mousedown', closeOutside);
-  }, [editing, onEdit]);
+  const onBlur = useOutsideDismiss(editing, chip, () => onEdit(false));
 
   const summary = chipSummary(filter, values, locale, t);
   return (
     // biome-ignore lint/a11y/useSemanticElements: a chip is a button pair, not a form group
-    <div
-      className="filter-chip"
-      role="group"
-      aria-label={filter.label}
-      ref={chip}
-      onBlur={(event) => {
-        if (editing && !chip.current?.contains(event.relatedTarget as Node | null)) onEdit(false);
-      }}
-    >
+    <div className="filter-chip" role="group" aria-label={filter.label} ref={chip} onBlur={onBlur}>
       <button
         ref={valueButton}
         type="button"

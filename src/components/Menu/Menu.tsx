@@ -8,6 +8,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { useOutsideDismiss } from './use-outside-dismiss';
 
 export interface MenuItem {
   id: string;
@@ -52,14 +53,7 @@ export function Menu({ button, label, items, className, buttonClassName, handle 
     if (open) itemRefs.current[active]?.focus();
   }, [open, active]);
 
-  useEffect(() => {
-    if (!open) return;
-    const closeOutside = (event: MouseEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', closeOutside);
-    return () => document.removeEventListener('mousedown', closeOutside);
-  }, [open]);
+  const onBlur = useOutsideDismiss(open, root, () => setOpen(false));
 
   const openAt = (index: number) => {
     if (items.length === 0) return;
@@ -122,9 +116,7 @@ export function Menu({ button, label, items, className, buttonClassName, handle 
           role="menu"
           aria-label={label}
           onKeyDown={onMenuKeyDown}
-          onBlur={(event) => {
-            if (!root.current?.contains(event.relatedTarget as Node | null)) setOpen(false);
-          }}
+          onBlur={onBlur}
         >
           {items.map((item, index) => (
             <button

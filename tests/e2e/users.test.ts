@@ -179,6 +179,25 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
     expect(firstRow.y - main.y).toBeLessThanOrEqual(200);
   });
 
+  it("collapses a doctor's empty cases table to one line, with no toolbar", async () => {
+    const doctor = await one<{ id: string }>(
+      `SELECT u.id FROM users u WHERE u.role = 'PROFESSIONAL'
+         AND NOT EXISTS (SELECT 1 FROM cases c WHERE c.professional_id = u.id) ORDER BY u.email LIMIT 1`,
+    );
+    await page.goto(`${server.url}/professionals/${doctor.id}`);
+    const section = page.getByRole('region', { name: ptPT.users.sections.cases });
+    const total = section.getByTestId('user-cases-professional-total');
+    await total.waitFor();
+    await page.waitForFunction(
+      (text) => document.querySelector('[data-testid="user-cases-professional-total"]')?.textContent === text,
+      ptPT.table.total.replace('{{count}}', '0'),
+    );
+    expect(await section.getByRole('table').count()).toBe(0);
+    expect(await section.getByRole('searchbox').count()).toBe(0);
+    expect(await section.getByRole('button', { name: ptPT.table.filter }).count()).toBe(0);
+    expect((await total.boundingBox())?.height).toBeLessThanOrEqual(32);
+  });
+
   it('resends the verification e-mail through the confirmation, and it reaches the SMTP sink', async () => {
     const user = await one<{ id: string; email: string; locale: 'pt-PT' | 'en-GB' }>(
       // An English-speaking user: the mail goes out in their language, with an ASCII subject to compare as is.

@@ -60,10 +60,10 @@ export function FilterBar({ tableId, filters, values, onChange, menu }: FilterBa
           filter={filter}
           values={values}
           editing={editing === filter.key}
-          onEdit={(open) => {
+          onEdit={(open, byEscape) => {
             setEditing(open ? filter.key : null);
-            // A chip picked but left without a value goes away: the keyboard goes back to the menu.
-            if (!open && !isFilterSet(filter, values)) focusMenuButton();
+            // A chip picked but closed with Esc without a value goes away: the keyboard goes back to the menu.
+            if (byEscape && !isFilterSet(filter, values)) focusMenuButton();
           }}
           onChange={onChange}
           onRemove={() => remove(filter)}
@@ -78,8 +78,8 @@ interface FilterChipProps {
   filter: DataFilter;
   values: Readonly<Record<string, readonly string[]>>;
   editing: boolean;
-  /** Opens (true) or closes (false) the chip's editor. */
-  onEdit(open: boolean): void;
+  /** Opens (true) or closes (false) the chip's editor; `byEscape` when Esc closed it (the keyboard stays here). */
+  onEdit(open: boolean, byEscape?: boolean): void;
   onChange(patch: FilterPatch): void;
   onRemove(): void;
 }
@@ -137,7 +137,7 @@ function FilterChip({ id, filter, values, editing, onEdit, onChange, onRemove }:
             event.preventDefault();
             event.stopPropagation();
             valueButton.current?.focus();
-            onEdit(false);
+            onEdit(false, true);
           }}
         >
           {filter.kind === 'multi' || filter.kind === 'dateRange' ? null : (

@@ -5,7 +5,7 @@ import { Menu, type MenuHandle } from '../Menu/Menu';
 import { useOutsideDismiss } from '../Menu/use-outside-dismiss';
 import { formatDay } from './date-range';
 import { FilterEditor, type FilterPatch } from './FilterControl';
-import { type DataFilter, filterValues, isFilterSet } from './filters';
+import { type DataFilter, filterUrlKeys, filterValues, isFilterSet } from './filters';
 
 interface FilterBarProps {
   /** The table's id: prefixes the editors' element ids. */
@@ -34,7 +34,7 @@ export function FilterBar({ tableId, filters, values, onChange, menu }: FilterBa
   const offered = filters.filter((f) => !shown.includes(f));
 
   const remove = (filter: DataFilter) => {
-    onChange(Object.fromEntries(Object.keys(filterValues(filter, values)).map((key) => [key, []])));
+    onChange(Object.fromEntries(filterUrlKeys(filter).map((key) => [key, []])));
     if (editing === filter.key) setEditing(null);
     focusMenuButton();
   };

@@ -27,8 +27,16 @@ export function FilterBar({ tableId, filters, values, onChange, menu }: FilterBa
   const { t } = useI18n();
   const [editing, setEditing] = useState<string | null>(null);
   const root = useRef<HTMLDivElement>(null);
-  const focusMenuButton = () =>
+  // After the render that removes the chip (and may enable the button, disabled while nothing was left to add).
+  const focusMenuButtonNext = useRef(false);
+  useEffect(() => {
+    if (!focusMenuButtonNext.current) return;
+    focusMenuButtonNext.current = false;
     root.current?.querySelector<HTMLElement>('.filter-bar-button')?.focus({ preventScroll: true });
+  });
+  const focusMenuButton = () => {
+    focusMenuButtonNext.current = true;
+  };
 
   const shown = filters.filter((f) => f.key === editing || isFilterSet(f, values));
   const offered = filters.filter((f) => !shown.includes(f));

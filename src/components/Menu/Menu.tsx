@@ -103,6 +103,8 @@ export function Menu({ button, label, items, className, buttonClassName, handle 
         className={buttonClassName ?? 'topbar-button'}
         aria-haspopup="menu"
         aria-expanded={open}
+        // Nothing to offer (every filter of a table already set): said, not a dead button.
+        disabled={items.length === 0}
         aria-controls={open ? menuId : undefined}
         onClick={() => (open ? close(false) : openAt(0))}
         onKeyDown={onTriggerKeyDown}

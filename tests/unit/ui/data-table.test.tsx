@@ -313,8 +313,11 @@ describe('DataTable filter bar', () => {
     const user = userEvent.setup();
     setup('/people?status=A');
     await screen.findByText('Person 0');
+    // Every filter is set: the menu would be empty, so the button says there is nothing to add.
+    expect((screen.getByRole('button', { name: 'Filter' }) as HTMLButtonElement).disabled).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Remove the Status filter' }));
     await waitFor(() => expect(window.location.search).toBe(''));
+    expect((screen.getByRole('button', { name: 'Filter' }) as HTMLButtonElement).disabled).toBe(false);
 
     await user.keyboard('f');
     await user.keyboard('{Enter}');

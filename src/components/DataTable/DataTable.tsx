@@ -11,6 +11,7 @@ import {
   type FormEvent,
   type KeyboardEvent as ReactKeyboardEvent,
   type ReactNode,
+  type RefObject,
   useCallback,
   useEffect,
   useId,
@@ -25,6 +26,7 @@ import { formatError } from '../../kernel/error-format';
 import { helpLines } from '../../kernel/key-table';
 import { useScreenKeys } from '../../kernel/screen-keys';
 import type { MenuHandle } from '../Menu/Menu';
+import { columnsToHide, DEFAULT_TRACK } from './column-fit';
 import { useColumnVisibility } from './column-visibility';
 import { FilterBar } from './FilterBar';
 import { type DataFilter, filterUrlKeys } from './filters';
@@ -101,6 +103,24 @@ function isInsideModal(target: EventTarget | null): boolean {
   return target instanceof Element && target.closest('[aria-modal="true"], [cmdk-root]') !== null;
 }
 
+/** The root font size: the columns' widths are in rem. */
+const remPx = () => Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+
+/** The width of the table's box, followed as the window or the layout changes; 0 until measured. */
+function useAvailableWidth(box: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const measure = () => setWidth(element.clientWidth);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [box]);
+  return width;
+}
+
 export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const { t, locale } = useI18n();
   const [, navigate] = useLocation();
@@ -114,6 +134,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const [visibility, setVisibility] = useColumnVisibility(props.id);
   const rootRef = useRef<HTMLDivElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const available = useAvailableWidth(scrollRef);
   const searchRef = useRef<HTMLInputElement>(null);
   const filterMenu = useRef<MenuHandle>(null);
 
@@ -156,13 +177,12 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     columns: columnDefs,
     data: rows,
     getRowId: (row) => getRowId(row),
-    state: { columnVisibility: visibility },
-    onColumnVisibilityChange: (updater) =>
-      setVisibility(typeof updater === 'function' ? updater(visibility) : updater),
+    // What the admin chose in the chooser, over what the width leaves room for.
+    state: { columnVisibility: { ...columnsToHide(columns, visibility, available, remPx()), ...visibility } },
   });
   const visibleColumns = table.getVisibleLeafColumns();
   const byId = useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
-  const template = visibleColumns.map((c) => byId.get(c.id)?.width ?? 'minmax(8rem, 1fr)').join(' ');
+  const template = visibleColumns.map((c) => byId.get(c.id)?.width ?? DEFAULT_TRACK).join(' ');
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -332,7 +352,12 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
               .filter((c) => c.getCanHide())
               .map((c) => (
                 <label key={c.id}>
-                  <input type="checkbox" checked={c.getIsVisible()} onChange={() => c.toggleVisibility()} />
+                  <input
+                    type="checkbox"
+                    checked={c.getIsVisible()}
+                    // Only the column ticked becomes the admin's choice; the others keep fitting the width.
+                    onChange={() => setVisibility({ ...visibility, [c.id]: !c.getIsVisible() })}
+                  />
                   <span>{byId.get(c.id)?.header}</span>
                 </label>
               ))}
@@ -363,6 +388,8 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
                   <th
                     key={c.id}
                     scope="col"
+                    // The whole header on hover when the column is too narrow for it (cut with an ellipsis).
+                    title={column?.header}
                     aria-sort={order === 'asc' ? 'ascending' : order === 'desc' ? 'descending' : undefined}
                   >
                     {column?.sort ? (

@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { USER_SEARCH_MAX } from '../../../contract/limits';
 import {
@@ -12,7 +12,7 @@ import {
   type PageRequest,
 } from '../../../src/components/DataTable/DataTable';
 import { I18nProvider } from '../../../src/i18n/i18n';
-import { layOutTables } from './jsdom-gaps';
+import { fillJsdomGaps, layOutTables } from './jsdom-gaps';
 
 interface Person {
   id: string;
@@ -35,6 +35,7 @@ const columns: DataColumn<Person>[] = [
 // jsdom lays nothing out: give the scroll box a height so the virtualiser has a window to fill.
 const VIEWPORT = 640;
 const ROW = 32;
+beforeAll(fillJsdomGaps);
 layOutTables(VIEWPORT);
 afterEach(() => {
   cleanup();

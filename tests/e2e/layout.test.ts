@@ -1,0 +1,67 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchBrowser, signInByKeyboard } from '../support/browser';
+import { FIXED_PATHS, recordPaths } from '../support/screens';
+import { startTestServer, type TestServer } from '../support/server';
+
+/** What overflows on the page: a list scrolling sideways, or a header or cell cut without an ellipsis. */
+function overflows(page: Page) {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    for (const scroll of document.querySelectorAll<HTMLElement>('.data-table-scroll'))
+      if (scroll.scrollWidth > scroll.clientWidth + 1)
+        found.push(`sideways scroll: ${scroll.scrollWidth} px of content in ${scroll.clientWidth} px`);
+    const cut = (element: Element) => {
+      const box = element as HTMLElement;
+      if (box.scrollWidth <= box.clientWidth + 1) return false;
+      // Cut with an ellipsis is allowed: the full text is then on hover (title) or in the row's page.
+      return getComputedStyle(box).textOverflow !== 'ellipsis';
+    };
+    for (const cell of document.querySelectorAll(
+      '.data-table-row > th, .data-table-row > td, .data-table-row .pill, .data-table-sort',
+    ))
+      if (cut(cell))
+        found.push(
+          `cut without an ellipsis: "${cell.textContent}" (${cell.tagName.toLowerCase()}.${(cell as HTMLElement).className})`,
+        );
+    return found;
+  });
+}
+
+describe.skipIf(!hasChromium)('layout of every list in Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it.each([
+    [1280, 720],
+    [1920, 1080],
+  ])(
+    'at %i×%i nothing scrolls sideways or is cut without an ellipsis',
+    async (width, height) => {
+      const context = await browser.newContext({ viewport: { width, height } });
+      const page = await context.newPage();
+      const findings: Record<string, string[]> = {};
+      try {
+        await signInByKeyboard(page, server);
+        for (const path of [...FIXED_PATHS, ...(await recordPaths(server))]) {
+          await page.goto(`${server.url}${path}`);
+          await page.locator('main h1, main h2').first().waitFor();
+          await page.waitForLoadState('networkidle');
+          const found = await overflows(page);
+          if (found.length > 0) findings[path] = found;
+        }
+      } finally {
+        await context.close();
+      }
+      expect(findings).toEqual({});
+    },
+    300_000,
+  );
+});

@@ -51,7 +51,7 @@ describe.skipIf(!hasChromium)('accessibility (axe, WCAG 2.1 A and AA) in Chromiu
   });
 
   it.each(['pt-PT', 'en-GB'] as const)(
-    'finds nothing on any screen in %s, nor with the palette, the help or a confirmation open',
+    'finds nothing on any screen in %s, nor with the palette, the help, a confirmation, the filter menu or a filter editor open',
     async (locale) => {
       // bypassCSP: the product's policy (script-src 'self') would refuse the injected axe script.
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
@@ -94,6 +94,18 @@ describe.skipIf(!hasChromium)('accessibility (axe, WCAG 2.1 A and AA) in Chromiu
         await page.locator('.data-table-bulk button').first().click();
         await page.getByRole('alertdialog').waitFor();
         await check('/professionals + confirmation');
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('f');
+        await page.getByRole('menu').waitFor();
+        await check('/professionals + filter menu');
+        await page.keyboard.press('Enter'); // the status: its chip and its editor
+        await page.getByRole('dialog').waitFor();
+        await check('/professionals + status filter editor');
+        await page.keyboard.press('Escape');
+        await page.goto(`${server.url}/professionals?createdFrom=2026-11-01&createdTo=2026-11-26`);
+        await page.locator('.filter-chip-value').first().click();
+        await page.getByRole('dialog').waitFor();
+        await check('/professionals + date range editor');
         await page.keyboard.press('Escape');
       } finally {
         await context.close();

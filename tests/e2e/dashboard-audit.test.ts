@@ -64,8 +64,9 @@ describe.skipIf(!hasChromium)('home dashboard and audit log in Chromium, keyboar
     const table = page.getByRole('table', { name: ptPT.routes.audit });
     await table.getByRole('row').nth(1).waitFor();
 
-    // `/` reaches the first filter (the actions); Enter opens the list, Tab and Space tick one.
-    await page.keyboard.press('/');
+    // `f` opens the Filter menu on the first filter (the actions); Enter opens its list, Tab and Space tick one.
+    await page.keyboard.press('f');
+    await page.getByRole('menuitem', { name: ptPT.audit.columns.action }).waitFor();
     await page.keyboard.press('Enter');
     await tabTo(page, (el) => el.closest('label')?.textContent === 'Desativou o utilizador', 40);
     await page.keyboard.press('Space');

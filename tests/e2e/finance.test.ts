@@ -433,7 +433,13 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
       const table = page.getByRole('table', { name: text.settlementAdmin.tabs.manage });
       await table.getByTestId(`manage-${settlement.id}`).waitFor();
       expect(await table.getByRole('row').count()).toBe(2); // the header and its one settlement
-      await page.getByLabel(text.settlementAdmin.filters.case).waitFor();
+      // The case filter, set by the link, is a chip saying its value.
+      await page
+        .getByRole('button', {
+          name: `${text.settlementAdmin.filters.case}: ${settlement.case_id}`,
+          exact: true,
+        })
+        .waitFor();
     }
   }, 60_000);
 

@@ -91,18 +91,21 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
     await page.waitForURL((url) => url.searchParams.get('q') === target.email);
     await page.getByRole('cell', { name: target.email }).waitFor();
 
-    // Clear the search (Esc) and filter by status from the keyboard: Tab to the status list, open it,
-    // tick "New user" (the first status) with Space.
+    // Clear the search (Esc) and filter by status from the keyboard: `f` opens the Filter menu on its
+    // first filter (the status), Enter opens that filter's editor on "New user" (the first status),
+    // Space ticks it, Esc closes the editor and leaves a chip.
     await page.keyboard.press('/');
     await page.keyboard.press('Escape');
     await page.waitForURL((url) => !url.searchParams.has('q'));
-    await page.keyboard.press('/');
-    await page.keyboard.press('Tab');
+    await page.keyboard.press('f');
+    await page.getByRole('menuitem', { name: ptPT.users.fields.status }).waitFor();
     await page.keyboard.press('Enter');
-    await page.keyboard.press('Tab');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('type') === 'checkbox');
     await page.keyboard.press('Space');
     await page.waitForURL((url) => url.searchParams.get('status') === 'NEW_USER');
     await page.keyboard.press('Escape');
+    const chip = `${ptPT.users.fields.status}: ${ptPT.users.status.NEW_USER}`;
+    await page.getByRole('button', { name: chip, exact: true }).waitFor();
     await page.waitForFunction((label) => {
       const cells = [...document.querySelectorAll('.data-table-body-row .pill')];
       return cells.length > 0 && cells.every((c) => c.textContent === label);
@@ -117,12 +120,82 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
     await page.reload();
     await page.locator('.data-table-body-row').first().waitFor();
     expect(new URL(page.url()).searchParams.get('status')).toBe('NEW_USER');
+    await page.getByRole('button', { name: chip, exact: true }).waitFor();
 
     await page.keyboard.press('j');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/customers\/[0-9a-f-]{36}$/);
     await page.getByRole('heading', { name: ptPT.users.sections.profile }).waitFor();
     expect(await page.getByTestId('user-status').textContent()).toBe(ptPT.users.status.NEW_USER);
+  });
+
+  it('keeps search, Filter and chips to one row at 1280×720, the first doctor near the top; a created range typed in pt-PT', async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${server.url}/professionals?status=PROFESSIONAL_VERIFIED`);
+    await page.locator('.data-table-body-row').first().waitFor();
+
+    // The period, typed as dd/mm/aaaa whatever the browser's own date format: one chip, two URL keys.
+    // The menu offers what is not set yet: country, gender, area, created, last active.
+    await page.keyboard.press('f');
+    await page.getByRole('menu').waitFor();
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowUp');
+    await page.getByRole('menuitem', { name: ptPT.users.filters.created }).evaluate((el) => {
+      if (document.activeElement !== el) throw new Error('the menu is not on "created"');
+    });
+    await page.keyboard.press('Enter');
+    // The editor opens on the first preset; past the four presets, the first day.
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Tab');
+    await page.keyboard.type('01/01/2020');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('26/11/2026');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(
+      (url) =>
+        url.searchParams.get('createdFrom') === '2020-01-01' &&
+        url.searchParams.get('createdTo') === '2026-11-26',
+    );
+    await page.keyboard.press('Escape');
+    const range = `${ptPT.users.filters.created}: 01/01/2020 – 26/11/2026`;
+    await page.getByRole('button', { name: range, exact: true }).waitFor();
+    await page.locator('.data-table-body-row').first().waitFor();
+
+    const box = async (selector: string) => {
+      const found = await page.locator(selector).first().boundingBox();
+      if (!found) throw new Error(`${selector} is not shown`);
+      return found;
+    };
+    const toolbar = await box('.data-table-toolbar');
+    const main = await box('main');
+    const firstRow = await box('.data-table-body-row');
+    // One row: search, Filter, the two chips, the total and the column chooser.
+    expect(toolbar.height).toBeLessThanOrEqual(48);
+    for (const part of ['.data-table-search', '.filter-bar-button', '.filter-chip', '.data-table-columns']) {
+      const b = await box(part);
+      expect(b.y, part).toBeGreaterThanOrEqual(toolbar.y);
+      expect(b.y + b.height, part).toBeLessThanOrEqual(toolbar.y + toolbar.height);
+    }
+    expect(await page.locator('.filter-chip').count()).toBe(2);
+    expect(firstRow.y - main.y).toBeLessThanOrEqual(200);
+  });
+
+  it("collapses a doctor's empty cases table to one line, with no toolbar", async () => {
+    const doctor = await one<{ id: string }>(
+      `SELECT u.id FROM users u WHERE u.role = 'PROFESSIONAL'
+         AND NOT EXISTS (SELECT 1 FROM cases c WHERE c.professional_id = u.id) ORDER BY u.email LIMIT 1`,
+    );
+    await page.goto(`${server.url}/professionals/${doctor.id}`);
+    const section = page.getByRole('region', { name: ptPT.users.sections.cases });
+    const total = section.getByTestId('user-cases-professional-total');
+    await total.waitFor();
+    await page.waitForFunction(
+      (text) => document.querySelector('[data-testid="user-cases-professional-total"]')?.textContent === text,
+      ptPT.table.total.replace('{{count}}', '0'),
+    );
+    expect(await section.getByRole('table').count()).toBe(0);
+    expect(await section.getByRole('searchbox').count()).toBe(0);
+    expect(await section.getByRole('button', { name: ptPT.table.filter }).count()).toBe(0);
+    expect((await total.boundingBox())?.height).toBeLessThanOrEqual(32);
   });
 
   it('resends the verification e-mail through the confirmation, and it reaches the SMTP sink', async () => {

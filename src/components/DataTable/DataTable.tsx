@@ -25,10 +25,11 @@ import { useI18n } from '../../i18n/i18n';
 import { formatError } from '../../kernel/error-format';
 import { helpLines } from '../../kernel/key-table';
 import { useScreenKeys } from '../../kernel/screen-keys';
+import type { MenuHandle } from '../Menu/Menu';
 import { columnsToHide, DEFAULT_TRACK } from './column-fit';
 import { useColumnVisibility } from './column-visibility';
-import { FilterControl } from './FilterControl';
-import type { DataFilter } from './filters';
+import { FilterBar } from './FilterBar';
+import { type DataFilter, filterUrlKeys } from './filters';
 import {
   type Cursor,
   INITIAL_CURSOR,
@@ -42,6 +43,8 @@ import type { SortOrder, TableUrlState } from './url-state';
 import { useTableUrlState } from './use-table-url-state';
 
 const TABLE_HELP = helpLines(TABLE_KEYS);
+/** A table without filters has no `f`: `?` does not list it. */
+const UNFILTERED_TABLE_HELP = helpLines(TABLE_KEYS.filter((row) => row.action.type !== 'openFilters'));
 
 export interface DataColumn<T> {
   id: string;
@@ -84,6 +87,11 @@ export interface DataTableProps<T extends RowData> {
   searchable?: boolean;
   /** The server's limit for the search (contract), met while typing rather than refused after. */
   searchMaxLength?: number;
+  /**
+   * A list inside a detail page (a doctor's cases): with no rows and nothing searched or filtered it
+   * is one line ("0 registos"), not a toolbar over an empty box.
+   */
+  collapseWhenEmpty?: boolean;
 }
 
 const features = tableFeatures({ columnVisibilityFeature });
@@ -119,7 +127,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const { columns, getRowId, rowHref, filters = [], fixedFilters, defaultSort } = props;
   const rowHeight = props.rowHeight ?? 32;
   const pageSize = props.pageSize ?? DEFAULT_PAGE_SIZE;
-  const filterKeys = useMemo(() => filters.map((f) => f.key), [filters]);
+  const filterKeys = useMemo(() => filters.flatMap(filterUrlKeys), [filters]);
   const [state, setState] = useTableUrlState(filterKeys);
   const [draft, setDraft] = useState(state.q);
   const [cursor, setCursor] = useState<Cursor>(INITIAL_CURSOR);
@@ -128,6 +136,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const available = useAvailableWidth(scrollRef);
   const searchRef = useRef<HTMLInputElement>(null);
+  const filterMenu = useRef<MenuHandle>(null);
 
   // Back/forward or a pasted link changes the URL under the box: show what is searched.
   useEffect(() => setDraft(state.q), [state.q]);
@@ -204,13 +213,10 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
 
   const apply = useCallback(
     (action: TableKeyAction) => {
+      // A list the API cannot search: `/` goes to its filters.
       if (action.type === 'focusSearch')
-        (
-          searchRef.current ??
-          rootRef.current?.querySelector<HTMLElement>(
-            '.data-table-filter > input, .data-table-filter > select, .data-table-filter > details > summary',
-          )
-        )?.focus();
+        (searchRef.current ?? rootRef.current?.querySelector<HTMLElement>('.filter-bar-button'))?.focus();
+      else if (action.type === 'openFilters') filterMenu.current?.open();
       else if (action.type === 'open') open(cursor.active);
       else {
         const next = moveCursor(cursor, action, rowIds);
@@ -221,7 +227,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     [cursor, rowIds, open, virtualizer],
   );
 
-  useScreenKeys(useId(), TABLE_HELP);
+  useScreenKeys(useId(), filters.length > 0 ? TABLE_HELP : UNFILTERED_TABLE_HELP);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -292,21 +298,21 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const number = useMemo(() => new Intl.NumberFormat(locale), [locale]);
   const loading = query.isPending;
 
+  if (
+    props.collapseWhenEmpty &&
+    firstPage?.total === 0 &&
+    state.q === '' &&
+    Object.keys(state.filters).length === 0
+  )
+    return (
+      <p className="data-table-empty" role="status" data-testid={`${props.id}-total`}>
+        {t('table.total', { count: number.format(0) })}
+      </p>
+    );
+
   return (
     <div className="data-table" ref={rootRef}>
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: only hands Esc back to the table keys */}
-      <div
-        className="data-table-toolbar"
-        onKeyDown={(event) => {
-          // Esc in a filter leaves it (closing a value list), so j/k/Enter drive the rows again.
-          const target = event.target;
-          if (event.key !== 'Escape' || !(target instanceof HTMLElement)) return;
-          const filter = target.closest('.data-table-filter');
-          if (!filter) return;
-          for (const list of filter.querySelectorAll('details')) list.open = false;
-          target.blur();
-        }}
-      >
+      <div className="data-table-toolbar">
         {props.searchable === false ? null : (
           <form onSubmit={submitSearch} className="data-table-search">
             <input
@@ -321,17 +327,15 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
             />
           </form>
         )}
-        {filters.map((filter) => (
-          <div key={filter.key} className="data-table-filter">
-            <label htmlFor={`${props.id}-filter-${filter.key}`}>{filter.label}</label>
-            <FilterControl
-              id={`${props.id}-filter-${filter.key}`}
-              filter={filter}
-              values={state.filters[filter.key] ?? []}
-              onChange={(values) => update({ filters: { ...state.filters, [filter.key]: values } })}
-            />
-          </div>
-        ))}
+        {filters.length > 0 ? (
+          <FilterBar
+            tableId={props.id}
+            filters={filters}
+            values={state.filters}
+            onChange={(patch) => update({ filters: { ...state.filters, ...patch } })}
+            menu={filterMenu}
+          />
+        ) : null}
         <output className="data-table-total" aria-live="polite" data-testid={`${props.id}-total`}>
           {firstPage
             ? t('table.total', {

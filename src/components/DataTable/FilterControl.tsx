@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
 import { centsToDecimal, parseAmount } from '../../../domain/money';
 import { useI18n } from '../../i18n/i18n';
+import { CommitInput } from './CommitInput';
+import { DateRangeControl } from './DateRangeControl';
 import type { DataFilter } from './filters';
 
 interface FilterControlProps {
@@ -10,8 +11,39 @@ interface FilterControlProps {
   onChange(values: string[]): void;
 }
 
-/** One filter of the toolbar; every kind writes plain strings, the URL's repeated keys. */
-export function FilterControl({ id, filter, values, onChange }: FilterControlProps) {
+/** Changed URL keys → their new values (a date range writes two keys at once). */
+export type FilterPatch = Record<string, string[]>;
+
+interface FilterEditorProps {
+  id: string;
+  filter: DataFilter;
+  /** The filter's values by URL key. */
+  values: Readonly<Record<string, readonly string[]>>;
+  onChange(patch: FilterPatch): void;
+}
+
+/** The editor in a filter chip's popover; every kind writes plain strings, the URL's repeated keys. */
+export function FilterEditor({ id, filter, values, onChange }: FilterEditorProps) {
+  if (filter.kind === 'dateRange')
+    return (
+      <DateRangeControl
+        id={id}
+        from={values[filter.from]?.[0] ?? ''}
+        to={values[filter.to]?.[0] ?? ''}
+        onChange={(from, to) => onChange({ [filter.from]: from ? [from] : [], [filter.to]: to ? [to] : [] })}
+      />
+    );
+  return (
+    <FilterControl
+      id={id}
+      filter={filter}
+      values={values[filter.key] ?? []}
+      onChange={(next) => onChange({ [filter.key]: next })}
+    />
+  );
+}
+
+function FilterControl({ id, filter, values, onChange }: FilterControlProps) {
   const { t } = useI18n();
   switch (filter.kind) {
     case 'select':
@@ -35,115 +67,69 @@ export function FilterControl({ id, filter, values, onChange }: FilterControlPro
       return <AmountFilter id={id} values={values} onChange={onChange} />;
     case 'text':
       return <TextFilter id={id} values={values} onChange={onChange} />;
-    case 'date':
-      return (
-        <input
-          id={id}
-          type="date"
-          value={values[0] ?? ''}
-          onChange={(e) => onChange(e.target.value ? [e.target.value] : [])}
-        />
-      );
+    case 'dateRange':
+      return null; // FilterEditor gives it both its keys
   }
 }
 
-/** Several values of one key (e.g. statuses): a keyboard-reachable list of checkboxes. */
+/** Several values of one key (e.g. statuses): a list of checkboxes, in the chip's popover. */
 function MultiFilter({ id, filter, values, onChange }: FilterControlProps) {
-  const { t } = useI18n();
   if (filter.kind !== 'multi') return null;
   const chosen = new Set(values);
-  const summary =
-    values.length === 0
-      ? t('table.any')
-      : values.length === 1
-        ? (filter.options.find((o) => o.value === values[0])?.label ?? values[0])
-        : t('table.selected', { count: values.length });
   return (
-    <details className="data-table-multi">
-      <summary id={id}>{summary}</summary>
-      <fieldset>
-        <legend>{filter.label}</legend>
-        {filter.options.map((o) => (
-          <label key={o.value}>
-            <input
-              type="checkbox"
-              checked={chosen.has(o.value)}
-              onChange={(e) =>
-                // kept in the options' order so equal selections give equal URLs
-                onChange(
-                  filter.options
-                    .map((x) => x.value)
-                    .filter((v) => (v === o.value ? e.target.checked : chosen.has(v))),
-                )
-              }
-            />
-            {o.label}
-          </label>
-        ))}
-      </fieldset>
-    </details>
+    <fieldset id={id} className="data-table-multi">
+      <legend>{filter.label}</legend>
+      {filter.options.map((o) => (
+        <label key={o.value}>
+          <input
+            type="checkbox"
+            checked={chosen.has(o.value)}
+            onChange={(e) =>
+              // kept in the options' order so equal selections give equal URLs
+              onChange(
+                filter.options
+                  .map((x) => x.value)
+                  .filter((v) => (v === o.value ? e.target.checked : chosen.has(v))),
+              )
+            }
+          />
+          {o.label}
+        </label>
+      ))}
+    </fieldset>
   );
 }
 
 /** Euros typed as the admin writes them (`12,50` or `12.50`); cents in the URL and the query. */
 function AmountFilter({ id, values, onChange }: Omit<FilterControlProps, 'filter'>) {
   const { t } = useI18n();
-  const committed = values[0] ?? '';
-  const [draft, setDraft] = useState(() => centsToInput(committed));
-  const [invalid, setInvalid] = useState(false);
-  useEffect(() => setDraft(centsToInput(committed)), [committed]);
-
-  const commit = () => {
-    const text = draft.trim();
-    if (text === '') {
-      setInvalid(false);
-      if (committed !== '') onChange([]);
-      return;
-    }
-    const parsed = parseAmount(text);
-    const cents = parsed.ok && parsed.cents >= 0 ? parsed.cents : null;
-    setInvalid(cents === null);
-    if (cents !== null && String(cents) !== committed) onChange([String(cents)]);
-  };
-
   return (
-    <input
+    <CommitInput
       id={id}
-      type="text"
       inputMode="decimal"
       className="data-table-amount"
-      aria-invalid={invalid}
-      title={invalid ? t('table.invalidAmount') : undefined}
-      value={draft}
-      onChange={(e) => setDraft(e.target.value)}
-      onBlur={commit}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') commit();
+      committed={values[0] ?? ''}
+      shown={centsToInput}
+      parse={(text) => {
+        const parsed = parseAmount(text);
+        return parsed.ok && parsed.cents >= 0 ? String(parsed.cents) : null;
       }}
+      onCommit={(cents) => onChange(cents ? [cents] : [])}
+      invalidHint={t('table.invalidAmount')}
     />
   );
 }
 
-/** Free text committed on Enter or blur, so typing does not fetch a page per key. */
+/** Free text (an id pasted or set by a link). */
 function TextFilter({ id, values, onChange }: Omit<FilterControlProps, 'filter'>) {
-  const committed = values[0] ?? '';
-  const [draft, setDraft] = useState(committed);
-  useEffect(() => setDraft(committed), [committed]);
-  const commit = () => {
-    const text = draft.trim();
-    if (text !== committed) onChange(text ? [text] : []);
-  };
   return (
-    <input
+    <CommitInput
       id={id}
-      type="text"
       className="data-table-text"
-      value={draft}
-      onChange={(e) => setDraft(e.target.value)}
-      onBlur={commit}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') commit();
-      }}
+      committed={values[0] ?? ''}
+      shown={(text) => text}
+      parse={(text) => text}
+      onCommit={(text) => onChange(text ? [text] : [])}
     />
   );
 }

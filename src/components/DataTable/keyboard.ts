@@ -6,6 +6,7 @@ export type TableKeyAction =
   | { type: 'select' }
   | { type: 'extend' }
   | { type: 'focusSearch' }
+  | { type: 'openFilters' }
   | { type: 'clear' };
 
 /** DESIGN §8 table keys: the handler reads this table and `?` lists it. */
@@ -32,6 +33,7 @@ export const TABLE_KEYS: readonly KeyBinding<TableKeyAction>[] = [
     action: { type: 'extend' },
   },
   { keys: ['/'], shown: '/', labelKey: 'shortcuts.table.search', action: { type: 'focusSearch' } },
+  { keys: ['f'], shown: 'f', labelKey: 'shortcuts.table.filter', action: { type: 'openFilters' } },
   { keys: ['Escape'], shown: 'Esc', labelKey: 'shortcuts.table.clear', action: { type: 'clear' } },
 ];
 

@@ -1,4 +1,14 @@
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type ReactNode,
+  type Ref,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useRef,
+  useState,
+} from 'react';
+import { useOutsideDismiss } from './use-outside-dismiss';
 
 export interface MenuItem {
   id: string;
@@ -15,6 +25,15 @@ interface MenuProps {
   label: string;
   items: readonly MenuItem[];
   className?: string;
+  /** The button's class (the top bar's by default). */
+  buttonClassName?: string;
+  /** Lets a screen's key (a table's `f`) open the menu as ↓ on its button would. */
+  handle?: Ref<MenuHandle>;
+}
+
+export interface MenuHandle {
+  /** Focuses the button and opens the menu on its first item. */
+  open(): void;
 }
 
 /**
@@ -22,7 +41,7 @@ interface MenuProps {
  * an item (Enter, Space or ↓ the first, ↑ the last); ↑ ↓ Home End move between items; Esc closes and
  * gives focus back to the button; Tab, a click elsewhere or focus leaving close it.
  */
-export function Menu({ button, label, items, className }: MenuProps) {
+export function Menu({ button, label, items, className, buttonClassName, handle }: MenuProps) {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const menuId = useId();
@@ -34,19 +53,19 @@ export function Menu({ button, label, items, className }: MenuProps) {
     if (open) itemRefs.current[active]?.focus();
   }, [open, active]);
 
-  useEffect(() => {
-    if (!open) return;
-    const closeOutside = (event: MouseEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', closeOutside);
-    return () => document.removeEventListener('mousedown', closeOutside);
-  }, [open]);
+  const onBlur = useOutsideDismiss(open, root, () => setOpen(false));
 
   const openAt = (index: number) => {
+    if (items.length === 0) return;
     setActive(index);
     setOpen(true);
   };
+  useImperativeHandle(handle, () => ({
+    open: () => {
+      trigger.current?.focus();
+      openAt(0);
+    },
+  }));
   const close = (focusButton: boolean) => {
     setOpen(false);
     if (focusButton) trigger.current?.focus();
@@ -81,9 +100,11 @@ export function Menu({ button, label, items, className }: MenuProps) {
       <button
         type="button"
         ref={trigger}
-        className="topbar-button"
+        className={buttonClassName ?? 'topbar-button'}
         aria-haspopup="menu"
         aria-expanded={open}
+        // Nothing to offer (every filter of a table already set): said, not a dead button.
+        disabled={items.length === 0}
         aria-controls={open ? menuId : undefined}
         onClick={() => (open ? close(false) : openAt(0))}
         onKeyDown={onTriggerKeyDown}
@@ -97,9 +118,7 @@ export function Menu({ button, label, items, className }: MenuProps) {
           role="menu"
           aria-label={label}
           onKeyDown={onMenuKeyDown}
-          onBlur={(event) => {
-            if (!root.current?.contains(event.relatedTarget as Node | null)) setOpen(false);
-          }}
+          onBlur={onBlur}
         >
           {items.map((item, index) => (
             <button

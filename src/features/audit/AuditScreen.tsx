@@ -127,8 +127,7 @@ export default function AuditScreen() {
       },
       { key: 'entityId', label: t('audit.filters.entityId'), kind: 'text' },
       { key: 'actorId', label: t('audit.filters.actorId'), kind: 'text' },
-      { key: 'from', label: t('audit.filters.from'), kind: 'date' },
-      { key: 'to', label: t('audit.filters.to'), kind: 'date' },
+      { key: 'period', label: t('audit.filters.period'), kind: 'dateRange', from: 'from', to: 'to' },
     ],
     [t],
   );

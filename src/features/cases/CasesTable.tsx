@@ -14,13 +14,11 @@ import { CASE_STATUS_KEYS, CASE_TYPE_KEYS, formatDate, formatDateTime, formatPri
 import { StatusBadge } from './StatusBadge';
 
 /** Price bounds offered as choices: the product's case prices (free, 5 to 30, default 15) and the subscription's 49. */
-const DATE_FILTERS = [
-  ['createdFrom', 'cases.filters.createdFrom'],
-  ['createdTo', 'cases.filters.createdTo'],
-  ['startFrom', 'cases.filters.startFrom'],
-  ['startTo', 'cases.filters.startTo'],
-  ['endFrom', 'cases.filters.endFrom'],
-  ['endTo', 'cases.filters.endTo'],
+/** A case's dates, each filtered as one period over the API's `…From`/`…To` parameters. */
+const DATE_RANGES = [
+  ['created', 'cases.filters.created'],
+  ['start', 'cases.filters.start'],
+  ['end', 'cases.filters.end'],
 ] as const;
 
 const getRowId = (item: CaseItem) => item.id;
@@ -33,10 +31,12 @@ export interface CasesTableProps {
   id: string;
   /** Filters the place itself imposes (one patient's or one doctor's cases). */
   fixedFilters?: Readonly<Record<string, readonly string[]>>;
+  /** Inside a detail page: no cases at all is one line (DataTable's `collapseWhenEmpty`). */
+  collapseWhenEmpty?: boolean;
 }
 
 /** The one cases table: the /cases screen and the single patient and doctor views embed it. */
-export function CasesTable({ id, fixedFilters }: CasesTableProps) {
+export function CasesTable({ id, fixedFilters, collapseWhenEmpty }: CasesTableProps) {
   const { t, locale } = useI18n();
 
   const columns = useMemo<DataColumn<CaseItem>[]>(() => {
@@ -137,7 +137,15 @@ export function CasesTable({ id, fixedFilters }: CasesTableProps) {
       },
       { key: 'priceMinCents', label: t('cases.filters.priceMin'), kind: 'amount' },
       { key: 'priceMaxCents', label: t('cases.filters.priceMax'), kind: 'amount' },
-      ...DATE_FILTERS.map(([key, label]): DataFilter => ({ key, label: t(label), kind: 'date' })),
+      ...DATE_RANGES.map(
+        ([key, label]): DataFilter => ({
+          key,
+          label: t(label),
+          kind: 'dateRange',
+          from: `${key}From`,
+          to: `${key}To`,
+        }),
+      ),
     ];
   }, [t]);
 
@@ -152,6 +160,7 @@ export function CasesTable({ id, fixedFilters }: CasesTableProps) {
       rowHref={rowHref}
       filters={filters}
       {...(fixedFilters ? { fixedFilters } : {})}
+      {...(collapseWhenEmpty ? { collapseWhenEmpty } : {})}
       defaultSort={{ sort: 'createdAt', order: 'desc' }}
       searchMaxLength={CASE_SEARCH_MAX}
     />

@@ -14,7 +14,7 @@ export function UserCasesSection({ userId, role }: { userId: string; role: 'CUST
   return (
     <section className="user-section" aria-labelledby="user-cases">
       <h2 id="user-cases">{t('users.sections.cases')}</h2>
-      <CasesTable id={`user-cases-${role.toLowerCase()}`} fixedFilters={fixedFilters} />
+      <CasesTable id={`user-cases-${role.toLowerCase()}`} fixedFilters={fixedFilters} collapseWhenEmpty />
       <Link href={`/cases?${param}=${encodeURIComponent(userId)}`}>{t('users.casesLink')}</Link>
     </section>
   );

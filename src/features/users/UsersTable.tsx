@@ -16,10 +16,11 @@ import { useI18n } from '../../i18n/i18n';
 import { formatDate, GENDER_KEYS, statusKey, statusTone, userHref } from './format';
 import { useBulkUserActions } from './user-actions';
 import {
-  type UsersFilterKey,
+  USERS_DATE_RANGES,
+  type UsersFilter,
   type UsersListRole,
   type UsersListStatus,
-  usersFilterKeys,
+  usersFilters,
   usersFixedFilters,
   usersPageParams,
 } from './users-list';
@@ -51,7 +52,7 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
   const bulk = useBulkUserActions();
 
   const filters = useMemo<DataFilter[]>(() => {
-    const byKey: Record<UsersFilterKey, DataFilter> = {
+    const byKey: Record<UsersFilter, DataFilter> = {
       status: {
         key: 'status',
         label: t('users.fields.status'),
@@ -79,13 +80,21 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
         kind: 'select',
         options: (areas.data?.items ?? []).map((a) => ({ value: a.id, label: a.name })),
       },
-      createdFrom: { key: 'createdFrom', label: t('users.filters.createdFrom'), kind: 'date' },
-      createdTo: { key: 'createdTo', label: t('users.filters.createdTo'), kind: 'date' },
-      lastActiveFrom: { key: 'lastActiveFrom', label: t('users.filters.lastActiveFrom'), kind: 'date' },
-      lastActiveTo: { key: 'lastActiveTo', label: t('users.filters.lastActiveTo'), kind: 'date' },
+      created: {
+        key: 'created',
+        label: t('users.filters.created'),
+        kind: 'dateRange',
+        ...USERS_DATE_RANGES.created,
+      },
+      lastActive: {
+        key: 'lastActive',
+        label: t('users.filters.lastActive'),
+        kind: 'dateRange',
+        ...USERS_DATE_RANGES.lastActive,
+      },
     };
     // The same keys as the first page fetched ahead during the session check (users-list.ts).
-    return usersFilterKeys(role, status).map((key) => byKey[key]);
+    return usersFilters(role, status).map((filter) => byKey[filter]);
   }, [t, locale, role, status, countries.data, areas.data]);
 
   const columns = useMemo<DataColumn<UserSummary>[]>(() => {

@@ -10,28 +10,34 @@ export type UsersListRole = Extract<Role, 'CUSTOMER' | 'PROFESSIONAL'>;
 /** A preset screen's status (disabled doctors, doctors to verify): fixed, so not a filter. */
 export type UsersListStatus = 'DISABLED' | 'EMAIL_VERIFIED';
 
-export type UsersFilterKey =
-  | 'status'
-  | 'country'
-  | 'gender'
-  | 'areaOfInterest'
-  | 'createdFrom'
-  | 'createdTo'
-  | 'lastActiveFrom'
-  | 'lastActiveTo';
+/** The filters a users list offers (a date range is one filter over two URL keys). */
+export type UsersFilter = 'status' | 'country' | 'gender' | 'areaOfInterest' | 'created' | 'lastActive';
+
+/** The URL keys (and API parameters) of each date-range filter: from, to. */
+export const USERS_DATE_RANGES = {
+  created: { from: 'createdFrom', to: 'createdTo' },
+  lastActive: { from: 'lastActiveFrom', to: 'lastActiveTo' },
+} as const;
 
 /** The filters a users list offers, in the order it shows them. */
-export function usersFilterKeys(role: UsersListRole, status?: UsersListStatus): UsersFilterKey[] {
+export function usersFilters(role: UsersListRole, status?: UsersListStatus): UsersFilter[] {
   return [
     ...(status ? [] : (['status'] as const)),
     'country',
     'gender',
     ...(role === 'PROFESSIONAL' ? (['areaOfInterest'] as const) : []),
-    'createdFrom',
-    'createdTo',
-    'lastActiveFrom',
-    'lastActiveTo',
+    'created',
+    'lastActive',
   ];
+}
+
+/** The URL keys of those filters, in the table's order (DataTable reads the same ones). */
+export function usersFilterKeys(role: UsersListRole, status?: UsersListStatus): string[] {
+  return usersFilters(role, status).flatMap((filter) =>
+    filter === 'created' || filter === 'lastActive'
+      ? [USERS_DATE_RANGES[filter].from, USERS_DATE_RANGES[filter].to]
+      : [filter],
+  );
 }
 
 export function usersFixedFilters(role: UsersListRole, status?: UsersListStatus) {

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { formatDay, lisbonDay, parseDay, presetRange } from '../../../src/components/DataTable/date-range';
 import { INITIAL_CURSOR, moveCursor, tableKeyAction } from '../../../src/components/DataTable/keyboard';
 import {
   decodeTableState,
@@ -88,6 +89,7 @@ describe('table keys', () => {
     expect(key('x')).toEqual({ type: 'select' });
     expect(key('X', { shiftKey: true })).toEqual({ type: 'extend' });
     expect(key('/')).toEqual({ type: 'focusSearch' });
+    expect(key('f')).toEqual({ type: 'openFilters' });
     expect(key('Escape')).toEqual({ type: 'clear' });
     expect(key('q')).toBeNull();
   });
@@ -115,5 +117,64 @@ describe('table keys', () => {
     cursor = moveCursor(cursor, { type: 'clear' }, ids);
     expect(cursor.selected.size).toBe(0);
     expect(moveCursor(INITIAL_CURSOR, { type: 'move', by: 1 }, []).active).toBe(-1);
+  });
+});
+
+describe('date-range days', () => {
+  const dayArb = fc
+    .date({
+      min: new Date('1900-01-01T00:00:00Z'),
+      max: new Date('2999-12-31T00:00:00Z'),
+      noInvalidDate: true,
+    })
+    .map((d) => d.toISOString().slice(0, 10));
+
+  it('reads back every day it writes, in both console languages (dd/mm/yyyy)', () => {
+    fc.assert(
+      fc.property(dayArb, fc.constantFrom('pt-PT', 'en-GB'), (iso, locale) => {
+        const shown = formatDay(iso, locale);
+        expect(shown).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+        expect(parseDay(shown, locale)).toBe(iso);
+      }),
+    );
+    expect(formatDay('2026-11-01', 'pt-PT')).toBe('01/11/2026');
+    expect(formatDay('2026-11-01', 'en-GB')).toBe('01/11/2026');
+  });
+
+  it('takes the day first, short fields and other separators, and refuses days that do not exist', () => {
+    expect(parseDay('1/2/2026', 'pt-PT')).toBe('2026-02-01');
+    expect(parseDay(' 01-11-2026 ', 'en-GB')).toBe('2026-11-01');
+    expect(parseDay('29.02.2028', 'pt-PT')).toBe('2028-02-29');
+    for (const bad of [
+      '29/02/2026',
+      '31/04/2026',
+      '00/01/2026',
+      '01/13/2026',
+      '2026-11-01',
+      '1/1/26',
+      'hoje',
+      '',
+    ])
+      expect(parseDay(bad, 'pt-PT'), bad).toBeNull();
+  });
+
+  it("counts presets on Lisbon's calendar, across a month, a year and summer time", () => {
+    // 23:30 UTC on 31 December is still 31 December in Lisbon (UTC+0 in winter)…
+    const winter = new Date('2026-12-31T23:30:00Z');
+    expect(lisbonDay(winter)).toBe('2026-12-31');
+    // …while 23:30 UTC on 31 March is already 1 April (UTC+1 in summer).
+    const summer = new Date('2027-03-31T23:30:00Z');
+    expect(lisbonDay(summer)).toBe('2027-04-01');
+    expect(presetRange('today', summer)).toEqual({ from: '2027-04-01', to: '2027-04-01' });
+    expect(presetRange('last7Days', summer)).toEqual({ from: '2027-03-26', to: '2027-04-01' });
+    expect(presetRange('thisMonth', summer)).toEqual({ from: '2027-04-01', to: '2027-04-01' });
+    expect(presetRange('lastMonth', summer)).toEqual({ from: '2027-03-01', to: '2027-03-31' });
+    const january = new Date('2027-01-05T12:00:00Z');
+    expect(presetRange('lastMonth', january)).toEqual({ from: '2026-12-01', to: '2026-12-31' });
+    expect(presetRange('last7Days', january)).toEqual({ from: '2026-12-30', to: '2027-01-05' });
+    expect(presetRange('lastMonth', new Date('2028-03-10T12:00:00Z'))).toEqual({
+      from: '2028-02-01',
+      to: '2028-02-29',
+    });
   });
 });

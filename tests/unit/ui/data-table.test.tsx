@@ -42,7 +42,17 @@ afterEach(() => {
   localStorage.clear();
 });
 
-function setup(path: string, data: Person[] = people, extraFilters: DataFilter[] = []) {
+interface SetupOptions {
+  locale?: 'pt-PT' | 'en-GB';
+  collapseWhenEmpty?: boolean;
+}
+
+function setup(
+  path: string,
+  data: Person[] = people,
+  extraFilters: DataFilter[] = [],
+  { locale = 'en-GB', collapseWhenEmpty = false }: SetupOptions = {},
+) {
   window.history.replaceState(null, '', path);
   const requests: PageRequest[] = [];
   const fetchPage = vi.fn(async (request: PageRequest) => {
@@ -56,7 +66,7 @@ function setup(path: string, data: Person[] = people, extraFilters: DataFilter[]
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
-      <I18nProvider initial="en-GB">
+      <I18nProvider initial={locale}>
         <Router>
           <DataTable
             id="people"
@@ -74,6 +84,7 @@ function setup(path: string, data: Person[] = people, extraFilters: DataFilter[]
             pageSize={200}
             rowHeight={ROW}
             searchMaxLength={USER_SEARCH_MAX}
+            collapseWhenEmpty={collapseWhenEmpty}
           />
         </Router>
       </I18nProvider>
@@ -118,7 +129,8 @@ describe('DataTable', () => {
     expect((screen.getByRole('searchbox') as HTMLInputElement).value).toBe('Person 1');
     // The server's limit is met while typing, not refused after (issue 14: "q: too long").
     expect((screen.getByRole('searchbox') as HTMLInputElement).maxLength).toBe(USER_SEARCH_MAX);
-    expect((screen.getByRole('combobox') as HTMLSelectElement).value).toBe('A');
+    // A filter already in the URL is a chip saying its value.
+    expect(screen.getByRole('button', { name: 'Status: Alpha' })).toBeTruthy();
     expect(screen.getByRole('columnheader', { name: /E-mail/ }).getAttribute('aria-sort')).toBe('descending');
   });
 
@@ -132,13 +144,17 @@ describe('DataTable', () => {
     await screen.findByText('Person 0');
     expect(requests[0]?.filters).toEqual({ stage: ['Z'] });
 
-    await user.click(screen.getByText('Stage Z', { selector: 'summary' }));
+    await user.click(screen.getByRole('button', { name: 'Stage: Stage Z' }));
     await user.click(screen.getByRole('checkbox', { name: 'Stage X' }));
     // the options' order, not the clicking order: equal selections give equal URLs
     await waitFor(() => expect(window.location.search).toBe('?stage=X&stage=Z'));
     await waitFor(() => expect(requests.at(-1)?.filters).toEqual({ stage: ['X', 'Z'] }));
 
-    const amount = screen.getByLabelText('From');
+    expect(screen.getByRole('button', { name: 'Stage: Stage X, Stage Z' })).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Filter' }));
+    await user.click(screen.getByRole('menuitem', { name: 'From' }));
+    const amount = screen.getByRole('textbox', { name: 'From' });
     await user.type(amount, '12,5{Enter}');
     await waitFor(() => expect(window.location.search).toBe('?stage=X&stage=Z&minCents=1250'));
     expect((amount as HTMLInputElement).value).toBe('12.50');
@@ -240,5 +256,137 @@ describe('DataTable', () => {
     await screen.findByText('Person 0');
     expect(screen.queryByRole('columnheader', { name: /E-mail/ })).toBeNull();
     expect(screen.queryByText('p0@example.com')).toBeNull();
+  });
+});
+
+describe('DataTable filter bar', () => {
+  const stages = ['X', 'Y', 'Z'].map((v) => ({ value: v, label: `Stage ${v}` }));
+  const created: DataFilter = {
+    key: 'created',
+    label: 'Created',
+    kind: 'dateRange',
+    from: 'createdFrom',
+    to: 'createdTo',
+  };
+  afterEach(() => vi.useRealTimers());
+
+  it('adds a filter from the Filter menu by keyboard (f, arrows, Enter), shows it as a chip and removes it with Backspace', async () => {
+    const user = userEvent.setup();
+    const { requests } = setup('/people', people, [
+      { key: 'stage', label: 'Stage', kind: 'multi', options: stages },
+    ]);
+    await screen.findByText('Person 0');
+    expect(screen.queryByRole('group', { name: 'Stage' })).toBeNull();
+
+    await user.keyboard('f');
+    const menu = screen.getByRole('menu', { name: 'Filters of this list' });
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Status' }));
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Stage' }));
+    await user.keyboard('{Enter}');
+    expect(menu.isConnected).toBe(false);
+    // The editor opens on its first control: Space ticks it.
+    expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: 'Stage X' }));
+    await user.keyboard(' ');
+    await waitFor(() => expect(window.location.search).toBe('?stage=X'));
+    await waitFor(() => expect(requests.at(-1)?.filters).toEqual({ stage: ['X'] }));
+
+    // Esc closes the editor and gives the keyboard to the chip, which says the value.
+    await user.keyboard('{Escape}');
+    const chip = screen.getByRole('button', { name: 'Stage: Stage X' });
+    expect(document.activeElement).toBe(chip);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // The chosen filter is no longer offered by the menu.
+    await user.click(screen.getByRole('button', { name: 'Filter' }));
+    expect(screen.queryByRole('menuitem', { name: 'Stage' })).toBeNull();
+    await user.keyboard('{Escape}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Filter' }));
+
+    await user.tab(); // Status is offered, not shown: Tab goes from the button to the chip
+    expect(document.activeElement).toBe(chip);
+    await user.keyboard('{Backspace}');
+    await waitFor(() => expect(window.location.search).toBe(''));
+    expect(screen.queryByRole('group', { name: 'Stage' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Filter' }));
+  });
+
+  it('drops a filter picked from the menu and left without a value, and the × removes a set one', async () => {
+    const user = userEvent.setup();
+    setup('/people?status=A');
+    await screen.findByText('Person 0');
+    // Every filter is set: the menu would be empty, so the button says there is nothing to add.
+    expect((screen.getByRole('button', { name: 'Filter' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Remove the Status filter' }));
+    await waitFor(() => expect(window.location.search).toBe(''));
+    expect((screen.getByRole('button', { name: 'Filter' }) as HTMLButtonElement).disabled).toBe(false);
+
+    await user.keyboard('f');
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('button', { name: 'Status: Any' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('group', { name: 'Status' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Filter' }));
+  });
+
+  it("writes a preset's days, counted on Lisbon's calendar, to the range's two URL keys", async () => {
+    // 23:30 UTC on 31 July is already 1 August in Lisbon (summer time, UTC+1).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-07-31T23:30:00Z'));
+    const user = userEvent.setup();
+    const { requests } = setup('/people', people, [created]);
+    await screen.findByText('Person 0');
+    await user.click(screen.getByRole('button', { name: 'Filter' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Created' }));
+
+    await user.click(screen.getByRole('button', { name: 'Last month' }));
+    await waitFor(() => expect(window.location.search).toBe('?createdFrom=2026-07-01&createdTo=2026-07-31'));
+    await waitFor(() =>
+      expect(requests.at(-1)?.filters).toEqual({ createdFrom: ['2026-07-01'], createdTo: ['2026-07-31'] }),
+    );
+    expect(screen.getByRole('button', { name: 'Created: 01/07/2026 – 31/07/2026' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Last month' }).getAttribute('aria-pressed')).toBe('true');
+
+    await user.click(screen.getByRole('button', { name: '7 days' }));
+    await waitFor(() => expect(window.location.search).toBe('?createdFrom=2026-07-26&createdTo=2026-08-01'));
+    await user.click(screen.getByRole('button', { name: 'This month' }));
+    await waitFor(() => expect(window.location.search).toBe('?createdFrom=2026-08-01&createdTo=2026-08-01'));
+    await user.click(screen.getByRole('button', { name: 'Today' }));
+    await waitFor(() => expect(window.location.search).toBe('?createdFrom=2026-08-01&createdTo=2026-08-01'));
+    expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe('01/08/2026');
+  });
+
+  it("reads days typed as dd/mm/aaaa in pt-PT, whatever the browser's date format, and refuses a day that does not exist", async () => {
+    const user = userEvent.setup();
+    setup('/people?createdTo=2026-11-26', people, [created], { locale: 'pt-PT' });
+    await screen.findByText('Person 0');
+    // Loaded from the URL: one chip for the range, in the console's language.
+    const chip = screen.getByRole('button', { name: 'Created: até 26/11/2026' });
+    await user.click(chip);
+    const from = screen.getByLabelText('De') as HTMLInputElement;
+    expect(from.type).toBe('text');
+    expect(from.placeholder).toBe('dd/mm/aaaa');
+    expect((screen.getByLabelText('Até') as HTMLInputElement).value).toBe('26/11/2026');
+
+    await user.type(from, '01/11/2026{Enter}');
+    await waitFor(() => expect(window.location.search).toBe('?createdFrom=2026-11-01&createdTo=2026-11-26'));
+    expect(screen.getByRole('button', { name: 'Created: 01/11/2026 – 26/11/2026' })).toBeTruthy();
+
+    await user.clear(from);
+    await user.type(from, '31/02/2026{Enter}');
+    expect(from.getAttribute('aria-invalid')).toBe('true');
+    expect(window.location.search).toBe('?createdFrom=2026-11-01&createdTo=2026-11-26');
+  });
+
+  it('collapses to one line inside a detail page when there is nothing to show and nothing filtered', async () => {
+    setup('/people', [], [], { collapseWhenEmpty: true });
+    await waitFor(() => expect(screen.getByTestId('people-total').textContent).toBe('0 records'));
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByRole('searchbox')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Filter' })).toBeNull();
+    cleanup();
+    // A filter that finds nothing keeps the toolbar, so it can be taken off.
+    setup('/people?status=A', [], [], { collapseWhenEmpty: true });
+    expect(await screen.findByText('No records found')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Status: Alpha' })).toBeTruthy();
   });
 });

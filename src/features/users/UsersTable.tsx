@@ -117,7 +117,7 @@ export function UsersTable({ id, userRole: role, status }: UsersTableProps) {
       {
         id: 'status',
         header: t('users.fields.status'),
-        width: '11rem',
+        width: '13.5rem',
         cell: (u) => (
           <Pill tone={statusTone(u.status, u.role)}>
             {t(genderedKey(statusKey(u.status, u.role), u.gender))}

@@ -172,13 +172,18 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
       })),
     [columns],
   );
+  // What the admin chose in the chooser, over what the width leaves room for. Memoised: the table's
+  // store takes a new state object as a change, and a new one on every render never settles.
+  const fitted = useMemo(
+    () => ({ ...columnsToHide(columns, visibility, available, remPx()), ...visibility }),
+    [columns, visibility, available],
+  );
   const table = useTable({
     features,
     columns: columnDefs,
     data: rows,
     getRowId: (row) => getRowId(row),
-    // What the admin chose in the chooser, over what the width leaves room for.
-    state: { columnVisibility: { ...columnsToHide(columns, visibility, available, remPx()), ...visibility } },
+    state: { columnVisibility: fitted },
   });
   const visibleColumns = table.getVisibleLeafColumns();
   const byId = useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);

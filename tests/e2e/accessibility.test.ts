@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser, signInByKeyboard } from '../support/browser';
+import {
+  closeTestPage,
+  hasChromium,
+  launchBrowser,
+  openTestPage,
+  signInByKeyboard,
+} from '../support/browser';
 import { FIXED_PATHS, recordPaths } from '../support/screens';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -54,9 +60,13 @@ describe.skipIf(!hasChromium)('accessibility (axe, WCAG 2.1 A and AA) in Chromiu
     'finds nothing on any screen in %s, nor with the palette, the help, a confirmation, the filter menu or a filter editor open',
     async (locale) => {
       // bypassCSP: the product's policy (script-src 'self') would refuse the injected axe script.
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
+      const opened = await openTestPage(
+        browser,
+        { viewport: { width: 1440, height: 900 }, bypassCSP: true },
+        { consoleErrors: true },
+      );
+      const { context, page } = opened;
       await context.addCookies([{ name: 'i18n_redirected', value: locale, url: server.url }]);
-      const page = await context.newPage();
       const findings: Findings = {};
       const check = async (where: string) => {
         const found = await violations(page);
@@ -108,7 +118,7 @@ describe.skipIf(!hasChromium)('accessibility (axe, WCAG 2.1 A and AA) in Chromiu
         await check('/professionals + date range editor');
         await page.keyboard.press('Escape');
       } finally {
-        await context.close();
+        await closeTestPage(opened);
       }
       expect(findings).toEqual({});
     },

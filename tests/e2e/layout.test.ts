@@ -1,6 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser, signInByKeyboard } from '../support/browser';
+import {
+  closeTestPage,
+  hasChromium,
+  launchBrowser,
+  openTestPage,
+  signInByKeyboard,
+} from '../support/browser';
 import { FIXED_PATHS, recordPaths } from '../support/screens';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -52,8 +58,9 @@ describe.skipIf(!hasChromium)('layout of every list in Chromium', () => {
   ])(
     'at %i×%i toolbars are one row, nothing scrolls sideways or is cut without an ellipsis',
     async (width, height) => {
-      const context = await browser.newContext({ viewport: { width, height } });
-      const page = await context.newPage();
+      // Console errors count too: a render loop shows there, not in the layout.
+      const opened = await openTestPage(browser, { viewport: { width, height } }, { consoleErrors: true });
+      const { page } = opened;
       const findings: Record<string, string[]> = {};
       try {
         await signInByKeyboard(page, server);
@@ -65,7 +72,7 @@ describe.skipIf(!hasChromium)('layout of every list in Chromium', () => {
           if (found.length > 0) findings[path] = found;
         }
       } finally {
-        await context.close();
+        await closeTestPage(opened);
       }
       expect(findings).toEqual({});
     },

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { canDeleteSepa, canTransitionSepa } from '../../../domain/sepa-status';
+import type { SepaFileAction } from '../../../contract/sepa-statuses';
+import { canDeleteSepa, canTransitionSepa, type SepaEvent } from '../../../domain/sepa-status';
 import { settlementKeys } from '../../api/finance';
 import { deleteSepaFile, markSepaFile, type SepaFileDetail, sepaKeys } from '../../api/sepa';
 import { type EntityActions, entityAction } from '../../components/EntityActions/useEntityActions';
@@ -14,6 +15,24 @@ const refresh = (queryClient: QueryClient, result: unknown, file: FileEntity) =>
   void queryClient.invalidateQueries({ queryKey: settlementKeys.all });
 };
 
+/** A mark of the file (the bank took it, paid it, refused it), offered only where DESIGN §6 has the move. */
+function markAction(
+  mark: SepaFileAction,
+  event: SepaEvent,
+  keys: { label: string; title: string; message: string; done: string },
+  danger?: true,
+) {
+  return entityAction({
+    id: mark,
+    labelKey: keys.label,
+    confirm: { titleKey: keys.title, messageKey: keys.message, danger },
+    visible: (file: FileEntity) => canTransitionSepa(file.status, event),
+    mutate: (file: FileEntity) => markSepaFile(file.id, mark),
+    write: refresh,
+    done: { key: keys.done },
+  });
+}
+
 /** DESIGN §6: each mark only where the transition exists; delete only while GENERATED. */
 export const SEPA_FILE_ACTIONS: EntityActions<FileEntity, undefined> = {
   entity: 'sepa-file',
@@ -21,37 +40,29 @@ export const SEPA_FILE_ACTIONS: EntityActions<FileEntity, undefined> = {
   id: (file) => file.id,
   params: (file) => ({ msgId: file.msgId, count: file.transferCount }),
   actions: [
-    entityAction({
-      id: 'available',
-      labelKey: 'sepa.file.markAvailable',
-      confirm: { titleKey: 'sepa.file.markAvailableTitle', messageKey: 'sepa.file.markAvailableMessage' },
-      visible: (file: FileEntity) => canTransitionSepa(file.status, 'HANDED_TO_BANK'),
-      mutate: (file: FileEntity) => markSepaFile(file.id, 'available'),
-      write: refresh,
-      done: { key: 'sepa.file.markedAvailable' },
+    markAction('available', 'HANDED_TO_BANK', {
+      label: 'sepa.file.markAvailable',
+      title: 'sepa.file.markAvailableTitle',
+      message: 'sepa.file.markAvailableMessage',
+      done: 'sepa.file.markedAvailable',
     }),
-    entityAction({
-      id: 'paid',
-      labelKey: 'sepa.file.markPaid',
-      confirm: { titleKey: 'sepa.file.markPaidTitle', messageKey: 'sepa.file.markPaidMessage' },
-      visible: (file: FileEntity) => canTransitionSepa(file.status, 'PAID'),
-      mutate: (file: FileEntity) => markSepaFile(file.id, 'paid'),
-      write: refresh,
-      done: { key: 'sepa.file.markedPaid' },
+    markAction('paid', 'PAID', {
+      label: 'sepa.file.markPaid',
+      title: 'sepa.file.markPaidTitle',
+      message: 'sepa.file.markPaidMessage',
+      done: 'sepa.file.markedPaid',
     }),
-    entityAction({
-      id: 'unavailable',
-      labelKey: 'sepa.file.markUnavailable',
-      confirm: {
-        titleKey: 'sepa.file.markUnavailableTitle',
-        messageKey: 'sepa.file.markUnavailableMessage',
-        danger: true,
+    markAction(
+      'unavailable',
+      'REJECTED',
+      {
+        label: 'sepa.file.markUnavailable',
+        title: 'sepa.file.markUnavailableTitle',
+        message: 'sepa.file.markUnavailableMessage',
+        done: 'sepa.file.markedUnavailable',
       },
-      visible: (file: FileEntity) => canTransitionSepa(file.status, 'REJECTED'),
-      mutate: (file: FileEntity) => markSepaFile(file.id, 'unavailable'),
-      write: refresh,
-      done: { key: 'sepa.file.markedUnavailable' },
-    }),
+      true,
+    ),
     entityAction({
       id: 'delete',
       labelKey: 'sepa.file.delete',

@@ -4,11 +4,9 @@
 // Chromium suites; the normal test run never includes this file).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { launchBrowser, signInByKeyboard } from '../../tests/support/browser';
+import { describe, it } from 'vitest';
+import { chromiumSuite, signInByKeyboard } from '../../tests/support/browser';
 import { FIXED_PATHS, recordPaths } from '../../tests/support/screens';
-import { startTestServer, type TestServer } from '../../tests/support/server';
 
 const OUT = join(import.meta.dirname);
 
@@ -18,33 +16,25 @@ function fileName(path: string, recordKinds: Map<string, string>): string {
 }
 
 describe('screenshots', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = chromiumSuite();
 
   it.each(['pt-PT', 'en-GB'] as const)(
     'of every screen in %s',
     async (locale) => {
       const folder = join(OUT, locale);
       mkdirSync(folder, { recursive: true });
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-      await context.addCookies([{ name: 'i18n_redirected', value: locale, url: server.url }]);
+      const context = await suite.browser.newContext({ viewport: { width: 1440, height: 900 } });
+      await context.addCookies([{ name: 'i18n_redirected', value: locale, url: suite.server.url }]);
       const page = await context.newPage();
       try {
-        await page.goto(`${server.url}/login`);
+        await page.goto(`${suite.server.url}/login`);
         await page.locator('h1').first().waitFor();
         await page.screenshot({ path: join(folder, 'login.png') });
-        await signInByKeyboard(page, server);
-        const records = await recordPaths(server);
+        await signInByKeyboard(page, suite.server);
+        const records = await recordPaths(suite.server);
         const kinds = new Map(records.map((path) => [path, `${path.split('/')[1]}-detail`]));
         for (const path of [...FIXED_PATHS, ...records]) {
-          await page.goto(`${server.url}${path}`);
+          await page.goto(`${suite.server.url}${path}`);
           await page.locator('main h1, main h2').first().waitFor();
           await page.waitForLoadState('networkidle');
           await page.screenshot({ path: join(folder, `${fileName(path, kinds)}.png`) });

@@ -1,16 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
+  chromiumSuite,
   closeTestPage,
   hasChromium,
-  launchBrowser,
   openTestPage,
   signInByKeyboard,
 } from '../support/browser';
 import { FIXED_PATHS, recordPaths } from '../support/screens';
-import { startTestServer, type TestServer } from '../support/server';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -46,27 +45,19 @@ async function violations(page: Page): Promise<Violation[]> {
 type Findings = Record<string, { id: string; help: string; targets: string[] }[]>;
 
 describe.skipIf(!hasChromium)('accessibility (axe, WCAG 2.1 A and AA) in Chromium', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = chromiumSuite();
 
   it.each(['pt-PT', 'en-GB'] as const)(
     'finds nothing on any screen in %s, nor with the palette, the help, a confirmation, the filter menu or a filter editor open',
     async (locale) => {
       // bypassCSP: the product's policy (script-src 'self') would refuse the injected axe script.
       const opened = await openTestPage(
-        browser,
+        suite.browser,
         { viewport: { width: 1440, height: 900 }, bypassCSP: true },
         { consoleErrors: true },
       );
       const { context, page } = opened;
-      await context.addCookies([{ name: 'i18n_redirected', value: locale, url: server.url }]);
+      await context.addCookies([{ name: 'i18n_redirected', value: locale, url: suite.server.url }]);
       const findings: Findings = {};
       const check = async (where: string) => {
         const found = await violations(page);
@@ -78,18 +69,18 @@ describe.skipIf(!hasChromium)('accessibility (axe, WCAG 2.1 A and AA) in Chromiu
           }));
       };
       try {
-        await page.goto(`${server.url}/login`);
+        await page.goto(`${suite.server.url}/login`);
         await page.locator('h1').first().waitFor();
         await check('/login');
-        await signInByKeyboard(page, server);
-        for (const path of [...FIXED_PATHS, ...(await recordPaths(server))]) {
-          await page.goto(`${server.url}${path}`);
+        await signInByKeyboard(page, suite.server);
+        for (const path of [...FIXED_PATHS, ...(await recordPaths(suite.server))]) {
+          await page.goto(`${suite.server.url}${path}`);
           await page.locator('main h1, main h2').first().waitFor();
           await page.waitForLoadState('networkidle');
           await check(path);
         }
         // Overlays, on a list (a table behind them).
-        await page.goto(`${server.url}/professionals`);
+        await page.goto(`${suite.server.url}/professionals`);
         await page.locator('.data-table-body-row').first().waitFor();
         await page.keyboard.press('?');
         await page.getByRole('dialog').waitFor();
@@ -112,7 +103,7 @@ describe.skipIf(!hasChromium)('accessibility (axe, WCAG 2.1 A and AA) in Chromiu
         await page.getByRole('dialog').waitFor();
         await check('/professionals + status filter editor');
         await page.keyboard.press('Escape');
-        await page.goto(`${server.url}/professionals?createdFrom=2026-11-01&createdTo=2026-11-26`);
+        await page.goto(`${suite.server.url}/professionals?createdFrom=2026-11-01&createdTo=2026-11-26`);
         await page.locator('.filter-chip-value').first().click();
         await page.getByRole('dialog').waitFor();
         await check('/professionals + date range editor');

@@ -1,32 +1,22 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ptPT from '../../locales/pt-PT.json';
-import { hasChromium, launchBrowser, signInByKeyboard } from '../support/browser';
-import { startTestServer, type TestServer } from '../support/server';
+import { chromiumSuite, hasChromium, signInByKeyboard } from '../support/browser';
 
 // Issue 14: the whole round of a power user's daily work, keyboard only — search, first row, open,
 // act through the confirmation, and back to the list as it was.
 describe.skipIf(!hasChromium)('keyboard only in Chromium', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = chromiumSuite();
 
   it('search → first row → open → disable through the confirmation → back to the same search', async () => {
-    const { rows } = await server.db.query<{ id: string; email: string; gender: string | null }>(
+    const { rows } = await suite.server.db.query<{ id: string; email: string; gender: string | null }>(
       `SELECT id, email, gender FROM users
         WHERE role = 'PROFESSIONAL' AND status = 'PROFESSIONAL_VERIFIED' ORDER BY email LIMIT 1`,
     );
     const doctor = rows[0]!;
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await suite.browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     try {
-      await signInByKeyboard(page, server);
+      await signInByKeyboard(page, suite.server);
       await page.keyboard.press('g');
       await page.keyboard.press('p');
       await page.getByRole('heading', { name: ptPT.routes.professionals, level: 1 }).waitFor();
@@ -43,7 +33,7 @@ describe.skipIf(!hasChromium)('keyboard only in Chromium', () => {
 
       // Enter opens it.
       await page.keyboard.press('Enter');
-      await page.waitForURL(`${server.url}/professionals/${doctor.id}`);
+      await page.waitForURL(`${suite.server.url}/professionals/${doctor.id}`);
       await page.getByTestId('user-status').waitFor();
 
       // The action from the palette, through the confirmation.
@@ -57,13 +47,13 @@ describe.skipIf(!hasChromium)('keyboard only in Chromium', () => {
       const disabled =
         doctor.gender === 'female' ? ptPT.users.status.DISABLED_female : ptPT.users.status.DISABLED;
       await page.getByTestId('user-status').getByText(disabled, { exact: true }).waitFor();
-      const { rows: after } = await server.db.query<{ status: string }>(
+      const { rows: after } = await suite.server.db.query<{ status: string }>(
         'SELECT status FROM users WHERE id = $1',
         [doctor.id],
       );
       expect(after[0]!.status).toBe('DISABLED');
 
-      // Back (the browser's own, Alt+← for the admin; headless Chromium does not bind the key): the
+      // Back (the suite.browser's own, Alt+← for the admin; headless Chromium does not bind the key): the
       // list with the same search, its box showing it.
       await page.goBack();
       await page.waitForURL(

@@ -1,14 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
+  chromiumSuite,
   closeTestPage,
   hasChromium,
-  launchBrowser,
   openTestPage,
   signInByKeyboard,
 } from '../support/browser';
 import { FIXED_PATHS, recordPaths } from '../support/screens';
-import { startTestServer, type TestServer } from '../support/server';
 
 /**
  * What is out of shape on the page: a list's toolbar on two rows, a list scrolling sideways, or a
@@ -42,15 +41,7 @@ function overflows(page: Page) {
 }
 
 describe.skipIf(!hasChromium)('layout of every list in Chromium', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = chromiumSuite();
 
   it.each([
     [1280, 720],
@@ -59,13 +50,17 @@ describe.skipIf(!hasChromium)('layout of every list in Chromium', () => {
     'at %i×%i toolbars are one row, nothing scrolls sideways or is cut without an ellipsis',
     async (width, height) => {
       // Console errors count too: a render loop shows there, not in the layout.
-      const opened = await openTestPage(browser, { viewport: { width, height } }, { consoleErrors: true });
+      const opened = await openTestPage(
+        suite.browser,
+        { viewport: { width, height } },
+        { consoleErrors: true },
+      );
       const { page } = opened;
       const findings: Record<string, string[]> = {};
       try {
-        await signInByKeyboard(page, server);
-        for (const path of [...FIXED_PATHS, ...(await recordPaths(server))]) {
-          await page.goto(`${server.url}${path}`);
+        await signInByKeyboard(page, suite.server);
+        for (const path of [...FIXED_PATHS, ...(await recordPaths(suite.server))]) {
+          await page.goto(`${suite.server.url}${path}`);
           await page.locator('main h1, main h2').first().waitFor();
           await page.waitForLoadState('networkidle');
           const found = await overflows(page);

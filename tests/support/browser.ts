@@ -6,10 +6,10 @@ import {
   chromium,
   type Page,
 } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import enGB from '../../locales/en-GB.json';
 import ptPT from '../../locales/pt-PT.json';
-import type { TestServer } from './server';
+import { startTestServer, type TestServer } from './server';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
@@ -94,4 +94,30 @@ export async function tabTo(page: Page, matches: (el: Element) => boolean, limit
       return;
   }
   throw new Error(`nothing focusable matched ${matches.toString()} within ${limit} Tab presses`);
+}
+
+/**
+ * A Chromium suite's product (as `npm start` serves it, on the demo seed) and browser: started before
+ * the suite's tests, stopped after them. Read `server` and `browser` inside the tests.
+ */
+export function chromiumSuite(): { readonly server: TestServer; readonly browser: Browser } {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the suite has not started');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('the suite has not started');
+      return browser;
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import type { StatementEntry } from '../statements/types';
+import { dayNumber, partyScore, referenceWords, signedExpected, suggestionScore, tokens } from './features';
 
 /** Something we expect to see on the bank statement. Amounts are positive; `direction` gives the sign. */
 export interface ExpectedItem {
@@ -77,36 +78,6 @@ export function withEntryIds(entries: StatementEntry[]): MatchEntry[] {
     seen.set(e.lineNumber, n);
     return { ...e, id: n === 1 ? `L${e.lineNumber}` : `L${e.lineNumber}#${n}` };
   });
-}
-
-function signedExpected(item: ExpectedItem): number {
-  const dir = item.direction ?? (item.type === 'sepa' ? 'out' : 'in');
-  return dir === 'out' ? -item.amountCents : item.amountCents;
-}
-
-function tokens(s: string | null | undefined): string[] {
-  if (!s) return [];
-  // Decomposing and dropping accents changes nothing in printable ASCII.
-  return (/[^\t -~]/.test(s) ? s.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : s)
-    .toUpperCase()
-    .split(/[^A-Z0-9]+/)
-    .filter((t) => t.length >= 3);
-}
-
-const dayCache = new Map<string, number>();
-
-/** Days since 1970 for a 'YYYY-MM-DD' date (memoised: a statement has few distinct dates). */
-function dayNumber(date: string): number {
-  let n = dayCache.get(date);
-  if (n === undefined) {
-    n = Math.floor(
-      Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) /
-        86_400_000,
-    );
-    if (dayCache.size > 100_000) dayCache.clear();
-    dayCache.set(date, n);
-  }
-  return n;
 }
 
 /** Indexes (into the id-sorted items) in id order, and how many of the first ones are known to be used. */
@@ -287,17 +258,10 @@ export function reconcile(
     for (let k = 0; k < entries.length; k++) {
       const e = entries[k]!;
       if (usedE[k]) continue;
-      // Upper-casing never yields a separator, so the description is upper-cased once, then split.
       let found = -1;
-      for (const w of [e.endToEndId, e.bankReference]) {
-        if (w) found = firstFree(byReference.get(w.toUpperCase())?.get(e.amountCents), usedI);
+      for (const w of referenceWords(e)) {
+        found = firstFree(byReference.get(w)?.get(e.amountCents), usedI);
         if (found >= 0) break;
-      }
-      if (found < 0) {
-        for (const w of e.description.toUpperCase().split(/[\s,;:()/]+/)) {
-          if (w) found = firstFree(byReference.get(w)?.get(e.amountCents), usedI);
-          if (found >= 0) break;
-        }
       }
       if (found < 0) continue;
       usedE[k] = 1;
@@ -536,18 +500,12 @@ function suggest(
             if (id !== undefined) mark[id] = stamp;
           }
         }
-        if (entryWords === 0) {
-          party = 0.5;
-        } else {
-          let found = 0;
-          for (const w of want) if (mark[w] === stamp) found++;
-          party = found === 0 ? 0 : 0.5 + (0.5 * found) / want.length;
-        }
+        let found = 0;
+        if (entryWords > 0) for (const w of want) if (mark[w] === stamp) found++;
+        party = partyScore(found, want.length, entryWords);
       }
       if (party === 0) continue;
-      const hundredths = Math.round(
-        (0.5 + 0.3 * party + (0.2 * (windowDays - days)) / (windowDays + 1)) * 100,
-      );
+      const hundredths = Math.round(suggestionScore(party, days, windowDays) * 100);
       const key = hundredths * stride + days;
       if (key !== lastKey) {
         lastKey = key;

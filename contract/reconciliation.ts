@@ -187,7 +187,7 @@ export const statementLineListQuerySchema = z
     minCents: optionalFilter(z.coerce.number().int().min(-AMOUNT_BOUND).max(AMOUNT_BOUND)),
     maxCents: optionalFilter(z.coerce.number().int().min(-AMOUNT_BOUND).max(AMOUNT_BOUND)),
     kind: optionalFilter(z.enum(STATEMENT_LINE_KINDS)),
-    /** Words of the counterparty name or IBAN (case and accents ignored). */
+    /** The start of the counterparty's name (case ignored) or IBAN. */
     counterparty: optionalFilter(
       z
         .string()

@@ -15,6 +15,7 @@ import { openFileStorage } from './platform/files/open-storage';
 import { registerAttachmentRoutes } from './platform/files/routes';
 import { registerSessionRoutes } from './platform/session-routes';
 import { registerSystemRoutes } from './platform/system-routes';
+import { registerStatementReconciliationRoutes } from './statements/reconcile-routes';
 import { serveConsole } from './static';
 import { registerUsersArea } from './users/routes';
 
@@ -51,6 +52,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   registerAuditRoutes(routes);
   registerDashboardArea(routes);
   registerExportsArea(routes);
+  registerStatementReconciliationRoutes(routes);
   registerOpenApiRoutes(routes);
 
   if (deps.staticDir) app.use('*', serveConsole(deps.staticDir));

@@ -1,86 +1,78 @@
 import type { Candidate } from '../../contract/reconciliation';
+import { candidatesFor } from '../../domain/reconcile/candidates';
+import type { ExpectedItem } from '../../domain/reconcile/match';
+import type { StatementEntry } from '../../domain/statements/types';
 import type { CounterpartInfo } from './counterparts';
 
-/** What of a bank line the explanation compares. */
-export interface ScoredLine {
-  amountCents: number;
-  bankDate: string;
-  description: string;
-  bankReference: string | null;
-  endToEndId: string | null;
-  batchId: string | null;
-  counterpartyName: string | null;
-  counterpartyIban: string | null;
-}
+/** What of a bank line the scoring compares. */
+export type ScoredLine = Pick<
+  StatementEntry,
+  | 'bookingDate'
+  | 'valueDate'
+  | 'amountCents'
+  | 'description'
+  | 'counterpartyName'
+  | 'counterpartyIban'
+  | 'bankReference'
+  | 'endToEndId'
+  | 'batchId'
+  | 'kind'
+>;
 
-const DAY_MS = 86_400_000;
-const days = (date: string) => Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+/** The matcher's window: a suggestion is scored as the import's matcher scored it. */
+export const CANDIDATE_WINDOW_DAYS = 5;
 
-/** Upper-case words of 3+ letters or digits, accents dropped: how names are compared. */
-function words(text: string | null | undefined): string[] {
-  if (!text) return [];
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toUpperCase()
-    .split(/[^A-Z0-9]+/)
-    .filter((w) => w.length >= 3);
-}
+const TYPE = { SEPA_FILE: 'sepa', SEPA_TRANSFER: 'sepa', PAYOUT: 'payout', INVOICE: 'invoice' } as const;
 
-const compactIban = (iban: string | null) => (iban ? iban.replace(/\s+/g, '').toUpperCase() : null);
-
-/** 1 = same IBAN or every word of the expected name on the line; 0.5 = nothing to compare. */
-function nameSimilarity(line: ScoredLine, counterpart: CounterpartInfo): number {
-  const expectedIban = compactIban(counterpart.counterpartyIban);
-  if (expectedIban && expectedIban === compactIban(line.counterpartyIban)) return 1;
-  const expected = words(counterpart.counterpartyName);
-  if (expected.length === 0) return 0.5;
-  const seen = new Set([...words(line.counterpartyName), ...words(line.description)]);
-  if (seen.size === 0) return 0.5;
-  return Math.round((expected.filter((w) => seen.has(w)).length / expected.length) * 100) / 100;
-}
-
-/** The counterpart's reference (EndToEndId, PmtInfId/MsgId, payout id, invoice number) appears on the line. */
-function referenceFound(line: ScoredLine, counterpart: CounterpartInfo): boolean {
-  const references = [counterpart.reference, counterpart.kind === 'SEPA_FILE' ? counterpart.label : null]
-    .filter((r): r is string => !!r)
-    .map((r) => r.toUpperCase());
-  const onLine = [line.endToEndId, line.batchId, line.bankReference]
-    .filter((r): r is string => !!r)
-    .map((r) => r.toUpperCase());
-  const description = line.description.toUpperCase();
-  return references.some((r) => onLine.includes(r) || description.includes(r));
+/** A counterpart as the domain matcher expects it: what is still open of it (all of it for a return). */
+function expectedItem(counterpart: CounterpartInfo, forReturn: boolean): ExpectedItem {
+  const isFile = counterpart.kind === 'SEPA_FILE';
+  const isTransfer = counterpart.kind === 'SEPA_TRANSFER';
+  return {
+    id: counterpart.id,
+    type: TYPE[counterpart.kind],
+    amountCents: forReturn ? counterpart.amountCents : counterpart.amountCents - counterpart.matchedCents,
+    direction: counterpart.direction < 0 ? 'out' : 'in',
+    date: counterpart.date,
+    endToEndId: isTransfer ? counterpart.reference : null,
+    batchIds: isFile ? [counterpart.reference, counterpart.label].filter((id): id is string => !!id) : [],
+    reference: isFile || isTransfer ? null : counterpart.reference,
+    counterpartyName: counterpart.counterpartyName,
+    counterpartyIban: counterpart.counterpartyIban,
+  };
 }
 
 /**
- * Why a counterpart is a candidate for a line, and a score from it (0–1): a reference with the exact
- * amount is certain (1); otherwise the exact amount weighs most, then the reference, the name and
- * the nearness of the dates. The amount compared is what is still open of the counterpart.
+ * The line's candidates among `counterparts`, best first, scored and explained by the domain matcher
+ * (`candidatesFor`: reference, exact amount, date, name) — so the match picker and the import agree.
+ * `windowDays` null: any date (explaining a suggestion or a counterpart already chosen).
  */
-export function explainCandidate(line: ScoredLine, counterpart: CounterpartInfo): Candidate {
-  const open = counterpart.amountCents - counterpart.matchedCents;
-  const amountExact = Math.abs(line.amountCents) === open;
-  const dateDays = counterpart.date ? Math.abs(days(line.bankDate) - days(counterpart.date)) : 0;
-  const reference = referenceFound(line, counterpart);
-  const similarity = nameSimilarity(line, counterpart);
-  const score =
-    amountExact && reference
-      ? 1
-      : Math.round(
-          (0.5 * Number(amountExact) +
-            0.2 * Number(reference) +
-            0.2 * similarity +
-            0.1 * Math.max(0, 1 - dateDays / 10)) *
-            1000,
-        ) / 1000;
-  return {
-    kind: counterpart.kind,
-    id: counterpart.id,
-    label: counterpart.label,
-    amountCents: counterpart.direction * counterpart.amountCents,
-    date: counterpart.date,
-    counterpartyName: counterpart.counterpartyName,
-    score,
-    reasons: { amountExact, dateDays, reference, nameSimilarity: similarity },
-  };
+export function rankCandidates(
+  line: ScoredLine,
+  counterparts: readonly CounterpartInfo[],
+  options: { windowDays: number | null; limit: number },
+): Candidate[] {
+  const byId = new Map(counterparts.map((c) => [c.id, c]));
+  const scored = candidatesFor(
+    line,
+    counterparts.map((c) => expectedItem(c, line.kind === 'return')),
+    { windowDays: options.windowDays ?? 36_500, limit: options.limit },
+  );
+  return scored.map((s) => {
+    const counterpart = byId.get(s.itemId)!;
+    return {
+      kind: counterpart.kind,
+      id: counterpart.id,
+      label: counterpart.label,
+      amountCents: counterpart.direction * counterpart.amountCents,
+      date: counterpart.date,
+      counterpartyName: counterpart.counterpartyName,
+      score: s.score,
+      reasons: s.reasons,
+    };
+  });
 }
+
+/** One counterpart explained for the line (a suggestion), or null when it could never explain it. */
+export const explainCandidate = (line: ScoredLine, counterpart: CounterpartInfo): Candidate | null =>
+  rankCandidates(line, [counterpart], { windowDays: null, limit: 1 })[0] ?? null;

@@ -8,7 +8,7 @@ import type { StatementLineStatus } from '../../contract/statuses';
 import type { Queryable } from '../db/client';
 import { estimatedPage, type KeysetQuery, oneOf, SqlParams } from '../db/list';
 import { refuse } from '../platform/refusal';
-import { explainCandidate, type ScoredLine } from './candidate-score';
+import { CANDIDATE_WINDOW_DAYS, explainCandidate, rankCandidates, type ScoredLine } from './candidate-score';
 import {
   COUNTERPART_COLUMNS,
   type CounterpartInfo,
@@ -19,8 +19,6 @@ import {
 } from './counterparts';
 import { counterpartKey, type LinkState, linksOf, type MatchMethod } from './line-state';
 
-/** Days either side of the bank date a counterpart of the same amount is a candidate. */
-export const CANDIDATE_WINDOW_DAYS = 10;
 const MAX_CANDIDATES = 20;
 
 /** The direction a counterpart must have for the line: its own, inverted for a return. */
@@ -66,13 +64,15 @@ interface LineRow {
 
 const scoredLine = (row: LineRow): ScoredLine => ({
   amountCents: Number(row.bank_amount_cents),
-  bankDate: row.bank_date,
+  bookingDate: row.bank_date,
+  valueDate: row.value_date,
   description: row.description,
   bankReference: row.bank_reference,
   endToEndId: row.end_to_end_id,
   batchId: row.batch_id,
   counterpartyName: row.counterparty_name,
   counterpartyIban: row.counterparty_iban,
+  kind: row.kind,
 });
 
 function toCounterpartOut(link: LinkState, info: CounterpartInfo): Counterpart {
@@ -211,7 +211,10 @@ export async function listLines(db: Queryable, query: StatementLineListQuery) {
   };
 }
 
-/** The line's candidates, best first, each with why: same amount near its date, or its reference. */
+/**
+ * The line's candidates, best first, each with why (the domain's `candidatesFor`): counterparts of its
+ * amount near its date, or named by its references, still open.
+ */
 export async function lineCandidates(db: Queryable, lineId: string): Promise<Candidate[]> {
   const { rows } = await db.query<LineRow>(`SELECT ${LINE_SELECT} FROM statement_lines l WHERE l.id = $1`, [
     lineId,
@@ -237,10 +240,8 @@ export async function lineCandidates(db: Queryable, lineId: string): Promise<Can
     [direction, Math.abs(amount), row.bank_date, row.kind, references],
   );
   const linked = new Set((await linksOf(db, [lineId])).get(lineId)?.map((l) => l.id) ?? []);
-  return found
+  const open = found
     .map(toCounterpart)
-    .filter((c) => row.kind === 'return' || c.amountCents > c.matchedCents || linked.has(c.id))
-    .map((c) => explainCandidate(scoredLine(row), c))
-    .sort((a, b) => b.score - a.score || a.reasons.dateDays - b.reasons.dateDays || a.id.localeCompare(b.id))
-    .slice(0, MAX_CANDIDATES);
+    .filter((c) => row.kind === 'return' || c.amountCents > c.matchedCents || linked.has(c.id));
+  return rankCandidates(scoredLine(row), open, { windowDays: CANDIDATE_WINDOW_DAYS, limit: MAX_CANDIDATES });
 }

@@ -355,8 +355,15 @@ function suggest(
 
   // Counterparty names compared word by word (`tokens`). Words are numbered as items need them; an
   // entry's words are marked in `mark` with the entry's number, so testing a word is an array read.
+  // An item's words (filled when it first becomes a candidate) are `wordData[wordFrom … wordTo)`, and
+  // its IBAN a number (0: none), so scoring a pair reads typed arrays, not the item.
   const wordIds = new Map<string, number>();
-  const itemWords: (number[] | undefined)[] = new Array(items.length);
+  const wordFrom = new Int32Array(items.length).fill(-1);
+  const wordTo = new Int32Array(items.length);
+  let wordData = new Int32Array(1024);
+  let wordCount = 0;
+  const ibanIds = new Map<string, number>();
+  const itemIban = new Int32Array(items.length);
   let mark = new Int32Array(1024);
   // One bucket per (score in hundredths, days): interleaved entry and item indexes.
   const buckets = new Map<number, number[]>();
@@ -463,33 +470,52 @@ function suggest(
     // to 1 = same IBAN or every word of the expected name present.
     for (let j = 0; j < nearItems.length; j++) {
       const ik = nearItems[j]!;
-      if (itemWords[ik]) continue;
-      const ids = tokens(items[ik]!.counterpartyName).map((t) => {
+      if (wordFrom[ik]! >= 0) continue;
+      const item = items[ik]!;
+      const words = tokens(item.counterpartyName);
+      if (wordCount + words.length > wordData.length) {
+        const grown = new Int32Array(Math.max(wordCount + words.length, wordData.length * 2));
+        grown.set(wordData);
+        wordData = grown;
+      }
+      wordFrom[ik] = wordCount;
+      for (const t of words) {
         let id = wordIds.get(t);
         if (id === undefined) {
           id = wordIds.size;
           wordIds.set(t, id);
         }
-        return id;
-      });
+        wordData[wordCount++] = id;
+      }
+      wordTo[ik] = wordCount;
       if (wordIds.size > mark.length) {
         const grown = new Int32Array(Math.max(wordIds.size, mark.length * 2));
         grown.set(mark);
         mark = grown;
       }
-      itemWords[ik] = ids;
+      if (item.counterpartyIban) {
+        let id = ibanIds.get(item.counterpartyIban);
+        if (id === undefined) {
+          id = ibanIds.size + 1;
+          ibanIds.set(item.counterpartyIban, id);
+        }
+        itemIban[ik] = id;
+      }
     }
+    // The entry's IBAN as a number: 0 none, -1 one no candidate has (so it contradicts every one).
+    const entryIban = e.counterpartyIban ? (ibanIds.get(e.counterpartyIban) ?? -1) : 0;
     const stamp = ek + 1;
     let entryWords = -1; // not yet marked; then how many words the entry has
     for (let j = 0; j < nearItems.length; j++) {
       const ik = nearItems[j]!;
       const days = nearDays[j]!;
-      const item = items[ik]!;
-      const want = itemWords[ik]!;
+      const ib = itemIban[ik]!;
+      const from = wordFrom[ik]!;
+      const to = wordTo[ik]!;
       let party: number;
-      if (item.counterpartyIban && e.counterpartyIban) {
-        party = item.counterpartyIban === e.counterpartyIban ? 1 : 0;
-      } else if (want.length === 0) {
+      if (ib !== 0 && entryIban !== 0) {
+        party = ib === entryIban ? 1 : 0;
+      } else if (from === to) {
         party = 0.5;
       } else {
         if (entryWords < 0) {
@@ -501,8 +527,8 @@ function suggest(
           }
         }
         let found = 0;
-        if (entryWords > 0) for (const w of want) if (mark[w] === stamp) found++;
-        party = partyScore(found, want.length, entryWords);
+        if (entryWords > 0) for (let w = from; w < to; w++) if (mark[wordData[w]!] === stamp) found++;
+        party = partyScore(found, to - from, entryWords);
       }
       if (party === 0) continue;
       const hundredths = Math.round(suggestionScore(party, days, windowDays) * 100);

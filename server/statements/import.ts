@@ -135,7 +135,7 @@ export function createStatementImports(deps: {
         progress.phase = 'importing';
         const result = await importStatement(tx, storage, actor, upload.query.fileName, statement, progress);
         progress.phase = 'matching';
-        Object.assign(result, await matchStatementFile(tx, result.statementFileId));
+        Object.assign(result, await matchStatementFile(tx, result.statementFileId, actor));
         await recordAudit(tx, {
           actorId: actor.userId,
           action: 'statement.imported',
@@ -222,9 +222,9 @@ async function importStatement(
     inTransaction: true,
   });
   const inserted = await tx.query<{ id: string }>(
-    `INSERT INTO statement_files (file_id, format, sha256, account_iban, opening_balance_cents,
+    `INSERT INTO statement_files (file_id, file_name, format, sha256, account_iban, opening_balance_cents,
         closing_balance_cents, entry_count, balance_consistent, uploaded_by, imported_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     VALUES ($1, $11, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT (sha256) DO NOTHING
      RETURNING id`,
     [
@@ -238,6 +238,7 @@ async function importStatement(
       parsed.balance?.consistent ?? null,
       actor.userId,
       actor.at,
+      fileName,
     ],
   );
   if (!inserted.rows[0]) throw refuse('STATEMENT_ALREADY_IMPORTED');

@@ -248,6 +248,32 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
     expect(await count(db, `statement_lines WHERE bank_date BETWEEN '2026-05-25' AND '2026-05-27'`)).toBe(3);
   });
 
+  it("a CSV whose header the guesser does not know imports with the admin's mapping, and only with it", async () => {
+    const bytes = new Uint8Array(
+      Buffer.from('Dia;Texto;Quantia\r\n02-06-2026;"TRF, consulta";45,00\r\n03-06-2026;"COMISSAO";-1,50\r\n'),
+    );
+    const mapping = { bookingDate: 0, description: 1, amount: 2, headerLine: 1, delimiter: ';' } as const;
+    const parsed = parseStatement(bytes, { mapping });
+    expect(parsed.entries.map((e) => e.amountCents)).toEqual([4500, -150]);
+    const preview = { expectedLines: 2, expectedTotalCents: 4350 };
+    const send = (path: string) =>
+      fetch(`${api.url}${path}`, {
+        method: 'POST',
+        headers: { ...bearer(client.token), 'content-type': 'application/octet-stream' },
+        body: bytes,
+      });
+    expect(await refusal(await send(importPath('sem-cabecalho.csv', preview)))).toEqual({
+      status: 422,
+      code: 'STATEMENT_UNREADABLE',
+    });
+    const withMapping = await send(
+      `${importPath('sem-cabecalho.csv', preview)}&mapping=${encodeURIComponent(JSON.stringify(mapping))}`,
+    );
+    expect(withMapping.status).toBe(202);
+    const { job } = (await withMapping.json()) as { job: { id: string } };
+    expect(await finishedJob(client, job.id)).toMatchObject({ status: 'DONE', result: { newLines: 2 } });
+  });
+
   it('an unknown job is 404', async () => {
     const response = await fetch(
       `${api.url}/v2/admin/statements/imports/00000000-0000-4000-8000-000000000000`,

@@ -103,6 +103,7 @@ export const AUDIT_ACTIONS = [
   'export.start',
   'export.cancel',
   'export.download',
+  'statement.imported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -116,6 +117,7 @@ export const AUDIT_ENTITY_TYPES = [
   'sepa_file',
   'stored_file',
   'export',
+  'statement_file',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 /** What an export holds (spec §3); the users export's three share `admin/users/export`. */

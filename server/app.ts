@@ -16,17 +16,23 @@ import { registerAttachmentRoutes } from './platform/files/routes';
 import { registerSessionRoutes } from './platform/session-routes';
 import { registerSystemRoutes } from './platform/system-routes';
 import { serveConsole } from './static';
+import { createStatementImports } from './statements/import';
+import { registerStatementImportRoutes } from './statements/import-routes';
 import { registerUsersArea } from './users/routes';
 
 export type { AppDeps } from './http/context';
 
 /** What createApp is given: the storage defaults to the backend the configuration names. */
-export type AppOptions = Omit<AppDeps, 'storage'> & Partial<Pick<AppDeps, 'storage'>>;
+export type AppOptions = Omit<AppDeps, 'storage' | 'statementImports'> &
+  Partial<Pick<AppDeps, 'storage' | 'statementImports'>>;
 
 export function createApp(options: AppOptions): Hono<AppEnv> {
+  const storage = options.storage ?? openFileStorage(options.config, options.db);
   const deps: AppDeps = {
     ...options,
-    storage: options.storage ?? openFileStorage(options.config, options.db),
+    storage,
+    statementImports:
+      options.statementImports ?? createStatementImports({ db: options.db, storage, clock: options.clock }),
   };
   const app = new Hono<AppEnv>();
   app.use('*', securityHeaders);
@@ -51,6 +57,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   registerAuditRoutes(routes);
   registerDashboardArea(routes);
   registerExportsArea(routes);
+  registerStatementImportRoutes(routes);
   registerOpenApiRoutes(routes);
 
   if (deps.staticDir) app.use('*', serveConsole(deps.staticDir));

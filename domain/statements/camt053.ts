@@ -8,6 +8,7 @@ import {
   type ParseError,
   type ParseResult,
   type StatementEntry,
+  unreadable,
 } from './types';
 
 const LINE_TAGS = new Set(['Ntry', 'TxDtls']);
@@ -81,6 +82,13 @@ function counterparty(
   return { name: null, iban: null };
 }
 
+/** The statement's account: its IBAN, else the other identification the bank gives. */
+function accountOf(stmt: Node): string | null {
+  const iban = nonEmpty(text(stmt, 'Acct', 'Id', 'IBAN'));
+  if (iban) return normalizeIban(iban);
+  return nonEmpty(text(stmt, 'Acct', 'Id', 'Othr', 'Id'))?.trim() ?? null;
+}
+
 /**
  * camt.053 (and the same entry structure in camt.052/054, any version) → normalised entries. Batch
  * entries are expanded into their TxDtls when those carry amounts adding up to the entry; booked
@@ -89,23 +97,18 @@ function counterparty(
 export function parseCamt053(input: string): ParseResult {
   const errors: ParseError[] = [];
   const parsed = parseXmlSafely(input, ARRAYS, { lineTags: LINE_TAGS });
-  if (!parsed.ok)
-    return {
-      format: 'camt053',
-      entries: [],
-      errors: [{ line: parsed.line ?? 1, code: parsed.code }],
-      balance: null,
-    };
+  if (!parsed.ok) return unreadable('camt053', [{ line: parsed.line ?? 1, code: parsed.code }]);
   const doc = parsed.doc.Document as Record<string, Node> | undefined;
   const body = doc?.BkToCstmrStmt ?? doc?.BkToCstmrAcctRpt ?? doc?.BkToCstmrDbtCdtNtfctn;
-  if (!body)
-    return { format: 'camt053', entries: [], errors: [{ line: 1, code: 'NOT_CAMT' }], balance: null };
+  if (!body) return unreadable('camt053', [{ line: 1, code: 'NOT_CAMT' }]);
   const statements = [...list(body, 'Stmt'), ...list(body, 'Rpt'), ...list(body, 'Ntfctn')];
   const lineOf = (node: Node) => ((node as Record<string, unknown>)[LINE] as number | undefined) ?? 1;
   const entries: StatementEntry[] = [];
   const balances: BalanceCheck[] = [];
+  let accountIban: string | null = null;
 
   for (const stmt of statements) {
+    accountIban ??= accountOf(stmt);
     const accountCurrency = text(stmt, 'Acct', 'Ccy');
     let opening: number | null = null;
     let closing: number | null = null;
@@ -192,5 +195,13 @@ export function parseCamt053(input: string): ParseResult {
       if (!consistent) errors.push({ line: lastLine, code: 'BALANCE_MISMATCH' });
     }
   }
-  return { format: 'camt053', entries, errors, balance: combineBalances(balances) };
+  return {
+    format: 'camt053',
+    entries,
+    errors,
+    balance: combineBalances(balances),
+    accountIban,
+    encoding: null,
+    csv: null,
+  };
 }

@@ -1,26 +1,18 @@
 import { normalizeIban } from '../iban';
 import { parseAmount, parseDebitCredit } from '../money';
+import { ibanIn } from './account';
 import { csvRows, headLines, readCsvRows } from './csv-rows';
-import type { EntryKind, ParseError, ParseResult, StatementEntry } from './types';
+import {
+  type CsvField,
+  type CsvMapping,
+  type EntryKind,
+  type ParseError,
+  type ParseResult,
+  type StatementEntry,
+  unreadable,
+} from './types';
 
-export type CsvField =
-  | 'bookingDate'
-  | 'valueDate'
-  | 'description'
-  | 'amount'
-  | 'debit'
-  | 'credit'
-  | 'currency'
-  | 'counterpartyName'
-  | 'counterpartyIban'
-  | 'bankReference'
-  | 'endToEndId';
-
-/** Explicit mapping: column header names or 0-based indexes; `headerLine` is 1-based (0 = no header). */
-export type CsvMapping = Partial<Record<CsvField, string | number>> & {
-  headerLine?: number;
-  delimiter?: string;
-};
+export type { CsvField, CsvMapping };
 
 const MAX_LINE = 100_000;
 
@@ -70,6 +62,10 @@ const ALIASES: [CsvField, string[]][] = [
   ['counterpartyIban', ['iban', 'iban contraparte', 'counterparty iban', 'conta contraparte']],
   ['bankReference', ['referencia', 'reference', 'ref', 'n documento', 'numero documento', 'documento']],
   ['endToEndId', ['end to end id', 'endtoendid', 'end-to-end id', 'referencia end to end', 'e2e']],
+  [
+    'accountIban',
+    ['iban da conta', 'iban conta', 'conta iban', 'numero de conta', 'n conta', 'account iban'],
+  ],
 ];
 
 function norm(h: string): string {
@@ -208,11 +204,18 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
   const early: { cells: string[]; line: number }[] = [];
   let decided = false;
   let headerAt = 0; // source line of the header row (0: none)
+  let header: string[] | null = null; // the header row's cells, else the first row's
   let c: Columns | null = null;
-  const decide = (cols: Columns | null, line: number) => {
+  let preambleIban: string | null = null; // an IBAN in a row above the header
+  let columnIban: string | null = null; // the first valid IBAN in the account column
+  const preamble = (cells: string[]) => {
+    for (let k = 0; k < cells.length && preambleIban == null; k++) preambleIban = ibanIn(cells[k]!);
+  };
+  const decide = (cols: Columns | null, line: number, cells: string[] | null) => {
     decided = true;
     headerAt = line;
     c = cols;
+    if (cells) header = cells;
   };
   // With `headerLine`: the named row (null: none) is the header, whatever it holds.
   const fromHeader = (header: string[] | null) =>
@@ -222,27 +225,29 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
 
   const row = (cells: string[], line: number) => {
     if (!decided) {
+      header ??= cells;
       if (mapping.headerLine != null) {
         // `headerLine` counts source lines: the header is the row that covers that line.
-        if (mapping.headerLine < 1) decide(fromHeader(null), 0);
+        if (mapping.headerLine < 1) decide(fromHeader(null), 0, null);
         else if (line <= mapping.headerLine) {
-          early.length = 0;
+          for (const above of early.splice(0)) preamble(above.cells);
           early.push({ cells, line });
           return;
         } else {
           const h = early.pop();
-          decide(fromHeader(h ? h.cells : ['']), h ? h.line : 0);
+          decide(fromHeader(h ? h.cells : ['']), h ? h.line : 0, h ? h.cells : null);
         }
       } else {
         if (rowLength(cells) <= MAX_LINE) {
           const found = explicit ? resolveMapping(mapping, cells) : guessColumns(cells);
           if (found) {
-            decide(found, line);
+            for (const above of early) preamble(above.cells);
+            decide(found, line, cells);
             return;
           }
         }
         early.push({ cells, line });
-        if (early.length >= 50) decide(null, 0); // no header in the first 50 rows
+        if (early.length >= 50) decide(null, 0, null); // no header in the first 50 rows
         return;
       }
     }
@@ -280,6 +285,7 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
       errors.push({ line, code: 'INVALID_VALUE_DATE' });
       return;
     }
+    if (columnIban == null && cols.accountIban != null) columnIban = ibanIn(cell(cells, 'accountIban'));
     const description = cell(cells, 'description').replace(/\s+/g, ' ');
     const iban = cell(cells, 'counterpartyIban');
     entries.push({
@@ -302,12 +308,21 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
   const { unterminated, stoppedAt } = readCsvRows(text, delimiter, row);
   if (!decided) {
     // Fewer rows than `headerLine`, or than 50 without a header (or an empty file).
-    const h = mapping.headerLine != null ? early.pop() : undefined;
     const headed = mapping.headerLine != null;
-    decide(headed ? fromHeader(mapping.headerLine! < 1 ? null : (h?.cells ?? [''])) : null, h?.line ?? 0);
+    const h = headed ? early.pop() : undefined;
+    const named = headed && mapping.headerLine! >= 1 ? (h?.cells ?? ['']) : null;
+    decide(headed ? fromHeader(named) : null, h?.line ?? 0, h?.cells ?? null);
   }
+  const layout = (cols: Columns | null) => ({
+    header: header ?? [],
+    delimiter,
+    mapping:
+      explicit || cols == null
+        ? { ...mapping, delimiter, ...(cols ? { headerLine: headerAt } : {}) }
+        : { ...cols, headerLine: headerAt, delimiter },
+  });
   if (!usable()) {
-    return { format: 'csv', entries: [], errors: [{ line: 1, code: 'HEADER_NOT_FOUND' }], balance: null };
+    return { ...unreadable('csv', [{ line: 1, code: 'HEADER_NOT_FOUND' }]), csv: layout(null) };
   }
   // Unterminated quotes after the header are errors of their own lines (the errors are sorted by
   // line at the end, so they fall into place).
@@ -316,5 +331,13 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
   if (entries.length === 0) errors.push(...pendingErrors);
   if (entries.length === 0 && errors.length === 0) errors.push({ line: headerAt, code: 'NO_ENTRIES' });
   errors.sort((a, b) => a.line - b.line);
-  return { format: 'csv', entries, errors, balance: null };
+  return {
+    format: 'csv',
+    entries,
+    errors,
+    balance: null,
+    accountIban: columnIban ?? preambleIban,
+    encoding: null,
+    csv: layout(c),
+  };
 }

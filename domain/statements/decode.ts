@@ -1,4 +1,6 @@
-export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+import type { TextEncodingName } from './types';
+
+export type { TextEncodingName };
 
 /**
  * What windows-1252 puts at 0x80–0x9F (the WHATWG Encoding Standard's index-windows-1252; every

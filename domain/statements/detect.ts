@@ -1,8 +1,14 @@
 import { parseCamt053 } from './camt053';
-import { type CsvMapping, parseCsvStatement } from './csv';
+import { parseCsvStatement } from './csv';
 import { decodeBytes } from './decode';
 import { parseMt940 } from './mt940';
-import { MAX_STATEMENT_BYTES, type ParseResult, type StatementFormat } from './types';
+import {
+  type CsvMapping,
+  MAX_STATEMENT_BYTES,
+  type ParseResult,
+  type StatementFormat,
+  unreadable,
+} from './types';
 
 export function detectFormat(text: string): StatementFormat {
   const head = text
@@ -25,21 +31,21 @@ export function parseStatement(input: Uint8Array | string, options: ParseOptions
   const requested = options.format ?? 'auto';
   const size = typeof input === 'string' ? input.length : input.byteLength;
   if (size > (options.maxBytes ?? MAX_STATEMENT_BYTES)) {
-    return {
-      format: requested === 'auto' ? 'csv' : requested,
-      entries: [],
-      errors: [{ line: 0, code: 'FILE_TOO_LARGE' }],
-      balance: null,
-    };
+    return unreadable(requested === 'auto' ? 'csv' : requested, [{ line: 0, code: 'FILE_TOO_LARGE' }]);
   }
-  const text = (typeof input === 'string' ? input : decodeBytes(input).text).replace(/^\uFEFF/, '');
+  const decoded = typeof input === 'string' ? { text: input, encoding: null } : decodeBytes(input);
+  const text = decoded.text.replace(/^\uFEFF/, '');
   const format = requested === 'auto' ? detectFormat(text) : requested;
   try {
-    if (format === 'camt053') return parseCamt053(text);
-    if (format === 'mt940') return parseMt940(text);
-    return parseCsvStatement(text, options.mapping);
+    const result =
+      format === 'camt053'
+        ? parseCamt053(text)
+        : format === 'mt940'
+          ? parseMt940(text)
+          : parseCsvStatement(text, options.mapping);
+    return { ...result, encoding: decoded.encoding };
   } catch {
     // The parsers report problems as errors; this only guards against a bug turning into a crash of the caller.
-    return { format, entries: [], errors: [{ line: 0, code: 'UNREADABLE' }], balance: null };
+    return { ...unreadable(format, [{ line: 0, code: 'UNREADABLE' }]), encoding: decoded.encoding };
   }
 }

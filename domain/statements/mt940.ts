@@ -1,5 +1,6 @@
 import { normalizeIban } from '../iban';
 import { parseAmount } from '../money';
+import { ibanIn } from './account';
 import {
   type BalanceCheck,
   combineBalances,
@@ -173,6 +174,7 @@ export function parseMt940(input: string): ParseResult {
 
   const entries: StatementEntry[] = [];
   const balances: BalanceCheck[] = [];
+  let accountIban: string | null = null;
   let currency = 'EUR';
   let opening: number | null = null;
   let sum = 0;
@@ -197,7 +199,10 @@ export function parseMt940(input: string): ParseResult {
       continue;
     }
     flush();
-    if (f.tag === '60F' || f.tag === '60M') {
+    if (f.tag === '25' && accountIban == null) {
+      const account = [f.value, ...f.extra].join('').trim();
+      accountIban = account === '' ? null : (ibanIn(account) ?? account);
+    } else if (f.tag === '60F' || f.tag === '60M') {
       const b = balanceField(f.value);
       if (!b) errors.push({ line: f.line, code: 'INVALID_BALANCE' });
       opening = b?.cents ?? null;
@@ -260,5 +265,13 @@ export function parseMt940(input: string): ParseResult {
   flush();
   if (entries.length === 0 && balances.length === 0 && errors.length === 0)
     errors.push({ line: 1, code: 'NO_ENTRIES' });
-  return { format: 'mt940', entries, errors, balance: combineBalances(balances) };
+  return {
+    format: 'mt940',
+    entries,
+    errors,
+    balance: combineBalances(balances),
+    accountIban,
+    encoding: null,
+    csv: null,
+  };
 }

@@ -32,11 +32,63 @@ export interface BalanceCheck {
   consistent: boolean;
 }
 
+/** How a file's bytes were read as text (decode.ts). */
+export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+
+export const CSV_FIELDS = [
+  'bookingDate',
+  'valueDate',
+  'description',
+  'amount',
+  'debit',
+  'credit',
+  'currency',
+  'counterpartyName',
+  'counterpartyIban',
+  'bankReference',
+  'endToEndId',
+  'accountIban',
+] as const;
+
+export type CsvField = (typeof CSV_FIELDS)[number];
+
+/** Explicit mapping: column header names or 0-based indexes; `headerLine` is 1-based (0 = no header). */
+export type CsvMapping = Partial<Record<CsvField, string | number>> & {
+  headerLine?: number;
+  delimiter?: string;
+};
+
+/** How a CSV was read: its header row (or first row, when none was found), delimiter and mapping. */
+export interface CsvLayout {
+  header: string[];
+  delimiter: string;
+  /**
+   * The mapping used: the one given (with the delimiter and header line it was read with), or the one
+   * guessed from the header, as column indexes. Passed back unchanged, it reads the same entries.
+   */
+  mapping: CsvMapping;
+}
+
 export interface ParseResult {
   format: StatementFormat;
   entries: StatementEntry[];
   errors: ParseError[];
   balance: BalanceCheck | null;
+  /**
+   * The statement's own account: camt `Acct/Id/IBAN` (else `Acct/Id/Othr/Id`), MT940 `:25:` (its IBAN
+   * when it holds one, else the bank's account identification as written, e.g. `10020030/1234567`),
+   * CSV: an IBAN in an account column or in the rows above the header, else null.
+   */
+  accountIban: string | null;
+  /** How the bytes were decoded; null when text was given. */
+  encoding: TextEncodingName | null;
+  /** CSV only (null for camt.053 and MT940). */
+  csv: CsvLayout | null;
+}
+
+/** A result with nothing read: only `errors`. */
+export function unreadable(format: StatementFormat, errors: ParseError[]): ParseResult {
+  return { format, entries: [], errors, balance: null, accountIban: null, encoding: null, csv: null };
 }
 
 export const MAX_STATEMENT_BYTES = 100 * 1024 * 1024;

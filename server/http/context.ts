@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/client';
 import type { FileStorage } from '../platform/files/storage';
 import type { SessionUser } from '../platform/sessions';
+import type { StatementImports } from '../statements/import';
 
 export interface AppDeps {
   db: Database;
@@ -17,6 +18,8 @@ export interface AppDeps {
   checkResponses?: boolean;
   /** This instance's export runner, woken when a job is queued; without one, jobs wait for another instance. */
   exportRunner?: { wake(): void };
+  /** This instance's statement imports (the jobs it runs, their progress). */
+  statementImports: StatementImports;
   /** Data rows an XLSX export may hold (default: Excel's sheet, 1,048,575); lower in tests. */
   xlsxMaxRows?: number;
 }

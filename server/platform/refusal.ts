@@ -71,6 +71,13 @@ export const REFUSAL_CODES = [
   'EXPORT_NOT_CANCELLABLE',
   'EXPORT_NOT_READY',
   'EXPORT_EXPIRED',
+  // statement imports (docs/decisions/0097)
+  'STATEMENT_UNREADABLE',
+  'STATEMENT_HAS_ERRORS',
+  'STATEMENT_PREVIEW_MISMATCH',
+  'STATEMENT_ALREADY_IMPORTED',
+  'STATEMENT_NOTHING_NEW',
+  'STATEMENT_IMPORT_NOT_FOUND',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 

@@ -72,6 +72,15 @@ export const ERROR_CODES = [
   'EXPORT_NOT_CANCELLABLE',
   'EXPORT_NOT_READY',
   'EXPORT_EXPIRED',
+  'STATEMENT_UNREADABLE',
+  'STATEMENT_HAS_ERRORS',
+  'STATEMENT_PREVIEW_MISMATCH',
+  'STATEMENT_ALREADY_IMPORTED',
+  'STATEMENT_NOTHING_NEW',
+  'STATEMENT_IMPORT_NOT_FOUND',
+  /** Not refusals: why a statement import job failed (its `errorCode`). */
+  'STATEMENT_IMPORT_FAILED',
+  'STATEMENT_IMPORT_INTERRUPTED',
 ] as const;
 
 /** Field-level codes of `VALIDATION_ERROR` lists, translated under `validation.`. */

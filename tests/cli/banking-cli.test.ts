@@ -46,7 +46,7 @@ const batch = {
 };
 
 describe('banking CLI', () => {
-  it('statement parse --json prints the normalised entries, errors and balance', async () => {
+  it('statement parse --json prints the normalised entries, errors, balance and account', async () => {
     const r = await cli(
       'statement',
       'parse',
@@ -55,8 +55,18 @@ describe('banking CLI', () => {
     );
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out).sort()).toEqual(['balance', 'entries', 'errors', 'format']);
+    expect(Object.keys(out).sort()).toEqual([
+      'accountIban',
+      'balance',
+      'csv',
+      'encoding',
+      'entries',
+      'errors',
+      'format',
+    ]);
     expect(out.format).toBe('camt053');
+    expect(out.accountIban).toBe('PT50003500010001234567805');
+    expect(out.encoding).toBe('utf-8');
     expect(out.entries).toHaveLength(6);
     expect(out.balance).toEqual({ opening: 2000000, closing: 1849805, consistent: true });
   });

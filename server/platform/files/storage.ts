@@ -150,3 +150,18 @@ export async function storedAlready(
   const sha256 = sha256Of(source);
   return (await storage.has(sha256)) ? { sha256, sizeBytes: source.byteLength } : null;
 }
+
+/**
+ * The whole source in memory, refused at the first byte past `maxBytes` (FileTooLargeError): for content
+ * that must be read entirely before anything is stored (a bank statement is parsed, then imported).
+ */
+export async function readAll(source: ContentSource, maxBytes: number): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for await (const chunk of chunksOf(source)) {
+    bytes += chunk.byteLength;
+    if (bytes > maxBytes) throw new FileTooLargeError(maxBytes);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, bytes);
+}

@@ -32,6 +32,8 @@ export function entityHref(item: Pick<AuditLogItem, 'entityType' | 'entityId'>):
       return `/professionals/${item.entityId}`;
     case 'sepa_file':
       return '/sepa';
+    case 'statement_file':
+      return `/statements?statementFileId=${item.entityId}`;
     default:
       return null;
   }

@@ -1,0 +1,84 @@
+import { errorBodySchema } from '../../contract/common';
+import {
+  knownLinesBodySchema,
+  knownLinesSchema,
+  statementImportAcceptedSchema,
+  statementImportJobSchema,
+  statementImportQuerySchema,
+} from '../../contract/statement-import';
+import { actorOf, ID, idParams } from '../http/actor';
+import { now } from '../http/context';
+import { type RouteRegistry, UPLOAD_BODY_LIMIT_BYTES } from '../http/routes';
+import { refusingOversize, requestBody } from '../http/stream';
+import { readAll } from '../platform/files/storage';
+import { optionalIdempotencyKey } from '../platform/idempotency';
+import { refuse } from '../platform/refusal';
+import { knownLines } from './known-lines';
+
+const STATEMENTS = '/v2/admin/statements';
+const refused = (description: string) => ({ description, schema: errorBodySchema });
+
+/** Importing bank statements (issue 12): which lines are known, the upload, and the job it starts. */
+export function registerStatementImportRoutes(routes: RouteRegistry): void {
+  routes.add({
+    method: 'post',
+    path: `${STATEMENTS}/known-lines`,
+    summary:
+      'Which of these line keys (statementLineKey, domain/statements/line-key.ts) were imported before, and from which file',
+    tags: ['statements'],
+    auth: 'admin',
+    body: knownLinesBodySchema,
+    responses: { 200: { description: 'The keys already imported', schema: knownLinesSchema } },
+    async handler(c, { body }) {
+      return c.json({ known: await knownLines(c.var.deps.db, body.keys) });
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: `${STATEMENTS}/imports`,
+    summary:
+      "Import a statement (CSV, camt.053, MT940; ≤ 40 MB): parsed again, checked against the preview's line count and total, then imported in one transaction as a job (optional `Idempotency-Key`)",
+    tags: ['statements'],
+    auth: 'admin',
+    query: statementImportQuerySchema,
+    maxBodyBytes: UPLOAD_BODY_LIMIT_BYTES,
+    rawBody: { description: 'The statement file exactly as the bank produced it' },
+    responses: {
+      202: { description: 'The import job, running', schema: statementImportAcceptedSchema },
+      400: refused('IDEMPOTENCY_KEY_INVALID'),
+      409: refused('STATEMENT_ALREADY_IMPORTED, STATEMENT_NOTHING_NEW, STATEMENT_PREVIEW_MISMATCH'),
+      413: refused('PAYLOAD_TOO_LARGE (over 40 MB)'),
+      422: refused('STATEMENT_UNREADABLE, STATEMENT_HAS_ERRORS, IDEMPOTENCY_KEY_REUSED'),
+    },
+    async handler(c, { query }) {
+      const actor = actorOf(c);
+      const key = optionalIdempotencyKey(c.req.header('idempotency-key'));
+      const bytes = await refusingOversize(readAll(requestBody(c), UPLOAD_BODY_LIMIT_BYTES));
+      const upload = {
+        bytes,
+        query,
+        idempotency: key ? { scope: 'statements.import', key, actorId: actor.userId, at: actor.at } : null,
+      };
+      return c.json({ job: await c.var.deps.statementImports.start(actor, upload) }, 202);
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: `${STATEMENTS}/imports/${ID}`,
+    summary: 'An import job: its phase and progress, then its result or why it failed',
+    tags: ['statements'],
+    auth: 'admin',
+    params: idParams,
+    responses: {
+      200: { description: 'The job', schema: statementImportJobSchema },
+      404: refused('STATEMENT_IMPORT_NOT_FOUND'),
+    },
+    async handler(c, { params }) {
+      const job = await c.var.deps.statementImports.job(params.id, now(c));
+      if (!job) throw refuse('STATEMENT_IMPORT_NOT_FOUND');
+      return c.json(job);
+    },
+  });
+}

@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KnownLines } from '../../contract/statement-import';
+import { parseStatement } from '../../domain/statements/detect';
+import { statementLineKeys } from '../../domain/statements/line-key';
+import type { Database } from '../../server/db/client';
+import { UPLOAD_BODY_LIMIT_BYTES } from '../../server/http/routes';
+import { testDatabaseKinds } from '../support/databases';
+import { bearer, count, insertUser, issueToken, type RunningApi, startApi } from './harness';
+import {
+  type CsvLine,
+  finishedJob,
+  importPath,
+  importStatement,
+  postStatement,
+  previewOf,
+  type StatementApi,
+  statementCsv,
+} from './statement-support';
+
+const line = (day: number, cents: number, description = `TRF SEPA ${day}/${cents}`): CsvLine => ({
+  date: `${String(day).padStart(2, '0')}-05-2026`,
+  description,
+  cents,
+  counterparty: 'Clínica São João, Lda',
+});
+
+/** Ten movements of May 2026 (a doctor's payout, fees, the provider's payouts): amounts repeat. */
+const MAY = [
+  line(1, 250_00),
+  line(1, -3_50, 'COMISSAO MANUTENCAO'),
+  line(2, -120_50),
+  line(3, 250_00),
+  line(4, -3_50, 'COMISSAO MANUTENCAO'),
+  line(5, 1_234_56),
+  line(6, -120_50),
+  line(7, 250_00),
+  line(8, -45_00),
+  line(9, 250_00),
+];
+
+describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) => {
+  let db: Database;
+  let api: RunningApi;
+  let client: StatementApi;
+  let adminId: string;
+
+  beforeAll(async () => {
+    db = await kind.open();
+    api = await startApi(db);
+    adminId = await insertUser(db, { email: 'admin@demo.pt', admin: true, role: 'ADMIN' });
+    client = { url: api.url, token: await issueToken(db, adminId) };
+  }, 120_000);
+  afterAll(async () => {
+    await api?.stop();
+    await db?.close();
+  });
+
+  /** Everything an import writes; a refused one must leave all of it as it was. */
+  const written = async () => ({
+    files: await count(db, 'statement_files'),
+    lines: await count(db, 'statement_lines'),
+    history: await count(db, 'statement_line_history'),
+    audit: await count(db, `audit_log WHERE action = 'statement.imported'`),
+  });
+
+  const refusal = async (response: Response) => ({ status: response.status, code: ((await response.json()) as { code: string }).code });
+
+  it('imports a statement once, with its lines, their history and the audit row in one go', async () => {
+    const bytes = statementCsv(MAY.slice(0, 6));
+    const { status, job } = await importStatement(client, bytes, 'extrato-maio.csv');
+    expect(status).toBe(202);
+    expect(job).toMatchObject({
+      status: 'DONE',
+      phase: 'done',
+      fileName: 'extrato-maio.csv',
+      errorCode: null,
+      result: { newLines: 6, duplicatesSkipped: 0 },
+    });
+    const { rows } = await db.query<{ lines: number; entries: number; format: string; uploaded_by: string }>(
+      `SELECT line_count AS lines, entry_count AS entries, format, uploaded_by FROM statement_files WHERE id = $1`,
+      [job!.result!.statementFileId],
+    );
+    expect(rows).toEqual([{ lines: 6, entries: 6, format: 'CSV', uploaded_by: adminId }]);
+    const amounts = await db.query<{ cents: number }>(
+      'SELECT bank_amount_cents AS cents FROM statement_lines WHERE statement_file_id = $1 ORDER BY line_number',
+      [job!.result!.statementFileId],
+    );
+    expect(amounts.rows.map((r) => r.cents)).toEqual(MAY.slice(0, 6).map((l) => l.cents));
+    expect(
+      await count(
+        db,
+        `statement_line_history h JOIN statement_lines l ON l.id = h.statement_line_id
+          WHERE l.statement_file_id = $1 AND h.action = 'IMPORTED' AND h.actor_id = $2`,
+        [job!.result!.statementFileId, adminId],
+      ),
+    ).toBe(6);
+    expect(
+      await count(db, `audit_log WHERE action = 'statement.imported' AND entity_id = $1`, [
+        job!.result!.statementFileId,
+      ]),
+    ).toBe(1);
+  });
+
+  it('the same file again imports nothing: refused as already imported', async () => {
+    const before = await written();
+    const again = await postStatement(client, statementCsv(MAY.slice(0, 6)), 'extrato-maio (1).csv');
+    expect(await refusal(again)).toEqual({ status: 409, code: 'STATEMENT_ALREADY_IMPORTED' });
+    expect(await written()).toEqual(before);
+  });
+
+  it('an overlapping statement: the preview learns which lines are known and from which file; only the new ones go in', async () => {
+    const overlapping = statementCsv(MAY.slice(3, 9));
+    const parsed = parseStatement(overlapping);
+    const keys = statementLineKeys(parsed.accountIban ?? '', parsed.entries);
+    const known = await fetch(`${api.url}/v2/admin/statements/known-lines`, {
+      method: 'POST',
+      headers: { ...bearer(client.token), 'content-type': 'application/json' },
+      body: JSON.stringify({ keys }),
+    });
+    expect(known.status).toBe(200);
+    const answer = (await known.json()) as KnownLines;
+    expect(answer.known.map((k) => k.key).sort()).toEqual(keys.slice(0, 3).sort());
+    expect(new Set(answer.known.map((k) => k.fileName))).toEqual(new Set(['extrato-maio.csv']));
+
+    const { job } = await importStatement(client, overlapping, 'extrato-maio-2.csv');
+    expect(job).toMatchObject({ status: 'DONE', result: { newLines: 3, duplicatesSkipped: 3 } });
+    expect(await count(db, 'statement_lines')).toBe(9);
+  });
+
+  it('two genuinely identical payments on one day both survive, in the file and across files', async () => {
+    const twice = [line(12, -3_50, 'IMPOSTO DO SELO'), line(12, -3_50, 'IMPOSTO DO SELO'), line(12, 99_00)];
+    const { job } = await importStatement(client, statementCsv(twice), 'selo.csv');
+    expect(job).toMatchObject({ status: 'DONE', result: { newLines: 3, duplicatesSkipped: 0 } });
+    // A later statement repeating the day with a third identical fee: only that third one is new.
+    const thrice = [...twice.slice(0, 2), line(12, -3_50, 'IMPOSTO DO SELO'), line(12, 99_00)];
+    const later = await importStatement(client, statementCsv(thrice), 'selo-2.csv');
+    expect(later.job).toMatchObject({ status: 'DONE', result: { newLines: 1, duplicatesSkipped: 3 } });
+    expect(
+      await count(db, `statement_lines WHERE description = 'IMPOSTO DO SELO'`),
+    ).toBe(3);
+  });
+
+  it('a file whose every line is known already is refused as nothing new', async () => {
+    const before = await written();
+    // Different bytes (a different order and file), the same movements.
+    const reordered = statementCsv([MAY[1]!, MAY[0]!]);
+    expect(await refusal(await postStatement(client, reordered, 'de-novo.csv'))).toEqual({
+      status: 409,
+      code: 'STATEMENT_NOTHING_NEW',
+    });
+    expect(await written()).toEqual(before);
+  });
+
+  it('refuses what the preview did not see, what cannot be read, and bad parameters, changing nothing', async () => {
+    const before = await written();
+    const bytes = statementCsv([line(20, 10_00), line(21, 20_00)]);
+    const preview = previewOf(bytes);
+    const send = (path: string, body: Uint8Array, type = 'application/octet-stream') =>
+      fetch(`${api.url}${path}`, {
+        method: 'POST',
+        headers: { ...bearer(client.token), 'content-type': type },
+        body: new Uint8Array(body),
+      });
+    expect(
+      await refusal(await send(importPath('x.csv', { ...preview, expectedLines: preview.expectedLines + 1 }), bytes)),
+    ).toEqual({ status: 409, code: 'STATEMENT_PREVIEW_MISMATCH' });
+    expect(
+      await refusal(
+        await send(importPath('x.csv', { ...preview, expectedTotalCents: preview.expectedTotalCents - 1 }), bytes),
+      ),
+    ).toEqual({ status: 409, code: 'STATEMENT_PREVIEW_MISMATCH' });
+    expect(
+      await refusal(await send(importPath('x.bin', { expectedLines: 1, expectedTotalCents: 0 }), Buffer.from([0, 159, 146, 150]))),
+    ).toEqual({ status: 422, code: 'STATEMENT_UNREADABLE' });
+    const broken = Buffer.from(
+      'Data Movimento;Descrição;Montante\r\n20-05-2026;"TRF";10,00\r\n22-05-2026;"TRF";doze\r\n21-05-2026;"TRF";1,00\r\n',
+    );
+    expect(await refusal(await send(importPath('broken.csv', { expectedLines: 2, expectedTotalCents: 1100 }), broken))).toEqual({
+      status: 422,
+      code: 'STATEMENT_HAS_ERRORS',
+    });
+    const badMapping = `${importPath('x.csv', preview)}&mapping=${encodeURIComponent('{"amount":')}`;
+    expect((await send(badMapping, bytes)).status).toBe(400);
+    const unknownField = `${importPath('x.csv', preview)}&mapping=${encodeURIComponent('{"saldo":3}')}`;
+    expect((await send(unknownField, bytes)).status).toBe(400);
+    expect((await send(`/v2/admin/statements/imports?expectedLines=2&expectedTotalCents=3000`, bytes)).status).toBe(400);
+    expect(
+      (await send(`/v2/admin/statements/imports?fileName=x&expectedLines=2&expectedTotalCents=1e400`, bytes)).status,
+    ).toBe(400);
+    const tooBig = await fetch(`${api.url}${importPath('big.csv', preview)}`, {
+      method: 'POST',
+      headers: {
+        ...bearer(client.token),
+        'content-type': 'application/octet-stream',
+        'content-length': String(UPLOAD_BODY_LIMIT_BYTES + 1),
+      },
+      body: 'x',
+    }).catch(() => null);
+    // Refused from the declared length, before any of the body is read.
+    if (tooBig) expect(tooBig.status).toBe(413);
+    expect(await written()).toEqual(before);
+  });
+
+  it('an Idempotency-Key retry answers the same job; a different request under the key is refused', async () => {
+    const bytes = statementCsv([line(22, 70_00), line(23, -70_00)]);
+    const key = { 'idempotency-key': 'import-retry-1' };
+    const first = await postStatement(client, bytes, 'retry.csv', key);
+    expect(first.status).toBe(202);
+    const { job } = (await first.json()) as { job: { id: string } };
+    await finishedJob(client, job.id);
+    const retry = await postStatement(client, bytes, 'retry.csv', key);
+    expect(retry.status).toBe(202);
+    expect(((await retry.json()) as { job: { id: string; status: string } }).job).toMatchObject({
+      id: job.id,
+      status: 'DONE',
+    });
+    const other = await postStatement(client, statementCsv([line(24, 1_00)]), 'other.csv', key);
+    expect(await refusal(other)).toEqual({ status: 422, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(await count(db, `statement_files WHERE sha256 = encode(sha256($1::bytea), 'hex')`, [Buffer.from(bytes)])).toBe(1);
+  });
+
+  it('the same file uploaded several times at once is imported exactly once', async () => {
+    const bytes = statementCsv([line(25, 15_00), line(26, 16_00), line(27, -17_00)]);
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => postStatement(client, bytes, `simultaneo-${i}.csv`)),
+    );
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses).toEqual([202, 409, 409, 409, 409]);
+    const accepted = responses.find((r) => r.status === 202)!;
+    const { job } = (await accepted.json()) as { job: { id: string } };
+    expect(await finishedJob(client, job.id)).toMatchObject({ status: 'DONE', result: { newLines: 3 } });
+    for (const refused of responses.filter((r) => r.status === 409))
+      expect(((await refused.json()) as { code: string }).code).toBe('STATEMENT_ALREADY_IMPORTED');
+    expect(await count(db, `statement_lines WHERE bank_date BETWEEN '2026-05-25' AND '2026-05-27'`)).toBe(3);
+  });
+
+  it('an unknown job is 404', async () => {
+    const response = await fetch(`${api.url}/v2/admin/statements/imports/00000000-0000-4000-8000-000000000000`, {
+      headers: bearer(client.token),
+    });
+    expect(await refusal(response)).toEqual({ status: 404, code: 'STATEMENT_IMPORT_NOT_FOUND' });
+  });
+});

@@ -47,9 +47,12 @@ export interface SeedSummary {
 
 // Every table the seed fills; `--reset` empties them (locales and countries are reference data).
 const DATA_TABLES = [
+  'statement_effects',
+  'statement_line_matches',
   'statement_line_history',
   'statement_lines',
   'statement_files',
+  'statement_actions',
   'provider_invoices',
   'provider_payouts',
   'sepa_transaction_settlements',

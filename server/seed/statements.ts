@@ -220,14 +220,41 @@ const LINE_COLUMNS: Column[] = [
   { name: 'return_reason', type: 'text' },
   { name: 'status', type: 'text' },
   { name: 'match_method', type: 'text' },
-  { name: 'matched_sepa_file_id', type: 'uuid' },
-  { name: 'matched_sepa_transaction_id', type: 'uuid' },
-  { name: 'matched_payout_id', type: 'uuid' },
-  { name: 'matched_invoice_id', type: 'uuid' },
   { name: 'notes', type: 'text' },
   { name: 'imported_at', type: 'timestamptz' },
   { name: 'updated_at', type: 'timestamptz' },
 ];
+
+const MATCH_COLUMNS: Column[] = [
+  { name: 'statement_line_id', type: 'uuid' },
+  { name: 'kind', type: 'text' },
+  { name: 'sepa_file_id', type: 'uuid' },
+  { name: 'sepa_transaction_id', type: 'uuid' },
+  { name: 'payout_id', type: 'uuid' },
+  { name: 'invoice_id', type: 'uuid' },
+  { name: 'role', type: 'text' },
+  { name: 'state', type: 'text' },
+  { name: 'allocated_cents', type: 'bigint' },
+];
+
+/** The line's one counterpart as a statement_line_matches row (migration 0022), without line and amount. */
+function linkOf(l: Line): Cell[] | null {
+  const state = l.status === 'SUGGESTED' ? 'SUGGESTED' : 'MATCHED';
+  if (l.sepaFileId) return ['SEPA_FILE', l.sepaFileId, null, null, null, 'PAYMENT', state];
+  if (l.sepaTransactionId)
+    return [
+      'SEPA_TRANSFER',
+      null,
+      l.sepaTransactionId,
+      null,
+      null,
+      l.kind === 'return' ? 'RETURN' : 'PAYMENT',
+      state,
+    ];
+  if (l.payoutId) return ['PAYOUT', null, null, l.payoutId, null, 'PAYMENT', state];
+  if (l.invoiceId) return ['INVOICE', null, null, null, l.invoiceId, 'PAYMENT', state];
+  return null;
+}
 
 /** One CSV statement per calendar month, as a Portuguese bank exports it, stored as a real file. */
 async function writeStatementFiles(
@@ -240,6 +267,7 @@ async function writeStatementFiles(
   const fileRows: Cell[][] = [];
   const lineRows: Cell[][] = [];
   const historyRows: Cell[][] = [];
+  const matchRows: Cell[][] = [];
   let balance = 2_500_000;
   for (const month of months) {
     const own = lines.filter((l) => monthOf(l.bankDate) === month);
@@ -269,6 +297,7 @@ async function writeStatementFiles(
     fileRows.push([
       statementId,
       fileId,
+      `extrato-${month}.csv`,
       'CSV',
       sha256,
       DEBTOR.iban,
@@ -305,14 +334,12 @@ async function writeStatementFiles(
         l.returnReason,
         l.status,
         l.matchMethod,
-        l.sepaFileId,
-        l.sepaTransactionId,
-        l.payoutId,
-        l.invoiceId,
         l.notes,
         iso(importedAt),
         iso(l.status === 'UNMATCHED' ? importedAt : changedAt),
       ]);
+      const link = linkOf(l);
+      if (link) matchRows.push([id, ...link, Math.abs(l.amountCents)]);
       historyRows.push([
         id,
         input.adminId,
@@ -340,6 +367,7 @@ async function writeStatementFiles(
     [
       { name: 'id', type: 'uuid' },
       { name: 'file_id', type: 'uuid' },
+      { name: 'file_name', type: 'text' },
       { name: 'format', type: 'text' },
       { name: 'sha256', type: 'text' },
       { name: 'account_iban', type: 'text' },
@@ -352,6 +380,7 @@ async function writeStatementFiles(
     fileRows,
   );
   await insertRows(input.db, 'statement_lines', LINE_COLUMNS, lineRows);
+  await insertRows(input.db, 'statement_line_matches', MATCH_COLUMNS, matchRows);
   await insertRows(
     input.db,
     'statement_line_history',

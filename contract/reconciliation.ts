@@ -1,0 +1,268 @@
+import { z } from 'zod';
+import { MAX_YEAR, MIN_YEAR } from './bounds';
+import { blankToUndefined, optionalFilter, pageSchema, repeatable, sortOrderSchema } from './common';
+import { STATEMENT_LINE_STATUSES } from './statuses';
+
+/**
+ * Matching and reconciliation of bank statement lines (issue 12, points 4–6): statement files, the
+ * lines with their three amounts side by side, candidates with an explained score, and the actions
+ * (accept, match, ignore, unmatch, note, bulk accept, undo), each answering the rows as they now are.
+ * Paths under `/v2/admin/statements/`.
+ */
+
+const cents = z.number().int();
+const isoDay = z.iso.date();
+const person = z.object({ id: z.uuid(), name: z.string() });
+
+export const STATEMENT_FORMATS = ['CSV', 'CAMT053', 'MT940'] as const;
+export const STATEMENT_LINE_KINDS = ['transfer', 'return', 'fee', 'other'] as const;
+export const STATEMENT_MATCH_METHODS = ['REFERENCE', 'AMOUNT_COUNTERPARTY_DATE', 'MANUAL'] as const;
+export const COUNTERPART_KINDS = ['SEPA_FILE', 'SEPA_TRANSFER', 'PAYOUT', 'INVOICE'] as const;
+export type CounterpartKind = (typeof COUNTERPART_KINDS)[number];
+export const STATEMENT_ACTION_KINDS = [
+  'ACCEPT',
+  'MATCH',
+  'IGNORE',
+  'UNMATCH',
+  'NOTE',
+  'BULK_ACCEPT',
+  'UNDO',
+] as const;
+/** What a line's history row records (statement_line_history.action). */
+export const STATEMENT_HISTORY_ACTIONS = [
+  'IMPORTED',
+  'MATCHED',
+  'SUGGESTED',
+  'UNMATCHED',
+  'DISCREPANCY',
+  'IGNORED',
+  'NOTE',
+] as const;
+
+export const STATEMENT_LINES_PAGE = { default: 200, max: 1000 } as const;
+export const STATEMENT_FILES_PAGE = { default: 50, max: 200 } as const;
+/** The most lines one bulk accept takes (issue 12: "≤ 10,000"). */
+export const STATEMENT_BULK_ACCEPT_MAX = 10_000;
+export const STATEMENT_NOTE_MAX = 2000;
+/** Any amount filter fits a bigint cent column and a JS safe integer alike. */
+const AMOUNT_BOUND = 1_000_000_000_000;
+
+export const statementLineStatusSchema = z.enum(STATEMENT_LINE_STATUSES);
+export const counterpartKindSchema = z.enum(COUNTERPART_KINDS);
+
+const businessDay = isoDay.refine((day) => {
+  const year = Number(day.slice(0, 4));
+  return year >= MIN_YEAR && year <= MAX_YEAR;
+}, 'year out of range');
+
+const noteSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(STATEMENT_NOTE_MAX)
+  .refine((text) => !text.includes('\u0000'), 'NUL byte');
+
+// ---------------------------------------------------------------------------------------------------
+// Files
+
+export const statementFileRowSchema = z.object({
+  id: z.uuid(),
+  fileName: z.string(),
+  format: z.enum(STATEMENT_FORMATS),
+  accountIban: z.string().nullable(),
+  openingBalanceCents: cents.nullable(),
+  closingBalanceCents: cents.nullable(),
+  /** opening + Σ lines = closing (null balances: not consistent, nothing to check against). */
+  balanceConsistent: z.boolean(),
+  lineCount: z.number().int(),
+  /** Lines MATCHED or IGNORED. */
+  doneCount: z.number().int(),
+  importedAt: z.iso.datetime(),
+  uploadedBy: person.nullable(),
+  reconciledAt: z.iso.datetime().nullable(),
+  reconciledBy: person.nullable(),
+});
+export type StatementFileRow = z.infer<typeof statementFileRowSchema>;
+
+export const statementFileListQuerySchema = z.object({
+  limit: z.preprocess(
+    blankToUndefined,
+    z.coerce.number().int().min(1).max(STATEMENT_FILES_PAGE.max).default(STATEMENT_FILES_PAGE.default),
+  ),
+  cursor: optionalFilter(z.string().max(2000)),
+});
+
+export const statementFilePageSchema = pageSchema(statementFileRowSchema);
+
+// ---------------------------------------------------------------------------------------------------
+// Counterparts and candidates
+
+/** A counterpart a line is linked to, with the part of its amount this line covers. */
+export const counterpartSchema = z.object({
+  kind: counterpartKindSchema,
+  id: z.uuid(),
+  /** MsgId, EndToEndId and doctor, payout id, invoice number. */
+  label: z.string(),
+  /** Signed as the bank books it: money leaving negative (SEPA, invoices), arriving positive (payouts). */
+  amountCents: cents,
+  date: isoDay.nullable(),
+  counterpartyName: z.string().nullable(),
+  /** The part of the counterpart's amount this line covers (signed like amountCents). */
+  allocatedCents: cents,
+  /** RETURN: this line is the bank returning the transfer, not paying it. */
+  role: z.enum(['PAYMENT', 'RETURN']),
+});
+export type Counterpart = z.infer<typeof counterpartSchema>;
+
+export const candidateSchema = z.object({
+  kind: counterpartKindSchema,
+  id: z.uuid(),
+  label: z.string(),
+  amountCents: cents,
+  date: isoDay.nullable(),
+  counterpartyName: z.string().nullable(),
+  /** 0–1, higher is better: the matcher's ranking, explained by `reasons`. */
+  score: z.number().min(0).max(1),
+  reasons: z.object({
+    amountExact: z.boolean(),
+    /** Days between the bank date and the counterpart's date (0 when it has none). */
+    dateDays: z.number().int(),
+    reference: z.boolean(),
+    /** 0–1: words of the expected name found in the line's counterparty (0.5: nothing to compare). */
+    nameSimilarity: z.number().min(0).max(1),
+  }),
+});
+export type Candidate = z.infer<typeof candidateSchema>;
+
+export const candidatesSchema = z.object({ candidates: z.array(candidateSchema) });
+
+// ---------------------------------------------------------------------------------------------------
+// Lines
+
+const amountAndDate = z.object({ amountCents: cents, date: isoDay.nullable() });
+
+export const statementLineRowSchema = z.object({
+  id: z.uuid(),
+  statementFileId: z.uuid(),
+  lineNumber: z.number().int(),
+  bankAmountCents: cents,
+  bankDate: isoDay,
+  valueDate: isoDay.nullable(),
+  transactionDate: isoDay.nullable(),
+  description: z.string(),
+  counterpartyName: z.string().nullable(),
+  counterpartyIban: z.string().nullable(),
+  kind: z.enum(STATEMENT_LINE_KINDS),
+  /** ISO return reason (`bankReasons.<CODE>` in the console), for kind 'return'. */
+  returnReason: z.string().nullable(),
+  status: statementLineStatusSchema,
+  matchMethod: z.enum(STATEMENT_MATCH_METHODS).nullable(),
+  notes: z.string().nullable(),
+  /** The payment provider's side: Σ of the payouts matched, their date. */
+  provider: amountAndDate.nullable(),
+  /** The invoicing provider's side: Σ of the invoices matched, their date. */
+  invoicing: amountAndDate.nullable(),
+  /** Our SEPA side: the file or transfers matched. */
+  sepa: amountAndDate.extend({ label: z.string() }).nullable(),
+  matches: z.array(counterpartSchema),
+  suggestion: candidateSchema.nullable(),
+  candidateCount: z.number().int(),
+  /**
+   * DISCREPANCY: bank lines minus counterparts of the match (the line, the counterparts it is linked
+   * to and the other lines linked to them); 0 when MATCHED; null when not linked.
+   */
+  differenceCents: cents.nullable(),
+  updatedAt: z.iso.datetime(),
+});
+export type StatementLineRow = z.infer<typeof statementLineRowSchema>;
+
+export const STATEMENT_LINE_KIND_FILTERS = STATEMENT_LINE_KINDS;
+
+export const statementLineListQuerySchema = z
+  .object({
+    statementFileId: optionalFilter(z.guid()),
+    status: repeatable(statementLineStatusSchema),
+    from: optionalFilter(businessDay),
+    to: optionalFilter(businessDay),
+    minCents: optionalFilter(z.coerce.number().int().min(-AMOUNT_BOUND).max(AMOUNT_BOUND)),
+    maxCents: optionalFilter(z.coerce.number().int().min(-AMOUNT_BOUND).max(AMOUNT_BOUND)),
+    kind: optionalFilter(z.enum(STATEMENT_LINE_KINDS)),
+    /** The start of the counterparty's name (case ignored) or IBAN. */
+    counterparty: optionalFilter(
+      z
+        .string()
+        .trim()
+        .min(1)
+        .max(100)
+        .refine((text) => !text.includes('\u0000'), 'NUL byte'),
+    ),
+    order: z.preprocess(blankToUndefined, sortOrderSchema.default('asc')),
+    limit: z.preprocess(
+      blankToUndefined,
+      z.coerce.number().int().min(1).max(STATEMENT_LINES_PAGE.max).default(STATEMENT_LINES_PAGE.default),
+    ),
+    cursor: optionalFilter(z.string().max(2000)),
+  })
+  .superRefine((query, context) => {
+    if (query.from && query.to && query.from > query.to)
+      context.addIssue({ code: 'custom', path: ['to'], message: 'before from' });
+    if (query.minCents !== undefined && query.maxCents !== undefined && query.minCents > query.maxCents)
+      context.addIssue({ code: 'custom', path: ['maxCents'], message: 'below minCents' });
+  });
+export type StatementLineListQuery = z.output<typeof statementLineListQuerySchema>;
+
+export const statementLinePageSchema = pageSchema(statementLineRowSchema);
+
+// ---------------------------------------------------------------------------------------------------
+// Actions
+
+export const counterpartRefSchema = z.strictObject({ kind: counterpartKindSchema, id: z.guid() });
+
+export const statementMatchBodySchema = z
+  .strictObject({
+    counterparts: z.array(counterpartRefSchema).min(1).max(50),
+    /**
+     * Other lines matched together with this one (a payout split across two credits). Optional;
+     * the amounts of all lines and all counterparts must add up, else DISCREPANCY and a note.
+     */
+    lineIds: z.array(z.guid()).max(50).optional(),
+    note: noteSchema.optional(),
+  })
+  .superRefine((body, context) => {
+    const keys = body.counterparts.map((c) => `${c.kind}:${c.id.toLowerCase()}`);
+    if (new Set(keys).size !== keys.length)
+      context.addIssue({ code: 'custom', path: ['counterparts'], message: 'repeated counterpart' });
+  });
+
+export const statementNoteBodySchema = z.strictObject({ note: noteSchema });
+
+export const statementBulkAcceptBodySchema = z
+  .strictObject({ lineIds: z.array(z.guid()).min(1).max(STATEMENT_BULK_ACCEPT_MAX) })
+  .superRefine((body, context) => {
+    if (new Set(body.lineIds.map((id) => id.toLowerCase())).size !== body.lineIds.length)
+      context.addIssue({ code: 'custom', path: ['lineIds'], message: 'repeated id' });
+  });
+
+export const statementActionResultSchema = z.object({
+  action: z.object({ id: z.uuid(), kind: z.enum(STATEMENT_ACTION_KINDS) }),
+  lines: z.array(statementLineRowSchema),
+});
+export type StatementActionResult = z.infer<typeof statementActionResultSchema>;
+
+export const statementBulkAcceptResultSchema = statementActionResultSchema.extend({
+  accepted: z.number().int(),
+  /** Lines without a suggestion any more (accepted, matched or changed meanwhile): left as they are. */
+  skipped: z.number().int(),
+});
+
+export const statementLineHistorySchema = z.object({
+  items: z.array(
+    z.object({
+      actor: person.nullable(),
+      action: z.enum(STATEMENT_HISTORY_ACTIONS),
+      before: z.unknown(),
+      after: z.unknown(),
+      createdAt: z.iso.datetime(),
+    }),
+  ),
+});

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 
+/** An uploaded file's name as it will be shown and offered for download again. */
+export const uploadFileNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .refine((name) => !/[\p{Cc}/\\]/u.test(name), 'no control characters or slashes');
+
 /** `POST /v2/admin/files?name=…`: the body is the file itself, its type in `Content-Type`. */
-export const fileUploadQuerySchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(255)
-    .refine((name) => !/[\p{Cc}/\\]/u.test(name), 'no control characters or slashes'),
-});
+export const fileUploadQuerySchema = z.object({ name: uploadFileNameSchema });
 
 export const storedFileSchema = z.object({
   id: z.uuid(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INT4_MAX } from './bounds';
+import { uploadFileNameSchema } from './files';
 
 /**
  * Importing a bank statement (issue 12): the console parses and previews the file, asks which of its
@@ -73,12 +74,7 @@ const mappingParam = z
 const integerParam = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 export const statementImportQuerySchema = z.object({
-  fileName: z
-    .string()
-    .trim()
-    .min(1)
-    .max(255)
-    .refine((name) => !/[\u0000-\u001f]/.test(name), 'control characters'),
+  fileName: uploadFileNameSchema,
   mapping: mappingParam.optional(),
   /** What the preview saw: every parsed line, already imported or not, and their signed sum. */
   expectedLines: integerParam(1, INT4_MAX),

@@ -15,9 +15,9 @@ import { openFileStorage } from './platform/files/open-storage';
 import { registerAttachmentRoutes } from './platform/files/routes';
 import { registerSessionRoutes } from './platform/session-routes';
 import { registerSystemRoutes } from './platform/system-routes';
-import { serveConsole } from './static';
 import { createStatementImports } from './statements/import';
 import { registerStatementImportRoutes } from './statements/import-routes';
+import { serveConsole } from './static';
 import { registerUsersArea } from './users/routes';
 
 export type { AppDeps } from './http/context';

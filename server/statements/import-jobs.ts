@@ -71,7 +71,9 @@ export async function insertImportJob(tx: Queryable, job: NewImportJob): Promise
 }
 
 export async function findImportJob(db: Queryable, id: string): Promise<StatementImportJob | null> {
-  const { rows } = await db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM statement_import_jobs WHERE id = $1`, [id]);
+  const { rows } = await db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM statement_import_jobs WHERE id = $1`, [
+    id,
+  ]);
   return rows[0] ? jobOf(rows[0]) : null;
 }
 

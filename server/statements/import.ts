@@ -111,7 +111,12 @@ export function createStatementImports(deps: {
     return { bytes: upload.bytes, parsed, keys, sha256, knownCount };
   }
 
-  async function run(job: StatementImportJob, actor: Actor, upload: StatementUpload, statement: ReadStatement) {
+  async function run(
+    job: StatementImportJob,
+    actor: Actor,
+    upload: StatementUpload,
+    statement: ReadStatement,
+  ) {
     const progress: ImportProgress = { phase: 'waiting', done: 0, total: statement.keys.length };
     let resolveFinished!: () => void;
     running.set(job.id, { progress, finished: new Promise((resolve) => (resolveFinished = resolve)) });
@@ -196,9 +201,7 @@ export function createStatementImports(deps: {
 
 /** The request an Idempotency-Key stands for: the same bytes with the same mapping and expectations. */
 function requestSha(upload: StatementUpload): string {
-  return sha256Of(
-    Buffer.concat([Buffer.from(JSON.stringify(upload.query)), Buffer.from([0]), upload.bytes]),
-  );
+  return sha256Of(Buffer.concat([Buffer.from(JSON.stringify(upload.query)), Buffer.from([0]), upload.bytes]));
 }
 
 /** The stored file, the statement and its new lines; answers the counts before matching. */

@@ -6,7 +6,12 @@ import type { Queryable } from '../db/client';
  * upload's name). Answered by the unique index on `statement_lines.dedup_key`.
  */
 export async function knownLines(db: Queryable, keys: readonly string[]): Promise<KnownLine[]> {
-  const { rows } = await db.query<{ key: string; statementFileId: string; fileName: string; importedAt: Date }>(
+  const { rows } = await db.query<{
+    key: string;
+    statementFileId: string;
+    fileName: string;
+    importedAt: Date;
+  }>(
     `SELECT l.dedup_key AS key, f.id AS "statementFileId", s.original_name AS "fileName", f.imported_at AS "importedAt"
        FROM statement_lines l
        JOIN statement_files f ON f.id = l.statement_file_id

@@ -63,7 +63,10 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
     audit: await count(db, `audit_log WHERE action = 'statement.imported'`),
   });
 
-  const refusal = async (response: Response) => ({ status: response.status, code: ((await response.json()) as { code: string }).code });
+  const refusal = async (response: Response) => ({
+    status: response.status,
+    code: ((await response.json()) as { code: string }).code,
+  });
 
   it('imports a statement once, with its lines, their history and the audit row in one go', async () => {
     const bytes = statementCsv(MAY.slice(0, 6));
@@ -135,9 +138,7 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
     const thrice = [...twice.slice(0, 2), line(12, -3_50, 'IMPOSTO DO SELO'), line(12, 99_00)];
     const later = await importStatement(client, statementCsv(thrice), 'selo-2.csv');
     expect(later.job).toMatchObject({ status: 'DONE', result: { newLines: 1, duplicatesSkipped: 3 } });
-    expect(
-      await count(db, `statement_lines WHERE description = 'IMPOSTO DO SELO'`),
-    ).toBe(3);
+    expect(await count(db, `statement_lines WHERE description = 'IMPOSTO DO SELO'`)).toBe(3);
   });
 
   it('a file whose every line is known already is refused as nothing new', async () => {
@@ -162,20 +163,34 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
         body: new Uint8Array(body),
       });
     expect(
-      await refusal(await send(importPath('x.csv', { ...preview, expectedLines: preview.expectedLines + 1 }), bytes)),
-    ).toEqual({ status: 409, code: 'STATEMENT_PREVIEW_MISMATCH' });
-    expect(
       await refusal(
-        await send(importPath('x.csv', { ...preview, expectedTotalCents: preview.expectedTotalCents - 1 }), bytes),
+        await send(importPath('x.csv', { ...preview, expectedLines: preview.expectedLines + 1 }), bytes),
       ),
     ).toEqual({ status: 409, code: 'STATEMENT_PREVIEW_MISMATCH' });
     expect(
-      await refusal(await send(importPath('x.bin', { expectedLines: 1, expectedTotalCents: 0 }), Buffer.from([0, 159, 146, 150]))),
+      await refusal(
+        await send(
+          importPath('x.csv', { ...preview, expectedTotalCents: preview.expectedTotalCents - 1 }),
+          bytes,
+        ),
+      ),
+    ).toEqual({ status: 409, code: 'STATEMENT_PREVIEW_MISMATCH' });
+    expect(
+      await refusal(
+        await send(
+          importPath('x.bin', { expectedLines: 1, expectedTotalCents: 0 }),
+          Buffer.from([0, 159, 146, 150]),
+        ),
+      ),
     ).toEqual({ status: 422, code: 'STATEMENT_UNREADABLE' });
     const broken = Buffer.from(
       'Data Movimento;Descrição;Montante\r\n20-05-2026;"TRF";10,00\r\n22-05-2026;"TRF";doze\r\n21-05-2026;"TRF";1,00\r\n',
     );
-    expect(await refusal(await send(importPath('broken.csv', { expectedLines: 2, expectedTotalCents: 1100 }), broken))).toEqual({
+    expect(
+      await refusal(
+        await send(importPath('broken.csv', { expectedLines: 2, expectedTotalCents: 1100 }), broken),
+      ),
+    ).toEqual({
       status: 422,
       code: 'STATEMENT_HAS_ERRORS',
     });
@@ -183,9 +198,12 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
     expect((await send(badMapping, bytes)).status).toBe(400);
     const unknownField = `${importPath('x.csv', preview)}&mapping=${encodeURIComponent('{"saldo":3}')}`;
     expect((await send(unknownField, bytes)).status).toBe(400);
-    expect((await send(`/v2/admin/statements/imports?expectedLines=2&expectedTotalCents=3000`, bytes)).status).toBe(400);
     expect(
-      (await send(`/v2/admin/statements/imports?fileName=x&expectedLines=2&expectedTotalCents=1e400`, bytes)).status,
+      (await send(`/v2/admin/statements/imports?expectedLines=2&expectedTotalCents=3000`, bytes)).status,
+    ).toBe(400);
+    expect(
+      (await send(`/v2/admin/statements/imports?fileName=x&expectedLines=2&expectedTotalCents=1e400`, bytes))
+        .status,
     ).toBe(400);
     const tooBig = await fetch(`${api.url}${importPath('big.csv', preview)}`, {
       method: 'POST',
@@ -216,7 +234,11 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
     });
     const other = await postStatement(client, statementCsv([line(24, 1_00)]), 'other.csv', key);
     expect(await refusal(other)).toEqual({ status: 422, code: 'IDEMPOTENCY_KEY_REUSED' });
-    expect(await count(db, `statement_files WHERE sha256 = encode(sha256($1::bytea), 'hex')`, [Buffer.from(bytes)])).toBe(1);
+    expect(
+      await count(db, `statement_files WHERE sha256 = encode(sha256($1::bytea), 'hex')`, [
+        Buffer.from(bytes),
+      ]),
+    ).toBe(1);
   });
 
   it('the same file uploaded several times at once is imported exactly once', async () => {
@@ -235,9 +257,12 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
   });
 
   it('an unknown job is 404', async () => {
-    const response = await fetch(`${api.url}/v2/admin/statements/imports/00000000-0000-4000-8000-000000000000`, {
-      headers: bearer(client.token),
-    });
+    const response = await fetch(
+      `${api.url}/v2/admin/statements/imports/00000000-0000-4000-8000-000000000000`,
+      {
+        headers: bearer(client.token),
+      },
+    );
     expect(await refusal(response)).toEqual({ status: 404, code: 'STATEMENT_IMPORT_NOT_FOUND' });
   });
 });

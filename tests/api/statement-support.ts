@@ -75,7 +75,9 @@ export async function postStatement(
 /** Follows a job the way the console does, until it is no longer RUNNING. */
 export async function finishedJob(api: StatementApi, id: string): Promise<StatementImportJob> {
   for (let attempt = 0; attempt < 1_200; attempt++) {
-    const response = await fetch(`${api.url}/v2/admin/statements/imports/${id}`, { headers: bearer(api.token) });
+    const response = await fetch(`${api.url}/v2/admin/statements/imports/${id}`, {
+      headers: bearer(api.token),
+    });
     expect(response.status).toBe(200);
     const job = (await response.json()) as StatementImportJob;
     if (job.status !== 'RUNNING') return job;

@@ -38,7 +38,10 @@ export interface KnownLinesOutcome {
 
 export interface StatementImportJobView {
   id: string;
+  fileName: string;
   status: 'RUNNING' | 'DONE' | 'FAILED';
+  /** What the server is doing: waiting for another import, importing the lines, matching them. */
+  phase: string;
   done: number;
   total: number;
   result: null | {
@@ -66,7 +69,8 @@ export type RefusalReason =
   | 'unreadable'
   | 'alreadyImported'
   | 'nothingNew'
-  | 'previewMismatch';
+  | 'previewMismatch'
+  | 'hasErrors';
 
 export interface StatementImportContext {
   file: ChosenFile | null;
@@ -132,6 +136,7 @@ const REFUSALS: Record<string, RefusalReason> = {
   STATEMENT_ALREADY_IMPORTED: 'alreadyImported',
   STATEMENT_NOTHING_NEW: 'nothingNew',
   STATEMENT_PREVIEW_MISMATCH: 'previewMismatch',
+  STATEMENT_HAS_ERRORS: 'hasErrors',
 };
 
 function refusalOf(error: unknown): RefusalReason | null {

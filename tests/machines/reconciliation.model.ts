@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { reconciliationMachine } from '../../machines/reconciliation';
-import type { Expected, MachineModel, ModelEvent, Observed } from './model';
+import type { Expected, MachineModel, Observed } from './model';
 
 /**
  * The reconciliation table as issue 12 (item 5) describes it, written without reading the machine:

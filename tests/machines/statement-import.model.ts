@@ -150,6 +150,7 @@ const SERVER_REFUSALS: Record<string, string> = {
   STATEMENT_UNREADABLE: 'unreadable',
   STATEMENT_PREVIEW_MISMATCH: 'previewMismatch',
   FILE_TOO_LARGE: 'tooBig',
+  STATEMENT_HAS_ERRORS: 'hasErrors',
 };
 
 /** The preview's own keys, whether the server has answered yet or not. */

@@ -8,6 +8,8 @@ import type { PreviewRows } from './preview-client';
 
 const ROW_HEIGHT = 28;
 const OVERSCAN = 10;
+/** Line, date, value date, amount, counterparty, description, kind, imported. */
+const COLUMNS = '4rem 7rem 7rem 8rem minmax(8rem, 1fr) minmax(10rem, 2fr) 7rem minmax(8rem, 1fr)';
 
 /**
  * Every line of the file being previewed, virtualised (a 100,000-line statement keeps a few dozen row
@@ -31,15 +33,15 @@ export function PreviewTable({
     overscan: OVERSCAN,
   });
   return (
-    <div ref={scrollRef} className="statement-preview-scroll">
+    <div ref={scrollRef} className="data-table-scroll statement-preview-scroll">
       <table
-        className="statement-preview"
+        className="data-table-grid statement-preview"
         aria-label={t('statements.preview.tableLabel')}
         aria-rowcount={count + 1}
         data-testid="statement-preview"
       >
-        <thead>
-          <tr className="statement-preview-row" style={{ height: ROW_HEIGHT }}>
+        <thead className="data-table-head">
+          <tr className="data-table-row" style={{ gridTemplateColumns: COLUMNS, height: ROW_HEIGHT }}>
             <th scope="col">{t('statements.preview.line')}</th>
             <th scope="col">{t('statements.columns.bankDate')}</th>
             <th scope="col">{t('statements.columns.valueDate')}</th>
@@ -50,7 +52,7 @@ export function PreviewTable({
             <th scope="col">{t('statements.preview.imported')}</th>
           </tr>
         </thead>
-        <tbody style={{ height: virtualizer.getTotalSize() }}>
+        <tbody className="data-table-body" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
             const entry = rows.entries[item.index];
             if (!entry) return null;
@@ -59,9 +61,13 @@ export function PreviewTable({
               <tr
                 key={item.index}
                 aria-rowindex={item.index + 2}
-                className="statement-preview-row"
+                className="data-table-row data-table-body-row"
                 data-known={earlier ? true : undefined}
-                style={{ height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+                style={{
+                  gridTemplateColumns: COLUMNS,
+                  height: ROW_HEIGHT,
+                  transform: `translateY(${item.start}px)`,
+                }}
               >
                 <td>{entry.lineNumber}</td>
                 <td>{formatDate(entry.bookingDate, locale)}</td>

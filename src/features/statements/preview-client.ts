@@ -9,11 +9,27 @@ export class PreviewRows {
   private readonly listeners = new Set<() => void>();
   private version = 0;
 
-  add(entries: StatementEntry[], keys: string[]): void {
+  addEntries(entries: StatementEntry[]): void {
     for (const entry of entries) this.entries.push(entry);
+    this.changed();
+  }
+
+  /** The line keys, in the entries' order (they arrive after the entries). */
+  addKeys(keys: string[]): void {
     for (const key of keys) this.keys.push(key);
-    this.version++;
-    for (const listener of this.listeners) listener();
+  }
+
+  private scheduled = false;
+
+  /** Listeners hear of new rows once per frame, however many chunks arrived in it. */
+  private changed(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => {
+      this.scheduled = false;
+      this.version++;
+      for (const listener of this.listeners) listener();
+    });
   }
 
   subscribe = (listener: () => void) => {
@@ -44,7 +60,8 @@ export async function previewInWorker(
       worker.onerror = (event) => reject(new Error(event.message || 'preview worker failed'));
       worker.onmessage = (event: MessageEvent<PreviewMessage>) => {
         const message = event.data;
-        if (message.type === 'rows') rows.add(message.entries, message.keys);
+        if (message.type === 'rows') rows.addEntries(message.entries);
+        else if (message.type === 'keys') rows.addKeys(message.keys);
         else resolve({ outcome: { ...message.outcome, keys: rows.keys }, details: message.details });
       };
       worker.postMessage({ ...request, bytes } satisfies PreviewRequest, [bytes]);

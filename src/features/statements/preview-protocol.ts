@@ -18,9 +18,10 @@ export interface PreviewRequest {
 /** The errors sent to the page: enough to find and fix them, not 100,000 of them. */
 export const MAX_ERRORS_SHOWN = 500;
 
-/** The worker's answers: the rows in chunks (each with its line keys), then what the whole file said. */
+/** The worker's answers: the rows in chunks, then their line keys, then what the whole file said. */
 export type PreviewMessage =
-  | { type: 'rows'; entries: StatementEntry[]; keys: string[] }
+  | { type: 'rows'; entries: StatementEntry[] }
+  | { type: 'keys'; keys: string[] }
   | { type: 'done'; outcome: StatementPreviewOutcome; details: PreviewDetails };
 
 /** What the preview shows beside the rows (the flow itself reads `StatementPreviewOutcome`). */

@@ -40,7 +40,7 @@ const PRICES = [
  * A CSV as banks' exports and Excel write them: UTF-8 with BOM, CRLF, every text cell quoted, some
  * descriptions holding the separator and doubled quotes, amounts from 20 values (prices repeat).
  */
-function quotedCsv(n: number): Uint8Array {
+function quotedCsv(n: number): string {
   const lines = [
     '"Consultar saldos e movimentos"',
     '"Conta";"0001234567805"',
@@ -60,7 +60,18 @@ function quotedCsv(n: number): Uint8Array {
     );
   }
   lines.push(';;;"Saldo final";"1.000,00";;;');
-  return new TextEncoder().encode(`\uFEFF${lines.join('\r\n')}\r\n`);
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+
+/** UTF-16 little-endian, BOM first (the text starts with U+FEFF): what some banks' "Unicode" export writes. */
+function utf16le(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length * 2);
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    bytes[2 * i] = unit & 0xff;
+    bytes[2 * i + 1] = unit >> 8;
+  }
+  return bytes;
 }
 
 function camt(n: number): string {
@@ -100,7 +111,14 @@ interface CaseResult {
 }
 
 function runCase(name: string): CaseResult {
-  const input = name === 'csv' ? csv(N) : name === 'csv-quoted' ? quotedCsv(N) : camt(N);
+  const input =
+    name === 'csv'
+      ? csv(N)
+      : name === 'csv-quoted'
+        ? new TextEncoder().encode(quotedCsv(N))
+        : name === 'csv-utf16'
+          ? utf16le(quotedCsv(N))
+          : camt(N);
   const size = typeof input === 'string' ? input.length : input.byteLength;
   let result = parseStatement(input);
   const { ms, cpuMs } = timeMs(() => {
@@ -121,6 +139,7 @@ function runCase(name: string): CaseResult {
 const LABELS: Record<string, string> = {
   csv: 'CSV (windows-1252, ; , debit/credit columns, no quotes, amounts mostly distinct)',
   'csv-quoted': 'CSV (UTF-8 BOM, CRLF, ; , every text cell quoted, 1 in 4 with ; and "" inside, 20 amounts)',
+  'csv-utf16': 'CSV (the quoted one above as UTF-16LE with BOM)',
   camt: 'camt.053.001.02',
 };
 
@@ -129,7 +148,7 @@ if (which) {
   process.stdout.write(`${JSON.stringify(runCase(which))}\n`);
 } else {
   const script = fileURLToPath(import.meta.url);
-  const rows = ['csv', 'csv-quoted', 'camt'].map((c) => runIsolated<CaseResult>(script, c));
+  const rows = ['csv', 'csv-quoted', 'csv-utf16', 'camt'].map((c) => runIsolated<CaseResult>(script, c));
   const table = rows
     .map(
       (r) =>

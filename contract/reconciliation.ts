@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_YEAR, MIN_YEAR } from './bounds';
+import { INT4_MAX, INT4_MIN, MAX_YEAR, MIN_YEAR } from './bounds';
 import { blankToUndefined, optionalFilter, pageSchema, repeatable, sortOrderSchema } from './common';
 import { STATEMENT_LINE_STATUSES } from './statuses';
 
@@ -44,8 +44,6 @@ export const STATEMENT_FILES_PAGE = { default: 50, max: 200 } as const;
 /** The most lines one bulk accept takes (issue 12: "≤ 10,000"). */
 export const STATEMENT_BULK_ACCEPT_MAX = 10_000;
 export const STATEMENT_NOTE_MAX = 2000;
-/** Any amount filter fits a bigint cent column and a JS safe integer alike. */
-const AMOUNT_BOUND = 1_000_000_000_000;
 
 export const statementLineStatusSchema = z.enum(STATEMENT_LINE_STATUSES);
 export const counterpartKindSchema = z.enum(COUNTERPART_KINDS);
@@ -184,8 +182,8 @@ export const statementLineListQuerySchema = z
     status: repeatable(statementLineStatusSchema),
     from: optionalFilter(businessDay),
     to: optionalFilter(businessDay),
-    minCents: optionalFilter(z.coerce.number().int().min(-AMOUNT_BOUND).max(AMOUNT_BOUND)),
-    maxCents: optionalFilter(z.coerce.number().int().min(-AMOUNT_BOUND).max(AMOUNT_BOUND)),
+    minCents: optionalFilter(z.coerce.number().int().min(INT4_MIN).max(INT4_MAX)),
+    maxCents: optionalFilter(z.coerce.number().int().min(INT4_MIN).max(INT4_MAX)),
     kind: optionalFilter(z.enum(STATEMENT_LINE_KINDS)),
     /** The start of the counterparty's name (case ignored) or IBAN. */
     counterparty: optionalFilter(

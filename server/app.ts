@@ -17,6 +17,7 @@ import { registerSessionRoutes } from './platform/session-routes';
 import { registerSystemRoutes } from './platform/system-routes';
 import { createStatementImports } from './statements/import';
 import { registerStatementImportRoutes } from './statements/import-routes';
+import { registerStatementReconciliationRoutes } from './statements/reconcile-routes';
 import { serveConsole } from './static';
 import { registerUsersArea } from './users/routes';
 
@@ -58,6 +59,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   registerDashboardArea(routes);
   registerExportsArea(routes);
   registerStatementImportRoutes(routes);
+  registerStatementReconciliationRoutes(routes);
   registerOpenApiRoutes(routes);
 
   if (deps.staticDir) app.use('*', serveConsole(deps.staticDir));

@@ -1,4 +1,5 @@
 import type { StatementEntry } from '../statements/types';
+import { dayNumber, partyScore, referenceWords, signedExpected, suggestionScore, tokens } from './features';
 
 /** Something we expect to see on the bank statement. Amounts are positive; `direction` gives the sign. */
 export interface ExpectedItem {
@@ -77,36 +78,6 @@ export function withEntryIds(entries: StatementEntry[]): MatchEntry[] {
     seen.set(e.lineNumber, n);
     return { ...e, id: n === 1 ? `L${e.lineNumber}` : `L${e.lineNumber}#${n}` };
   });
-}
-
-function signedExpected(item: ExpectedItem): number {
-  const dir = item.direction ?? (item.type === 'sepa' ? 'out' : 'in');
-  return dir === 'out' ? -item.amountCents : item.amountCents;
-}
-
-function tokens(s: string | null | undefined): string[] {
-  if (!s) return [];
-  // Decomposing and dropping accents changes nothing in printable ASCII.
-  return (/[^\t -~]/.test(s) ? s.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : s)
-    .toUpperCase()
-    .split(/[^A-Z0-9]+/)
-    .filter((t) => t.length >= 3);
-}
-
-const dayCache = new Map<string, number>();
-
-/** Days since 1970 for a 'YYYY-MM-DD' date (memoised: a statement has few distinct dates). */
-function dayNumber(date: string): number {
-  let n = dayCache.get(date);
-  if (n === undefined) {
-    n = Math.floor(
-      Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) /
-        86_400_000,
-    );
-    if (dayCache.size > 100_000) dayCache.clear();
-    dayCache.set(date, n);
-  }
-  return n;
 }
 
 /** Indexes (into the id-sorted items) in id order, and how many of the first ones are known to be used. */
@@ -287,17 +258,10 @@ export function reconcile(
     for (let k = 0; k < entries.length; k++) {
       const e = entries[k]!;
       if (usedE[k]) continue;
-      // Upper-casing never yields a separator, so the description is upper-cased once, then split.
       let found = -1;
-      for (const w of [e.endToEndId, e.bankReference]) {
-        if (w) found = firstFree(byReference.get(w.toUpperCase())?.get(e.amountCents), usedI);
+      for (const w of referenceWords(e)) {
+        found = firstFree(byReference.get(w)?.get(e.amountCents), usedI);
         if (found >= 0) break;
-      }
-      if (found < 0) {
-        for (const w of e.description.toUpperCase().split(/[\s,;:()/]+/)) {
-          if (w) found = firstFree(byReference.get(w)?.get(e.amountCents), usedI);
-          if (found >= 0) break;
-        }
       }
       if (found < 0) continue;
       usedE[k] = 1;
@@ -391,8 +355,15 @@ function suggest(
 
   // Counterparty names compared word by word (`tokens`). Words are numbered as items need them; an
   // entry's words are marked in `mark` with the entry's number, so testing a word is an array read.
+  // An item's words (filled when it first becomes a candidate) are `wordData[wordFrom … wordTo)`, and
+  // its IBAN a number (0: none), so scoring a pair reads typed arrays, not the item.
   const wordIds = new Map<string, number>();
-  const itemWords: (number[] | undefined)[] = new Array(items.length);
+  const wordFrom = new Int32Array(items.length).fill(-1);
+  const wordTo = new Int32Array(items.length);
+  let wordData = new Int32Array(1024);
+  let wordCount = 0;
+  const ibanIds = new Map<string, number>();
+  const itemIban = new Int32Array(items.length);
   let mark = new Int32Array(1024);
   // One bucket per (score in hundredths, days): interleaved entry and item indexes.
   const buckets = new Map<number, number[]>();
@@ -499,33 +470,52 @@ function suggest(
     // to 1 = same IBAN or every word of the expected name present.
     for (let j = 0; j < nearItems.length; j++) {
       const ik = nearItems[j]!;
-      if (itemWords[ik]) continue;
-      const ids = tokens(items[ik]!.counterpartyName).map((t) => {
+      if (wordFrom[ik]! >= 0) continue;
+      const item = items[ik]!;
+      const words = tokens(item.counterpartyName);
+      if (wordCount + words.length > wordData.length) {
+        const grown = new Int32Array(Math.max(wordCount + words.length, wordData.length * 2));
+        grown.set(wordData);
+        wordData = grown;
+      }
+      wordFrom[ik] = wordCount;
+      for (const t of words) {
         let id = wordIds.get(t);
         if (id === undefined) {
           id = wordIds.size;
           wordIds.set(t, id);
         }
-        return id;
-      });
+        wordData[wordCount++] = id;
+      }
+      wordTo[ik] = wordCount;
       if (wordIds.size > mark.length) {
         const grown = new Int32Array(Math.max(wordIds.size, mark.length * 2));
         grown.set(mark);
         mark = grown;
       }
-      itemWords[ik] = ids;
+      if (item.counterpartyIban) {
+        let id = ibanIds.get(item.counterpartyIban);
+        if (id === undefined) {
+          id = ibanIds.size + 1;
+          ibanIds.set(item.counterpartyIban, id);
+        }
+        itemIban[ik] = id;
+      }
     }
+    // The entry's IBAN as a number: 0 none, -1 one no candidate has (so it contradicts every one).
+    const entryIban = e.counterpartyIban ? (ibanIds.get(e.counterpartyIban) ?? -1) : 0;
     const stamp = ek + 1;
     let entryWords = -1; // not yet marked; then how many words the entry has
     for (let j = 0; j < nearItems.length; j++) {
       const ik = nearItems[j]!;
       const days = nearDays[j]!;
-      const item = items[ik]!;
-      const want = itemWords[ik]!;
+      const ib = itemIban[ik]!;
+      const from = wordFrom[ik]!;
+      const to = wordTo[ik]!;
       let party: number;
-      if (item.counterpartyIban && e.counterpartyIban) {
-        party = item.counterpartyIban === e.counterpartyIban ? 1 : 0;
-      } else if (want.length === 0) {
+      if (ib !== 0 && entryIban !== 0) {
+        party = ib === entryIban ? 1 : 0;
+      } else if (from === to) {
         party = 0.5;
       } else {
         if (entryWords < 0) {
@@ -536,18 +526,12 @@ function suggest(
             if (id !== undefined) mark[id] = stamp;
           }
         }
-        if (entryWords === 0) {
-          party = 0.5;
-        } else {
-          let found = 0;
-          for (const w of want) if (mark[w] === stamp) found++;
-          party = found === 0 ? 0 : 0.5 + (0.5 * found) / want.length;
-        }
+        let found = 0;
+        if (entryWords > 0) for (let w = from; w < to; w++) if (mark[wordData[w]!] === stamp) found++;
+        party = partyScore(found, to - from, entryWords);
       }
       if (party === 0) continue;
-      const hundredths = Math.round(
-        (0.5 + 0.3 * party + (0.2 * (windowDays - days)) / (windowDays + 1)) * 100,
-      );
+      const hundredths = Math.round(suggestionScore(party, days, windowDays) * 100);
       const key = hundredths * stride + days;
       if (key !== lastKey) {
         lastKey = key;

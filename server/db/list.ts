@@ -86,6 +86,8 @@ export const SORT_KEY_SCHEMAS = {
     .regex(/^-?\d{1,10}$/)
     .refine((key) => Number(key) >= INT4_MIN && Number(key) <= INT4_MAX),
   text: z.string().max(2000).refine(noNulByte),
+  /** A calendar day as PostgreSQL prints a `date` (statement lines sort by bank date). */
+  date: z.iso.date(),
 } as const;
 export type SortKeyType = keyof typeof SORT_KEY_SCHEMAS;
 

@@ -239,7 +239,7 @@ export async function lockSepaFile(tx: Queryable, id: string): Promise<LockedFil
 }
 
 /** Settlements of the file's transfers still in it (not those of a transfer the bank rejected). */
-const LIVE_IN_FILE = `s.id IN (SELECT l.settlement_id FROM sepa_transaction_settlements l WHERE l.sepa_file_id = $1 AND l.live)`;
+export const LIVE_IN_FILE = `s.id IN (SELECT l.settlement_id FROM sepa_transaction_settlements l WHERE l.sepa_file_id = $1 AND l.live)`;
 
 /**
  * A file moves along DESIGN §6 and its settlements with it: PAID → PAID, UNAVAILABLE → SETTLED (their

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type { sepaStatusReportResultSchema } from '../../contract/sepa';
-import { normalizeIban } from '../../domain/iban';
 import { type Pain002Report, readPain002, type StatusReason } from '../../domain/sepa/read-pain002';
 import {
   decisionForTransfer,
@@ -8,12 +7,12 @@ import {
   type StatusInterpretation,
 } from '../../domain/sepa/status-report';
 import { sha256Hex } from '../../domain/sha256';
-import type { Database, Queryable } from '../db/client';
+import type { Database } from '../db/client';
 import { recordAudit } from '../platform/audit';
 import type { Actor } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
 import { applySepaEvent, type LockedFile, lockSepaFile } from './sepa-files';
-import { moveSettlements } from './settlement-moves';
+import { rejectTransfer } from './transfer-rejection';
 
 export type SepaStatusReportResult = z.infer<typeof sepaStatusReportResultSchema>;
 type RejectedTransfer = SepaStatusReportResult['rejectedTransfers'][number];
@@ -200,65 +199,5 @@ export async function applyStatusReport(
       at: actor.at,
     });
     return result;
-  });
-}
-
-/** A transfer the bank rejected by name: marked, its settlements back to SETTLED, recoveries owed again, doctor blocked. */
-async function rejectTransfer(
-  tx: Queryable,
-  actor: Actor,
-  transfer: FileTransfer,
-  reason: { code: string | null; text: string | null },
-  context: { statusReportId: string; sepaFileId: string } & Record<string, unknown>,
-): Promise<void> {
-  await moveSettlements(
-    tx,
-    's.id IN (SELECT l.settlement_id FROM sepa_transaction_settlements l WHERE l.sepa_transaction_id = $1 AND l.live)',
-    [transfer.id],
-    {
-      from: 'PENDING_TRANSFER',
-      to: 'SETTLED',
-      action: 'settlement.transfer-rejected',
-      actor,
-      context: { ...context, endToEndId: transfer.end_to_end_id, reasonCode: reason.code },
-    },
-  );
-  await tx.query('UPDATE sepa_transaction_settlements SET live = false WHERE sepa_transaction_id = $1', [
-    transfer.id,
-  ]);
-  await tx.query('UPDATE sepa_transaction_recoveries SET live = false WHERE sepa_transaction_id = $1', [
-    transfer.id,
-  ]);
-  await tx.query(
-    `UPDATE sepa_transactions SET status = 'REJECTED', rejection_reason_code = $2, rejection_reason_text = $3, rejected_at = $4
-      WHERE id = $1`,
-    [transfer.id, reason.code, reason.text, actor.at],
-  );
-  await tx.query(
-    `INSERT INTO payout_blocks (professional_id, blocked_iban, reason_code, reason_text, sepa_transaction_id,
-                                sepa_status_report_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      transfer.professional_id,
-      normalizeIban(transfer.creditor_iban),
-      reason.code,
-      reason.text,
-      transfer.id,
-      context.statusReportId,
-      actor.at,
-    ],
-  );
-  await recordAudit(tx, {
-    actorId: actor.userId,
-    action: 'professional.payout-blocked',
-    entityType: 'user',
-    entityId: transfer.professional_id,
-    after: {
-      ...context,
-      endToEndId: transfer.end_to_end_id,
-      reasonCode: reason.code,
-      iban: transfer.creditor_iban,
-    },
-    at: actor.at,
   });
 }

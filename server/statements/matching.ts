@@ -1,11 +1,271 @@
-// INTERIM on branch stmtimport only: the real matchStatementFile comes from branch `reconcile`, which
-// replaces this file when the branches meet. It matches nothing: every new line stays UNMATCHED.
+import type { CounterpartKind } from '../../contract/reconciliation';
+import { type ExpectedItem, type MatchEntry, reconcile } from '../../domain/reconcile/match';
 import type { Queryable } from '../db/client';
+import type { Actor } from '../platform/mutation';
+import { reviewEffects } from './effects';
+import { type LineChange, type LinkState, type LockedLine, lockLines, writeLineStates } from './line-state';
+import { settleStatuses } from './resolve';
 
-export async function matchStatementFile(tx: Queryable, statementFileId: string) {
-  const { rows } = await tx.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM statement_lines WHERE statement_file_id = $1',
+/** How far before the statement's first day (and after its last) open counterparts are looked at. */
+const DAYS_BEFORE = 60;
+const DAYS_AFTER = 10;
+
+interface EntryRow {
+  id: string;
+  line_number: number;
+  bank_amount_cents: string | number;
+  bank_date: string;
+  value_date: string | null;
+  description: string;
+  counterparty_name: string | null;
+  counterparty_iban: string | null;
+  end_to_end_id: string | null;
+  batch_id: string | null;
+  bank_reference: string | null;
+  kind: MatchEntry['kind'];
+  return_reason: string | null;
+}
+
+interface ItemRow {
+  kind: CounterpartKind;
+  id: string;
+  open_cents: string | number;
+  direction: number;
+  date: string | null;
+  end_to_end_id: string | null;
+  batch_ids: string[] | null;
+  reference: string | null;
+  counterparty_name: string | null;
+  counterparty_iban: string | null;
+  sepa_file_id: string | null;
+  /** A transfer already paid (itself or its file): only a return can still link to it. */
+  paid: boolean;
+}
+
+const toEntry = (row: EntryRow): MatchEntry => ({
+  id: row.id,
+  lineNumber: row.line_number,
+  amountCents: Number(row.bank_amount_cents),
+  currency: 'EUR',
+  bookingDate: row.bank_date,
+  valueDate: row.value_date,
+  description: row.description,
+  counterpartyName: row.counterparty_name,
+  counterpartyIban: row.counterparty_iban,
+  endToEndId: row.end_to_end_id,
+  batchId: row.batch_id,
+  bankReference: row.bank_reference,
+  kind: row.kind,
+  returnReason: row.return_reason,
+});
+
+const TYPE: Record<CounterpartKind, ExpectedItem['type']> = {
+  SEPA_FILE: 'sepa',
+  SEPA_TRANSFER: 'sepa',
+  PAYOUT: 'payout',
+  INVOICE: 'invoice',
+};
+
+const toItem = (row: ItemRow): ExpectedItem => ({
+  id: `${row.kind}:${row.id}`,
+  type: TYPE[row.kind],
+  amountCents: Number(row.open_cents),
+  direction: row.direction < 0 ? 'out' : 'in',
+  date: row.date,
+  endToEndId: row.end_to_end_id,
+  batchIds: row.batch_ids ?? [],
+  reference: row.reference,
+  counterpartyName: row.counterparty_name,
+  counterpartyIban: row.counterparty_iban,
+});
+
+/**
+ * The open counterparts a statement can meet: transfers named by its EndToEndIds or batch ids, or of
+ * files not yet paid around its dates (a paid one only for a return naming it); payouts and invoices
+ * around its dates with something left to match. Not every counterpart ever: a statement covers days.
+ */
+async function openItems(tx: Queryable, statementFileId: string): Promise<ItemRow[]> {
+  const { rows } = await tx.query<ItemRow>(
+    `WITH lines AS (
+       SELECT bank_date, end_to_end_id, batch_id, kind FROM statement_lines
+        WHERE statement_file_id = $1 AND status = 'UNMATCHED'
+     ), span AS (
+       SELECT min(bank_date) - ${DAYS_BEFORE} AS first, max(bank_date) + ${DAYS_AFTER} AS last FROM lines
+     ), transfers AS (
+       SELECT t.id, t.amount_cents, f.execution_date, t.end_to_end_id, f.msg_id, f.payment_info_id,
+              t.creditor_name, t.creditor_iban, t.sepa_file_id,
+              (f.status = 'PAID'
+               OR EXISTS (SELECT 1 FROM statement_line_matches m WHERE m.sepa_transaction_id = t.id AND m.role = 'PAYMENT' AND m.state = 'MATCHED')
+               OR EXISTS (SELECT 1 FROM statement_line_matches m WHERE m.sepa_file_id = f.id AND m.state = 'MATCHED')) AS paid,
+              t.end_to_end_id IN (SELECT end_to_end_id FROM lines WHERE kind = 'return' AND end_to_end_id IS NOT NULL) AS named_by_return
+         FROM sepa_transactions t JOIN sepa_files f ON f.id = t.sepa_file_id, span
+        WHERE t.status = 'INCLUDED' AND f.status <> 'UNAVAILABLE'
+          AND (t.end_to_end_id IN (SELECT end_to_end_id FROM lines WHERE end_to_end_id IS NOT NULL)
+               OR f.msg_id IN (SELECT batch_id FROM lines WHERE batch_id IS NOT NULL)
+               OR f.payment_info_id IN (SELECT batch_id FROM lines WHERE batch_id IS NOT NULL)
+               OR (f.status IN ('GENERATED', 'AVAILABLE') AND f.execution_date BETWEEN span.first AND span.last))
+          AND NOT EXISTS (SELECT 1 FROM statement_line_matches m
+                           WHERE m.sepa_transaction_id = t.id AND m.role = 'RETURN' AND m.state = 'MATCHED')
+     )
+     SELECT 'SEPA_TRANSFER' AS kind, id, amount_cents AS open_cents, -1 AS direction, execution_date::text AS date,
+            end_to_end_id, ARRAY[payment_info_id, msg_id] AS batch_ids, NULL AS reference,
+            creditor_name AS counterparty_name, creditor_iban AS counterparty_iban, sepa_file_id, paid
+       FROM transfers WHERE NOT paid OR named_by_return
+     UNION ALL
+     SELECT 'PAYOUT', p.id, p.amount_cents - m.cents, 1, p.payout_date::text, NULL, NULL, p.provider_payout_id,
+            NULL, NULL, NULL, false
+       FROM provider_payouts p CROSS JOIN span
+       CROSS JOIN LATERAL (SELECT coalesce(sum(allocated_cents), 0) AS cents FROM statement_line_matches
+                            WHERE payout_id = p.id AND state = 'MATCHED') m
+      WHERE p.payout_date BETWEEN span.first AND span.last AND p.amount_cents > m.cents
+     UNION ALL
+     SELECT 'INVOICE', i.id, i.amount_cents - m.cents, -1, i.invoice_date::text, NULL, NULL, i.provider_invoice_id,
+            NULL, NULL, NULL, false
+       FROM provider_invoices i CROSS JOIN span
+       CROSS JOIN LATERAL (SELECT coalesce(sum(allocated_cents), 0) AS cents FROM statement_line_matches
+                            WHERE invoice_id = i.id AND state = 'MATCHED') m
+      WHERE i.invoice_date BETWEEN span.first AND span.last AND i.amount_cents > m.cents`,
     [statementFileId],
   );
-  return { matched: 0, suggested: 0, unmatched: rows[0]!.n };
+  return rows;
+}
+
+const parseItemId = (id: string) => {
+  const at = id.indexOf(':');
+  return { kind: id.slice(0, at) as CounterpartKind, id: id.slice(at + 1) };
+};
+
+/** Who the matcher acts for: the given actor, else the file's uploader at this moment. */
+async function matcherActor(tx: Queryable, statementFileId: string, actor?: Actor): Promise<Actor> {
+  if (actor) return actor;
+  const { rows } = await tx.query<{ uploaded_by: string | null }>(
+    'SELECT uploaded_by FROM statement_files WHERE id = $1',
+    [statementFileId],
+  );
+  // A null actor is the system in the audit log (the importer acting for nobody in particular).
+  return { userId: rows[0]?.uploaded_by as string, at: new Date() };
+}
+
+/**
+ * Automatic matching of a statement file's UNMATCHED lines against the open counterparts (issue 12,
+ * point 4), inside the caller's transaction (the import's): references → MATCHED (or DISCREPANCY
+ * when the amounts differ), returns linked to the transfer they return, amount + counterparty + date
+ * → SUGGESTED with the matcher's score; links, statuses and history written, and the consequences
+ * applied (SEPA file PAID, a return's transfer marked and its doctor blocked). `matched` counts the
+ * lines linked (MATCHED or DISCREPANCY).
+ */
+export async function matchStatementFile(
+  tx: Queryable,
+  statementFileId: string,
+  actor?: Actor,
+): Promise<{ matched: number; suggested: number; unmatched: number }> {
+  const { rows: entryRows } = await tx.query<EntryRow>(
+    `SELECT id, line_number, bank_amount_cents, bank_date::text AS bank_date, value_date::text AS value_date,
+            description, counterparty_name, counterparty_iban, end_to_end_id, batch_id, bank_reference, kind,
+            return_reason
+       FROM statement_lines WHERE statement_file_id = $1 AND status = 'UNMATCHED' ORDER BY id`,
+    [statementFileId],
+  );
+  if (entryRows.length === 0) return { matched: 0, suggested: 0, unmatched: 0 };
+  const items = await openItems(tx, statementFileId);
+  const byId = new Map(items.map((row) => [`${row.kind}:${row.id}`, row]));
+  const result = reconcile(entryRows.map(toEntry), items.map(toItem));
+
+  const planned = new Map<string, { links: LinkState[]; method: LockedLine['matchMethod'] }>();
+  const link = (lineId: string, l: LinkState, method: LockedLine['matchMethod']) => {
+    const entry = planned.get(lineId) ?? { links: [], method };
+    entry.links.push(l);
+    planned.set(lineId, entry);
+  };
+  const amountOf = new Map(entryRows.map((r) => [r.id, Math.abs(Number(r.bank_amount_cents))]));
+  for (const ret of result.returns) {
+    const item = byId.get(ret.itemId)!;
+    link(
+      ret.entryId,
+      {
+        ...parseItemId(ret.itemId),
+        role: 'RETURN',
+        state: 'MATCHED',
+        allocatedCents: Number(item.open_cents),
+        score: 1,
+      },
+      'REFERENCE',
+    );
+  }
+  for (const match of result.matches) {
+    const matchItems = match.itemIds.map((id) => byId.get(id)!);
+    if (matchItems.some((item) => item.paid)) continue; // a paid transfer only accepts its return
+    const lineId = match.entryIds[0]!;
+    if (match.method === 'batch') {
+      // The whole batch debit: one link to the file, not one per transfer.
+      const fileId = matchItems[0]!.sepa_file_id!;
+      link(
+        lineId,
+        {
+          kind: 'SEPA_FILE',
+          id: fileId,
+          role: 'PAYMENT',
+          state: 'MATCHED',
+          allocatedCents: amountOf.get(lineId)!,
+          score: 1,
+        },
+        'REFERENCE',
+      );
+      continue;
+    }
+    for (const item of matchItems)
+      link(
+        lineId,
+        {
+          kind: item.kind,
+          id: item.id,
+          role: 'PAYMENT',
+          state: 'MATCHED',
+          allocatedCents: Math.min(amountOf.get(lineId)!, Number(item.open_cents)),
+          score: match.confidence,
+        },
+        'REFERENCE',
+      );
+  }
+  for (const suggestion of result.suggestions) {
+    const lineId = suggestion.entryIds[0]!;
+    const item = byId.get(suggestion.itemIds[0]!)!;
+    if (item.paid) continue;
+    link(
+      lineId,
+      {
+        kind: item.kind,
+        id: item.id,
+        role: 'PAYMENT',
+        state: 'SUGGESTED',
+        allocatedCents: Math.min(amountOf.get(lineId)!, Number(item.open_cents)),
+        score: Math.min(1, Math.max(0, suggestion.confidence)),
+      },
+      'AMOUNT_COUNTERPARTY_DATE',
+    );
+  }
+
+  const locked = await lockLines(tx, [...planned.keys()]);
+  const changes: LineChange[] = [...planned].map(([lineId, plan]) => {
+    const line = locked.get(lineId)!;
+    const suggested = plan.links.every((l) => l.state === 'SUGGESTED');
+    return {
+      line,
+      next: {
+        status: suggested ? 'SUGGESTED' : 'MATCHED',
+        matchMethod: plan.method,
+        notes: line.notes,
+        differenceCents: null,
+        links: plan.links,
+      },
+    };
+  });
+  const settled = await settleStatuses(tx, changes);
+  const who = await matcherActor(tx, statementFileId, actor);
+  const written = await writeLineStates(tx, null, null, who.at, settled);
+  await reviewEffects(tx, who, written);
+  const ofFile = settled.filter((c) => c.line.statementFileId === statementFileId);
+  const matched = ofFile.filter((c) => c.next.status === 'MATCHED' || c.next.status === 'DISCREPANCY').length;
+  const suggested = ofFile.filter((c) => c.next.status === 'SUGGESTED').length;
+  return { matched, suggested, unmatched: entryRows.length - matched - suggested };
 }

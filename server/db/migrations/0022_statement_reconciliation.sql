@@ -174,3 +174,26 @@ CREATE UNIQUE INDEX statement_effects_file_paid_key ON statement_effects (sepa_f
 CREATE UNIQUE INDEX statement_effects_returned_key ON statement_effects (sepa_transaction_id)
   WHERE kind = 'TRANSFER_RETURNED' AND undone_at IS NULL;
 CREATE INDEX statement_effects_line_idx ON statement_effects (statement_line_id);
+
+-- Everything a statement line can be matched to, in one shape: the amount positive with the
+-- direction the bank books it (-1 money leaving: SEPA payouts, invoices paid; +1 arriving: payouts of
+-- the payment provider; their amounts are positive). Predicates on kind, amount and date reach each branch's own indexes.
+CREATE VIEW statement_counterparts AS
+SELECT 'SEPA_FILE'::text AS kind, f.id, f.msg_id AS label, f.amount_cents, -1 AS direction,
+       f.execution_date AS date, NULL::text AS counterparty_name, NULL::text AS counterparty_iban,
+       f.payment_info_id AS reference, f.id AS sepa_file_id, f.status
+  FROM sepa_files f
+UNION ALL
+SELECT 'SEPA_TRANSFER', t.id, t.end_to_end_id || ' · ' || t.creditor_name, t.amount_cents, -1,
+       f.execution_date, t.creditor_name, t.creditor_iban, t.end_to_end_id, t.sepa_file_id, t.status
+  FROM sepa_transactions t JOIN sepa_files f ON f.id = t.sepa_file_id
+UNION ALL
+SELECT 'PAYOUT', p.id, p.provider_payout_id, p.amount_cents, 1,
+       p.payout_date, NULL, NULL, p.provider_payout_id, NULL, NULL
+  FROM provider_payouts p
+UNION ALL
+SELECT 'INVOICE', i.id, i.provider_invoice_id, i.amount_cents, -1,
+       i.invoice_date, NULL, NULL, i.provider_invoice_id, NULL, NULL
+  FROM provider_invoices i;
+CREATE INDEX sepa_files_amount_idx ON sepa_files (amount_cents, execution_date);
+CREATE INDEX sepa_transactions_amount_idx ON sepa_transactions (amount_cents);

@@ -235,6 +235,54 @@ describe('matcher invariants (property)', () => {
     );
   });
 
+  it('takes a line named by reference over items that agree on amount, name and date (property)', () => {
+    // A line names one item by EndToEndId or by payout id; decoys have its exact amount, date and
+    // counterparty (a suggestion would love them). Whatever the order, the reference wins.
+    const decoy = fc.record({
+      id: fc.stringMatching(/^D[0-9]{1,3}$/),
+      type: fc.constantFrom('sepa' as const, 'payout' as const, 'invoice' as const),
+      date: fc.constantFrom('2026-05-05', '2026-05-04', null),
+    });
+    fc.assert(
+      fc.property(
+        fc.constantFrom('endToEndId' as const, 'reference' as const),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 9999 }),
+        fc.uniqueArray(decoy, { selector: (d) => d.id, maxLength: 8 }),
+        fc.boolean(),
+        (by, outgoing, amount, decoys, reversed) => {
+          const direction = outgoing ? ('out' as const) : ('in' as const);
+          const named: ExpectedItem = {
+            id: 'NAMED',
+            type: outgoing ? 'sepa' : 'payout',
+            direction,
+            amountCents: amount,
+            date: '2026-04-20',
+            ...(by === 'endToEndId' ? { endToEndId: 'E2E-42' } : { reference: 'po_42' }),
+          };
+          const line = entry('L1', {
+            amountCents: outgoing ? -amount : amount,
+            counterpartyName: 'Clinica Sorriso',
+            ...(by === 'endToEndId' ? { endToEndId: 'E2E-42' } : { description: 'TRF po_42' }),
+          });
+          const others: ExpectedItem[] = decoys.map((d) => ({
+            ...d,
+            direction,
+            amountCents: amount,
+            counterpartyName: 'Clinica Sorriso',
+          }));
+          const items = reversed ? [...others, named].reverse() : [named, ...others];
+          const r = reconcile([line], items);
+          expect(r.matches).toEqual([
+            { entryIds: ['L1'], itemIds: ['NAMED'], method: by, confidence: 1, differenceCents: 0 },
+          ]);
+          expect(r.suggestions).toEqual([]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('gives the same result whatever the input order', () => {
     fc.assert(
       fc.property(entries, items, fc.integer(), (es, is, seed) => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ibanIn } from '../../../domain/statements/account';
 import { parseCsvStatement } from '../../../domain/statements/csv';
 import { parseStatement } from '../../../domain/statements/detect';
+import { CSV_FIELDS, type CsvMapping } from '../../../domain/statements/types';
 import { sample } from './shared-fixtures';
 
 // What the preview shows and the import sends back: the statement's account, how the bytes were
@@ -99,11 +100,24 @@ describe('the CSV layout', () => {
   });
 
   it('reads the same entries and errors when its mapping is passed back (property)', () => {
-    const header = fc.shuffledSubarray(['Data', 'Data valor', 'Descrição', 'Valor', 'Saldo', 'Moeda'], {
-      minLength: 2,
-    });
+    const header = fc.shuffledSubarray(
+      ['Data', 'Data valor', 'Descrição', 'Valor', 'Saldo', 'Moeda', 'IBAN da conta'],
+      {
+        minLength: 2,
+      },
+    );
     const cell = fc.oneof(
-      fc.constantFrom('07-05-2026', '2026-05-08', '1,00', '-2.345,67', 'EUR', 'x', '', '"a;b"'),
+      fc.constantFrom(
+        '07-05-2026',
+        '2026-05-08',
+        '1,00',
+        '-2.345,67',
+        'EUR',
+        'x',
+        '',
+        '"a;b"',
+        'PT50003500010001234567805',
+      ),
       fc.string({ maxLength: 6 }).filter((s) => !/[";\r\n]/.test(s)),
     );
     const preamble = fc.array(fc.array(cell, { maxLength: 3 }), { maxLength: 3 });
@@ -111,14 +125,70 @@ describe('the CSV layout', () => {
     fc.assert(
       fc.property(preamble, header, rows, (above, head, body) => {
         const text = [...above, head, ...body].map((r) => r.join(';')).join('\n');
-        const first = parseStatement(text);
+        const first = parseStatement(text, { format: 'csv' });
         if (first.csv == null) throw new Error('a CSV without a layout');
         const again = parseStatement(text, { format: 'csv', mapping: first.csv.mapping });
         expect(again.entries).toEqual(first.entries);
         expect(again.errors).toEqual(first.errors);
         expect(again.csv?.header).toEqual(first.csv.header);
+        expect(again.accountIban).toEqual(first.accountIban);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('whatever the input and the mapping (property)', () => {
+  it('never throws, never falls back to UNREADABLE, and fills the new fields consistently', () => {
+    const column = fc.oneof(
+      fc.integer({ min: -2, max: 12 }),
+      fc.string({ maxLength: 8 }),
+      fc.constantFrom('Data', 'Valor'),
+    );
+    const mapping: fc.Arbitrary<CsvMapping> = fc.record(
+      {
+        ...Object.fromEntries(CSV_FIELDS.map((f) => [f, column])),
+        headerLine: fc.integer({ min: -1, max: 6 }),
+        delimiter: fc.oneof(
+          fc.constantFrom(';', ',', '\t', '|', '', '"', '\n', ';;'),
+          fc.string({ maxLength: 2 }),
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    const text = fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc
+        .array(
+          fc.constantFrom(
+            'Data;Valor;IBAN\n',
+            '07-05-2026;',
+            '1,00',
+            ';',
+            '"',
+            '\r\n',
+            'PT50003500010001234567805',
+          ),
+          {
+            maxLength: 30,
+          },
+        )
+        .map((p) => p.join('')),
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(text, fc.uint8Array({ maxLength: 200 })),
+        fc.option(mapping, { nil: undefined }),
+        (input, m) => {
+          const r = parseStatement(input, { mapping: m });
+          expect(r.errors.map((e) => e.code)).not.toContain('UNREADABLE');
+          expect(r.accountIban === null || typeof r.accountIban === 'string').toBe(true);
+          expect(r.encoding === null).toBe(typeof input === 'string');
+          expect(r.csv === null).toBe(r.format !== 'csv');
+          if (r.csv) expect(r.csv.mapping.delimiter).toBe(r.csv.delimiter);
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });

@@ -205,6 +205,81 @@ describe('CSV exports', () => {
     }
   });
 
+  it('reads a windows-1252 export with € and accented names (bytes written by hand)', () => {
+    // ASCII as text, every other byte as its windows-1252 code: € 0x80, á 0xE1, ã 0xE3, ç 0xE7,
+    // é 0xE9, í 0xED, ó 0xF3, õ 0xF5, Â 0xC2, º 0xBA. Nothing here is produced by the decoder under test.
+    const bytes = (...parts: (string | number)[]) =>
+      Uint8Array.from(
+        parts.flatMap((p) =>
+          typeof p === 'number'
+            ? [p]
+            : [...p].map((c) => {
+                if (c.charCodeAt(0) > 0x7f) throw new Error('ASCII only');
+                return c.charCodeAt(0);
+              }),
+        ),
+      );
+    const file = bytes(
+      'Conta ',
+      0xe0,
+      ' ordem;PT50 0035 0001 0001 2345 6780 5\r\n',
+      'Data mov.;Data valor;Descri',
+      0xe7,
+      0xe3,
+      'o;Benefici',
+      0xe1,
+      'rio;D',
+      0xe9,
+      'bito;Cr',
+      0xe9,
+      'dito\r\n',
+      '05-05-2026;05-05-2026;TRF SEPA+ Honor',
+      0xe1,
+      'rios 120,50 ',
+      0x80,
+      ';Jo',
+      0xe3,
+      'o Concei',
+      0xe7,
+      0xe3,
+      'o;120,50;\r\n',
+      '06-05-2026;06-05-2026;"Consulta n',
+      0xba,
+      ' 7; ',
+      0x80,
+      ' 45";',
+      0xc2,
+      'ngela Sim',
+      0xf5,
+      'es;;45,00\r\n',
+      '07-05-2026;07-05-2026;Cl',
+      0xed,
+      'nica Ant',
+      0xf3,
+      'nio ',
+      0x80,
+      '1,50;;1,50;\r\n',
+    );
+    expect(decodeBytes(file).encoding).toBe('windows-1252');
+    const r = parseStatement(file);
+    expect(r.encoding).toBe('windows-1252');
+    expect(r.accountIban).toBe('PT50003500010001234567805');
+    expect(r.errors).toEqual([]);
+    expect(r.csv?.header).toEqual([
+      'Data mov.',
+      'Data valor',
+      'Descrição',
+      'Beneficiário',
+      'Débito',
+      'Crédito',
+    ]);
+    expect(r.entries.map((e) => [e.lineNumber, e.amountCents, e.description, e.counterpartyName])).toEqual([
+      [3, -12050, 'TRF SEPA+ Honorários 120,50 €', 'João Conceição'],
+      [4, 4500, 'Consulta nº 7; € 45', 'Ângela Simões'],
+      [5, -150, 'Clínica António €1,50', null],
+    ]);
+  });
+
   it('decodes 0x80–0x9F through the windows-1252 table, undefined bytes as C1 controls (WHATWG)', () => {
     // Expected text written by hand from the WHATWG index-windows-1252 (27 defined characters; 0x81,
     // 0x8D, 0x8F, 0x90 and 0x9D stay C1 controls), not computed by the code under test.

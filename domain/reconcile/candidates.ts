@@ -1,0 +1,204 @@
+// The counterparts one bank line could be matched to, ranked with the reasons for their score, for the
+// match picker; and the sets of counterparts whose amounts add up to the line (a payout split over
+// several items, a batch booked as one debit). Pure: the server runs it over the open counterparts.
+import type { StatementEntry } from '../statements/types';
+import { dayNumber, partyScore, referenceWords, signedExpected, suggestionScore, tokens } from './features';
+import type { ExpectedItem } from './match';
+
+export interface CandidateReasons {
+  /** The item's amount is the line's, in the same direction (a return: the amount it gives back). */
+  amountExact: boolean;
+  /** Days between the item's date and the line's booking or value date (nearer one); 0 when undated. */
+  dateDays: number;
+  /** The line names the item: its EndToEndId, its SEPA file (MsgId/PmtInfId), or its payout/invoice id. */
+  reference: boolean;
+  /** 1 = same IBAN or every word of the expected name on the line; 0 = other IBAN, no word, or nothing to compare. */
+  nameSimilarity: number;
+}
+
+export interface ScoredCandidate {
+  itemId: string;
+  /** 0–1, as the matcher scores: 1 reference and amount agree; 0.9 reference only; 0.5–0.95 exact amount. */
+  score: number;
+  reasons: CandidateReasons;
+  /** Line amount minus the item's, in the line's direction (0 when they agree). */
+  differenceCents: number;
+}
+
+export interface CandidateOptions {
+  /** Items without a reference are candidates only within this many days of the line (default 5). */
+  windowDays?: number;
+  /** At most this many, best first (default 20). */
+  limit?: number;
+}
+
+type Entry = Pick<
+  StatementEntry,
+  | 'bookingDate'
+  | 'valueDate'
+  | 'amountCents'
+  | 'description'
+  | 'counterpartyName'
+  | 'counterpartyIban'
+  | 'bankReference'
+  | 'endToEndId'
+  | 'batchId'
+  | 'kind'
+>;
+
+/** Nearest distance in days from the item's date to the entry's booking or value date. */
+function daysApart(entry: Entry, date: string | null | undefined): number {
+  if (!date) return 0;
+  const day = dayNumber(date);
+  const booked = Math.abs(day - dayNumber(entry.bookingDate));
+  const valued = entry.valueDate ? Math.abs(day - dayNumber(entry.valueDate)) : booked;
+  const days = Math.min(booked, valued);
+  return Number.isNaN(days) ? Number.POSITIVE_INFINITY : days;
+}
+
+function namesAgree(
+  entry: Entry,
+  item: ExpectedItem,
+  entryWords: Set<string>,
+): { party: number; similarity: number } {
+  if (item.counterpartyIban && entry.counterpartyIban) {
+    const same = item.counterpartyIban === entry.counterpartyIban ? 1 : 0;
+    return { party: same, similarity: same };
+  }
+  const want = tokens(item.counterpartyName);
+  let found = 0;
+  for (const w of want) if (entryWords.has(w)) found++;
+  const party = partyScore(found, want.length, entryWords.size);
+  return { party, similarity: want.length === 0 || entryWords.size === 0 ? 0 : found / want.length };
+}
+
+/**
+ * The items that could explain `entry`, best first: those it names by reference (whatever their
+ * date), and those in the same direction within the date window (whatever their amount, so the parts
+ * of a split show too). A return is compared with the transfers it gives back (the other direction).
+ * Score: reference → 1 (0.9 if the amount differs); exact amount → the matcher's suggestion score
+ * (counterparty and date); otherwise ≤ 0.4 from counterparty and date. References first (as the
+ * matcher takes them first), then by score; ties: nearer date, smaller difference, item id.
+ */
+export function candidatesFor(
+  entry: Entry,
+  items: readonly ExpectedItem[],
+  options: CandidateOptions = {},
+): ScoredCandidate[] {
+  const windowDays = options.windowDays ?? 5;
+  const limit = options.limit ?? 20;
+  const direction = Math.sign(entry.amountCents) * (entry.kind === 'return' ? -1 : 1);
+  const wanted = entry.kind === 'return' ? -entry.amountCents : entry.amountCents;
+  const words = new Set(referenceWords(entry));
+  const entryWords = new Set(tokens(`${entry.counterpartyName ?? ''} ${entry.description}`));
+  const out: ScoredCandidate[] = [];
+  for (const item of items) {
+    const amount = signedExpected(item);
+    if (Math.sign(amount) !== direction) continue;
+    const reference =
+      (entry.endToEndId != null && item.endToEndId === entry.endToEndId) ||
+      (entry.batchId != null && (item.batchIds ?? []).includes(entry.batchId)) ||
+      (item.reference != null && words.has(item.reference.toUpperCase()));
+    const dateDays = daysApart(entry, item.date);
+    if (!reference && !(dateDays <= windowDays)) continue;
+    const amountExact = amount === wanted;
+    const { party, similarity } = namesAgree(entry, item, entryWords);
+    const near = Math.max(0, windowDays - dateDays) / (windowDays + 1);
+    const score = reference
+      ? amountExact
+        ? 1
+        : 0.9
+      : amountExact
+        ? Math.min(suggestionScore(party, dateDays, windowDays), 0.95)
+        : Math.round((0.2 * party + 0.2 * near) * 100) / 100;
+    out.push({
+      itemId: item.id,
+      score,
+      reasons: { amountExact, dateDays, reference, nameSimilarity: Math.round(similarity * 100) / 100 },
+      differenceCents: entry.amountCents - (entry.kind === 'return' ? -amount : amount),
+    });
+  }
+  out.sort(
+    (a, b) =>
+      Number(b.reasons.reference) - Number(a.reasons.reference) ||
+      b.score - a.score ||
+      a.reasons.dateDays - b.reasons.dateDays ||
+      Math.abs(a.differenceCents) - Math.abs(b.differenceCents) ||
+      (a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : 0),
+  );
+  return out.slice(0, limit);
+}
+
+export interface Part {
+  id: string;
+  /** Signed, in the direction of the total it is a part of. */
+  amountCents: number;
+  score: number;
+}
+
+export interface ExactSum {
+  ids: string[];
+  /** Mean score of the parts. */
+  score: number;
+}
+
+/**
+ * Sets of 2 to `maxParts` (≤ 3) parts whose amounts add up exactly to `targetCents`, best mean score
+ * first (ties: fewer parts, then ids), at most `limit` of them. Pairs are found through a map of
+ * amounts, triples by fixing one part: O(n) and O(n²) in the number of parts, so pass the nearest
+ * few dozen candidates, not every open item. Works both ways: the items of one bank line, or the bank
+ * lines of one item (a payout split across two credits).
+ */
+export function exactSums(targetCents: number, parts: readonly Part[], maxParts = 3, limit = 5): ExactSum[] {
+  const sorted = [...parts].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const found: ExactSum[] = [];
+  const seen = new Set<string>();
+  const add = (chosen: Part[]) => {
+    const ids = chosen.map((p) => p.id).sort();
+    const key = ids.join('\u001f');
+    if (seen.has(key) || new Set(ids).size !== ids.length) return;
+    seen.add(key);
+    const score = chosen.reduce((s, p) => s + p.score, 0) / chosen.length;
+    found.push({ ids, score: Math.round(score * 100) / 100 });
+  };
+  /** Pairs among `sorted[from…]` summing to `total`, each with the parts fixed before. */
+  const pairs = (total: number, from: number, fixed: Part[]) => {
+    const byAmount = new Map<number, Part[]>();
+    for (let k = from; k < sorted.length; k++) {
+      const p = sorted[k]!;
+      for (const q of byAmount.get(total - p.amountCents) ?? []) add([...fixed, q, p]);
+      const list = byAmount.get(p.amountCents);
+      if (list) list.push(p);
+      else byAmount.set(p.amountCents, [p]);
+    }
+  };
+  if (maxParts >= 2) pairs(targetCents, 0, []);
+  if (maxParts >= 3)
+    for (let k = 0; k < sorted.length; k++) pairs(targetCents - sorted[k]!.amountCents, k + 1, [sorted[k]!]);
+  found.sort(
+    (a, b) =>
+      b.score - a.score ||
+      a.ids.length - b.ids.length ||
+      (a.ids.join('\u001f') < b.ids.join('\u001f') ? -1 : 1),
+  );
+  return found.slice(0, limit);
+}
+
+/**
+ * Sets of 2–3 counterparts in the line's direction, within the date window or named by the line,
+ * whose amounts add up exactly to the line (a provider payout received as two credits is the other
+ * way round: call `exactSums` with the lines as parts). Looks among the `pool` best candidates.
+ */
+export function splitsFor(
+  entry: Entry,
+  items: readonly ExpectedItem[],
+  options: CandidateOptions & { pool?: number; maxParts?: number } = {},
+): ExactSum[] {
+  const pool = candidatesFor(entry, items, { windowDays: options.windowDays, limit: options.pool ?? 40 });
+  const byId = new Map(items.map((i) => [i.id, i]));
+  const sign = entry.kind === 'return' ? -1 : 1;
+  const parts = pool
+    .filter((c) => !c.reasons.amountExact)
+    .map((c) => ({ id: c.itemId, amountCents: sign * signedExpected(byId.get(c.itemId)!), score: c.score }));
+  return exactSums(entry.amountCents, parts, options.maxParts ?? 3, options.limit ?? 5);
+}

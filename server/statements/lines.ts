@@ -1,0 +1,247 @@
+import type {
+  Candidate,
+  Counterpart,
+  StatementLineListQuery,
+  StatementLineRow,
+} from '../../contract/reconciliation';
+import type { StatementLineStatus } from '../../contract/statuses';
+import type { Queryable } from '../db/client';
+import { estimatedPage, type KeysetQuery, oneOf, SqlParams } from '../db/list';
+import { refuse } from '../platform/refusal';
+import { CANDIDATE_WINDOW_DAYS, explainCandidate, rankCandidates, type ScoredLine } from './candidate-score';
+import {
+  COUNTERPART_COLUMNS,
+  type CounterpartInfo,
+  type CounterpartRow,
+  loadCounterparts,
+  matchedCents,
+  toCounterpart,
+} from './counterparts';
+import { counterpartKey, type LinkState, linksOf, type MatchMethod } from './line-state';
+
+const MAX_CANDIDATES = 20;
+
+/** The direction a counterpart must have for the line: its own, inverted for a return. */
+const DIRECTION = `(CASE WHEN l.kind = 'return' THEN -1 ELSE 1 END) * sign(l.bank_amount_cents)`;
+
+const LINE_SELECT = `l.id, l.statement_file_id, l.line_number, l.bank_amount_cents, l.bank_date::text AS bank_date,
+       l.value_date::text AS value_date, l.transaction_date::text AS transaction_date, l.description,
+       l.counterparty_name, l.counterparty_iban, l.end_to_end_id, l.batch_id, l.bank_reference, l.kind,
+       l.return_reason, l.status, l.match_method, l.notes, l.difference_cents, l.updated_at,
+       CASE WHEN l.status IN ('UNMATCHED', 'SUGGESTED', 'DISCREPANCY') THEN (
+         SELECT count(*)::int FROM (
+           SELECT 1 FROM statement_counterparts c
+            WHERE c.amount_cents = abs(l.bank_amount_cents) AND c.direction = ${DIRECTION}
+              AND (l.kind <> 'return' OR c.kind = 'SEPA_TRANSFER')
+              AND c.date BETWEEN l.bank_date - ${CANDIDATE_WINDOW_DAYS} AND l.bank_date + ${CANDIDATE_WINDOW_DAYS}
+              AND (l.kind = 'return' OR c.amount_cents > ${matchedCents('c')})
+            LIMIT ${MAX_CANDIDATES}) n)
+       ELSE 0 END AS candidate_count`;
+
+interface LineRow {
+  id: string;
+  statement_file_id: string;
+  line_number: number;
+  bank_amount_cents: string | number;
+  bank_date: string;
+  value_date: string | null;
+  transaction_date: string | null;
+  description: string;
+  counterparty_name: string | null;
+  counterparty_iban: string | null;
+  end_to_end_id: string | null;
+  batch_id: string | null;
+  bank_reference: string | null;
+  kind: StatementLineRow['kind'];
+  return_reason: string | null;
+  status: StatementLineStatus;
+  match_method: MatchMethod | null;
+  notes: string | null;
+  difference_cents: string | number | null;
+  updated_at: Date | string;
+  candidate_count: number;
+}
+
+const scoredLine = (row: LineRow): ScoredLine => ({
+  amountCents: Number(row.bank_amount_cents),
+  bookingDate: row.bank_date,
+  valueDate: row.value_date,
+  description: row.description,
+  bankReference: row.bank_reference,
+  endToEndId: row.end_to_end_id,
+  batchId: row.batch_id,
+  counterpartyName: row.counterparty_name,
+  counterpartyIban: row.counterparty_iban,
+  kind: row.kind,
+});
+
+function toCounterpartOut(link: LinkState, info: CounterpartInfo): Counterpart {
+  const sign = link.role === 'RETURN' ? -info.direction : info.direction;
+  return {
+    kind: info.kind,
+    id: info.id,
+    label: info.label,
+    amountCents: info.direction * info.amountCents,
+    date: info.date,
+    counterpartyName: info.counterpartyName,
+    allocatedCents: sign * link.allocatedCents,
+    role: link.role,
+  };
+}
+
+/** One side of the three (payment provider, invoicing provider, our SEPA): Σ amounts, first date. */
+function side(matches: Counterpart[], kinds: readonly Counterpart['kind'][]) {
+  const mine = matches.filter((m) => kinds.includes(m.kind));
+  if (mine.length === 0) return null;
+  return {
+    amountCents: mine.reduce((sum, m) => sum + m.amountCents, 0),
+    date: mine[0]!.date,
+    label: mine.map((m) => m.label).join(', '),
+  };
+}
+
+async function toRows(db: Queryable, rows: LineRow[]): Promise<StatementLineRow[]> {
+  const links = await linksOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  const counterparts = await loadCounterparts(db, [...links.values()].flat());
+  return rows.map((row) => {
+    const own = links.get(row.id) ?? [];
+    const matches = own
+      .filter((l) => l.state === 'MATCHED')
+      .map((l) => toCounterpartOut(l, counterparts.get(counterpartKey(l))!));
+    const suggested = own.find((l) => l.state === 'SUGGESTED');
+    const suggestion: Candidate | null = suggested
+      ? explainCandidate(scoredLine(row), counterparts.get(counterpartKey(suggested))!)
+      : null;
+    const provider = side(matches, ['PAYOUT']);
+    const invoicing = side(matches, ['INVOICE']);
+    const sepa = side(matches, ['SEPA_FILE', 'SEPA_TRANSFER']);
+    return {
+      id: row.id,
+      statementFileId: row.statement_file_id,
+      lineNumber: row.line_number,
+      bankAmountCents: Number(row.bank_amount_cents),
+      bankDate: row.bank_date,
+      valueDate: row.value_date,
+      transactionDate: row.transaction_date,
+      description: row.description,
+      counterpartyName: row.counterparty_name,
+      counterpartyIban: row.counterparty_iban,
+      kind: row.kind,
+      returnReason: row.return_reason,
+      status: row.status,
+      matchMethod: row.match_method,
+      notes: row.notes,
+      provider: provider && { amountCents: provider.amountCents, date: provider.date },
+      invoicing: invoicing && { amountCents: invoicing.amountCents, date: invoicing.date },
+      sepa,
+      matches,
+      suggestion,
+      candidateCount: Math.max(row.candidate_count, suggestion ? 1 : 0),
+      differenceCents: row.difference_cents === null ? null : Number(row.difference_cents),
+      updatedAt: new Date(row.updated_at).toISOString(),
+    };
+  });
+}
+
+/** The rows of these lines as they are now, in the order given (missing ids left out). */
+export async function lineRows(db: Queryable, ids: readonly string[]): Promise<StatementLineRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<LineRow>(
+    `SELECT ${LINE_SELECT} FROM statement_lines l WHERE l.id = ANY($1::uuid[])`,
+    [ids],
+  );
+  const byId = new Map((await toRows(db, rows)).map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Every filter of the reconciliation table, each on an indexed column (migration 0022). */
+function lineFilters(params: SqlParams, query: StatementLineListQuery): string[] {
+  const where: string[] = [];
+  if (query.statementFileId) where.push(`l.statement_file_id = ${params.add(query.statementFileId)}::uuid`);
+  if (query.status?.length) where.push(...oneOf(params, 'l.status', query.status));
+  if (query.kind) where.push(`l.kind = ${params.add(query.kind)}`);
+  if (query.from) where.push(`l.bank_date >= ${params.add(query.from)}::date`);
+  if (query.to) where.push(`l.bank_date <= ${params.add(query.to)}::date`);
+  if (query.minCents !== undefined)
+    where.push(`l.bank_amount_cents >= ${params.add(query.minCents)}::bigint`);
+  if (query.maxCents !== undefined)
+    where.push(`l.bank_amount_cents <= ${params.add(query.maxCents)}::bigint`);
+  if (query.counterparty) {
+    const name = `${escapeLike(query.counterparty.toLowerCase())}%`;
+    const iban = `${escapeLike(query.counterparty.replace(/\s+/g, '').toUpperCase())}%`;
+    where.push(
+      `(lower(l.counterparty_name) LIKE ${params.add(name)} OR l.counterparty_iban LIKE ${params.add(iban)})`,
+    );
+  }
+  return where;
+}
+
+/** Exact totals up to this many lines; the planner's estimate beyond. */
+const EXACT_TOTAL_LIMIT = 10_000;
+
+/** The reconciliation table: lines of every file or one, filtered, keyset by bank date then id. */
+export async function listLines(db: Queryable, query: StatementLineListQuery) {
+  const params = new SqlParams();
+  const keyset: KeysetQuery = {
+    select: LINE_SELECT,
+    from: 'FROM statement_lines l',
+    where: lineFilters(params, query),
+    params,
+    sort: { sql: 'l.bank_date', type: 'date' },
+    id: 'l.id',
+    order: query.order,
+  };
+  const page = await estimatedPage<LineRow>(
+    db,
+    keyset,
+    { sort: 'bankDate', order: query.order, cursor: query.cursor, limit: query.limit },
+    'FROM statement_lines l',
+    EXACT_TOTAL_LIMIT,
+  );
+  return {
+    items: await toRows(db, page.rows),
+    nextCursor: page.nextCursor,
+    total: page.total,
+    ...(page.totalEstimated ? { totalEstimated: true as const } : {}),
+  };
+}
+
+/**
+ * The line's candidates, best first, each with why (the domain's `candidatesFor`): counterparts of its
+ * amount near its date, or named by its references, still open.
+ */
+export async function lineCandidates(db: Queryable, lineId: string): Promise<Candidate[]> {
+  const { rows } = await db.query<LineRow>(`SELECT ${LINE_SELECT} FROM statement_lines l WHERE l.id = $1`, [
+    lineId,
+  ]);
+  const row = rows[0];
+  if (!row) throw refuse('STATEMENT_LINE_NOT_FOUND');
+  const amount = Number(row.bank_amount_cents);
+  const direction = (row.kind === 'return' ? -1 : 1) * Math.sign(amount);
+  const references = [
+    row.end_to_end_id,
+    row.batch_id,
+    row.bank_reference,
+    ...row.description.split(/[\s,;:()]+/),
+  ]
+    .filter((r): r is string => !!r && r.length >= 4)
+    .slice(0, 50);
+  const { rows: found } = await db.query<CounterpartRow>(
+    `SELECT ${COUNTERPART_COLUMNS} FROM statement_counterparts c
+      WHERE c.direction = $1 AND ($4::text <> 'return' OR c.kind = 'SEPA_TRANSFER')
+        AND ((c.amount_cents = $2 AND c.date BETWEEN $3::date - ${CANDIDATE_WINDOW_DAYS} AND $3::date + ${CANDIDATE_WINDOW_DAYS})
+             OR c.reference = ANY($5::text[]) OR c.label = ANY($5::text[]))
+      LIMIT 200`,
+    [direction, Math.abs(amount), row.bank_date, row.kind, references],
+  );
+  const linked = new Set((await linksOf(db, [lineId])).get(lineId)?.map((l) => l.id) ?? []);
+  const open = found
+    .map(toCounterpart)
+    .filter((c) => row.kind === 'return' || c.amountCents > c.matchedCents || linked.has(c.id));
+  return rankCandidates(scoredLine(row), open, { windowDays: CANDIDATE_WINDOW_DAYS, limit: MAX_CANDIDATES });
+}

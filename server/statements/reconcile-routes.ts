@@ -1,0 +1,236 @@
+import { errorBodySchema } from '../../contract/common';
+import {
+  candidatesSchema,
+  statementActionResultSchema,
+  statementBulkAcceptBodySchema,
+  statementBulkAcceptResultSchema,
+  statementFileListQuerySchema,
+  statementFilePageSchema,
+  statementFileRowSchema,
+  statementLineHistorySchema,
+  statementLineListQuerySchema,
+  statementLinePageSchema,
+  statementMatchBodySchema,
+  statementNoteBodySchema,
+} from '../../contract/reconciliation';
+import { actorOf, ID, idParams } from '../http/actor';
+import type { RouteRegistry } from '../http/routes';
+import { checkIdempotencyKey, requestHash } from '../platform/idempotency';
+import { listStatementFiles, markStatementReconciled, statementFile } from './files';
+import { lineHistory } from './history';
+import { lineCandidates, listLines } from './lines';
+import {
+  acceptSuggestion,
+  bulkAccept,
+  ignoreLine,
+  matchLine,
+  noteLine,
+  undoAction,
+  unmatchLine,
+} from './reconcile';
+
+const STATEMENTS = '/v2/admin/statements';
+const refused = (description: string) => ({ description, schema: errorBodySchema });
+const actionAnswer = {
+  description: 'The action and the rows it changed, as they now are',
+  schema: statementActionResultSchema,
+};
+const lineRefusals = {
+  404: refused('STATEMENT_LINE_NOT_FOUND, STATEMENT_COUNTERPART_NOT_FOUND'),
+  409: refused(
+    'STATEMENT_FILE_RECONCILED, STATEMENT_LINE_ALREADY_MATCHED, STATEMENT_LINE_NOT_MATCHED, STATEMENT_NO_SUGGESTION, STATEMENT_COUNTERPART_TAKEN, STATEMENT_UNMATCH_BLOCKED',
+  ),
+  422: refused('STATEMENT_NOTE_REQUIRED, STATEMENT_MATCH_WRONG_DIRECTION'),
+};
+
+/** Matching and reconciliation of bank statements (issue 12, points 4–6; decisions 0093, 0094). */
+export function registerStatementReconciliationRoutes(routes: RouteRegistry): void {
+  routes.add({
+    method: 'get',
+    path: `${STATEMENTS}/files`,
+    summary: 'Statement files, newest import first, with balances and progress (lines matched or ignored)',
+    tags: ['statements'],
+    auth: 'admin',
+    query: statementFileListQuerySchema,
+    responses: { 200: { description: 'One page of files', schema: statementFilePageSchema } },
+    async handler(c, { query }) {
+      return c.json(await listStatementFiles(c.var.deps.db, query));
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: `${STATEMENTS}/files/${ID}`,
+    summary: 'One statement file',
+    tags: ['statements'],
+    auth: 'admin',
+    params: idParams,
+    responses: {
+      200: { description: 'The file', schema: statementFileRowSchema },
+      404: refused('STATEMENT_FILE_NOT_FOUND'),
+    },
+    async handler(c, { params }) {
+      return c.json(await statementFile(c.var.deps.db, params.id));
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: `${STATEMENTS}/files/${ID}/reconciled`,
+    summary: 'Mark a statement reconciled: every line MATCHED or IGNORED and the balances consistent',
+    tags: ['statements'],
+    auth: 'admin',
+    params: idParams,
+    responses: {
+      200: { description: 'The file, reconciled', schema: statementFileRowSchema },
+      404: refused('STATEMENT_FILE_NOT_FOUND'),
+      409: refused('STATEMENT_NOT_RECONCILABLE'),
+    },
+    async handler(c, { params }) {
+      return c.json(await markStatementReconciled(c.var.deps.db, actorOf(c), params.id));
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: `${STATEMENTS}/lines`,
+    summary:
+      'Statement lines (all files or one): filters status, dates, amount, kind, counterparty; keyset by bank date',
+    tags: ['statements'],
+    auth: 'admin',
+    query: statementLineListQuerySchema,
+    responses: { 200: { description: 'One page of lines', schema: statementLinePageSchema } },
+    async handler(c, { query }) {
+      return c.json(await listLines(c.var.deps.db, query));
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: `${STATEMENTS}/lines/${ID}/candidates`,
+    summary: "A line's candidates, best first, each with its explained score",
+    tags: ['statements'],
+    auth: 'admin',
+    params: idParams,
+    responses: {
+      200: { description: 'Ranked candidates', schema: candidatesSchema },
+      404: refused('STATEMENT_LINE_NOT_FOUND'),
+    },
+    async handler(c, { params }) {
+      return c.json({ candidates: await lineCandidates(c.var.deps.db, params.id) });
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: `${STATEMENTS}/lines/${ID}/history`,
+    summary: "A line's history: who, when, before → after",
+    tags: ['statements'],
+    auth: 'admin',
+    params: idParams,
+    responses: {
+      200: { description: 'Oldest first', schema: statementLineHistorySchema },
+      404: refused('STATEMENT_LINE_NOT_FOUND'),
+    },
+    async handler(c, { params }) {
+      return c.json(await lineHistory(c.var.deps.db, params.id));
+    },
+  });
+
+  /** What the five single-line actions share: `POST …/lines/{id}/<verb>` answering the changed rows. */
+  const lineRoute = (verb: string, summary: string) => ({
+    method: 'post' as const,
+    path: `${STATEMENTS}/lines/${ID}/${verb}`,
+    summary,
+    tags: ['statements'],
+    auth: 'admin' as const,
+    params: idParams,
+    responses: { 200: actionAnswer, ...lineRefusals },
+  });
+
+  routes.add({
+    ...lineRoute('accept', "Accept the line's suggestion"),
+    async handler(c, { params }) {
+      return c.json(await acceptSuggestion(c.var.deps.db, actorOf(c), params.id));
+    },
+  });
+  routes.add({
+    ...lineRoute(
+      'match',
+      'Match the line (and optionally other lines) to counterparts; amounts not adding up → DISCREPANCY, note required',
+    ),
+    body: statementMatchBodySchema,
+    async handler(c, { params, body }) {
+      return c.json(await matchLine(c.var.deps.db, actorOf(c), params.id, body));
+    },
+  });
+  routes.add({
+    ...lineRoute('ignore', 'Ignore the line, with a note (bank fees, transfers between own accounts)'),
+    body: statementNoteBodySchema,
+    async handler(c, { params, body }) {
+      return c.json(await ignoreLine(c.var.deps.db, actorOf(c), params.id, body.note));
+    },
+  });
+  routes.add({
+    ...lineRoute('unmatch', 'Unmatch the line, reversing every consequence of its match'),
+    async handler(c, { params }) {
+      return c.json(await unmatchLine(c.var.deps.db, actorOf(c), params.id));
+    },
+  });
+  routes.add({
+    ...lineRoute('notes', "Set the line's note"),
+    body: statementNoteBodySchema,
+    async handler(c, { params, body }) {
+      return c.json(await noteLine(c.var.deps.db, actorOf(c), params.id, body.note));
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: `${STATEMENTS}/lines/accept`,
+    summary:
+      'Accept the suggestions of up to 10,000 lines (needs `Idempotency-Key`: a retry answers the same outcome)',
+    tags: ['statements'],
+    auth: 'admin',
+    body: statementBulkAcceptBodySchema,
+    responses: {
+      200: {
+        description: 'Accepted and skipped, with the rows as they now are',
+        schema: statementBulkAcceptResultSchema,
+      },
+      400: refused('IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID'),
+      422: refused('IDEMPOTENCY_KEY_REUSED'),
+    },
+    async handler(c, { body }) {
+      const actor = actorOf(c);
+      const key = checkIdempotencyKey(c.req.header('idempotency-key'));
+      const request = {
+        scope: 'statement.bulk-accept',
+        key,
+        sha256: requestHash({ lineIds: body.lineIds.map((id) => id.toLowerCase()).sort() }),
+        actorId: actor.userId,
+        at: actor.at,
+      };
+      return c.json(await bulkAccept(c.var.deps.db, actor, body.lineIds, request));
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: `${STATEMENTS}/actions/${ID}/undo`,
+    summary: 'Undo a reconciliation action; refused if one of its lines changed since',
+    tags: ['statements'],
+    auth: 'admin',
+    params: idParams,
+    responses: {
+      200: actionAnswer,
+      404: refused('STATEMENT_ACTION_NOT_FOUND'),
+      409: refused(
+        'STATEMENT_ACTION_STALE, STATEMENT_FILE_RECONCILED, STATEMENT_COUNTERPART_TAKEN, STATEMENT_UNMATCH_BLOCKED',
+      ),
+    },
+    async handler(c, { params }) {
+      return c.json(await undoAction(c.var.deps.db, actorOf(c), params.id));
+    },
+  });
+}

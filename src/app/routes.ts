@@ -187,6 +187,16 @@ export const ROUTES: readonly RouteDef[] = [
     goKey: 'f',
   },
   {
+    id: 'statements',
+    path: '/statements',
+    titleKey: 'routes.statements',
+    access: 'auth',
+    screen: lazyScreen(() => import('../features/statements/StatementsScreen')),
+    nav: { section: 'financialManager' },
+    goKey: 'b',
+    synonymsKey: 'palette.synonyms.statements',
+  },
+  {
     id: 'sepaFile',
     path: '/sepa/:id',
     titleKey: 'routes.sepaFile',

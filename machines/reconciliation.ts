@@ -1,0 +1,183 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { errorCodeOf } from './session';
+
+/** A counterpart named to the server (a SEPA file or transfer, a payout, an invoice). */
+export interface CounterpartRef {
+  kind: string;
+  id: string;
+}
+
+/** One action on one statement line, as the API takes it. */
+export type LineAction =
+  | { kind: 'accept'; lineId: string }
+  | { kind: 'match'; lineId: string; counterparts: readonly CounterpartRef[]; note?: string }
+  | { kind: 'ignore'; lineId: string; note: string }
+  | { kind: 'unmatch'; lineId: string }
+  | { kind: 'note'; lineId: string; note: string };
+
+/** What the `perform` actor is asked: one line's action, accepting the selection, or an undo. */
+export type ReconciliationRequest =
+  | LineAction
+  | { kind: 'bulkAccept'; lineIds: readonly string[]; idempotencyKey: string }
+  | { kind: 'undo'; actionId: string };
+
+/** The server's answer: the action it recorded (what `z` undoes) and the rows as they are now. */
+export interface ReconciliationOutcome {
+  action: { id: string; kind: string };
+  lines: readonly unknown[];
+  accepted?: number;
+  skipped?: number;
+}
+
+export interface ReconciliationContext {
+  /** Selected line ids, in the order they were selected. */
+  selected: readonly string[];
+  /** What is on its way to the server; nothing else is sent until it answers. */
+  pending: ReconciliationRequest | null;
+  /** Actions done on this screen, last on top: `z` undoes the top one. */
+  undo: readonly { id: string; kind: string }[];
+  /** The last bulk accept's counts. */
+  bulk: { accepted: number; skipped: number } | null;
+  /** Server code of the last refusal or failure, translated by the screen. */
+  error: string | null;
+}
+
+export type ReconciliationEvent =
+  | { type: 'select.toggle'; id: string }
+  | { type: 'select.add'; ids: readonly string[] }
+  | { type: 'select.clear' }
+  | { type: 'act'; action: LineAction }
+  | { type: 'bulkAccept'; idempotencyKey: string }
+  | { type: 'undo' };
+
+/** An undo whose lines changed since: it can never be undone, so it leaves the stack. */
+export const STATEMENT_ACTION_STALE = 'STATEMENT_ACTION_STALE';
+
+/** The undo stack keeps this many actions. */
+export const UNDO_DEPTH = 50;
+
+const notProvided = (name: string) => () => {
+  throw new Error(`reconciliation machine: actor "${name}" must be provided`);
+};
+
+function afterDone(
+  context: ReconciliationContext,
+  outcome: ReconciliationOutcome,
+): Partial<ReconciliationContext> {
+  const request = context.pending as ReconciliationRequest;
+  if (request.kind === 'undo') return { undo: context.undo.slice(0, -1), pending: null, error: null };
+  const undo = [...context.undo, { id: outcome.action.id, kind: outcome.action.kind }].slice(-UNDO_DEPTH);
+  if (request.kind === 'bulkAccept')
+    return {
+      undo,
+      pending: null,
+      error: null,
+      selected: [],
+      bulk: { accepted: outcome.accepted ?? 0, skipped: outcome.skipped ?? 0 },
+    };
+  return { undo, pending: null, error: null };
+}
+
+function afterError(context: ReconciliationContext, error: unknown): Partial<ReconciliationContext> {
+  const code = errorCodeOf(error);
+  const staleUndo = context.pending?.kind === 'undo' && code === STATEMENT_ACTION_STALE;
+  return { pending: null, error: code, ...(staleUndo ? { undo: context.undo.slice(0, -1) } : {}) };
+}
+
+/**
+ * The reconciliation table's selection and its one pending action (issue 12 item 5): a key press
+ * becomes a request only while nothing else is on its way, so a bulk accept of 5,000 lines cannot
+ * interleave with an unmatch, an undo, or a second bulk; every row changes only with the server's
+ * answer (`applyRows`). `z` undoes the last action done here (a stale one is dropped, with the reason).
+ */
+export const reconciliationMachine = setup({
+  types: {
+    context: {} as ReconciliationContext,
+    events: {} as ReconciliationEvent,
+  },
+  actors: {
+    perform: fromPromise<ReconciliationOutcome, ReconciliationRequest>(notProvided('perform')),
+  },
+  actions: {
+    // The console writes the rows into the table's cache here.
+    applyRows: (_, _params: { lines: readonly unknown[] }) => {},
+  },
+  guards: {
+    somethingSelected: ({ context }) => context.selected.length > 0,
+    somethingToUndo: ({ context }) => context.undo.length > 0,
+  },
+}).createMachine({
+  id: 'reconciliation',
+  initial: 'ready',
+  context: { selected: [], pending: null, undo: [], bulk: null, error: null },
+  states: {
+    ready: {
+      on: {
+        'select.toggle': {
+          actions: assign({
+            selected: ({ context, event }) =>
+              context.selected.includes(event.id)
+                ? context.selected.filter((id) => id !== event.id)
+                : [...context.selected, event.id],
+          }),
+        },
+        'select.add': {
+          actions: assign({
+            selected: ({ context, event }) => [
+              ...context.selected,
+              ...event.ids.filter((id) => !context.selected.includes(id)),
+            ],
+          }),
+        },
+        'select.clear': { actions: assign({ selected: [] }) },
+        act: {
+          target: 'working',
+          actions: assign({ pending: ({ event }) => event.action, error: null }),
+        },
+        bulkAccept: {
+          guard: 'somethingSelected',
+          target: 'working',
+          actions: assign({
+            pending: ({ context, event }) => ({
+              kind: 'bulkAccept' as const,
+              lineIds: context.selected,
+              idempotencyKey: event.idempotencyKey,
+            }),
+            error: null,
+            bulk: null,
+          }),
+        },
+        undo: {
+          guard: 'somethingToUndo',
+          target: 'working',
+          actions: assign({
+            pending: ({ context }) => ({
+              kind: 'undo' as const,
+              actionId: (context.undo[context.undo.length - 1] as { id: string }).id,
+            }),
+            error: null,
+          }),
+        },
+      },
+    },
+    working: {
+      tags: ['busy'],
+      invoke: {
+        id: 'perform',
+        src: 'perform',
+        input: ({ context }) => context.pending as ReconciliationRequest,
+        onDone: {
+          target: 'ready',
+          actions: [
+            { type: 'applyRows', params: ({ event }) => ({ lines: event.output.lines }) },
+            assign(({ context, event }) => afterDone(context, event.output)),
+          ],
+        },
+        onError: {
+          target: 'ready',
+          actions: assign(({ context, event }) => afterError(context, event.error)),
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,114 @@
+import type { z } from 'zod';
+import type {
+  Candidate,
+  StatementActionResult,
+  StatementFileRow,
+  statementBulkAcceptResultSchema,
+  statementFilePageSchema,
+  statementLineHistorySchema,
+  statementLinePageSchema,
+} from '../../contract/reconciliation';
+import type { KnownLines, StatementImportJob } from '../../contract/statement-import';
+import type { CsvMapping } from '../../domain/statements/types';
+import type { ReconciliationRequest } from '../../machines/reconciliation';
+import { type QueryParams, request } from './http';
+
+// Types only: the schemas (and zod) stay out of the console's bundle.
+export type {
+  Candidate,
+  Counterpart,
+  StatementFileRow,
+  StatementLineRow,
+} from '../../contract/reconciliation';
+export type { KnownLine, StatementImportJob } from '../../contract/statement-import';
+export type StatementFilePage = z.infer<typeof statementFilePageSchema>;
+export type StatementLinePage = z.infer<typeof statementLinePageSchema>;
+export type StatementLineHistory = z.infer<typeof statementLineHistorySchema>;
+export type StatementBulkAcceptResult = z.infer<typeof statementBulkAcceptResultSchema>;
+
+const STATEMENTS = 'admin/statements';
+const line = (id: string) => `${STATEMENTS}/lines/${encodeURIComponent(id)}`;
+
+/** Which of these line keys were imported before (≤ 5,000 per call: the caller chunks). */
+export const fetchKnownLines = (keys: readonly string[]) =>
+  request<KnownLines>(`${STATEMENTS}/known-lines`, { method: 'post', data: { keys } });
+
+export interface StatementUploadRequest {
+  file: Blob;
+  fileName: string;
+  mapping: CsvMapping | null;
+  expectedLines: number;
+  expectedTotalCents: number;
+  idempotencyKey: string;
+}
+
+/** The original bytes as the body; what the preview saw in the query. Answers 202 with the job. */
+export const startStatementImport = (upload: StatementUploadRequest) =>
+  request<{ job: StatementImportJob }>(`${STATEMENTS}/imports`, {
+    method: 'post',
+    params: {
+      fileName: upload.fileName,
+      mapping: upload.mapping ? JSON.stringify(upload.mapping) : undefined,
+      expectedLines: upload.expectedLines,
+      expectedTotalCents: upload.expectedTotalCents,
+    },
+    data: upload.file,
+    headers: { 'Content-Type': 'application/octet-stream', 'Idempotency-Key': upload.idempotencyKey },
+  });
+
+export const fetchStatementImport = (jobId: string) =>
+  request<StatementImportJob>(`${STATEMENTS}/imports/${encodeURIComponent(jobId)}`);
+
+export const fetchStatementFiles = (params: QueryParams) =>
+  request<StatementFilePage>(`${STATEMENTS}/files`, { params });
+export const fetchStatementFile = (id: string) =>
+  request<StatementFileRow>(`${STATEMENTS}/files/${encodeURIComponent(id)}`);
+export const markStatementFileReconciled = (id: string) =>
+  request<StatementFileRow>(`${STATEMENTS}/files/${encodeURIComponent(id)}/reconciled`, { method: 'post' });
+
+export const fetchStatementLines = (params: QueryParams) =>
+  request<StatementLinePage>(`${STATEMENTS}/lines`, { params });
+export const fetchLineCandidates = (id: string) =>
+  request<{ candidates: Candidate[] }>(`${line(id)}/candidates`);
+export const fetchLineHistory = (id: string) => request<StatementLineHistory>(`${line(id)}/history`);
+
+/** One reconciliation request of the table's machine, to its route. */
+export function performReconciliation(
+  action: ReconciliationRequest,
+): Promise<StatementActionResult | StatementBulkAcceptResult> {
+  const post = <T>(path: string, data?: unknown, headers?: Record<string, string>) =>
+    request<T>(path, { method: 'post', data, ...(headers ? { headers } : {}) });
+  switch (action.kind) {
+    case 'accept':
+      return post(`${line(action.lineId)}/accept`);
+    case 'unmatch':
+      return post(`${line(action.lineId)}/unmatch`);
+    case 'ignore':
+      return post(`${line(action.lineId)}/ignore`, { note: action.note });
+    case 'note':
+      return post(`${line(action.lineId)}/notes`, { note: action.note });
+    case 'match':
+      return post(`${line(action.lineId)}/match`, {
+        counterparts: action.counterparts,
+        ...(action.note ? { note: action.note } : {}),
+      });
+    case 'bulkAccept':
+      return post(
+        `${STATEMENTS}/lines/accept`,
+        { lineIds: action.lineIds },
+        {
+          'Idempotency-Key': action.idempotencyKey,
+        },
+      );
+    case 'undo':
+      return post(`${STATEMENTS}/actions/${encodeURIComponent(action.actionId)}/undo`);
+  }
+}
+
+export const statementKeys = {
+  all: ['statements'] as const,
+  files: ['statements', 'files'] as const,
+  lines: ['statements', 'lines'] as const,
+  candidates: (id: string) => ['statements', 'candidates', id] as const,
+  history: (id: string) => ['statements', 'history', id] as const,
+};

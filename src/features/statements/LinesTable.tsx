@@ -1,0 +1,365 @@
+import { type InfiniteData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { fromPromise } from 'xstate';
+import { STATEMENT_LINE_STATUSES } from '../../../contract/statuses';
+import { formatCents } from '../../../domain/money';
+import {
+  type LineAction,
+  type ReconciliationOutcome,
+  type ReconciliationRequest,
+  reconciliationMachine,
+} from '../../../machines/reconciliation';
+import {
+  fetchStatementLines,
+  performReconciliation,
+  type StatementFileRow,
+  type StatementLinePage,
+  type StatementLineRow,
+  statementKeys,
+} from '../../api/statements';
+import { FilterBar } from '../../components/DataTable/FilterBar';
+import { type DataFilter, filterUrlKeys } from '../../components/DataTable/filters';
+import { TABLE_KEYS, tableKeyAction } from '../../components/DataTable/keyboard';
+import { useTableUrlState } from '../../components/DataTable/use-table-url-state';
+import type { MenuHandle } from '../../components/Menu/Menu';
+import { Pill, type Tone } from '../../components/Pill/Pill';
+import { errorCodeKey } from '../../i18n/error-codes';
+import { useI18n } from '../../i18n/i18n';
+import { formatDate } from '../../kernel/dates';
+import { helpLines, keyAction } from '../../kernel/key-table';
+import { useScreenKeys } from '../../kernel/screen-keys';
+import { type LineDialogState, LineDialogs } from './LineDialogs';
+import { RECONCILE_KEYS } from './reconcile-keys';
+
+const ROW_HEIGHT = 32;
+const PAGE = 500;
+const PREFETCH_ROWS = 50;
+const COLUMNS =
+  '4rem 6.5rem 7.5rem 11rem 11rem 13rem minmax(8rem, 1fr) minmax(10rem, 1.5fr) 8.5rem minmax(10rem, 1.2fr)';
+const HELP = [
+  ...helpLines(TABLE_KEYS.filter((row) => row.action.type !== 'open')),
+  ...helpLines(RECONCILE_KEYS),
+];
+
+export const STATUS_TONES: Record<StatementLineRow['status'], Tone> = {
+  UNMATCHED: 'neutral',
+  SUGGESTED: 'waiting',
+  MATCHED: 'success',
+  DISCREPANCY: 'danger',
+  IGNORED: 'neutral',
+};
+
+const isInsideModal = (target: EventTarget | null) =>
+  target instanceof Element && target.closest('[aria-modal="true"], [cmdk-root]') !== null;
+
+/** Replaces the rows the server answered in every cached page of the lines list. */
+function writeRows(pages: InfiniteData<StatementLinePage> | undefined, rows: readonly StatementLineRow[]) {
+  if (!pages) return pages;
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return {
+    ...pages,
+    pages: pages.pages.map((page) => ({
+      ...page,
+      items: page.items.map((item) => byId.get(item.id) ?? item),
+    })),
+  };
+}
+
+/**
+ * Every statement line (all files or one), filtered in the URL, reconciled by keyboard (issue 12 item 5).
+ * The selection and the one pending action live in the `reconciliation` machine; a row changes only
+ * with the server's answer.
+ */
+export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
+  const { t, locale } = useI18n();
+  const queryClient = useQueryClient();
+  const money = (cents: number) => formatCents(cents, locale, 'EUR');
+  const filters = useMemo<DataFilter[]>(
+    () => [
+      {
+        key: 'status',
+        label: t('statements.lines.status'),
+        kind: 'multi',
+        options: STATEMENT_LINE_STATUSES.map((s) => ({ value: s, label: t(`statements.status.${s}`) })),
+      },
+      {
+        key: 'statementFileId',
+        label: t('statements.lines.file'),
+        kind: 'select',
+        options: files.map((f) => ({ value: f.id, label: f.fileName })),
+      },
+      { key: 'date', label: t('statements.columns.bankDate'), kind: 'dateRange', from: 'from', to: 'to' },
+      { key: 'minCents', label: t('statements.lines.minAmount'), kind: 'amount' },
+      { key: 'maxCents', label: t('statements.lines.maxAmount'), kind: 'amount' },
+      {
+        key: 'kind',
+        label: t('statements.lines.kind'),
+        kind: 'select',
+        options: (['transfer', 'return', 'fee', 'other'] as const).map((k) => ({
+          value: k,
+          label: t(`statements.kind.${k}`),
+        })),
+      },
+      { key: 'counterparty', label: t('statements.lines.counterparty'), kind: 'text' },
+    ],
+    [t, files],
+  );
+  const filterKeys = useMemo(() => filters.flatMap(filterUrlKeys), [filters]);
+  const [state, setState] = useTableUrlState(filterKeys);
+  const filterMenu = useRef<MenuHandle>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const [active, setActive] = useState(-1);
+  const [anchor, setAnchor] = useState<number | null>(null);
+  const [dialog, setDialog] = useState<LineDialogState | null>(null);
+
+  const queryKey = useMemo(() => [...statementKeys.lines, state.filters] as const, [state.filters]);
+  const query = useInfiniteQuery({
+    queryKey,
+    queryFn: ({ pageParam }) => fetchStatementLines({ ...state.filters, cursor: pageParam, limit: PAGE }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    meta: { inlineError: true },
+  });
+  const rows = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  // A new filter is a new list: the keyboard starts over at its top.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every filter change
+  useEffect(() => {
+    setActive(-1);
+    setAnchor(null);
+  }, [state.filters]);
+
+  const logic = useMemo(
+    () =>
+      reconciliationMachine.provide({
+        actors: {
+          perform: fromPromise<ReconciliationOutcome, ReconciliationRequest>(({ input }) =>
+            performReconciliation(input),
+          ),
+        },
+        actions: {
+          applyRows: (_, { lines }) => {
+            queryClient.setQueriesData<InfiniteData<StatementLinePage>>(
+              { queryKey: statementKeys.lines },
+              (data) => writeRows(data, lines as StatementLineRow[]),
+            );
+            void queryClient.invalidateQueries({ queryKey: statementKeys.files });
+          },
+        },
+      }),
+    [queryClient],
+  );
+  const actor = useActorRef(logic);
+  const machine = useSelector(actor, (s) => s);
+  const selected = useMemo(() => new Set(machine.context.selected), [machine.context.selected]);
+  const busy = machine.hasTag('busy');
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    scrollPaddingStart: ROW_HEIGHT,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items[items.length - 1]?.index ?? -1;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && lastIndex >= rows.length - PREFETCH_ROWS) void fetchNextPage();
+  }, [lastIndex, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  useScreenKeys('statement-lines', HELP);
+
+  const act = (action: LineAction) => actor.send({ type: 'act', action });
+  const current = rows[active];
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || isInsideModal(event.target)) return;
+      const inTable = event.target === document.body || rootRef.current?.contains(event.target as Node);
+      if (!inTable) return;
+      const reconcile = keyAction(RECONCILE_KEYS, event);
+      const move = reconcile ? null : tableKeyAction(event);
+      if (!reconcile && !move) return;
+      event.preventDefault();
+      if (move) {
+        if (move.type === 'move') {
+          const next =
+            rows.length === 0
+              ? -1
+              : active < 0
+                ? 0
+                : Math.min(rows.length - 1, Math.max(0, active + move.by));
+          setActive(next);
+          if (next >= 0) virtualizer.scrollToIndex(next);
+        } else if (move.type === 'select' && current) {
+          actor.send({ type: 'select.toggle', id: current.id });
+          setAnchor(active);
+        } else if (move.type === 'extend' && current) {
+          const from = Math.min(anchor ?? active, active);
+          const to = Math.max(anchor ?? active, active);
+          actor.send({ type: 'select.add', ids: rows.slice(from, to + 1).map((r) => r.id) });
+        } else if (move.type === 'clear') actor.send({ type: 'select.clear' });
+        else if (move.type === 'openFilters') filterMenu.current?.open();
+        else if (move.type === 'focusSearch')
+          rootRef.current?.querySelector<HTMLElement>('.filter-bar-button')?.focus();
+        return;
+      }
+      if (!reconcile) return;
+      if (reconcile.type === 'acceptSelected')
+        return actor.send({ type: 'bulkAccept', idempotencyKey: crypto.randomUUID() });
+      if (reconcile.type === 'undo') return actor.send({ type: 'undo' });
+      if (!current) return;
+      switch (reconcile.type) {
+        case 'accept':
+          if (current.suggestion) act({ kind: 'accept', lineId: current.id });
+          return;
+        case 'unmatch':
+          return act({ kind: 'unmatch', lineId: current.id });
+        case 'candidate':
+          return setDialog({ kind: 'match', line: current, nth: reconcile.nth });
+        case 'picker':
+          return setDialog({ kind: 'match', line: current, nth: null });
+        case 'ignore':
+          return setDialog({ kind: 'ignore', line: current });
+        case 'note':
+          return setDialog({ kind: 'note', line: current });
+        case 'history':
+          return setDialog({ kind: 'history', line: current });
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  });
+
+  const side = (
+    value: { amountCents: number; date: string | null } | null,
+    row: StatementLineRow,
+    testId: string,
+  ) =>
+    value ? (
+      <span
+        data-testid={testId}
+        data-differs={value.amountCents !== row.bankAmountCents || value.date !== row.bankDate || undefined}
+        title={value.amountCents !== row.bankAmountCents ? t('statements.lines.differs') : undefined}
+      >
+        {money(value.amountCents)} · {formatDate(value.date, locale)}
+      </span>
+    ) : (
+      '—'
+    );
+
+  return (
+    <section className="statement-lines data-table" ref={rootRef} aria-labelledby="statement-lines-title">
+      <h2 id="statement-lines-title">{t('statements.lines.title')}</h2>
+      <div className="data-table-toolbar">
+        <FilterBar
+          tableId="statement-lines"
+          filters={filters}
+          values={state.filters}
+          onChange={(patch) => setState({ ...state, filters: { ...state.filters, ...patch } })}
+          menu={filterMenu}
+        />
+        <output className="data-table-total" aria-live="polite" data-testid="statement-lines-total">
+          {query.data?.pages[0]
+            ? `${query.data.pages[0].totalEstimated ? '≈ ' : ''}${query.data.pages[0].total}`
+            : '\u00a0'}
+        </output>
+      </div>
+      <div className="data-table-bulk" aria-live="polite" data-testid="statement-lines-status">
+        {selected.size > 0 ? <span>{t('statements.lines.selected', { count: selected.size })}</span> : null}
+        {busy ? <span>{t('statements.lines.working')}</span> : null}
+        {machine.context.bulk ? <span>{t('statements.lines.accepted', machine.context.bulk)}</span> : null}
+        {machine.context.error ? (
+          <span role="alert">{t(errorCodeKey(machine.context.error) ?? 'errorMessages.fallback')}</span>
+        ) : null}
+      </div>
+      <div ref={scrollRef} className="data-table-scroll">
+        <table
+          className="data-table-grid"
+          aria-label={t('statements.lines.label')}
+          aria-rowcount={rows.length + 1}
+          aria-busy={busy}
+        >
+          <thead className="data-table-head">
+            <tr className="data-table-row" style={{ gridTemplateColumns: COLUMNS, height: ROW_HEIGHT }}>
+              <th scope="col">{t('statements.lines.line')}</th>
+              <th scope="col">{t('statements.columns.bankDate')}</th>
+              <th scope="col">{t('statements.lines.bank')}</th>
+              <th scope="col">{t('statements.lines.provider')}</th>
+              <th scope="col">{t('statements.lines.invoicing')}</th>
+              <th scope="col">{t('statements.lines.sepa')}</th>
+              <th scope="col">{t('statements.columns.counterparty')}</th>
+              <th scope="col">{t('statements.columns.description')}</th>
+              <th scope="col">{t('statements.lines.status')}</th>
+              <th scope="col">{t('statements.lines.suggestion')}</th>
+            </tr>
+          </thead>
+          <tbody className="data-table-body" style={{ height: virtualizer.getTotalSize() }}>
+            {items.map((item) => {
+              const row = rows[item.index];
+              if (!row) return null;
+              return (
+                <tr
+                  key={row.id}
+                  aria-rowindex={item.index + 2}
+                  aria-selected={selected.has(row.id)}
+                  data-active={active === item.index || undefined}
+                  data-line={row.lineNumber}
+                  data-status={row.status}
+                  className="data-table-row data-table-body-row"
+                  style={{
+                    gridTemplateColumns: COLUMNS,
+                    height: ROW_HEIGHT,
+                    transform: `translateY(${item.start}px)`,
+                  }}
+                  onClick={() => setActive(item.index)}
+                >
+                  <td>{row.lineNumber}</td>
+                  <td>{formatDate(row.bankDate, locale)}</td>
+                  <td className="money">{money(row.bankAmountCents)}</td>
+                  <td>{side(row.provider, row, 'provider')}</td>
+                  <td>{side(row.invoicing, row, 'invoicing')}</td>
+                  <td title={row.sepa?.label}>{side(row.sepa, row, 'sepa')}</td>
+                  <td>{row.counterpartyName ?? '—'}</td>
+                  <td title={row.notes ? `${row.description}\n${row.notes}` : row.description}>
+                    {row.description}
+                  </td>
+                  <td>
+                    <Pill tone={STATUS_TONES[row.status]}>{t(`statements.status.${row.status}`)}</Pill>
+                  </td>
+                  <td>
+                    {row.suggestion
+                      ? `${row.suggestion.label} · ${t('statements.lines.score', { score: row.suggestion.score })}`
+                      : row.matches.map((m) => m.label).join(', ') || '—'}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {query.error ? (
+          <div className="data-table-status screen-error" role="alert">
+            {t(errorCodeKey((query.error as { code?: string }).code ?? '') ?? 'errorMessages.fallback')}
+          </div>
+        ) : query.isPending || rows.length === 0 ? (
+          <div className="data-table-status" role="status">
+            {query.isPending ? t('statements.lines.loading') : t('statements.lines.empty')}
+          </div>
+        ) : null}
+      </div>
+      {dialog ? (
+        <LineDialogs
+          dialog={dialog}
+          onAct={(action) => {
+            act(action);
+            setDialog(null);
+          }}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef, useSyncExternalStore } from 'react';
+import { formatCents } from '../../../domain/money';
+import type { KnownLine } from '../../api/statements';
+import { useI18n } from '../../i18n/i18n';
+import { formatDate, formatDateTime } from '../../kernel/dates';
+import type { PreviewRows } from './preview-client';
+
+const ROW_HEIGHT = 28;
+const OVERSCAN = 10;
+/** Line, date, value date, amount, counterparty, description, kind, imported. */
+const COLUMNS = '4rem 7rem 7rem 8rem minmax(8rem, 1fr) minmax(10rem, 2fr) 7rem minmax(8rem, 1fr)';
+
+/**
+ * Every line of the file being previewed, virtualised (a 100,000-line statement keeps a few dozen row
+ * elements in the page), with whether the server already holds it and from which file.
+ */
+export function PreviewTable({
+  rows,
+  known,
+}: {
+  rows: PreviewRows;
+  known: ReadonlyMap<string, KnownLine> | null;
+}) {
+  const { t, locale } = useI18n();
+  useSyncExternalStore(rows.subscribe, rows.getVersion);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const count = rows.entries.length;
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: OVERSCAN,
+  });
+  return (
+    <div ref={scrollRef} className="data-table-scroll statement-preview-scroll">
+      <table
+        className="data-table-grid statement-preview"
+        aria-label={t('statements.preview.tableLabel')}
+        aria-rowcount={count + 1}
+        data-testid="statement-preview"
+      >
+        <thead className="data-table-head">
+          <tr className="data-table-row" style={{ gridTemplateColumns: COLUMNS, height: ROW_HEIGHT }}>
+            <th scope="col">{t('statements.preview.line')}</th>
+            <th scope="col">{t('statements.columns.bankDate')}</th>
+            <th scope="col">{t('statements.columns.valueDate')}</th>
+            <th scope="col">{t('statements.columns.amount')}</th>
+            <th scope="col">{t('statements.columns.counterparty')}</th>
+            <th scope="col">{t('statements.columns.description')}</th>
+            <th scope="col">{t('statements.columns.kind')}</th>
+            <th scope="col">{t('statements.preview.imported')}</th>
+          </tr>
+        </thead>
+        <tbody className="data-table-body" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const entry = rows.entries[item.index];
+            if (!entry) return null;
+            const earlier = known?.get(rows.keys[item.index] ?? '');
+            return (
+              <tr
+                key={item.index}
+                aria-rowindex={item.index + 2}
+                className="data-table-row data-table-body-row"
+                data-known={earlier ? true : undefined}
+                style={{
+                  gridTemplateColumns: COLUMNS,
+                  height: ROW_HEIGHT,
+                  transform: `translateY(${item.start}px)`,
+                }}
+              >
+                <td>{entry.lineNumber}</td>
+                <td>{formatDate(entry.bookingDate, locale)}</td>
+                <td>{entry.valueDate ? formatDate(entry.valueDate, locale) : '—'}</td>
+                <td className="money">{formatCents(entry.amountCents, locale, entry.currency || 'EUR')}</td>
+                <td>{entry.counterpartyName ?? '—'}</td>
+                <td title={entry.description}>{entry.description}</td>
+                <td>{t(`statements.kind.${entry.kind}`)}</td>
+                <td>
+                  {known === null
+                    ? '…'
+                    : earlier
+                      ? t('statements.preview.importedFrom', {
+                          file: earlier.fileName,
+                          at: formatDateTime(earlier.importedAt, locale),
+                        })
+                      : t('statements.preview.new')}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,135 @@
+import { fromPromise } from 'xstate';
+import type { CsvMapping } from '../../../domain/statements/types';
+import {
+  type ChosenFile,
+  type KnownLinesOutcome,
+  type StatementImportJobView,
+  type StatementPreviewOutcome,
+  type StatementSubmitRequest,
+  statementImportMachine,
+} from '../../../machines/statement-import';
+import {
+  fetchKnownLines,
+  fetchStatementImport,
+  type KnownLine,
+  startStatementImport,
+} from '../../api/statements';
+import { KNOWN_LINES_MAX_KEYS } from './limits';
+import { PreviewRows, previewInWorker } from './preview-client';
+import { headerKey, type PreviewDetails } from './preview-protocol';
+
+const MEMORY = 'statements.csvMappings';
+/** How often the import's progress is asked. */
+const POLL_MS = 500;
+
+/** CSV mappings the admin confirmed, by header: the next file with the same header reads the same. */
+export function rememberedMappings(): Record<string, CsvMapping> {
+  try {
+    return JSON.parse(localStorage.getItem(MEMORY) ?? '{}') as Record<string, CsvMapping>;
+  } catch {
+    return {};
+  }
+}
+
+export function rememberMapping(header: readonly string[], mapping: CsvMapping): void {
+  localStorage.setItem(MEMORY, JSON.stringify({ ...rememberedMappings(), [headerKey(header)]: mapping }));
+}
+
+/** What the screen shows beside the flow's own context: the rows, the parse details, the known lines. */
+export interface PreviewState {
+  rows: PreviewRows;
+  details: PreviewDetails | null;
+  known: Map<string, KnownLine>;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+
+/** The import machine with the console's actors: the worker, the API, the memory of mappings. */
+export function statementImportWithConsole(preview: { current: PreviewState }, onChange: () => void) {
+  return statementImportMachine.provide({
+    actors: {
+      read: fromPromise<StatementPreviewOutcome, { file: ChosenFile; mapping: CsvMapping | null }>(
+        async ({ input, signal }) => {
+          const rows = new PreviewRows();
+          preview.current = { rows, details: null, known: new Map() };
+          onChange();
+          const { outcome, details } = await previewInWorker(
+            input.file as File,
+            { mapping: input.mapping, remembered: rememberedMappings() },
+            rows,
+            signal,
+          );
+          preview.current = { ...preview.current, details };
+          onChange();
+          return outcome;
+        },
+      ),
+      known: fromPromise<KnownLinesOutcome, { keys: readonly string[] }>(async ({ input, signal }) => {
+        const known = new Map<string, KnownLine>();
+        for (let start = 0; start < input.keys.length; start += KNOWN_LINES_MAX_KEYS) {
+          signal.throwIfAborted();
+          const answer = await fetchKnownLines(input.keys.slice(start, start + KNOWN_LINES_MAX_KEYS));
+          for (const line of answer.known) known.set(line.key, line);
+        }
+        preview.current = { ...preview.current, known };
+        onChange();
+        return knownOutcome(input.keys, known);
+      }),
+      submit: fromPromise<StatementImportJobView, StatementSubmitRequest>(async ({ input }) => {
+        const answer = await startStatementImport({
+          file: input.file as File,
+          fileName: input.file.name,
+          mapping: input.mapping,
+          expectedLines: input.expectedLines,
+          expectedTotalCents: input.expectedTotalCents,
+          idempotencyKey: input.idempotencyKey,
+        });
+        return answer.job;
+      }),
+      poll: fromPromise<StatementImportJobView, { jobId: string }>(async ({ input, signal }) => {
+        await sleep(POLL_MS, signal);
+        return fetchStatementImport(input.jobId);
+      }),
+    },
+    actions: {
+      rememberMapping: (_, params) => rememberMapping(params.header, params.mapping),
+    },
+  });
+}
+
+/** How many lines are new, how many known, and from which earlier files (most lines first). */
+export function knownOutcome(
+  keys: readonly string[],
+  known: ReadonlyMap<string, KnownLine>,
+): KnownLinesOutcome {
+  const files = new Map<string, { statementFileId: string; fileName: string; lines: number }>();
+  let knownLines = 0;
+  for (const key of keys) {
+    const line = known.get(key);
+    if (!line) continue;
+    knownLines++;
+    const file = files.get(line.statementFileId) ?? {
+      statementFileId: line.statementFileId,
+      fileName: line.fileName,
+      lines: 0,
+    };
+    file.lines++;
+    files.set(line.statementFileId, file);
+  }
+  return {
+    newLines: keys.length - knownLines,
+    knownLines,
+    files: [...files.values()].sort((a, b) => b.lines - a.lines),
+  };
+}

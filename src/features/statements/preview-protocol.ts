@@ -1,0 +1,39 @@
+import type {
+  BalanceCheck,
+  CsvMapping,
+  ParseError,
+  StatementEntry,
+  TextEncodingName,
+} from '../../../domain/statements/types';
+import type { StatementPreviewOutcome } from '../../../machines/statement-import';
+
+/** What the page asks the preview worker: the file's bytes, the mapping to use, the ones remembered. */
+export interface PreviewRequest {
+  bytes: ArrayBuffer;
+  mapping: CsvMapping | null;
+  /** Mappings the admin confirmed before, by `headerKey` of their CSV header. */
+  remembered: Record<string, CsvMapping>;
+}
+
+/** The errors sent to the page: enough to find and fix them, not 100,000 of them. */
+export const MAX_ERRORS_SHOWN = 500;
+
+/** The worker's answers: the rows in chunks, then their line keys, then what the whole file said. */
+export type PreviewMessage =
+  | { type: 'rows'; entries: StatementEntry[] }
+  | { type: 'keys'; keys: string[] }
+  | { type: 'done'; outcome: StatementPreviewOutcome; details: PreviewDetails };
+
+/** What the preview shows beside the rows (the flow itself reads `StatementPreviewOutcome`). */
+export interface PreviewDetails {
+  accountIban: string | null;
+  encoding: TextEncodingName | null;
+  balance: BalanceCheck | null;
+  errors: ParseError[];
+  errorCount: number;
+  delimiter: string | null;
+}
+
+/** A CSV header as the memory of mappings knows it: cells trimmed, case ignored. */
+export const headerKey = (header: readonly string[]) =>
+  header.map((cell) => cell.trim().toLowerCase()).join('\u001f');

@@ -1,0 +1,85 @@
+/// <reference lib="webworker" />
+import { parseStatement } from '../../../domain/statements/detect';
+import { statementLineKeys } from '../../../domain/statements/line-key';
+import type { ParseResult } from '../../../domain/statements/types';
+import type { StatementPreviewOutcome } from '../../../machines/statement-import';
+import { headerKey, MAX_ERRORS_SHOWN, type PreviewMessage, type PreviewRequest } from './preview-protocol';
+
+// The page's main thread never parses: a 100,000-line statement is read here and sent in chunks small
+// enough that each one is copied into the page in a few milliseconds (no long task, issue 12 item 2).
+const CHUNK = 2_000;
+const KEY_CHUNK = 10_000;
+
+/** Files that are certainly not statements, by their first bytes: PDF, ZIP (xlsx), OLE (xls), images. */
+const NOT_STATEMENTS = [
+  [0x25, 0x50, 0x44, 0x46],
+  [0x50, 0x4b, 0x03, 0x04],
+  [0xd0, 0xcf, 0x11, 0xe0],
+  [0x89, 0x50, 0x4e, 0x47],
+  [0xff, 0xd8, 0xff],
+  [0x47, 0x49, 0x46, 0x38],
+];
+
+function notAStatement(bytes: Uint8Array): boolean {
+  return NOT_STATEMENTS.some((magic) => magic.every((byte, i) => bytes[i] === byte));
+}
+
+function parse({ bytes, mapping, remembered }: PreviewRequest): { result: ParseResult; guessed: boolean } {
+  const data = new Uint8Array(bytes);
+  if (mapping) return { result: parseStatement(data, { mapping }), guessed: false };
+  const first = parseStatement(data);
+  const known = first.csv ? remembered[headerKey(first.csv.header)] : undefined;
+  if (!first.csv) return { result: first, guessed: false };
+  if (!known) return { result: first, guessed: true };
+  return { result: parseStatement(data, { mapping: known }), guessed: false };
+}
+
+self.onmessage = (event: MessageEvent<PreviewRequest>) => {
+  const post = (message: PreviewMessage) => self.postMessage(message);
+  const bytes = new Uint8Array(event.data.bytes);
+  if (notAStatement(bytes)) {
+    post({
+      type: 'done',
+      outcome: { format: 'csv', lineCount: 0, totalCents: 0, problem: 'wrongFormat', keys: [], csv: null },
+      details: {
+        accountIban: null,
+        encoding: null,
+        balance: null,
+        errors: [],
+        errorCount: 0,
+        delimiter: null,
+      },
+    });
+    return;
+  }
+  const { result, guessed } = parse(event.data);
+  // The rows first (what the admin looks at), then their keys (what the server is asked about).
+  for (let start = 0; start < result.entries.length; start += CHUNK)
+    post({ type: 'rows', entries: result.entries.slice(start, start + CHUNK) });
+  const keys = statementLineKeys(result.accountIban ?? '', result.entries);
+  for (let start = 0; start < keys.length; start += KEY_CHUNK)
+    post({ type: 'keys', keys: keys.slice(start, start + KEY_CHUNK) });
+  let totalCents = 0;
+  for (const entry of result.entries) totalCents += entry.amountCents;
+  const outcome: StatementPreviewOutcome = {
+    format: result.format,
+    lineCount: result.entries.length,
+    totalCents,
+    problem: result.entries.length === 0 ? 'unreadable' : null,
+    // The page assembles the keys from the chunks: sent once, not twice.
+    keys: [],
+    csv: result.csv ? { header: result.csv.header, mapping: result.csv.mapping, guessed } : null,
+  };
+  post({
+    type: 'done',
+    outcome,
+    details: {
+      accountIban: result.accountIban,
+      encoding: result.encoding,
+      balance: result.balance,
+      errors: result.errors.slice(0, MAX_ERRORS_SHOWN),
+      errorCount: result.errors.length,
+      delimiter: result.csv?.delimiter ?? null,
+    },
+  });
+};

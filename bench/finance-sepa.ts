@@ -6,7 +6,7 @@
 // (files deleted, settlements SETTLED) and vacuums — the full scale takes ~18 min to seed.
 // Seeds 1,000,000 settlements across 10,000 doctors with SQL (generate_series), starts the API as its
 // own process, and measures over HTTP: the settlements list's first page, "cases to process" for a
-// month, SEPA "settlements to process" for a month, and generating one SEPA file for every doctor
+// month (its first page and a page further down), SEPA "settlements to process" for a month, and generating one SEPA file for every doctor
 // (100,000 settlements) end to end — then validates the file with xmllint. Peak server memory is the
 // server process's VmHWM.
 import { execFileSync } from 'node:child_process';
@@ -60,6 +60,17 @@ const url = new URL(values.url);
 url.pathname = `/${dbName}`;
 const db = await openDatabase({ databaseUrl: url.toString() });
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-sepa-'));
+/**
+ * The V8 flags `npm start` runs the server with (e.g. `--max-semi-space-size=4`), read from
+ * package.json so the bench measures the server as it is started, not a default Node.
+ */
+const startFlags = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    scripts: { start: string };
+  }
+).scripts.start
+  .split(/\s+/)
+  .filter((word) => /^--max-[a-z-]+-size=\d+$/.test(word));
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const percentile = (sorted: number[], p: number) =>
@@ -148,6 +159,7 @@ try {
     DATABASE_URL: url.toString(),
     DATA_DIR: dataDir,
     NODE_ENV: 'production',
+    NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', ...startFlags].join(' ').trim(),
   });
   try {
     const headers = { authorization: `Bearer ${token}` };
@@ -167,7 +179,23 @@ try {
     };
     console.error(`server at ${server.url}`);
     const list = await p95('/v2/admin/settlement/?limit=50');
-    const casesToProcess = await p95(`/v2/admin/settlement/professional?referenceMonth=${OPEN_MONTH}`);
+    const casesPath = `/v2/admin/settlement/professional?referenceMonth=${OPEN_MONTH}`;
+    const casesToProcess = await p95(casesPath);
+    const firstCases = (await (await fetch(`${server.url}${casesPath}`, { headers })).json()) as {
+      items: unknown[];
+      nextCursor: string | null;
+      total: number;
+      totals: { settlementCount: number };
+    };
+    // A page further down (the 41st): keyset pages cost the same wherever they start.
+    let cursor = firstCases.nextCursor;
+    for (let i = 0; i < 39 && cursor; i++)
+      cursor = (
+        (await (await fetch(`${server.url}${casesPath}&cursor=${cursor}`, { headers })).json()) as {
+          nextCursor: string | null;
+        }
+      ).nextCursor;
+    const casesToProcessLaterPage = cursor ? await p95(`${casesPath}&cursor=${cursor}`) : null;
     const sepaToProcess = await p95(`/v2/admin/settlement/sepa/to-process?referenceMonth=${SEPA_MONTH}`);
     const load = loadavg()
       .map((l) => l.toFixed(2))
@@ -215,7 +243,14 @@ try {
       seed: reusing ? `reused (reset in ${seconds(seedMs)})` : seconds(seedMs),
       settlementsByMonthAndStatus: byStatus.map((r) => `${r.reference_month} ${r.status} ${r.n}`),
       settlementListFirstPage: list,
-      casesToProcessMonth: casesToProcess,
+      casesToProcessMonth: {
+        ...casesToProcess,
+        pageItems: firstCases.items.length,
+        doctorMonths: firstCases.total,
+        settlementsInTotals: firstCases.totals.settlementCount,
+      },
+      casesToProcessLaterPage,
+      serverNodeOptions: startFlags.join(' '),
       sepaToProcessMonth: sepaToProcess,
       dryRun: { ms: dryMs, ...dryBody },
       generate: {

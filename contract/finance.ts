@@ -81,10 +81,23 @@ export const settlementItemSchema = z.object({
 
 export const settlementPageSchema = pageSchema(settlementItemSchema);
 
+/** Doctors per page of "cases to process" (docs/decisions/0088): a screenful and some, never 10,000 at once. */
+export const CASES_TO_PROCESS_PAGE_SIZE = { default: 50, max: 200 } as const;
+
 export const professionalSettlementQuerySchema = z.object({
   referenceMonth: optionalFilter(referenceMonthSchema),
   /** One doctor only: the "settle a doctor" screen's header (their totals and missing fields). */
   professionalId: optionalFilter(z.uuid()),
+  limit: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(CASES_TO_PROCESS_PAGE_SIZE.max)
+      .default(CASES_TO_PROCESS_PAGE_SIZE.default),
+  ),
+  cursor: optionalFilter(z.string().max(2000)),
 });
 
 const totalsShape = {
@@ -107,8 +120,12 @@ export const professionalSettlementSchema = z.object({
   missingFields: z.array(z.enum(MISSING_PROFESSIONAL_FIELDS)),
 });
 
-export const professionalSettlementsSchema = z.object({
-  items: z.array(professionalSettlementSchema),
+/**
+ * One page of doctor-months, newest month first, then by the doctor's name (keyset: pass `nextCursor`
+ * back as `cursor` with the same filters). `total` counts every doctor-month of the filters and
+ * `totals` sums all of them, not only this page's.
+ */
+export const professionalSettlementsSchema = pageSchema(professionalSettlementSchema).extend({
   totals: z.object({ ...totalsShape, currency: z.enum(CURRENCIES) }),
 });
 

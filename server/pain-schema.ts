@@ -43,6 +43,14 @@ function validatorFor(xsdFile: string): Promise<Validator> {
 }
 
 /**
+ * Compiles `xsdFile`'s validator ahead of its first use, in the background. A failure is not
+ * reported here: the validation that needs it reports it.
+ */
+export function preparePainSchema(xsdFile: string): void {
+  validatorFor(xsdFile).catch(() => undefined);
+}
+
+/**
  * The schema's complaints about `xml` as `line N: message` (empty when valid). Never throws for a
  * bad file, only for an unusable XSD. A DOCTYPE is refused outright: pain.001 has none, and it is
  * how entity tricks (external entities, expansion bombs) get in.

@@ -3,7 +3,14 @@ import type { professionalSettlementSchema, professionalSettlementsSchema } from
 import { missingProfessionalFields } from '../../domain/iban';
 import { CONFIRMABLE_SETTLEMENT_STATUSES } from '../../domain/settlement-status';
 import type { Queryable } from '../db/client';
-import { SqlParams } from '../db/list';
+import {
+  type CursorBound,
+  decodeCursor,
+  encodeCursor,
+  invalidCursor,
+  SqlParams,
+  whereClause,
+} from '../db/list';
 import { PAYABLE_SQL } from './settlements';
 
 export type ProfessionalSettlement = z.infer<typeof professionalSettlementSchema>;
@@ -28,54 +35,115 @@ interface GroupRow {
   payable_cents: number | string | bigint;
 }
 
+type Sums = Record<
+  'settlement_count' | 'case_count' | 'gross_cents' | 'fee_cents' | 'net_cents' | 'payable_cents',
+  number | string | bigint | null
+>;
+
 /** Sums come back as bigint (text or BigInt by driver); cents stay exact far beyond any real total. */
-const whole = (value: number | string | bigint) => {
-  const n = Number(value);
+const whole = (value: number | string | bigint | null) => {
+  const n = Number(value ?? 0);
   if (!Number.isSafeInteger(n)) throw new Error(`sum out of range: ${String(value)}`);
   return n;
 };
 
+const amountsOf = (row: Sums) => ({
+  settlementCount: whole(row.settlement_count),
+  caseCount: whole(row.case_count),
+  grossCents: whole(row.gross_cents),
+  feeCents: whole(row.fee_cents),
+  netCents: whole(row.net_cents),
+  payableCents: whole(row.payable_cents),
+});
+
+/** The aggregate of one doctor-month (or of them all): the columns `Sums` reads. */
+const SUMS = `count(*) AS settlement_count, count(s.case_id) AS case_count, sum(s.gross_cents) AS gross_cents,
+  sum(s.fee_cents) AS fee_cents, sum(s.net_cents) AS net_cents, sum(${PAYABLE_SQL}) AS payable_cents`;
+
 /**
- * Per doctor and reference month, the settlements waiting to be settled (READY_TO_SETTLE or AVAILABLE),
- * optionally for one month and/or one doctor: counts and amounts in integer cents, and what the doctor lacks to be paid
- * (the same `missingProfessionalFields` rule as the user view). `totals` is the sum of the items.
+ * A page's position: the last doctor-month's month and the doctor's name, and the doctor's id.
+ * The cursor's `key` is the month (always `YYYY-MM`, 7 characters) followed by the name.
+ */
+function positionOf(cursor: string | undefined, bound: CursorBound) {
+  if (!cursor) return null;
+  const { key, id } = decodeCursor(cursor, bound, 'text');
+  const month = key.slice(0, 7);
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw invalidCursor();
+  return { month, name: key.slice(7), id };
+}
+
+export interface ProfessionalSettlementsQuery {
+  referenceMonth?: string | undefined;
+  professionalId?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/**
+ * "Cases to process", a page at a time (docs/decisions/0088): per doctor and reference month, the
+ * settlements waiting to be settled (READY_TO_SETTLE or AVAILABLE), optionally for one month and/or
+ * one doctor — counts and amounts in integer cents, and what the doctor lacks to be paid (the same
+ * `missingProfessionalFields` rule as the user view). Newest month first, then by name; `total` and
+ * `totals` cover every doctor-month of the filters, exactly, on every request.
+ *
+ * Both statements read the covering partial index `settlements_to_process_idx` alone (migration 0021):
+ * the totals sum it in one pass, the page takes the distinct doctor-months from it, joins their
+ * names, keeps the page's, and only then sums those few (decision 0080's grouping, for a page).
  */
 export async function professionalSettlements(
   db: Queryable,
-  filters: { referenceMonth?: string | undefined; professionalId?: string | undefined } = {},
+  query: ProfessionalSettlementsQuery,
 ): Promise<ProfessionalSettlements> {
   const params = new SqlParams();
-  // The statuses written out, not a parameter: the planner must see that they imply the predicate of
-  // the covering index `settlements_to_process_idx` (migration 0021), which answers this from the index alone.
+  // The statuses written out, not a parameter: the planner must see that they imply the index's predicate.
   const where = [`s.status IN (${TO_PROCESS.map((status) => `'${status}'`).join(', ')})`];
-  if (filters.referenceMonth) where.push(`s.reference_month = ${params.add(filters.referenceMonth)}`);
-  if (filters.professionalId) where.push(`s.professional_id = ${params.add(filters.professionalId)}::uuid`);
-  // Grouped before the join: a month of 10,000 doctors joins 10,000 users, not 100,000 settlements' worth.
-  const { rows } = await db.query<GroupRow>(
-    `SELECT g.professional_id, p.name AS professional_name, p.full_name, p.tax_number, p.iban, p.college_number,
-            g.reference_month, g.settlement_count, g.case_count, g.gross_cents, g.fee_cents, g.net_cents,
-            g.payable_cents
-       FROM (SELECT s.professional_id, s.reference_month, count(*) AS settlement_count, count(s.case_id) AS case_count,
-                    sum(s.gross_cents) AS gross_cents, sum(s.fee_cents) AS fee_cents, sum(s.net_cents) AS net_cents,
-                    sum(${PAYABLE_SQL}) AS payable_cents
-               FROM settlements s
-              WHERE ${where.join(' AND ')}
-              GROUP BY s.professional_id, s.reference_month) g
-       JOIN users p ON p.id = g.professional_id
-      ORDER BY g.reference_month DESC, p.name, g.professional_id`,
+  if (query.referenceMonth) where.push(`s.reference_month = ${params.add(query.referenceMonth)}`);
+  if (query.professionalId) where.push(`s.professional_id = ${params.add(query.professionalId)}::uuid`);
+  const bound = { month: query.referenceMonth ?? '', doctor: query.professionalId ?? '' };
+  const position = positionOf(query.cursor, bound);
+
+  const totalsStatement = db.query<Sums & { doctor_months: number | string }>(
+    `SELECT count(*) AS doctor_months, sum(settlement_count) AS settlement_count, sum(case_count) AS case_count,
+            sum(gross_cents) AS gross_cents, sum(fee_cents) AS fee_cents, sum(net_cents) AS net_cents,
+            sum(payable_cents) AS payable_cents
+       FROM (SELECT ${SUMS} FROM settlements s WHERE ${where.join(' AND ')}
+              GROUP BY s.reference_month, s.professional_id) g`,
     params.values,
   );
-  const items: ProfessionalSettlement[] = rows.map((row) => ({
+  const pageParams = new SqlParams();
+  pageParams.values.push(...params.values);
+  const after = position
+    ? [
+        `(g.reference_month < ${pageParams.add(position.month)} OR (g.reference_month = $${pageParams.values.length}
+           AND (p.name, p.id) > (${pageParams.add(position.name)}, ${pageParams.add(position.id)}::uuid)))`,
+      ]
+    : [];
+  const pageStatement = db.query<GroupRow>(
+    `WITH page AS (
+       SELECT g.reference_month, g.professional_id, p.name, p.full_name, p.tax_number, p.iban, p.college_number
+         FROM (SELECT DISTINCT s.reference_month, s.professional_id FROM settlements s WHERE ${where.join(' AND ')}) g
+         JOIN users p ON p.id = g.professional_id
+        ${whereClause(after)}
+        ORDER BY g.reference_month DESC, p.name, p.id
+        LIMIT ${pageParams.add(query.limit + 1)})
+     SELECT page.professional_id, page.name AS professional_name, page.full_name, page.tax_number, page.iban,
+            page.college_number, page.reference_month, a.*
+       FROM page CROSS JOIN LATERAL (
+              SELECT ${SUMS} FROM settlements s
+               WHERE ${where.join(' AND ')} AND s.reference_month = page.reference_month
+                 AND s.professional_id = page.professional_id) a
+      ORDER BY page.reference_month DESC, page.name, page.professional_id`,
+    pageParams.values,
+  );
+  const [{ rows: totalRows }, { rows }] = await Promise.all([totalsStatement, pageStatement]);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const items: ProfessionalSettlement[] = page.map((row) => ({
     professionalId: row.professional_id,
     professionalName: row.professional_name,
     fullName: row.full_name,
     referenceMonth: row.reference_month,
-    settlementCount: whole(row.settlement_count),
-    caseCount: whole(row.case_count),
-    grossCents: whole(row.gross_cents),
-    feeCents: whole(row.fee_cents),
-    netCents: whole(row.net_cents),
-    payableCents: whole(row.payable_cents),
+    ...amountsOf(row),
     currency: 'EUR',
     missingFields: missingProfessionalFields({
       fullName: row.full_name,
@@ -84,26 +152,21 @@ export async function professionalSettlements(
       collegeNumber: row.college_number,
     }),
   }));
-  const totals = {
-    settlementCount: 0,
-    caseCount: 0,
-    grossCents: 0,
-    feeCents: 0,
-    netCents: 0,
-    payableCents: 0,
-    currency: 'EUR' as const,
-  };
-  for (const item of items) {
-    totals.settlementCount += item.settlementCount;
-    totals.caseCount += item.caseCount;
-    totals.grossCents += item.grossCents;
-    totals.feeCents += item.feeCents;
-    totals.netCents += item.netCents;
-    totals.payableCents += item.payableCents;
-  }
+  const totals = { ...amountsOf(totalRows[0]!), currency: 'EUR' as const };
   // Σ checked: gross = fee + net holds per row (a table constraint), so it must hold for every sum.
   for (const sum of [...items, totals])
     if (sum.grossCents !== sum.feeCents + sum.netCents)
       throw new Error('settlement sums do not add up: gross ≠ fee + net');
-  return { items, totals };
+  return {
+    items,
+    nextCursor:
+      rows.length > query.limit && last
+        ? encodeCursor(bound, {
+            key: `${last.reference_month}${last.professional_name}`,
+            id: last.professional_id,
+          })
+        : null,
+    total: whole(totalRows[0]!.doctor_months),
+    totals,
+  };
 }

@@ -49,7 +49,11 @@ export function registerFinanceArea(routes: RouteRegistry): void {
     auth: 'admin',
     query: professionalSettlementQuerySchema,
     responses: {
-      200: { description: 'Per doctor and month, and the totals', schema: professionalSettlementsSchema },
+      200: {
+        description:
+          'One page of doctor-months (newest month, then name) and the totals of all of them; pass `nextCursor` back as `cursor` with the same filters',
+        schema: professionalSettlementsSchema,
+      },
     },
     async handler(c, { query }) {
       const db = c.var.deps.db;

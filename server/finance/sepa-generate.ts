@@ -8,7 +8,7 @@ import { prepareBatch } from '../../domain/sepa/validate-batch';
 import { writePain001 } from '../../domain/sepa/write-pain001';
 import type { SepaConfig } from '../config';
 import type { Database, Queryable } from '../db/client';
-import { painSchemaErrors } from '../pain-schema';
+import { painSchemaErrors, preparePainSchema } from '../pain-schema';
 import { recordAudit } from '../platform/audit';
 import type { FileStorage } from '../platform/files/storage';
 import { storeFile } from '../platform/files/store';
@@ -122,6 +122,9 @@ export async function dryRunSepa(
   input: SepaGenerateInput,
   now: Date,
 ): Promise<SepaDryRun> {
+  // A generation usually follows its dry run: the XSD validator is compiled now (~1 s once per
+  // process), not while the generation holds its lock.
+  preparePainSchema(PAIN001_XSD);
   const p = await plan(db, sepa, input, now);
   const settledCents = p.paid.reduce((sum, d) => sum + d.owedCents, 0);
   const recoveredCents = p.paid.reduce((sum, d) => sum + d.recoveredCents, 0);
@@ -168,6 +171,9 @@ export function generateSepaFile(
   // itself, because a replayed answer changes nothing and so must write no audit row either.
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [GENERATION_LOCK_KEY]);
+    // Each statement here is planned as expensive (100,000 rows) and JIT-compiled for ~0.2 s that
+    // its run never wins back (docs/decisions/0089).
+    await tx.query('SET LOCAL jit = off');
     const previous = await previousAnswer<SepaGenerated>(tx, idempotency);
     if (previous) return previous;
     const { result, after } = await writeFile(tx, deps, actor, input);
@@ -184,6 +190,19 @@ export function generateSepaFile(
   });
 }
 
+/**
+ * The pain.001 of the plan, checked against the XSD. It first gives the event loop a turn, so the
+ * statement started beside it is on its way to the database before this CPU work begins.
+ */
+async function schemaValidFile(plan: Plan, sepa: SepaConfig, messageId: string, now: Date) {
+  await new Promise((resolve) => setImmediate(resolve));
+  const written = writePain001(batchOf(plan, sepa, messageId), { now });
+  if (!written.ok) throw new Error(`pain.001 refused after planning: ${JSON.stringify(written.errors)}`);
+  const schemaErrors = await painSchemaErrors(written.xml, PAIN001_XSD);
+  if (schemaErrors.length > 0) throw new Error(`generated pain.001 is not schema-valid: ${schemaErrors[0]}`);
+  return written;
+}
+
 async function writeFile(
   tx: Queryable,
   deps: SepaDeps,
@@ -198,8 +217,11 @@ async function writeFile(
   const doctorIds = p.paid.map((d) => d.professionalId);
 
   // Claim the settlements: only rows still waiting move, so what moved is compared with the plan.
-  const claimed = byDoctor(
-    await moveSettlements(
+  // The file is written from the plan and schema-checked while the database moves the rows: the
+  // server's CPU and PostgreSQL's work side by side (docs/decisions/0089). Nothing of it is kept
+  // unless the claim took exactly what was planned.
+  const [moved, written] = await Promise.all([
+    moveSettlements(
       tx,
       `s.reference_month = $1 AND s.professional_id = ANY($2::uuid[]) AND ${WAITING_FOR_FILE}`,
       [p.referenceMonth, doctorIds],
@@ -211,7 +233,9 @@ async function writeFile(
         context: { sepaFileId: fileId, msgId: messageId },
       },
     ),
-  );
+    schemaValidFile(p, deps.sepa, messageId, actor.at),
+  ]);
+  const claimed = byDoctor(moved);
   const { rows: recoveryRows } = await tx.query<{
     id: string;
     professional_id: string;
@@ -235,10 +259,6 @@ async function writeFile(
       throw refuse('SEPA_CHANGED_RETRY');
   }
 
-  const written = writePain001(batchOf(p, deps.sepa, messageId), { now: actor.at });
-  if (!written.ok) throw new Error(`pain.001 refused after planning: ${JSON.stringify(written.errors)}`);
-  const schemaErrors = await painSchemaErrors(written.xml, PAIN001_XSD);
-  if (schemaErrors.length > 0) throw new Error(`generated pain.001 is not schema-valid: ${schemaErrors[0]}`);
   const settledCents = p.paid.reduce((sum, d) => sum + d.owedCents, 0);
   const recoveredCents = p.paid.reduce((sum, d) => sum + d.recoveredCents, 0);
   if (

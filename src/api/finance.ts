@@ -21,9 +21,16 @@ const SETTLEMENT = 'admin/settlement';
 export const fetchSettlements = (params: QueryParams) =>
   request<SettlementPage>(`${SETTLEMENT}/`, { params });
 
-/** The doctors with settlements to process (READY_TO_SETTLE or AVAILABLE), per month, with missing data. */
-export const fetchProfessionalSettlements = (params: { referenceMonth?: string; professionalId?: string }) =>
-  request<ProfessionalSettlements>(`${SETTLEMENT}/professional`, { params });
+/**
+ * A page of the doctors with settlements to process (READY_TO_SETTLE or AVAILABLE), per month, with
+ * missing data, and the totals of every page.
+ */
+export const fetchProfessionalSettlements = (params: {
+  referenceMonth?: string;
+  professionalId?: string;
+  limit?: number;
+  cursor?: string;
+}) => request<ProfessionalSettlements>(`${SETTLEMENT}/professional`, { params });
 
 export const settlementKeys = {
   all: ['settlements'] as const,

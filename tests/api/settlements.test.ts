@@ -59,6 +59,8 @@ interface Totals {
 }
 interface Groups {
   items: Group[];
+  nextCursor: string | null;
+  total: number;
   totals: Totals & { currency: string };
 }
 
@@ -302,8 +304,34 @@ describe.each(testDatabaseKinds())('settlements API on $name', (kind) => {
     const asNumbers = (row: Record<string, string | null>) =>
       Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v ?? 0)]));
 
+    /** Every page of "cases to process" for `query`, `limit` at a time; each page's totals are the same. */
+    const allGroups = async (query = '', limit = 200) => {
+      const pages: Groups[] = [];
+      let cursor: string | null = null;
+      do {
+        const params = new URLSearchParams(query);
+        params.set('limit', String(limit));
+        if (cursor) params.set('cursor', cursor);
+        const page: Groups = await getJson<Groups>(`/v2/admin/settlement/professional?${params}`);
+        expect(page.items.length).toBeLessThanOrEqual(limit);
+        if (page.nextCursor) expect(page.items).toHaveLength(limit);
+        pages.push(page);
+        expect(pages.length).toBeLessThan(1000); // a cursor that does not move on would loop forever
+        cursor = page.nextCursor;
+      } while (cursor);
+      for (const page of pages)
+        expect({ total: page.total, totals: page.totals }).toEqual({
+          total: pages[0]!.total,
+          totals: pages[0]!.totals,
+        });
+      const items = pages.flatMap((page) => page.items);
+      expect(items).toHaveLength(pages[0]!.total);
+      return { ...pages[0]!, items, pages: pages.length };
+    };
+
     it('totals every doctor and month to the cent against an independent SQL sum', async () => {
-      const body = await getJson<Groups>('/v2/admin/settlement/professional');
+      const body = await allGroups();
+      expect(body.pages).toBe(1);
       expect(body.items.length).toBeGreaterThan(1);
       const { currency, ...totals } = body.totals;
       expect(currency).toBe('EUR');
@@ -321,10 +349,53 @@ describe.each(testDatabaseKinds())('settlements API on $name', (kind) => {
       expect(new Set(keys).size).toBe(keys.length);
     });
 
+    it('pages doctor-months by keyset: newest month, then name, each once, with the totals of all of them', async () => {
+      const whole = await allGroups();
+      expect(whole.total).toBeGreaterThan(6);
+      // The database's own ordering (its collation), not the server's statement: month desc, then name, id.
+      const { rows } = await world.db.query<{ ordered: boolean }>(
+        `SELECT bool_and(n.m < p.m OR (n.m = p.m AND (n.name, n.id) > (p.name, p.id))) AS ordered
+           FROM (SELECT g.ord, g.m, u.name, u.id FROM unnest($1::text[], $2::uuid[]) WITH ORDINALITY AS g(m, pid, ord)
+                   JOIN users u ON u.id = g.pid) n
+           JOIN (SELECT g.ord, g.m, u.name, u.id FROM unnest($1::text[], $2::uuid[]) WITH ORDINALITY AS g(m, pid, ord)
+                   JOIN users u ON u.id = g.pid) p ON p.ord = n.ord - 1`,
+        [whole.items.map((g) => g.referenceMonth), whole.items.map((g) => g.professionalId)],
+      );
+      expect(rows[0]!.ordered).toBe(true);
+      for (const limit of [1, 3, 7]) {
+        const paged = await allGroups('', limit);
+        expect(paged.pages).toBe(Math.ceil(whole.total / limit));
+        expect(paged.items).toEqual(whole.items);
+        expect(paged.totals).toEqual(whole.totals);
+      }
+      const month = whole.items[0]!.referenceMonth;
+      const inMonth = await allGroups(`referenceMonth=${month}`, 2);
+      expect(inMonth.items).toEqual(whole.items.filter((g) => g.referenceMonth === month));
+    });
+
+    it('refuses a cursor it did not issue for these filters, and a limit out of bounds', async () => {
+      const first = await getJson<Groups>('/v2/admin/settlement/professional?limit=1');
+      expect(first.nextCursor).not.toBeNull();
+      const cursor = encodeURIComponent(first.nextCursor!);
+      await getJson(`/v2/admin/settlement/professional?limit=1&cursor=${cursor}`, 200);
+      const month = first.items[0]!.referenceMonth;
+      await getJson(
+        `/v2/admin/settlement/professional?limit=1&referenceMonth=${month}&cursor=${cursor}`,
+        400,
+      );
+      await getJson('/v2/admin/settlement/professional?cursor=not-a-cursor', 400);
+      const forged = Buffer.from(
+        JSON.stringify({ v: 1, month: '', doctor: '', key: '2026-13x', id: first.items[0]!.professionalId }),
+      ).toString('base64url');
+      await getJson(`/v2/admin/settlement/professional?cursor=${forged}`, 400);
+      for (const limit of ['0', '201', 'x'])
+        await getJson(`/v2/admin/settlement/professional?limit=${limit}`, 400);
+    });
+
     it('narrows to one reference month', async () => {
-      const all = await getJson<Groups>('/v2/admin/settlement/professional');
+      const all = await allGroups();
       const month = all.items[0]!.referenceMonth;
-      const body = await getJson<Groups>(`/v2/admin/settlement/professional?referenceMonth=${month}`);
+      const body = await allGroups(`referenceMonth=${month}`);
       expect(body.items).toEqual(all.items.filter((g) => g.referenceMonth === month));
       const { currency: _, ...totals } = body.totals;
       expect(totals).toEqual(asNumbers(await sumOf('AND reference_month = $1', [month])));
@@ -332,13 +403,13 @@ describe.each(testDatabaseKinds())('settlements API on $name', (kind) => {
     });
 
     it('lists what an incomplete doctor lacks, with the user view’s rule', async () => {
-      const before = await getJson<Groups>('/v2/admin/settlement/professional');
+      const before = await allGroups();
       const doctor = before.items.find((g) => g.missingFields.length === 0)!.professionalId;
       await world.db.query(
         `UPDATE users SET tax_number = '  ', iban = 'BR1800360305000010009795493C1' WHERE id = $1`,
         [doctor],
       );
-      const after = await getJson<Groups>('/v2/admin/settlement/professional');
+      const after = await allGroups();
       for (const group of after.items.filter((g) => g.professionalId === doctor))
         expect(group.missingFields).toEqual(['taxNumber', 'iban']);
       const view = await getJson<{ missingFields: string[] }>(`/v2/admin/users/${doctor}`);

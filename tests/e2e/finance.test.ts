@@ -8,6 +8,7 @@ import firstLoadEnGB from '../../locales/en-GB.json';
 import financeEnGB from '../../locales/finance.en-GB.json';
 import lazyPtPT from '../../locales/finance.pt-PT.json';
 import firstLoadPtPT from '../../locales/pt-PT.json';
+import { formatMoney } from '../../src/features/finance/format';
 import {
   closeTestPage,
   hasChromium,
@@ -160,6 +161,60 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
     );
     expect(rows[0]?.n).toBe(0);
   });
+
+  it('pages "Cases to process" as the keyboard goes down: more doctors load, the totals are of every doctor, Enter opens one beyond the first page', async () => {
+    // Pages of 3 instead of 50, so the seed's doctors span several pages: the console's own requests,
+    // answered by the real API, only with a smaller limit.
+    const PAGE = 3;
+    const requested: string[] = [];
+    await page.route('**/v2/admin/settlement/professional?*', async (route) => {
+      const url = new URL(route.request().url());
+      if (url.searchParams.has('professionalId')) return route.continue();
+      url.searchParams.set('limit', String(PAGE));
+      requested.push(url.search);
+      await route.continue({ url: url.toString() });
+    });
+    const { rows: groups } = await server.db.query<{ professional_id: string; reference_month: string }>(
+      `SELECT s.professional_id, s.reference_month FROM settlements s JOIN users u ON u.id = s.professional_id
+        WHERE ${TO_SETTLE} GROUP BY 1, 2, u.name ORDER BY 2 DESC, u.name, 1`,
+    );
+    const { rows: sums } = await server.db.query<{ cases: number; payable: number }>(
+      `SELECT count(case_id)::int AS cases, sum(coalesce(adjusted_cents, net_cents))::int AS payable
+         FROM settlements s WHERE ${TO_SETTLE}`,
+    );
+    const target = PAGE * 3 + 1; // on the fourth page
+    expect(groups.length).toBeGreaterThan(target);
+
+    await page.goto(`${server.url}/settlement`);
+    const table = page.getByRole('table', { name: ptPT.finance.tabs.process });
+    await table.getByRole('row').nth(1).waitFor();
+    await page
+      .getByTestId('settlement-process-total')
+      .getByText(ptPT.table.total.replace('{{count}}', String(groups.length)))
+      .waitFor();
+    const totals = await page.getByTestId('settlement-process-totals').textContent();
+    expect(totals).toContain(`${sums[0]!.cases} `);
+    expect(totals).toContain(formatMoney(sums[0]!.payable, 'pt-PT'));
+
+    for (let i = 0; i <= target; i++) await page.keyboard.press('j');
+    await page.locator('tr[data-active]').waitFor();
+    expect(await page.locator('tr[data-active]').getAttribute('aria-rowindex')).toBe(String(target + 2));
+    // The first request has no cursor; every later one continues from the page before.
+    expect(requested.length).toBeGreaterThan(target / PAGE);
+    expect(requested.map((search) => search.includes('cursor='))).toEqual(
+      requested.map((_, index) => index > 0),
+    );
+    await page.keyboard.press('Enter');
+    const wanted = groups[target]!;
+    await page.waitForURL(
+      `${server.url}/settlement?tab=process&doctor=${wanted.professional_id}&month=${wanted.reference_month}`,
+    );
+    // Its review: the cases to settle, or what the doctor lacks.
+    await page
+      .locator('[data-testid="settle-summary"], [data-testid="missing-information"]')
+      .first()
+      .waitFor();
+  }, 60_000);
 
   it('settles a complete doctor: x leaves one case out, the confirmation shows count and total, Enter settles', async () => {
     const doctor = await doctorMonth(`${TO_SETTLE} AND ${COMPLETE}`);

@@ -64,14 +64,14 @@ export type { Page } from '../../../contract/common';
 export type { DataFilter, FilterOption } from './filters';
 export type { PageRequest } from './page-request';
 
-export interface DataTableProps<T extends RowData> {
+export interface DataTableProps<T extends RowData, P extends Page<T> = Page<T>> {
   /** Names the table: the column choice is remembered under it. */
   id: string;
   label: string;
   columns: readonly DataColumn<T>[];
   /** Prefix of the cache key, so mutations can invalidate every page of this list. */
   queryKey: readonly unknown[];
-  fetchPage(request: PageRequest): Promise<Page<T>>;
+  fetchPage(request: PageRequest): Promise<P>;
   getRowId(row: T): string;
   rowHref?(row: T): string;
   filters?: readonly DataFilter[];
@@ -92,6 +92,8 @@ export interface DataTableProps<T extends RowData> {
    * is one line ("0 registos"), not a toolbar over an empty box.
    */
   collapseWhenEmpty?: boolean;
+  /** What the first page says about the whole list beyond its count (e.g. its money totals), shown beside it. */
+  summary?(firstPage: P): ReactNode;
 }
 
 const features = tableFeatures({ columnVisibilityFeature });
@@ -121,7 +123,7 @@ function useAvailableWidth(box: RefObject<HTMLElement | null>): number {
   return width;
 }
 
-export function DataTable<T extends RowData>(props: DataTableProps<T>) {
+export function DataTable<T extends RowData, P extends Page<T> = Page<T>>(props: DataTableProps<T, P>) {
   const { t, locale } = useI18n();
   const [, navigate] = useLocation();
   const { columns, getRowId, rowHref, filters = [], fixedFilters, defaultSort } = props;
@@ -348,6 +350,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
               })
             : '\u00a0'}
         </output>
+        {firstPage && props.summary ? props.summary(firstPage) : null}
         <details className="data-table-columns">
           <summary>{t('table.columns')}</summary>
           <fieldset>

@@ -1,7 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { fetchProfessionalSettlements, type ProfessionalSettlement, settlementKeys } from '../../api/finance';
+import {
+  fetchProfessionalSettlements,
+  type ProfessionalSettlement,
+  type ProfessionalSettlements,
+  settlementKeys,
+} from '../../api/finance';
 import {
   type DataColumn,
   type DataFilter,
@@ -18,10 +23,30 @@ export const settleHref = (professionalId: string, referenceMonth: string) =>
   `/settlement?tab=process&doctor=${encodeURIComponent(professionalId)}&month=${encodeURIComponent(referenceMonth)}`;
 const rowHref = (row: ProfessionalSettlement) => settleHref(row.professionalId, row.referenceMonth);
 
-async function fetchPage({ filters }: PageRequest) {
+/** A page of doctor-months (keyset, `limit` at a time); every page carries the totals of them all. */
+function fetchPage({ filters, cursor, limit }: PageRequest): Promise<ProfessionalSettlements> {
   const month = filters.referenceMonth?.[0];
-  const answer = await fetchProfessionalSettlements(month ? { referenceMonth: month } : {});
-  return { items: answer.items, nextCursor: null, total: answer.items.length };
+  return fetchProfessionalSettlements({
+    ...(month ? { referenceMonth: month } : {}),
+    ...(cursor ? { cursor } : {}),
+    limit,
+  });
+}
+
+/** The sums over every doctor of the list, not only the rows loaded so far. */
+function Totals({ totals }: { totals: ProfessionalSettlements['totals'] }) {
+  const { t, locale } = useI18n();
+  return (
+    <output className="data-table-total" data-testid="settlement-process-totals">
+      {t('finance.process.totals', {
+        cases: totals.caseCount,
+        gross: formatMoney(totals.grossCents, locale),
+        fee: formatMoney(totals.feeCents, locale),
+        net: formatMoney(totals.netCents, locale),
+        payable: formatMoney(totals.payableCents, locale),
+      })}
+    </output>
+  );
 }
 
 /** "Cases to process": the doctors with settlements waiting, per month; Enter opens one to settle. */
@@ -148,6 +173,7 @@ export function CasesToProcess() {
         getRowId={rowId}
         rowHref={rowHref}
         filters={filters}
+        summary={(first) => <Totals totals={first.totals} />}
       />
     </>
   );

@@ -37,7 +37,7 @@ async function loadReview({ professionalId, referenceMonth }: DoctorMonth): Prom
       order: 'asc',
       limit: 200,
     }),
-    fetchProfessionalSettlements({ referenceMonth }),
+    fetchProfessionalSettlements({ referenceMonth, professionalId }),
   ]);
   const doctor = months.items.find((row) => row.professionalId === professionalId);
   return { cases: page.items, missingFields: doctor?.missingFields ?? [] };

@@ -6,14 +6,16 @@
 //     inside the quotes when the cell is quoted (COPY always quotes a value starting with CR);
 //   - an empty string, which COPY writes as `""` to tell it from NULL, becomes an empty cell;
 //   - lines end in CRLF, not LF;
-//   - the first `keyCells` cells of each line (the keyset position: sort key and id, never quoted) are
-//     dropped, and the last line's are kept for the next batch.
+//   - the last two cells of each line (the keyset position: sort key and id) are dropped, and the last
+//     line's are kept for the next batch.
 // The result is byte for byte what `csvChunks` writes for the same values (tests/api/exports-csv-sql.test.ts).
 
 const QUOTE = 0x22;
 const APOSTROPHE = 0x27;
 const LF = 0x0a;
 const CR = 0x0d;
+/** The keyset position's cells after the export's: sort key and id. */
+const KEY_CELLS = 2;
 
 const isFormulaStart = (c: number) =>
   c === 0x3d || c === 0x2b || c === 0x2d || c === 0x40 || c === 0x09 || c === 0x0d;
@@ -22,14 +24,15 @@ export interface CopiedCsv {
   /** The lines as the export writes them, CRLF-terminated. */
   bytes: Uint8Array;
   rows: number;
-  /** The last line's key cells, as text (empty when no line was read). */
+  /** The last line's key cells (sort key, id) as text; empty when no line was read. */
   lastKey: string[];
 }
 
 /**
- * Reads COPY's CSV output for one batch, chunk by chunk (a chunk may end anywhere: inside a cell, a
- * quoted value or a line), and collects the export's bytes. `textCells[i]` says whether the i-th cell
- * after the key cells is a text cell (the only ones neutralised: money and dates are typed values).
+ * Reads COPY's CSV output for one batch, piece by piece (a piece may end anywhere: inside a cell, a
+ * quoted value or a line), and collects the export's bytes. `textCells[i]` says whether the export's
+ * i-th cell is a text cell (the only ones neutralised: money and dates are typed values); each line
+ * has two cells more, the key.
  */
 export class CopyCsvReader {
   private out: Uint8Array;
@@ -39,25 +42,26 @@ export class CopyCsvReader {
   private cell = 0;
   /** Whether the current cell has begun (its first byte, perhaps an opening quote, was read). */
   private started = false;
-  /** Bytes of the current cell's value read so far (an escaped quote counts once). */
+  /** Bytes of the current quoted cell's value read so far (an escaped quote counts once). */
   private content = 0;
   private quoted = false;
   /** Inside a quoted cell, the previous byte was a quote: an escaped one or the closing one. */
   private quoteSeen = false;
-  private key: number[][];
-  private lastKey: number[][];
+  /** Where the current line's key cells start in `out` (at the separator before them). */
+  private keyStart = 0;
+  /** The last line's key cells as COPY wrote them (`key;id`, perhaps quoted). */
+  private lastKey: Uint8Array = new Uint8Array(0);
   private readonly separator: number;
+  private readonly cells: number;
 
   constructor(
     private readonly textCells: readonly boolean[],
     separator: ';' | ',',
-    private readonly keyCells = 2,
     capacity = 1 << 20,
   ) {
     this.separator = separator.charCodeAt(0);
+    this.cells = textCells.length;
     this.out = new Uint8Array(capacity);
-    this.key = Array.from({ length: keyCells }, () => []);
-    this.lastKey = this.key.map(() => []);
   }
 
   /** Room for `n` more bytes. */
@@ -70,86 +74,121 @@ export class CopyCsvReader {
     this.out = grown;
   }
 
-  /** One byte of the current cell's value (`raw`: as written, an escaped quote's two bytes). */
-  private value(c: number, raw: number): void {
-    if (this.cell < this.keyCells) {
-      this.key[this.cell]!.push(c);
-    } else {
-      if (this.content === 0 && isFormulaStart(c) && this.textCells[this.cell - this.keyCells] === true)
-        this.out[this.length++] = APOSTROPHE;
-      this.out[this.length++] = c;
-      if (raw === 2) this.out[this.length++] = c;
-    }
-    this.content++;
-  }
-
-  private endCell(): void {
-    this.cell++;
-    this.started = false;
-    this.content = 0;
-  }
-
   push(chunk: Uint8Array): void {
     // A cell's `'` and a line's CR are at most one byte more per input byte.
     this.reserve(chunk.length * 2);
     const sep = this.separator;
-    for (let i = 0; i < chunk.length; i++) {
-      const c = chunk[i]!;
-      if (this.quoted) {
-        if (!this.quoteSeen) {
-          if (c === QUOTE) this.quoteSeen = true;
-          else this.value(c, 1);
-          continue;
+    const out = this.out;
+    const n = chunk.length;
+    let i = 0;
+    while (i < n) {
+      // The common case, inlined: the rest of an unquoted cell (COPY writes no quote inside one),
+      // copied up to the separator or the line's end.
+      if (!this.quoted && (this.started || chunk[i] !== QUOTE)) {
+        let length = this.length;
+        let c = chunk[i]!;
+        if (!this.started) {
+          this.started = true;
+          if (isFormulaStart(c) && this.textCells[this.cell] === true) out[length++] = APOSTROPHE;
         }
-        this.quoteSeen = false;
-        if (c === QUOTE) {
-          this.value(c, 2);
-          continue;
+        while (c !== sep && c !== LF) {
+          out[length++] = c;
+          if (++i === n) break;
+          c = chunk[i]!;
         }
-        // The previous quote closed the cell; `c` ends it. `""` is COPY's empty string: an empty cell.
-        this.quoted = false;
-        if (this.cell >= this.keyCells) {
-          if (this.content === 0) this.length--;
-          else this.out[this.length++] = QUOTE;
-        }
+        this.length = length;
+        if (i === n) break;
       }
-      if (c === sep) {
-        if (this.cell >= this.keyCells) this.out[this.length++] = c;
-        this.endCell();
-      } else if (c === LF) {
-        this.out[this.length++] = CR;
-        this.out[this.length++] = LF;
-        this.rows++;
-        const kept = this.lastKey;
-        this.lastKey = this.key;
-        this.key = kept;
-        for (const k of kept) k.length = 0;
-        this.cell = 0;
-        this.started = false;
-        this.content = 0;
-      } else if (!this.started && c === QUOTE) {
-        this.started = true;
-        this.quoted = true;
-        if (this.cell >= this.keyCells) this.out[this.length++] = QUOTE;
-      } else {
-        this.started = true;
-        this.value(c, 1);
-      }
+      this.step(chunk[i]!);
+      i++;
     }
+  }
+
+  /** One byte at a quote, a separator or a line's end. */
+  private step(c: number): void {
+    if (this.quoted) {
+      if (!this.quoteSeen) {
+        if (c === QUOTE) this.quoteSeen = true;
+        else this.value(c);
+        return;
+      }
+      this.quoteSeen = false;
+      if (c === QUOTE) {
+        this.value(c);
+        this.out[this.length++] = c; // an escaped quote stays escaped
+        return;
+      }
+      // The previous quote closed the cell; `c` ends it. `""` is COPY's empty string: an empty cell.
+      this.quoted = false;
+      if (this.content === 0) this.length--;
+      else this.out[this.length++] = QUOTE;
+    }
+    if (c === this.separator) {
+      this.cell++;
+      if (this.cell === this.cells) this.keyStart = this.length;
+      this.out[this.length++] = c;
+      this.started = false;
+    } else if (c === LF) {
+      this.lastKey = this.out.slice(this.keyStart + 1, this.length);
+      this.length = this.keyStart;
+      this.out[this.length++] = CR;
+      this.out[this.length++] = LF;
+      this.rows++;
+      this.cell = 0;
+      this.started = false;
+    } else if (!this.started && c === QUOTE) {
+      this.started = true;
+      this.quoted = true;
+      this.content = 0;
+      this.out[this.length++] = QUOTE;
+    } else {
+      this.started = true;
+      this.value(c);
+    }
+  }
+
+  /** A byte of a quoted cell's value (neutralised at its start when the cell is text). */
+  private value(c: number): void {
+    if (this.content === 0 && isFormulaStart(c) && this.textCells[this.cell] === true)
+      this.out[this.length++] = APOSTROPHE;
+    this.out[this.length++] = c;
+    this.content++;
   }
 
   /** The batch read so far; the reader starts over empty, in a new buffer of the same size. */
   take(): CopiedCsv {
     if (this.cell !== 0 || this.started || this.quoted) throw new Error('COPY output ended inside a line');
-    const decoder = new TextDecoder();
     const taken: CopiedCsv = {
       bytes: this.out.subarray(0, this.length),
       rows: this.rows,
-      lastKey: this.rows === 0 ? [] : this.lastKey.map((k) => decoder.decode(Uint8Array.from(k))),
+      lastKey: this.rows === 0 ? [] : keyCells(this.lastKey, this.separator),
     };
     this.out = new Uint8Array(this.out.length);
     this.length = 0;
     this.rows = 0;
     return taken;
   }
+}
+
+/** The key's two cells as text, unquoted (a text sort key may hold the separator or a quote). */
+function keyCells(bytes: Uint8Array, separator: number): string[] {
+  const text = new TextDecoder().decode(bytes);
+  const cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c !== '"') cell += c;
+      else if (text[i + 1] === '"') cell += text[++i];
+      else quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c.charCodeAt(0) === separator) {
+      cells.push(cell);
+      cell = '';
+    } else cell += c;
+  }
+  cells.push(cell);
+  if (cells.length !== KEY_CELLS) throw new Error(`COPY output: a key of ${cells.length} cells`);
+  return cells;
 }

@@ -9,7 +9,7 @@ import { WriterFailure, type WriterRun } from './writer-thread';
  * `COPY (SELECT …) TO STDOUT (FORMAT csv)` whose bytes `CopyCsvReader` turns into the export's lines as
  * they arrive — no row, no cell and no line is ever a JavaScript string. While a batch is stored the
  * next one is already being read (its position is the batch's last row: the sort key and id COPY
- * writes first on each line).
+ * writes last on each line).
  */
 
 /** What a CSV export reads: the keyset over its cells' select (`csvCopyCells`) and which are text. */
@@ -20,8 +20,8 @@ export interface CsvCopyQuery {
 }
 
 /**
- * One batch's select with its values inlined (COPY takes no parameters): the sort key and id first,
- * then the cells. The statements are the export's own; their `$n` are only ever parameters.
+ * One batch's select with its values inlined (COPY takes no parameters): the cells, then the sort key
+ * and id. The statements are the export's own; their `$n` are only ever parameters.
  */
 export function copyBatchSelect(query: KeysetQuery, position: KeysetPosition | null, count: number): string {
   const params = new SqlParams();
@@ -29,7 +29,7 @@ export function copyBatchSelect(query: KeysetQuery, position: KeysetPosition | n
   const where = [...query.where];
   if (position)
     where.push(after(params, query.sort.sql, query.sort.type, query.id, query.order, position, query.idType));
-  const text = `SELECT (${query.sort.sql})::text, (${query.id})::text, ${query.select} ${query.from}
+  const text = `SELECT ${query.select}, (${query.sort.sql})::text, (${query.id})::text ${query.from}
     ${whereClause(where)} ORDER BY ${query.sort.sql} ${query.order}, ${query.id} ${query.order} LIMIT ${count}`;
   return text.replace(/\$(\d+)/g, (_, n: string) => sqlLiteral(params.values[Number(n) - 1]));
 }

@@ -7,6 +7,7 @@
 //   npx tsx bench/exports.ts                 each format RUNS times (default 3), a fresh process each
 //                                            run, writes bench/results/exports.md
 //   npx tsx bench/exports.ts csv|xlsx        one format in this process, prints a JSON line
+//   SEARCH=0 …                               no searches meanwhile: the export's own CPU and speed
 // Needs the kept 1,000,000-user database of `npx tsx bench/seed-scale.ts --users 1000000 --keep`
 // (bench_seed_1000000; BENCH_DB names another). Migrations are applied first (0019 adds two indexes);
 // run `VACUUM ANALYZE users` once after seeding, as autovacuum would (the results say what else was done).
@@ -33,6 +34,8 @@ import { mib, writeResult } from './banking-report';
 const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres';
 const dbName = process.env.BENCH_DB ?? 'bench_seed_1000000';
 const RANGE = { startDate: process.env.EXPORT_FROM ?? '2023-03-01', endDate: '2026-03-15' };
+/** SEARCH=0: no searches during the export (the export's own CPU; the p95 columns are then empty). */
+const SEARCHING = process.env.SEARCH !== '0';
 const SEARCHES = [
   'role=CUSTOMER&limit=50',
   'role=PROFESSIONAL&status=EMAIL_VERIFIED&limit=50',
@@ -149,7 +152,8 @@ async function runFormat(format: 'CSV' | 'XLSX'): Promise<FormatResult> {
     const busy: number[] = [];
     let status = 'queued';
     for (let i = 0; status === 'queued' || status === 'running'; i++) {
-      busy.push(await search(i));
+      if (SEARCHING) busy.push(await search(i));
+      else await new Promise((resolve) => setTimeout(resolve, 20));
       if (i % 5 === 0) {
         const poll = await fetch(`${server.url}/v2/admin/exports/${job.id}`, { headers });
         status = ((await poll.json()) as { status: string }).status;

@@ -36,6 +36,8 @@ export interface CopiedCsv {
  */
 export class CopyCsvReader {
   private out: Uint8Array;
+  /** The buffer of the batch before the last one taken: free again once that batch is written. */
+  private spare: Uint8Array;
   private length = 0;
   private rows = 0;
   /** Cell index within the line. */
@@ -62,6 +64,7 @@ export class CopyCsvReader {
     this.separator = separator.charCodeAt(0);
     this.cells = textCells.length;
     this.out = new Uint8Array(capacity);
+    this.spare = new Uint8Array(capacity);
   }
 
   /** Room for `n` more bytes. */
@@ -155,7 +158,12 @@ export class CopyCsvReader {
     this.content++;
   }
 
-  /** The batch read so far; the reader starts over empty, in a new buffer of the same size. */
+  /**
+   * The batch read so far; the reader starts over empty. Its bytes stay valid until the second `take`
+   * after this one: the reader alternates between two buffers, so one batch can be written out while
+   * the next is read, without a new multi-megabyte buffer per batch (each one made V8 collect its old
+   * generation: a full collection per batch, measured with --trace-gc).
+   */
   take(): CopiedCsv {
     if (this.cell !== 0 || this.started || this.quoted) throw new Error('COPY output ended inside a line');
     const taken: CopiedCsv = {
@@ -163,7 +171,9 @@ export class CopyCsvReader {
       rows: this.rows,
       lastKey: this.rows === 0 ? [] : keyCells(this.lastKey, this.separator),
     };
-    this.out = new Uint8Array(this.out.length);
+    const filled = this.out;
+    this.out = this.spare.length >= filled.length ? this.spare : new Uint8Array(filled.length);
+    this.spare = filled;
     this.length = 0;
     this.rows = 0;
     return taken;

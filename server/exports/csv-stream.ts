@@ -78,6 +78,7 @@ export function writeCsvCopy(
         next = readBatch(db, source, reader, { key, id }, batchSize);
         next.catch(() => undefined); // awaited on the next turn; a stop may leave it behind
       }
+      // Stored before the next batch is taken: the reader's other buffer is this one (`take`).
       if (batch.rows > 0) await store(batch.bytes);
       rows += batch.rows;
       progress(rows);

@@ -1,15 +1,19 @@
 // Export jobs end to end at 1,000,000 users on PostgreSQL: POST admin/users/export → the runner claims
-// the job → keyset batches from PostgreSQL (CSV: lines PostgreSQL finished, joined on the API thread,
-// decision 0083; XLSX: JSON rows to the writer thread) → the file storage. The API
-// and the runner live in this process, as in `npm start`, so its RSS is the server's. Meanwhile a client
-// searches users one request at a time (p95 while exporting vs. idle).
-//   npx tsx bench/exports.ts                 both formats (a fresh process each), writes bench/results/exports.md
-//   npx tsx bench/exports.ts csv|xlsx        one format, prints a JSON line
+// the job → keyset batches from PostgreSQL (CSV: COPY's output finished on the API thread, decision
+// 0090; XLSX: JSON rows to the writer thread) → the file storage. The API
+// and the runner live in one process, started with the node flags of `npm start` (its heap settings
+// change the RSS), so its RSS is the server's. Meanwhile a client searches users one request at a time
+// (p95 while exporting vs. idle).
+//   npx tsx bench/exports.ts                 each format RUNS times (default 3), a fresh process each
+//                                            run, writes bench/results/exports.md
+//   npx tsx bench/exports.ts csv|xlsx        one format in this process, prints a JSON line
+//   SEARCH=0 …                               no searches meanwhile: the export's own CPU and speed
 // Needs the kept 1,000,000-user database of `npx tsx bench/seed-scale.ts --users 1000000 --keep`
 // (bench_seed_1000000; BENCH_DB names another). Migrations are applied first (0019 adds two indexes);
 // run `VACUUM ANALYZE users` once after seeding, as autovacuum would (the results say what else was done).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../server/app';
@@ -24,11 +28,14 @@ import { listen } from '../server/http/listen';
 import { LocalFileStorage } from '../server/platform/files/local-storage';
 import { openFileStorage } from '../server/platform/files/open-storage';
 import { createSession } from '../server/platform/sessions';
-import { mib, runIsolated, writeResult } from './banking-report';
+import { startArguments } from '../tests/support/server-process';
+import { mib, writeResult } from './banking-report';
 
 const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres';
 const dbName = process.env.BENCH_DB ?? 'bench_seed_1000000';
 const RANGE = { startDate: process.env.EXPORT_FROM ?? '2023-03-01', endDate: '2026-03-15' };
+/** SEARCH=0: no searches during the export (the export's own CPU; the p95 columns are then empty). */
+const SEARCHING = process.env.SEARCH !== '0';
 const SEARCHES = [
   'role=CUSTOMER&limit=50',
   'role=PROFESSIONAL&status=EMAIL_VERIFIED&limit=50',
@@ -37,6 +44,9 @@ const SEARCHES = [
 
 interface FormatResult {
   format: string;
+  /** The load averages (1, 5, 15 min) as `uptime` shows them, before and after the export. */
+  loadBefore: number[];
+  loadAfter: number[];
   rows: number;
   estimatedTotal: number;
   runMs: number;
@@ -128,6 +138,7 @@ async function runFormat(format: 'CSV' | 'XLSX'): Promise<FormatResult> {
       series.push(rss);
     }, 100);
 
+    const loadBefore = loadavg();
     const pgBefore = await backendCpu(db);
     const wall = performance.now();
     const cpu = process.cpuUsage();
@@ -141,7 +152,8 @@ async function runFormat(format: 'CSV' | 'XLSX'): Promise<FormatResult> {
     const busy: number[] = [];
     let status = 'queued';
     for (let i = 0; status === 'queued' || status === 'running'; i++) {
-      busy.push(await search(i));
+      if (SEARCHING) busy.push(await search(i));
+      else await new Promise((resolve) => setTimeout(resolve, 20));
       if (i % 5 === 0) {
         const poll = await fetch(`${server.url}/v2/admin/exports/${job.id}`, { headers });
         status = ((await poll.json()) as { status: string }).status;
@@ -171,6 +183,8 @@ async function runFormat(format: 'CSV' | 'XLSX'): Promise<FormatResult> {
     const step = Math.max(1, Math.floor(series.length / 10));
     return {
       format,
+      loadBefore,
+      loadAfter: loadavg(),
       rows: done.rows_written,
       estimatedTotal: job.estimatedTotal,
       runMs: Number(done.ms),
@@ -268,6 +282,21 @@ async function runPipeline(format: 'CSV' | 'XLSX') {
 }
 
 const script = fileURLToPath(import.meta.url);
+
+/**
+ * One format in a fresh process (its peak RSS is that export's alone), with the node flags `npm start`
+ * gives the server (tests/support/server-process.ts reads the same script) and `--expose-gc`, so the
+ * RSS baseline is taken after a collection.
+ */
+function runAsStarted(format: string): FormatResult {
+  const startFlags = startArguments().slice(0, -1); // without server/main.ts
+  const r = spawnSync(process.execPath, ['--expose-gc', ...startFlags, script, format], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  if (r.status !== 0) throw new Error(`${format} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as FormatResult;
+}
 const only = process.argv[2];
 if (only?.startsWith('pipeline-')) {
   console.log(
@@ -276,20 +305,23 @@ if (only?.startsWith('pipeline-')) {
 } else if (only) {
   console.log(JSON.stringify(await runFormat(only.toUpperCase() as 'CSV' | 'XLSX')));
 } else {
-  const results = ['csv', 'xlsx'].map((f) => runIsolated<FormatResult>(script, f));
+  const runs = Number(process.env.RUNS ?? 3);
+  const formats = (process.env.FORMATS ?? 'csv,xlsx').split(',');
+  const results = formats.flatMap((f) => Array.from({ length: runs }, () => runAsStarted(f)));
+  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
   const rate = (r: FormatResult, ms = r.runMs) => Math.round(r.rows / (ms / 1000)).toLocaleString('en-GB');
   const lines = results.map(
     (r) =>
-      `| ${r.format} | ${r.rows.toLocaleString('en-GB')} (est. ${r.estimatedTotal.toLocaleString('en-GB')}) | ${(r.runMs / 1000).toFixed(1)} s | ${rate(r)} | ${(r.cpuMs / 1000).toFixed(1)} s | ${rate(r, r.cpuMs)} | ${(r.pgCpuMs / 1000).toFixed(1)} s | ${rate(r, r.cpuMs + r.pgCpuMs)} | ${(r.wallMs / 1000).toFixed(1)} s | ${mib(r.bytes)} | ${mib(r.rssStart)} → ${mib(r.rssPeak)} (+${mib(r.rssPeak - r.rssStart)}) | ${r.rssSeries.map((x) => (x / 2 ** 20).toFixed(0)).join(' / ')} | ${r.idleP50.toFixed(1)} / ${r.idleP95.toFixed(1)} | ${r.busyP50.toFixed(1)} / ${r.busyP95.toFixed(1)} (max ${r.busyMax.toFixed(0)}, n=${r.searches}) |`,
+      `| ${r.format} | ${load(r.loadBefore)} → ${load(r.loadAfter)} | ${r.rows.toLocaleString('en-GB')} (est. ${r.estimatedTotal.toLocaleString('en-GB')}) | ${(r.runMs / 1000).toFixed(1)} s | ${rate(r)} | ${(r.cpuMs / 1000).toFixed(1)} s | ${rate(r, r.cpuMs)} | ${(r.pgCpuMs / 1000).toFixed(1)} s | ${rate(r, r.cpuMs + r.pgCpuMs)} | ${(r.wallMs / 1000).toFixed(1)} s | ${mib(r.bytes)} | ${mib(r.rssStart)} → ${mib(r.rssPeak)} (+${mib(r.rssPeak - r.rssStart)}) | ${r.rssSeries.map((x) => (x / 2 ** 20).toFixed(0)).join(' / ')} | ${r.idleP50.toFixed(1)} / ${r.idleP95.toFixed(1)} | ${r.busyP50.toFixed(1)} / ${r.busyP95.toFixed(1)} (max ${r.busyMax.toFixed(0)}, n=${r.searches}) |`,
   );
   writeResult(
     'exports',
-    'npx tsx bench/exports.ts',
+    `npx tsx bench/exports.ts (RUNS=${runs}; each run: node ${['--expose-gc', ...startArguments().slice(0, -1)].join(' ')} bench/exports.ts FORMAT)`,
     [
-      `Database \`${dbName}\` on PostgreSQL (1,000,000 users from \`bench/seed-scale.ts\`), users created ${RANGE.startDate} – ${RANGE.endDate} exported as type USERS (customers and professionals, every field of the specification: ${'33'} columns), pt-PT. The API and the export runner in one process (as \`npm start\`); CSV lines are built by PostgreSQL and joined on the API thread (decision 0083), the XLSX writer runs in its Worker with \`resourceLimits\` ${JSON.stringify(WRITER_LIMITS)}. "PostgreSQL CPU" is the CPU of the backends of this process's pool (from /proc), during the export. "run" is the job's started → finished time as stored; "wall" is from the POST to the client seeing \`done\` (polling). RSS is the whole process (API, runner and the writer thread), sampled every 100 ms. Searches: ${SEARCHES.map((s) => `\`${s}\``).join(', ')} in turn, one at a time, over HTTP.`,
+      `Database \`${dbName}\` on PostgreSQL (1,000,000 users from \`bench/seed-scale.ts\`), users created ${RANGE.startDate} – ${RANGE.endDate} exported as type USERS (customers and professionals, every field of the specification: ${'33'} columns), pt-PT. The API and the export runner in one process, started with \`npm start\`'s node flags; CSV batches are PostgreSQL's \`COPY (SELECT …) TO STDOUT (FORMAT csv)\`, finished on the API thread by \`CopyCsvReader\` (decision 0090), the XLSX writer runs in its Worker with \`resourceLimits\` ${JSON.stringify(WRITER_LIMITS)}. "PostgreSQL CPU" is the CPU of the backends of this process's pool (from /proc), during the export. "run" is the job's started → finished time as stored; "wall" is from the POST to the client seeing \`done\` (polling). RSS is the whole process (API, runner and the writer thread), sampled every 100 ms. Searches: ${SEARCHES.map((s) => `\`${s}\``).join(', ')} in turn, one at a time, over HTTP.`,
       '',
-      '| format | rows | run | rows/s | server CPU | rows/s of server CPU | PostgreSQL CPU | rows/s of server + PostgreSQL CPU | wall | file | RSS start → peak (growth) | RSS MiB over the run | search p50 / p95 ms idle | search p50 / p95 ms during the export |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+      '| format | load (uptime) before → after | rows | run | rows/s | server CPU | rows/s of server CPU | PostgreSQL CPU | rows/s of server + PostgreSQL CPU | wall | file | RSS start → peak (growth) | RSS MiB over the run | search p50 / p95 ms idle | search p50 / p95 ms during the export |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...lines,
       '',
       'Budgets (DESIGN.md §9): CSV ≥ 100,000 rows/s, XLSX ≥ 30,000 rows/s, server memory growth ≤ 100 MB.',

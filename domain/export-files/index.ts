@@ -8,6 +8,7 @@ export {
   type ExportRows,
   ExportValueError,
 } from './columns';
+export { type CopiedCsv, CopyCsvReader } from './copy-csv';
 export { CSV_DIALECT, CSV_MEDIA_TYPE, type CsvOptions, csvChunks, csvField } from './csv';
 export { isFormulaLike, neutralise } from './neutralise';
 export {

@@ -10,6 +10,23 @@ export interface QueryResult<Row> {
 
 export interface Queryable {
   query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+  /**
+   * `COPY (select) TO STDOUT (options)`, its output handed to `sink` piece by piece as it arrives (pg:
+   * a row a piece; PGlite, which writes COPY to `/dev/blob`: the whole output at the end). COPY takes
+   * no parameters, so the select's values are literals (`sqlLiteral`). Both drivers provide it; a
+   * stand-in made for a test may not (exports need it, decision 0090).
+   */
+  copyOut?(select: string, options: string, sink: (bytes: Uint8Array) => void): Promise<void>;
+}
+
+/** A value as an SQL literal, for statements that take no parameters (COPY): text escaped, E'' form. */
+export function sqlLiteral(value: unknown): string {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'string') {
+    if (value.includes('\0')) throw new RangeError('an SQL literal cannot hold a NUL character');
+    return `E'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+  }
+  throw new TypeError(`no SQL literal for ${typeof value}`);
 }
 
 /** One SQL dialect (PostgreSQL) whether embedded (PGlite) or a server (pg). */
@@ -56,6 +73,10 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
       const result = await q.query<Row>(text, params as unknown[] | undefined);
       return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
     },
+    async copyOut(select, options, sink) {
+      const { blob } = await q.query(`COPY (${select}) TO '/dev/blob' (${options})`);
+      if (blob) sink(new Uint8Array(await blob.arrayBuffer()));
+    },
   });
   return {
     kind: 'pglite',
@@ -101,6 +122,14 @@ async function openPostgres(databaseUrl: string, warmConnections: number): Promi
       const result = await q.query(text, params as unknown[] | undefined);
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
     },
+    async copyOut(select, options, sink) {
+      const client = q instanceof pg.Pool ? await q.connect() : q;
+      try {
+        await copyOutOn(client, `COPY (${select}) TO STDOUT (${options})`, sink);
+      } finally {
+        if (client !== q) client.release();
+      }
+    },
   });
   return {
     kind: 'postgres',
@@ -121,4 +150,33 @@ async function openPostgres(databaseUrl: string, warmConnections: number): Promi
     },
     close: () => pool.end(),
   };
+}
+
+/** pg's query, told what to do with COPY's data messages (its own Query drops them). */
+class CopyOutQuery extends pg.Query {
+  failure: unknown = null;
+  constructor(
+    text: string,
+    private readonly sink: (bytes: Uint8Array) => void,
+  ) {
+    super(text);
+  }
+  /** Called by pg for each CopyData message; `chunk` is a view of the socket's buffer, read at once. */
+  handleCopyData(message: { chunk: Uint8Array }): void {
+    if (this.failure !== null) return;
+    try {
+      this.sink(message.chunk);
+    } catch (error) {
+      this.failure = error; // thrown here it would reach the connection's parser; reported at the end
+    }
+  }
+}
+
+function copyOutOn(client: pg.PoolClient, text: string, sink: (bytes: Uint8Array) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const query = new CopyOutQuery(text, sink);
+    query.once('error', reject);
+    query.once('end', () => (query.failure === null ? resolve() : reject(query.failure)));
+    client.query(query);
+  });
 }

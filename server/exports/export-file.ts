@@ -32,7 +32,7 @@ function partPathOf(dataDir: string, jobId: string, format: 'CSV' | 'XLSX'): str
 }
 
 export interface ExportFileWriter {
-  /** Resolves when the bytes may be followed by more (back-pressure). */
+  /** Resolves when the bytes are written: then the chunk's buffer may be reused (back-pressure too). */
   write(chunk: Uint8Array): Promise<void>;
   /** Completes the file and puts it into the storage: `ref` (its sha256) then opens it. */
   finish(): Promise<{ ref: string; sizeBytes: number }>;
@@ -67,7 +67,9 @@ export async function createExportFile(
   return {
     async write(chunk) {
       if (failure) throw failure;
-      if (!out.write(chunk)) await drainedOrFailed(out);
+      // Resolves once the chunk is in the file, not merely queued: the CSV writer reuses its buffers
+      // (CopyCsvReader.take), and this is the back-pressure too.
+      await new Promise<void>((resolve) => out.write(chunk, () => resolve()));
       if (failure) throw failure;
     },
     async finish() {
@@ -88,19 +90,6 @@ export async function createExportFile(
       await rm(partial, { force: true });
     },
   };
-}
-
-/** Resolves on `drain` or `error`, whichever comes first, leaving no listener behind. */
-function drainedOrFailed(out: NodeJS.EventEmitter): Promise<void> {
-  return new Promise((resolve) => {
-    const settle = () => {
-      out.off('drain', settle);
-      out.off('error', settle);
-      resolve();
-    };
-    out.on('drain', settle);
-    out.on('error', settle);
-  });
 }
 
 /** The bytes of a finished export from the shared storage, or null when they are gone. */

@@ -4,7 +4,7 @@ import type { Database, Queryable } from '../db/client';
 import { keysetTextBatches } from '../db/list';
 import type { FileStorage } from '../platform/files/storage';
 import { csvHead } from './csv-sql';
-import { writeCsvLines } from './csv-stream';
+import { writeCsvCopy } from './csv-stream';
 import { createExportFile, deleteExportPart, recordExportDone, releaseExportContent } from './export-file';
 import { EXPORT_RETENTION_MS, type ExportJobRow } from './jobs';
 import { csvRows, type ExportSource, exportSource, jsonRows } from './sources';
@@ -149,7 +149,7 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
   }
 
   /**
-   * CSV: lines finished by PostgreSQL, joined on this thread (decision 0083). XLSX: rows as JSON texts
+   * CSV: PostgreSQL's COPY, its bytes finished on this thread (decision 0090). XLSX: rows as JSON texts
    * to the writer thread, whose capped heap holds the sheet's garbage (decision 0059).
    */
   function startWriter(
@@ -160,8 +160,8 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
   ): WriterRun {
     const headers = source.columns.map((c) => c.header[job.locale]);
     if (job.format === 'CSV')
-      return writeCsvLines(
-        reads,
+      return writeCsvCopy(
+        db,
         csvRows(source, job.locale),
         csvHead(headers, job.locale),
         csvBatchSize,

@@ -1,14 +1,15 @@
 import type { ExportDateField, ExportType } from '../../contract/statuses';
 import type { ColumnKind, ExportLocale } from '../../domain/export-files';
 import { dateRange, type KeysetQuery, SqlParams } from '../db/list';
-import { csvLineSql } from './csv-sql';
+import { csvCopyCells, textCells } from './csv-sql';
+import type { CsvCopyQuery } from './csv-stream';
 
 /**
  * What each export type reads and how its columns are titled (docs/decisions/0075). Every field of the
  * specification's tables (§3 User, Case) is a column; money is a `cents` column beside its currency;
  * instants are written as the Lisbon wall clock. The same statement (the list engine's keyset over the
- * same filters) is read in one of two shapes: each row's finished CSV line (`csvRows`, decision 0083),
- * or each row's values as one JSON text for the XLSX writer thread (`jsonRows`).
+ * same filters) is read in one of two shapes: each row's cells for PostgreSQL's COPY (`csvRows`,
+ * decision 0090), or each row's values as one JSON text for the XLSX writer thread (`jsonRows`).
  */
 
 export interface SourceColumn {
@@ -342,8 +343,12 @@ export function jsonRows(source: ExportSource): KeysetQuery {
   };
 }
 
-/** The rows as their finished CSV lines, built by PostgreSQL (decision 0083, `csvLineSql`). */
-export function csvRows(source: ExportSource, locale: ExportLocale): KeysetQuery {
+/** The rows as COPY's CSV cells (decision 0090, `csvCopyCells`). */
+export function csvRows(source: ExportSource, locale: ExportLocale): CsvCopyQuery {
   const cells = source.columns.map((c, i) => ({ sql: source.values[i]!, kind: c.kind }));
-  return { ...source.keyset, select: `${source.keyset.id} AS id, ${csvLineSql(cells, locale)} AS line` };
+  return {
+    query: { ...source.keyset, select: csvCopyCells(cells, locale) },
+    textCells: textCells(cells),
+    locale,
+  };
 }

@@ -124,12 +124,14 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
     meta: { inlineError: true },
   });
   const rows = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
-  // A new filter is a new list: the keyboard starts over at its top.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every filter change
+  // A new filter is a new list: the keyboard starts over at its top. By value: the files list refreshing
+  // after an action rebuilds the filters, not what they hold.
+  const filtersKey = JSON.stringify(state.filters);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset whenever the filters' values change
   useEffect(() => {
     setActive(-1);
     setAnchor(null);
-  }, [state.filters]);
+  }, [filtersKey]);
 
   const logic = useMemo(
     () =>

@@ -178,7 +178,7 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
     await upload(path);
     const refused = page.getByTestId('statement-refused');
     await refused.waitFor();
-    expect(await refused.textContent()).toBe(
+    expect(await refused.locator('p').textContent()).toBe(
       ptPT.statements.refused.alreadyImported.replace('{{file}}', 'extrato-sepa.camt.053.xml'),
     );
     rmSync(dir, { recursive: true, force: true });

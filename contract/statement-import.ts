@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CSV_FIELDS, type CsvField } from '../domain/statements/types';
 import { INT4_MAX } from './bounds';
 import { uploadFileNameSchema } from './files';
 
@@ -37,20 +38,10 @@ export type KnownLines = z.infer<typeof knownLinesSchema>;
 
 const column = z.union([z.string().min(1).max(200), z.number().int().min(0).max(999)]);
 
-/** `CsvMapping` of domain/statements/csv.ts as it travels: header names or 0-based column indexes. */
+/** `CsvMapping` of domain/statements/types.ts as it travels: header names or 0-based column indexes. */
 export const csvMappingSchema = z
   .object({
-    bookingDate: column,
-    valueDate: column,
-    description: column,
-    amount: column,
-    debit: column,
-    credit: column,
-    currency: column,
-    counterpartyName: column,
-    counterpartyIban: column,
-    bankReference: column,
-    endToEndId: column,
+    ...(Object.fromEntries(CSV_FIELDS.map((field) => [field, column])) as Record<CsvField, typeof column>),
     headerLine: z.number().int().min(0).max(1_000),
     delimiter: z.enum([',', ';', '\t', '|']),
   })

@@ -132,7 +132,6 @@ export const AUDIT_ENTITY_TYPES = [
   'statement_line',
   'stored_file',
   'export',
-  'statement_file',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 /** What an export holds (spec §3); the users export's three share `admin/users/export`. */

@@ -9,6 +9,12 @@ export type StatementLineKeyFields = Pick<
 
 const SEPARATOR = '\u001f';
 
+/**
+ * SHA-256 of a string's UTF-8 as lower-case hex. The plain-TypeScript one serves the browser; the server
+ * passes node:crypto's, ~20× faster on 100,000 lines — the same digest, so the same keys.
+ */
+export type HashHex = (text: string) => string;
+
 /** Runs of whitespace and control characters (the separator among them) become one space; ends trimmed. */
 function canonicalText(value: string | null): string {
   return (value ?? '').replace(/[\s\p{Cc}]+/gu, ' ').trim();
@@ -48,6 +54,7 @@ export function statementLineKey(
   accountIban: string,
   entry: StatementLineKeyFields,
   occurrence: number,
+  hash: HashHex = sha256Hex,
 ): string {
   const parts: (string | number)[] = [
     canonicalIban(accountIban),
@@ -59,19 +66,23 @@ export function statementLineKey(
     occurrence,
   ];
   if (entry.valueDate && entry.valueDate !== entry.bookingDate) parts.push(entry.valueDate);
-  return sha256Hex(parts.join(SEPARATOR));
+  return hash(parts.join(SEPARATOR));
 }
 
 /**
  * The keys of one statement's entries, in order: genuinely identical entries in one statement (two
  * equal fees on one day) get occurrences 0, 1, … in the order the statement lists them.
  */
-export function statementLineKeys(accountIban: string, entries: readonly StatementLineKeyFields[]): string[] {
+export function statementLineKeys(
+  accountIban: string,
+  entries: readonly StatementLineKeyFields[],
+  hash: HashHex = sha256Hex,
+): string[] {
   const seen = new Map<string, number>();
   return entries.map((entry) => {
-    const base = statementLineKey(accountIban, entry, 0);
+    const base = statementLineKey(accountIban, entry, 0, hash);
     const occurrence = seen.get(base) ?? 0;
     seen.set(base, occurrence + 1);
-    return occurrence === 0 ? base : statementLineKey(accountIban, entry, occurrence);
+    return occurrence === 0 ? base : statementLineKey(accountIban, entry, occurrence, hash);
   });
 }

@@ -4,9 +4,14 @@ import { exactPage, type KeysetQuery, SqlParams } from '../db/list';
 import { type Actor, mutation } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
 
-/** A file with its balances checked against its lines and its progress (MATCHED or IGNORED of all). */
+/**
+ * A file with its balance check and its progress (MATCHED or IGNORED of all). The check is the one the
+ * import made on every entry of the file (decision 0097): lines skipped as already imported from an
+ * overlapping file are not among this file's lines, so its own lines need not add up. Files recorded
+ * before imports stored it are checked against their lines.
+ */
 const FILE_SELECT = `s.id, s.file_name, s.format, s.account_iban, s.opening_balance_cents, s.closing_balance_cents,
-       s.imported_at, s.reconciled_at, s.uploaded_by, up.name AS uploaded_by_name, s.reconciled_by,
+       s.balance_consistent, s.imported_at, s.reconciled_at, s.uploaded_by, up.name AS uploaded_by_name, s.reconciled_by,
        rb.name AS reconciled_by_name, n.line_count, n.done_count, n.sum_cents`;
 const FILE_FROM = `FROM statement_files s
   LEFT JOIN users up ON up.id = s.uploaded_by
@@ -24,6 +29,7 @@ interface FileRow {
   account_iban: string | null;
   opening_balance_cents: string | number | null;
   closing_balance_cents: string | number | null;
+  balance_consistent: boolean | null;
   imported_at: Date | string;
   reconciled_at: Date | string | null;
   uploaded_by: string | null;
@@ -48,7 +54,8 @@ function toFileRow(row: FileRow): StatementFileRow {
     openingBalanceCents: opening,
     closingBalanceCents: closing,
     balanceConsistent:
-      opening !== null && closing !== null && BigInt(opening) + BigInt(row.sum_cents) === BigInt(closing),
+      row.balance_consistent ??
+      (opening !== null && closing !== null && BigInt(opening) + BigInt(row.sum_cents) === BigInt(closing)),
     lineCount: row.line_count,
     doneCount: row.done_count,
     importedAt: new Date(row.imported_at).toISOString(),

@@ -19,9 +19,21 @@ export async function lineHistory(db: Queryable, lineId: string): Promise<Histor
     after: unknown;
     created_at: Date | string;
   }>(
-    `SELECT h.actor_id, u.name AS actor_name, h.action, h.before, h.after, h.created_at
+    // An import writes no history row per line (decision 0097): its first entry is the file's upload,
+    // unless the line has an IMPORTED row of its own (lines seeded or imported before that decision).
+    `SELECT f.uploaded_by AS actor_id, u.name AS actor_name, 'IMPORTED' AS action, NULL::jsonb AS before,
+            jsonb_build_object('status', 'UNMATCHED', 'bankAmountCents', l.bank_amount_cents, 'bankDate', l.bank_date) AS after,
+            l.imported_at AS created_at, 0::bigint AS position
+       FROM statement_lines l
+       JOIN statement_files f ON f.id = l.statement_file_id
+       LEFT JOIN users u ON u.id = f.uploaded_by
+      WHERE l.id = $1
+        AND NOT EXISTS (SELECT 1 FROM statement_line_history i WHERE i.statement_line_id = l.id AND i.action = 'IMPORTED')
+     UNION ALL
+     SELECT h.actor_id, u.name, h.action, h.before, h.after, h.created_at, h.id
        FROM statement_line_history h LEFT JOIN users u ON u.id = h.actor_id
-      WHERE h.statement_line_id = $1 ORDER BY h.id`,
+      WHERE h.statement_line_id = $1
+      ORDER BY position`,
     [lineId],
   );
   return {

@@ -12,10 +12,9 @@ export async function knownLines(db: Queryable, keys: readonly string[]): Promis
     fileName: string;
     importedAt: Date;
   }>(
-    `SELECT l.dedup_key AS key, f.id AS "statementFileId", s.original_name AS "fileName", f.imported_at AS "importedAt"
+    `SELECT l.dedup_key AS key, f.id AS "statementFileId", f.file_name AS "fileName", f.imported_at AS "importedAt"
        FROM statement_lines l
        JOIN statement_files f ON f.id = l.statement_file_id
-       JOIN stored_files s ON s.id = f.file_id
       WHERE l.dedup_key = ANY($1::text[])
       ORDER BY l.dedup_key`,
     [keys],

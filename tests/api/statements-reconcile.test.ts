@@ -81,12 +81,14 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
     const history = await expectStatus<{
       items: { actor: { id: string } | null; action: string; before: unknown; after: unknown }[];
     }>(await world.call('GET', `${LINES}/${lineIds[0]}/history`), 200);
+    // The upload first (who imported the file), then the matcher's MATCHED (no person), then the admin's.
     expect(history.items.map((h) => [h.action, h.actor?.id ?? null])).toEqual([
+      ['IMPORTED', world.adminId],
       ['MATCHED', null],
       ['UNMATCHED', world.adminId],
       ['MATCHED', world.adminId],
     ]);
-    expect(history.items[1]).toMatchObject({ before: { status: 'MATCHED' }, after: { status: 'UNMATCHED' } });
+    expect(history.items[2]).toMatchObject({ before: { status: 'MATCHED' }, after: { status: 'UNMATCHED' } });
   });
 
   async function lineFile(lineId: string): Promise<string> {

@@ -253,6 +253,16 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
     }
     if (usable()) dataRow(cells, line);
   };
+  // A statement has few distinct dates: each is read once (bounded, in case every cell differs).
+  const dates = new Map<string, string | null>();
+  const dateOf = (raw: string) => {
+    let date = dates.get(raw);
+    if (date === undefined) {
+      date = parseCsvDate(raw);
+      if (dates.size < 10_000) dates.set(raw, date);
+    }
+    return date;
+  };
   const dataRow = (cells: string[], line: number) => {
     const cols = c!;
     const cell = (cells: string[], f: CsvField) => {
@@ -264,7 +274,7 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
       return;
     }
     if (cells.length === 1 && cells[0]!.trim() === '') return;
-    const bookingDate = parseCsvDate(cell(cells, 'bookingDate'));
+    const bookingDate = dateOf(cell(cells, 'bookingDate'));
     if (!bookingDate) {
       // Rows without a date after the last movement are the export's summary: skipped, not errors.
       if (cells.some((x) => x.trim() !== '')) pendingErrors.push({ line, code: 'INVALID_DATE' });
@@ -280,7 +290,7 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
       return;
     }
     const valueRaw = cell(cells, 'valueDate');
-    const valueDate = valueRaw === '' ? null : parseCsvDate(valueRaw);
+    const valueDate = valueRaw === '' ? null : dateOf(valueRaw);
     if (valueRaw !== '' && !valueDate) {
       errors.push({ line, code: 'INVALID_VALUE_DATE' });
       return;

@@ -164,6 +164,16 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
     const credit = 'PRESTADOR PAGAMENTOS';
     await expect.poll(() => status(credit)).toBe('SUGGESTED');
 
+    // `?` lists the reconciliation keys the table answers to, from the same table as its handler.
+    await page.locator('body').focus();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: ptPT.shortcuts.title });
+    await help.waitFor();
+    for (const label of Object.values(ptPT.statements.keys))
+      expect(await help.textContent()).toContain(label);
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+
     // Keyboard: j to the suggested line, a accepts, u unmatches, z undoes the unmatch.
     await page.locator('body').focus();
     await page.keyboard.press('j');

@@ -89,7 +89,7 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   // CSV batches are COPY's bytes, finished into the reader's two buffers (decision 0090). XLSX batches
   // are one JSON text each on this thread, copied to the writer thread and parsed there: 1,000 rows
-  // gave +136 MiB of RSS at 1,000,000 rows where 5,000 gave +202–211 (bench/results/exports.md).
+  // gave +136 MiB of RSS at 1,000,000 rows where 5,000 gave +202–211 (decision 0091).
   const csvBatchSize = options.batchSize ?? 10_000;
   const xlsxBatchSize = options.batchSize ?? 1000;
   const progressEveryRows = options.progressEveryRows ?? 50_000;

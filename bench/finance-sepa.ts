@@ -1,6 +1,6 @@
 // SEPA and settlements at scale on PostgreSQL (issue 11, DESIGN §9):
 //   npx tsx bench/finance-sepa.ts [--url postgres://…] [--doctors 10000] [--settlements 1000000] [--runs 30]
-//                                 [--db bench_finance_sepa] [--keep] [--reuse]
+//                                 [--db bench_finance_sepa] [--keep] [--reuse] [--default-node]
 // `--keep` leaves the database behind; `--reuse` measures on a database a `--keep` run left (the same
 // scale) instead of seeding again: it applies any newer migrations, puts the SEPA month back as seeded
 // (files deleted, settlements SETTLED) and vacuums — the full scale takes ~18 min to seed.
@@ -34,6 +34,8 @@ const { values } = parseArgs({
     db: { type: 'string', default: 'bench_finance_sepa' },
     keep: { type: 'boolean', default: false },
     reuse: { type: 'boolean', default: false },
+    /** Start the server without `npm start`'s V8 flags: a default Node, for comparison. */
+    'default-node': { type: 'boolean', default: false },
   },
 });
 const DOCTORS = Number(values.doctors);
@@ -70,7 +72,7 @@ const startFlags = (
   }
 ).scripts.start
   .split(/\s+/)
-  .filter((word) => /^--max-[a-z-]+-size=\d+$/.test(word));
+  .filter((word) => !values['default-node'] && /^--max-[a-z-]+-size=\d+$/.test(word));
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const percentile = (sorted: number[], p: number) =>

@@ -6,7 +6,7 @@
 //   npx vite build && npx tsx bench/statement-preview.ts [--lines 100000] [--runs 3]
 // The API runs in this process on PGlite (the preview asks it only for the known lines).
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -98,6 +98,8 @@ interface Run {
   longTasks: string[];
   longestTaskMs: number;
   maxDomRows: number;
+  /** The page's JS heap once the preview is complete (Chromium's performance.memory). */
+  pageHeapMb: number;
 }
 
 try {
@@ -156,6 +158,10 @@ try {
         { timeout: 120_000 },
       );
       const knownDone = await page.evaluate(() => performance.now());
+      const pageHeapMb = await page.evaluate(
+        () =>
+          (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize / 2 ** 20,
+      );
       let maxDomRows = 0;
       const scroller = page.locator('.statement-preview-scroll');
       for (let i = 0; i < 40; i++) {
@@ -189,11 +195,15 @@ try {
         longTasks: inWindow.map((t) => `${Math.round(t.start)}+${Math.round(t.duration)}`),
         longestTaskMs: Math.round(Math.max(0, ...inWindow.map((t) => t.duration))),
         maxDomRows,
+        pageHeapMb: Math.round(pageHeapMb),
       });
       await context.close();
     }
   }
-  console.log(JSON.stringify({ lines, node: process.version, results }, null, 2));
+  const benchRssMb = Math.round(process.memoryUsage().rss / 2 ** 20);
+  console.log(
+    JSON.stringify({ lines, node: process.version, load: loadavg(), benchRssMb, results }, null, 2),
+  );
 } finally {
   await browser.close();
   await listening.close();

@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../db/client';
 import { refuse } from '../platform/refusal';
 
 /**
- * The rows of `statement_import_jobs` (migration 0025, docs/decisions/0097): what the console polls
+ * The rows of `statement_import_jobs` (migration 0024, docs/decisions/0097): what the console polls
  * while an import runs, and how a job whose instance died is told apart from one still running.
  */
 

@@ -25,7 +25,8 @@ import {
   insertImportJob,
   storeProgress,
 } from './import-jobs';
-import { matchStatementFile } from './matching';
+import type { LineState } from './line-state';
+import { matchNewLines, type NewStatementLine, writeNewLineMatches } from './matching';
 
 /**
  * Importing a statement (issue 12, docs/decisions/0097). The upload is judged at once — readable, what
@@ -134,8 +135,6 @@ export function createStatementImports(deps: {
         await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [IMPORT_LOCK]);
         progress.phase = 'importing';
         const result = await importStatement(tx, storage, actor, upload.query.fileName, statement, progress);
-        progress.phase = 'matching';
-        Object.assign(result, await matchStatementFile(tx, result.statementFileId, actor));
         await recordAudit(tx, {
           actorId: actor.userId,
           action: 'statement.imported',
@@ -244,87 +243,118 @@ async function importStatement(
   if (!inserted.rows[0]) throw refuse('STATEMENT_ALREADY_IMPORTED');
   const statementFileId = inserted.rows[0].id;
 
-  let newLines = 0;
-  for (let start = 0; start < keys.length; start += LINES_PER_INSERT) {
-    newLines += await insertLines(tx, statementFileId, actor.at, parsed.entries, keys, start);
-    progress.done = Math.min(keys.length, start + LINES_PER_INSERT);
+  // Imports hold one lock, so the lines known now stay known until this one commits: an overlapping
+  // statement's lines (or those of an import that committed while this one waited) are skipped here,
+  // whatever the preview said.
+  const { rows: knownRows } = await tx.query<{ key: string }>(
+    'SELECT dedup_key AS key FROM statement_lines WHERE dedup_key = ANY($1::text[])',
+    [keys],
+  );
+  const known = new Set(knownRows.map((row) => row.key));
+  const lines: InsertedLine[] = [];
+  parsed.entries.forEach((entry, index) => {
+    if (!known.has(keys[index]!)) lines.push(newLine(entry, keys[index]!));
+  });
+  if (lines.length === 0) throw refuse('STATEMENT_NOTHING_NEW');
+
+  // The matcher decides first, so each line is inserted once in its final state (decision 0097).
+  progress.phase = 'matching';
+  const changes = await matchNewLines(tx, statementFileId, lines);
+  const stateOf = new Map(changes.map((change) => [change.line.id, change.next]));
+  progress.phase = 'importing';
+  for (let start = 0; start < lines.length; start += LINES_PER_INSERT) {
+    await insertLines(tx, statementFileId, actor.at, lines.slice(start, start + LINES_PER_INSERT), stateOf);
+    progress.done = Math.min(lines.length, start + LINES_PER_INSERT);
   }
-  // Overlapping statements: a line imported from an earlier file (or by an import that committed while
-  // this one waited for the lock) is skipped here, whatever the preview said.
-  if (newLines === 0) throw refuse('STATEMENT_NOTHING_NEW');
-  const duplicatesSkipped = keys.length - newLines;
+  progress.phase = 'matching';
+  const newIds = new Set(lines.map((line) => line.id));
+  const matching = await writeNewLineMatches(tx, statementFileId, newIds, changes, actor);
+  const duplicatesSkipped = keys.length - lines.length;
   await tx.query('UPDATE statement_files SET line_count = $2, duplicates_skipped = $3 WHERE id = $1', [
     statementFileId,
-    newLines,
+    lines.length,
     duplicatesSkipped,
   ]);
-  return { statementFileId, newLines, duplicatesSkipped, matched: 0, suggested: 0, unmatched: newLines };
+  return { statementFileId, newLines: lines.length, duplicatesSkipped, ...matching };
 }
 
-const LINE_COLUMNS = [
-  ['line_number', 'int'],
-  ['dedup_key', 'text'],
-  ['bank_amount_cents', 'bigint'],
-  ['bank_date', 'date'],
-  ['value_date', 'date'],
-  ['currency', 'text'],
-  ['description', 'text'],
-  ['counterparty_name', 'text'],
-  ['counterparty_iban', 'text'],
-  ['end_to_end_id', 'text'],
-  ['batch_id', 'text'],
-  ['bank_reference', 'text'],
-  ['kind', 'text'],
-  ['return_reason', 'text'],
-] as const;
+/** A parsed entry as the line it will be, with the id the matcher's links refer to. */
+const newLine = (
+  entry: StatementEntry,
+  key: string,
+): NewStatementLine & { dedup_key: string; currency: string } => ({
+  id: randomUUID(),
+  dedup_key: key,
+  line_number: entry.lineNumber,
+  bank_amount_cents: entry.amountCents,
+  bank_date: entry.bookingDate,
+  value_date: entry.valueDate,
+  currency: entry.currency,
+  description: entry.description,
+  counterparty_name: entry.counterpartyName,
+  counterparty_iban: entry.counterpartyIban,
+  end_to_end_id: entry.endToEndId,
+  batch_id: entry.batchId,
+  bank_reference: entry.bankReference,
+  kind: entry.kind,
+  return_reason: entry.returnReason,
+});
 
-const lineCells = (entry: StatementEntry, key: string): (string | number | null)[] => [
-  entry.lineNumber,
-  key,
-  entry.amountCents,
-  entry.bookingDate,
-  entry.valueDate,
-  entry.currency,
-  entry.description,
-  entry.counterpartyName,
-  entry.counterpartyIban,
-  entry.endToEndId,
-  entry.batchId,
-  entry.bankReference,
-  entry.kind,
-  entry.returnReason,
+type InsertedLine = ReturnType<typeof newLine>;
+type LineCell = string | number | null;
+
+const LINE_COLUMNS: [
+  column: string,
+  type: string,
+  cell: (line: InsertedLine, state?: LineState) => LineCell,
+][] = [
+  ['id', 'uuid', (l) => l.id],
+  ['line_number', 'int', (l) => l.line_number],
+  ['dedup_key', 'text', (l) => l.dedup_key],
+  ['bank_amount_cents', 'bigint', (l) => l.bank_amount_cents],
+  ['bank_date', 'date', (l) => l.bank_date],
+  ['value_date', 'date', (l) => l.value_date],
+  ['currency', 'text', (l) => l.currency],
+  ['description', 'text', (l) => l.description],
+  ['counterparty_name', 'text', (l) => l.counterparty_name],
+  ['counterparty_iban', 'text', (l) => l.counterparty_iban],
+  ['end_to_end_id', 'text', (l) => l.end_to_end_id],
+  ['batch_id', 'text', (l) => l.batch_id],
+  ['bank_reference', 'text', (l) => l.bank_reference],
+  ['kind', 'text', (l) => l.kind],
+  ['return_reason', 'text', (l) => l.return_reason],
+  ['status', 'text', (_, state) => state?.status ?? 'UNMATCHED'],
+  ['match_method', 'text', (_, state) => state?.matchMethod ?? null],
+  ['difference_cents', 'bigint', (_, state) => state?.differenceCents ?? null],
 ];
 
 /**
- * One INSERT of up to LINES_PER_INSERT lines (every value as text, cast in SQL, as the seed's bulk
- * insert does, so both drivers send the same arrays); a key already present is skipped. Answers how
- * many went in. A line's import is not a row of its history: the file says who imported it and when
- * (statement_files.uploaded_by, imported_at; docs/decisions/0097), which halves the rows written.
+ * One INSERT of up to LINES_PER_INSERT lines in the states the matcher decided (every value as text,
+ * cast in SQL, as the seed's bulk insert does, so both drivers send the same arrays). No conflict is
+ * expected: the lines known before were left out under the import lock, so a duplicate key here is a
+ * fault and fails the import. A line's import is not a row of its history: the file says who imported
+ * it and when (statement_files.uploaded_by, imported_at; decision 0097).
  */
 async function insertLines(
   tx: Queryable,
   statementFileId: string,
   at: Date,
-  entries: readonly StatementEntry[],
-  keys: readonly string[],
-  start: number,
-): Promise<number> {
-  const end = Math.min(entries.length, start + LINES_PER_INSERT);
-  const columns = LINE_COLUMNS.map(() => [] as (string | null)[]);
-  for (let index = start; index < end; index++) {
-    lineCells(entries[index]!, keys[index]!).forEach((cell, column) => {
-      columns[column]!.push(cell === null ? null : String(cell));
-    });
-  }
+  lines: readonly InsertedLine[],
+  states: ReadonlyMap<string, LineState>,
+): Promise<void> {
+  const columns = LINE_COLUMNS.map(([, , cell]) =>
+    lines.map((line) => {
+      const value = cell(line, states.get(line.id));
+      return value === null ? null : String(value);
+    }),
+  );
   const names = LINE_COLUMNS.map(([name]) => name).join(', ');
   const casts = LINE_COLUMNS.map(([, type], i) => `c${i}::${type}`).join(', ');
   const arrays = LINE_COLUMNS.map((_, i) => `$${i + 3}::text[]`).join(', ');
   const aliases = LINE_COLUMNS.map((_, i) => `c${i}`).join(', ');
-  const { rowCount } = await tx.query(
+  await tx.query(
     `INSERT INTO statement_lines (statement_file_id, imported_at, updated_at, ${names})
-     SELECT $1::uuid, $2::timestamptz, $2::timestamptz, ${casts} FROM unnest(${arrays}) AS t(${aliases})
-     ON CONFLICT (dedup_key) DO NOTHING`,
+     SELECT $1::uuid, $2::timestamptz, $2::timestamptz, ${casts} FROM unnest(${arrays}) AS t(${aliases})`,
     [statementFileId, at, ...columns],
   );
-  return rowCount;
 }

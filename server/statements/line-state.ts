@@ -176,10 +176,14 @@ export async function writeLineStates(
   actionId: string | null,
   at: Date,
   changes: readonly LineChange[],
+  options: { inserted?: boolean } = {},
 ): Promise<Written> {
   if (changes.length === 0) return { sepaFileIds: [], transferIds: [] };
   const ids = changes.map((c) => c.line.id);
-  await tx.query('DELETE FROM statement_line_matches WHERE statement_line_id = ANY($1::uuid[])', [ids]);
+  // `inserted`: the import wrote these lines in this transaction already in their next state (decision
+  // 0097), so they have no links to replace and no row to update — only their links and history.
+  if (!options.inserted)
+    await tx.query('DELETE FROM statement_line_matches WHERE statement_line_id = ANY($1::uuid[])', [ids]);
   const links = changes.flatMap((c) => c.next.links.map((link) => ({ lineId: c.line.id, link })));
   if (links.length > 0) {
     const column = (kind: CounterpartKind) => links.map(({ link }) => (link.kind === kind ? link.id : null));
@@ -208,22 +212,23 @@ export async function writeLineStates(
       throw error;
     }
   }
-  await tx.query(
-    `UPDATE statement_lines l
+  if (!options.inserted)
+    await tx.query(
+      `UPDATE statement_lines l
         SET status = c.status, match_method = c.method, notes = c.notes, difference_cents = c.difference,
             last_action_id = coalesce($6::uuid, l.last_action_id), updated_at = $7
        FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS c(id, status, method, notes, difference)
       WHERE l.id = c.id`,
-    [
-      ids,
-      changes.map((c) => c.next.status),
-      changes.map((c) => c.next.matchMethod),
-      changes.map((c) => c.next.notes),
-      changes.map((c) => c.next.differenceCents),
-      actionId,
-      at,
-    ],
-  );
+      [
+        ids,
+        changes.map((c) => c.next.status),
+        changes.map((c) => c.next.matchMethod),
+        changes.map((c) => c.next.notes),
+        changes.map((c) => c.next.differenceCents),
+        actionId,
+        at,
+      ],
+    );
   await tx.query(
     `INSERT INTO statement_line_history (statement_line_id, actor_id, action, before, after, created_at)
      SELECT id, $2::uuid, action, before, after, $6 FROM unnest($1::uuid[], $3::text[], $4::jsonb[], $5::jsonb[])

@@ -84,11 +84,10 @@ const toItem = (row: ItemRow): ExpectedItem => ({
  * files not yet paid around its dates (a paid one only for a return naming it); payouts and invoices
  * around its dates with something left to match. Not every counterpart ever: a statement covers days.
  */
-async function openItems(tx: Queryable, statementFileId: string): Promise<ItemRow[]> {
+async function openItems(tx: Queryable, lines: readonly EntryRow[]): Promise<ItemRow[]> {
   const { rows } = await tx.query<ItemRow>(
     `WITH lines AS (
-       SELECT bank_date, end_to_end_id, batch_id, kind FROM statement_lines
-        WHERE statement_file_id = $1 AND status = 'UNMATCHED'
+       SELECT * FROM unnest($1::date[], $2::text[], $3::text[], $4::text[]) AS l(bank_date, end_to_end_id, batch_id, kind)
      ), span AS (
        SELECT min(bank_date) - ${DAYS_BEFORE} AS first, max(bank_date) + ${DAYS_AFTER} AS last FROM lines
      ), transfers AS (
@@ -125,7 +124,12 @@ async function openItems(tx: Queryable, statementFileId: string): Promise<ItemRo
        CROSS JOIN LATERAL (SELECT coalesce(sum(allocated_cents), 0) AS cents FROM statement_line_matches
                             WHERE invoice_id = i.id AND state = 'MATCHED') m
       WHERE i.invoice_date BETWEEN span.first AND span.last AND i.amount_cents > m.cents`,
-    [statementFileId],
+    [
+      lines.map((l) => l.bank_date),
+      lines.map((l) => l.end_to_end_id),
+      lines.map((l) => l.batch_id),
+      lines.map((l) => l.kind),
+    ],
   );
   return rows;
 }
@@ -146,31 +150,16 @@ async function matcherActor(tx: Queryable, statementFileId: string, actor?: Acto
   return { userId: rows[0]?.uploaded_by as string, at: new Date() };
 }
 
-/**
- * Automatic matching of a statement file's UNMATCHED lines against the open counterparts (issue 12,
- * point 4), inside the caller's transaction (the import's): references → MATCHED (or DISCREPANCY
- * when the amounts differ), returns linked to the transfer they return, amount + counterparty + date
- * → SUGGESTED with the matcher's score; links, statuses and history written, and the consequences
- * applied (SEPA file PAID, a return's transfer marked and its doctor blocked). `matched` counts the
- * lines linked (MATCHED or DISCREPANCY).
- */
-export async function matchStatementFile(
+/** The matcher's decision for UNMATCHED lines: each planned line's next state, statuses settled. */
+async function decide(
   tx: Queryable,
-  statementFileId: string,
-  actor?: Actor,
-): Promise<{ matched: number; suggested: number; unmatched: number }> {
-  const { rows: entryRows } = await tx.query<EntryRow>(
-    `SELECT id, line_number, bank_amount_cents, bank_date::text AS bank_date, value_date::text AS value_date,
-            description, counterparty_name, counterparty_iban, end_to_end_id, batch_id, bank_reference, kind,
-            return_reason
-       FROM statement_lines WHERE statement_file_id = $1 AND status = 'UNMATCHED' ORDER BY id`,
-    [statementFileId],
-  );
-  if (entryRows.length === 0) return { matched: 0, suggested: 0, unmatched: 0 };
-  const items = await openItems(tx, statementFileId);
+  entryRows: readonly EntryRow[],
+  lockedOf: (ids: string[]) => Promise<Map<string, LockedLine>>,
+): Promise<LineChange[]> {
+  if (entryRows.length === 0) return [];
+  const items = await openItems(tx, entryRows);
   const byId = new Map(items.map((row) => [`${row.kind}:${row.id}`, row]));
   const result = reconcile(entryRows.map(toEntry), items.map(toItem));
-
   const planned = new Map<string, { links: LinkState[]; method: LockedLine['matchMethod'] }>();
   const link = (lineId: string, l: LinkState, method: LockedLine['matchMethod']) => {
     const entry = planned.get(lineId) ?? { links: [], method };
@@ -245,7 +234,7 @@ export async function matchStatementFile(
     );
   }
 
-  const locked = await lockLines(tx, [...planned.keys()]);
+  const locked = await lockedOf([...planned.keys()]);
   const changes: LineChange[] = [...planned].map(([lineId, plan]) => {
     const line = locked.get(lineId)!;
     const suggested = plan.links.every((l) => l.state === 'SUGGESTED');
@@ -260,12 +249,96 @@ export async function matchStatementFile(
       },
     };
   });
-  const settled = await settleStatuses(tx, changes);
-  const who = await matcherActor(tx, statementFileId, actor);
-  const written = await writeLineStates(tx, null, null, who.at, settled);
-  await reviewEffects(tx, who, written);
-  const ofFile = settled.filter((c) => c.line.statementFileId === statementFileId);
+  return settleStatuses(tx, changes);
+}
+
+/** Lines matched (MATCHED or DISCREPANCY), suggested and left unmatched, among a file's changes. */
+function counts(statementFileId: string, lineCount: number, changes: readonly LineChange[]) {
+  const ofFile = changes.filter((c) => c.line.statementFileId === statementFileId);
   const matched = ofFile.filter((c) => c.next.status === 'MATCHED' || c.next.status === 'DISCREPANCY').length;
   const suggested = ofFile.filter((c) => c.next.status === 'SUGGESTED').length;
-  return { matched, suggested, unmatched: entryRows.length - matched - suggested };
+  return { matched, suggested, unmatched: lineCount - matched - suggested };
+}
+
+/**
+ * Automatic matching of a statement file's UNMATCHED lines against the open counterparts (issue 12,
+ * point 4), inside the caller's transaction (the import's): references → MATCHED (or DISCREPANCY
+ * when the amounts differ), returns linked to the transfer they return, amount + counterparty + date
+ * → SUGGESTED with the matcher's score; links, statuses and history written, and the consequences
+ * applied (SEPA file PAID, a return's transfer marked and its doctor blocked). `matched` counts the
+ * lines linked (MATCHED or DISCREPANCY).
+ */
+export async function matchStatementFile(
+  tx: Queryable,
+  statementFileId: string,
+  actor?: Actor,
+): Promise<{ matched: number; suggested: number; unmatched: number }> {
+  const { rows: entryRows } = await tx.query<EntryRow>(
+    `SELECT id, line_number, bank_amount_cents, bank_date::text AS bank_date, value_date::text AS value_date,
+            description, counterparty_name, counterparty_iban, end_to_end_id, batch_id, bank_reference, kind,
+            return_reason
+       FROM statement_lines WHERE statement_file_id = $1 AND status = 'UNMATCHED' ORDER BY id`,
+    [statementFileId],
+  );
+  const settled = await decide(tx, entryRows, (ids) => lockLines(tx, ids));
+  const who = await matcherActor(tx, statementFileId, actor);
+  await reviewEffects(tx, who, await writeLineStates(tx, null, null, who.at, settled));
+  return counts(statementFileId, entryRows.length, settled);
+}
+
+/** A line the import is about to insert, with the id it will have. */
+export type NewStatementLine = EntryRow;
+
+/**
+ * The import's matching (decision 0097): the matcher decides for lines not yet written, the import
+ * inserts them in their final state, then `writeNewLineMatches` adds their links, history and
+ * consequences — one INSERT per line instead of an INSERT, then an UPDATE and a lock of the matched.
+ */
+export async function matchNewLines(
+  tx: Queryable,
+  statementFileId: string,
+  lines: readonly NewStatementLine[],
+): Promise<LineChange[]> {
+  const fresh = (row: EntryRow): LockedLine => ({
+    id: row.id,
+    statementFileId,
+    amountCents: Number(row.bank_amount_cents),
+    bankDate: row.bank_date,
+    kind: row.kind,
+    returnReason: row.return_reason,
+    status: 'UNMATCHED',
+    matchMethod: null,
+    notes: null,
+    differenceCents: null,
+    lastActionId: null,
+    reconciled: false,
+    links: [],
+  });
+  const byId = new Map(lines.map((row) => [row.id, row]));
+  return decide(tx, lines, async (ids) => new Map(ids.map((id) => [id, fresh(byId.get(id)!)])));
+}
+
+/** After the import inserted the lines in the states `matchNewLines` decided: links, history, consequences. */
+export async function writeNewLineMatches(
+  tx: Queryable,
+  statementFileId: string,
+  newLineIds: ReadonlySet<string>,
+  changes: readonly LineChange[],
+  actor: Actor,
+): Promise<{ matched: number; suggested: number; unmatched: number }> {
+  const isNew = (c: LineChange) => newLineIds.has(c.line.id);
+  const inserted = await writeLineStates(tx, null, null, actor.at, changes.filter(isNew), { inserted: true });
+  // Lines of earlier files linked to the same counterparts (a split payout's other half) change with them.
+  const neighbours = await writeLineStates(
+    tx,
+    null,
+    null,
+    actor.at,
+    changes.filter((c) => !isNew(c)),
+  );
+  await reviewEffects(tx, actor, {
+    sepaFileIds: [...new Set([...inserted.sepaFileIds, ...neighbours.sepaFileIds])],
+    transferIds: [...new Set([...inserted.transferIds, ...neighbours.transferIds])],
+  });
+  return counts(statementFileId, newLineIds.size, changes);
 }

@@ -274,6 +274,68 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
     expect(await finishedJob(client, job.id)).toMatchObject({ status: 'DONE', result: { newLines: 2 } });
   });
 
+  it('matches at import: a payout named in the reference is MATCHED, one with the same amount and day SUGGESTED', async () => {
+    await db.query(
+      `INSERT INTO provider_payouts (provider_payout_id, amount_cents, payout_date)
+       VALUES ('po_7Hk2', 31250, '2026-07-01'), ('po_9Zq4', 18000, '2026-07-02')`,
+    );
+    const bytes = new Uint8Array(
+      Buffer.from(
+        [
+          'Data Movimento;Descrição;Referência;Montante',
+          '01-07-2026;"TRF STRIPE PAYMENTS";"po_7Hk2";312,50',
+          '02-07-2026;"TRF STRIPE PAYMENTS";"";180,00',
+          '02-07-2026;"COMISSAO";"";-2,00',
+          '',
+        ].join('\r\n'),
+      ),
+    );
+    const { job } = await importStatement(client, bytes, 'julho.csv');
+    expect(job).toMatchObject({
+      status: 'DONE',
+      result: { newLines: 3, matched: 1, suggested: 1, unmatched: 1 },
+    });
+    const { rows } = await db.query<{
+      cents: number;
+      status: string;
+      method: string | null;
+      payout: string | null;
+      state: string | null;
+    }>(
+      `SELECT l.bank_amount_cents AS cents, l.status, l.match_method AS method, p.provider_payout_id AS payout, m.state
+         FROM statement_lines l
+         LEFT JOIN statement_line_matches m ON m.statement_line_id = l.id
+         LEFT JOIN provider_payouts p ON p.id = m.payout_id
+        WHERE l.statement_file_id = $1 ORDER BY l.line_number`,
+      [job!.result!.statementFileId],
+    );
+    expect(rows).toEqual([
+      { cents: 31250, status: 'MATCHED', method: 'REFERENCE', payout: 'po_7Hk2', state: 'MATCHED' },
+      {
+        cents: 18000,
+        status: 'SUGGESTED',
+        method: 'AMOUNT_COUNTERPARTY_DATE',
+        payout: 'po_9Zq4',
+        state: 'SUGGESTED',
+      },
+      { cents: -200, status: 'UNMATCHED', method: null, payout: null, state: null },
+    ]);
+    // The matched line's history: the upload (who imported it), then the matcher's MATCHED (no person).
+    const matchedLine = await db.query<{ id: string }>(
+      'SELECT id FROM statement_lines WHERE statement_file_id = $1 AND line_number = 2',
+      [job!.result!.statementFileId],
+    );
+    const history = await fetch(`${api.url}/v2/admin/statements/lines/${matchedLine.rows[0]!.id}/history`, {
+      headers: bearer(client.token),
+    });
+    const items = ((await history.json()) as { items: { action: string; actor: { id: string } | null }[] })
+      .items;
+    expect(items.map((item) => [item.action, item.actor?.id ?? null])).toEqual([
+      ['IMPORTED', adminId],
+      ['MATCHED', null],
+    ]);
+  });
+
   it('an unknown job is 404', async () => {
     const response = await fetch(
       `${api.url}/v2/admin/statements/imports/00000000-0000-4000-8000-000000000000`,

@@ -1,7 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import firstLoadPtPT from '../../locales/pt-PT.json';
 import lazyPtPT from '../../locales/statements.pt-PT.json';
+import { insertDoctor, insertSettlements } from '../api/sepa-support';
 import {
   chromiumSuite,
   closeTestPage,
@@ -13,6 +17,19 @@ import {
 
 const ptPT = { ...firstLoadPtPT, ...lazyPtPT };
 const CAMT = '/work/shared/fixtures/banking/samples/synthetic-statement-pt.camt.053.001.02.xml';
+
+/** The fixture's three transfers (net cents) by their EndToEndId; the third one is returned (AC04). */
+const FIXTURE_TRANSFERS: Record<string, number> = {
+  'STL-2026-04-DOC0042': 125_000,
+  'STL-2026-04-DOC0107': 321_085,
+  'STL-2026-04-DOC0311': 12_050,
+};
+
+/** A case price whose net (after the 16 % fee) is `net`. */
+function grossFor(net: number): number {
+  for (let gross = Math.floor(net / 0.84) - 3; ; gross++)
+    if (gross - Math.round(gross * 0.16) === net) return gross;
+}
 
 /** Keyboard only: Tab (bounded) until the focused control reads `text`. */
 async function tabTo(page: Page, text: string, limit = 80): Promise<void> {
@@ -43,18 +60,58 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
     await page.getByTestId('statement-file').setInputFiles(path);
   };
 
-  it('previews the synthetic camt.053 in the browser, imports it once, and refuses it the second time', async () => {
-    await upload(CAMT);
+  it('matches the statement of a SEPA file we generated: three transfers, the file PAID, the AC04 return blocking the doctor; a, u and z on a suggestion', async () => {
+    const { db } = suite.server;
+    const customer = await db.query<{ id: string }>(
+      "SELECT id FROM users WHERE role = 'CUSTOMER' ORDER BY created_at LIMIT 1",
+    );
+    const doctors: Record<string, string> = {};
+    for (const [e2e, net] of Object.entries(FIXTURE_TRANSFERS)) {
+      const doctor = await insertDoctor(db);
+      doctors[e2e] = doctor.id;
+      await insertSettlements(db, customer.rows[0]!.id, doctor.id, [
+        { grossCents: grossFor(net), month: '2026-03' },
+      ]);
+    }
+    // The SEPA file of exactly these doctors, through the API the SEPA screen uses.
+    const generated = await page.evaluate(async (professionalIds) => {
+      const token = decodeURIComponent(document.cookie.match(/authorization=([^;]+)/)?.[1] ?? '');
+      const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+      const made = await fetch('/v2/admin/settlement/sepa/', {
+        method: 'POST',
+        headers: { ...headers, 'Idempotency-Key': crypto.randomUUID() },
+        body: JSON.stringify({ referenceMonth: '2026-03', professionalIds }),
+      });
+      const { file } = (await made.json()) as { file: { id: string } };
+      return (await (await fetch(`/v2/admin/settlement/sepa/${file.id}`, { headers })).json()) as {
+        id: string;
+        msgId: string;
+        paymentInfoId: string;
+        transfers: { endToEndId: string; professionalId: string; amountCents: number }[];
+      };
+    }, Object.values(doctors));
+    expect(generated.transfers).toHaveLength(3);
+    // The bank's statement of that file: the fixture with our file's references.
+    let xml = readFileSync(CAMT, 'utf8')
+      .replaceAll('PAYOUT-2026-04-0001-B1', generated.paymentInfoId)
+      .replaceAll('PAYOUT-2026-04-0001', generated.msgId);
+    for (const [e2e, doctorId] of Object.entries(doctors)) {
+      const transfer = generated.transfers.find((t) => t.professionalId === doctorId);
+      expect(transfer?.amountCents).toBe(FIXTURE_TRANSFERS[e2e]);
+      xml = xml.replaceAll(e2e, transfer!.endToEndId);
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'statement-e2e-'));
+    const path = join(dir, 'extrato-sepa.camt.053.xml');
+    writeFileSync(path, xml);
+    // Preview, in the browser: format, lines, balances, what the server already holds.
+    await upload(path);
     const summary = page.getByTestId('statement-summary');
     await expect.poll(() => summary.textContent()).toContain('camt.053');
     expect(await summary.textContent()).toContain('6 linhas');
     expect(await page.getByTestId('statement-balance').textContent()).toContain('consistente');
     await expect.poll(() => page.getByTestId('statement-known').textContent()).toContain('Linhas novas: 6');
     expect(await page.getByTestId('statement-preview').locator('tbody tr').count()).toBe(6);
-
-    const before = await suite.server.db.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM statement_files',
-    );
+    const filesBefore = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM statement_files');
     await tabTo(page, ptPT.statements.import.submitNew.replace('{{count}}', '6'));
     // A second Enter while the upload is on its way sends nothing.
     await page.keyboard.press('Enter');
@@ -62,19 +119,78 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
     const result = page.getByTestId('statement-result');
     await result.waitFor();
     expect(await result.textContent()).toContain(ptPT.statements.result.newLines.replace('{{count}}', '6'));
-    const after = await suite.server.db.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM statement_files',
-    );
-    expect(after.rows[0]?.n).toBe((before.rows[0]?.n ?? 0) + 1);
+    const filesAfter = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM statement_files');
+    expect(filesAfter.rows[0]?.n).toBe((filesBefore.rows[0]?.n ?? 0) + 1);
 
-    await upload(CAMT);
+    const sepa = await db.query<{ status: string }>('SELECT status FROM sepa_files WHERE id = $1', [
+      generated.id,
+    ]);
+    expect(sepa.rows[0]?.status).toBe('PAID');
+    const returned = doctors['STL-2026-04-DOC0311'] as string;
+    const blocks = await db.query<{ reason_code: string }>(
+      'SELECT reason_code FROM payout_blocks WHERE professional_id = $1',
+      [returned],
+    );
+    expect(blocks.rows.map((b) => b.reason_code)).toEqual(['AC04']);
+
+    // The lines of this file, as the table shows them.
+    const status = (description: string) =>
+      page.locator('.statement-lines tbody tr', { hasText: description }).first().getAttribute('data-status');
+    await expect.poll(() => page.locator('.statement-lines tbody tr').count()).toBe(6);
+    const statuses = await page
+      .locator('.statement-lines tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')));
+    // Three transfers and the return linked; the bank fee and the unrelated credit left to the admin.
+    expect(statuses.filter((s) => s === 'MATCHED')).toHaveLength(4);
+    expect(await status('LIQUIDACAO TPA 2026-05-04')).toBe('UNMATCHED');
+    expect(await status('1,50')).toBe('UNMATCHED');
+
+    // A later CSV statement: the provider's payout arriving, which the import can only suggest.
+    await db.query(
+      "INSERT INTO provider_payouts (provider_payout_id, amount_cents, payout_date) VALUES ('po_e2e_suggestion', 87530, '2026-05-11')",
+    );
+    const csv = join(dir, 'extrato-maio.csv');
+    writeFileSync(
+      csv,
+      'Data Mov.;Descrição;Montante\r\n12-05-2026;TRF RECEBIDA PRESTADOR PAGAMENTOS;875,30\r\n',
+    );
+    await upload(csv);
+    await page.getByRole('heading', { name: ptPT.statements.mapping.title }).waitFor();
+    await tabTo(page, ptPT.statements.mapping.accept);
+    await page.keyboard.press('Enter');
+    await tabTo(page, ptPT.statements.import.submitNew.replace('{{count}}', '1'));
+    await page.keyboard.press('Enter');
+    await page.getByTestId('statement-result').waitFor();
+    const credit = 'PRESTADOR PAGAMENTOS';
+    await expect.poll(() => status(credit)).toBe('SUGGESTED');
+
+    // `?` lists the reconciliation keys the table answers to, from the same table as its handler.
+    await page.locator('body').focus();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: ptPT.shortcuts.title });
+    await help.waitFor();
+    for (const label of Object.values(ptPT.statements.keys))
+      expect(await help.textContent()).toContain(label);
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+
+    // Keyboard: j to the suggested line, a accepts, u unmatches, z undoes the unmatch.
+    await page.locator('body').focus();
+    await page.keyboard.press('j');
+    await page.keyboard.press('a');
+    await expect.poll(() => status(credit)).toBe('MATCHED');
+    await page.keyboard.press('u');
+    await expect.poll(() => status(credit)).not.toBe('MATCHED');
+    await page.keyboard.press('z');
+    await expect.poll(() => status(credit)).toBe('MATCHED');
+
+    // The same statement again: refused before anything is sent, naming the earlier file.
+    await upload(path);
     const refused = page.getByTestId('statement-refused');
     await refused.waitFor();
-    expect(await refused.textContent()).toContain(
-      ptPT.statements.refused.alreadyImported.replace(
-        '{{file}}',
-        'synthetic-statement-pt.camt.053.001.02.xml',
-      ),
+    expect(await refused.locator('p').textContent()).toBe(
+      ptPT.statements.refused.alreadyImported.replace('{{file}}', 'extrato-sepa.camt.053.xml'),
     );
+    rmSync(dir, { recursive: true, force: true });
   });
 });

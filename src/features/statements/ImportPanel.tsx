@@ -80,7 +80,14 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
         <p className="statement-file-name">{t('statements.import.file', { name: context.file.name })}</p>
       ) : null}
 
-      {state === 'reading' ? <p role="status">{t('statements.import.reading')}</p> : null}
+      {state === 'reading' ? (
+        <div className="statement-actions">
+          <p role="status">{t('statements.import.reading')}</p>
+          <button type="button" onClick={() => actor.send({ type: 'cancel' })}>
+            {t('statements.import.cancel')}
+          </button>
+        </div>
+      ) : null}
 
       {outcome && showsRows && state !== 'reading' ? (
         <div className="statement-summary" role="status" data-testid="statement-summary">
@@ -151,6 +158,7 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
           editable
           onAccept={() => actor.send({ type: 'mapping.accept' })}
           onApply={(mapping) => actor.send({ type: 'mapping.apply', mapping })}
+          onCancel={() => actor.send({ type: 'cancel' })}
         />
       ) : null}
 
@@ -203,6 +211,9 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
             <li>{t('statements.result.suggested', { count: job.result.suggested })}</li>
             <li>{t('statements.result.unmatched', { count: job.result.unmatched })}</li>
           </ul>
+          <button type="button" onClick={() => actor.send({ type: 'cancel' })}>
+            {t('statements.import.close')}
+          </button>
         </div>
       ) : null}
 
@@ -213,6 +224,9 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
               file: context.refusedBecauseOf ?? context.known?.files[0]?.fileName ?? '',
             })}
           </p>
+          <button type="button" onClick={() => actor.send({ type: 'cancel' })}>
+            {t('statements.import.close')}
+          </button>
         </div>
       ) : null}
 

@@ -37,7 +37,7 @@ const ROW_HEIGHT = 32;
 const PAGE = 500;
 const PREFETCH_ROWS = 50;
 const COLUMNS =
-  '4rem 6.5rem 7.5rem 11rem 11rem 13rem minmax(8rem, 1fr) minmax(10rem, 1.5fr) 8.5rem minmax(10rem, 1.2fr)';
+  '3.5rem 6rem 7rem minmax(0, 1.2fr) minmax(0, 1.2fr) minmax(0, 1.4fr) minmax(0, 1fr) minmax(0, 1.5fr) 7.5rem minmax(0, 1.3fr)';
 const HELP = [
   ...helpLines(TABLE_KEYS.filter((row) => row.action.type !== 'open')),
   ...helpLines(RECONCILE_KEYS),
@@ -109,7 +109,7 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
   const filterKeys = useMemo(() => filters.flatMap(filterUrlKeys), [filters]);
   const [state, setState] = useTableUrlState(filterKeys);
   const filterMenu = useRef<MenuHandle>(null);
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(-1);
   const [anchor, setAnchor] = useState<number | null>(null);
@@ -124,12 +124,14 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
     meta: { inlineError: true },
   });
   const rows = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
-  // A new filter is a new list: the keyboard starts over at its top.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every filter change
+  // A new filter is a new list: the keyboard starts over at its top. By value: the files list refreshing
+  // after an action rebuilds the filters, not what they hold.
+  const filtersKey = JSON.stringify(state.filters);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset whenever the filters' values change
   useEffect(() => {
     setActive(-1);
     setAnchor(null);
-  }, [state.filters]);
+  }, [filtersKey]);
 
   const logic = useMemo(
     () =>
@@ -276,7 +278,13 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
           <span role="alert">{t(errorCodeKey(machine.context.error) ?? 'errorMessages.fallback')}</span>
         ) : null}
       </div>
-      <div ref={scrollRef} className="data-table-scroll">
+      <section
+        ref={scrollRef}
+        className="data-table-scroll"
+        aria-label={t('statements.lines.label')}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1, axe scrollable-region-focusable)
+        tabIndex={0}
+      >
         <table
           className="data-table-grid"
           aria-label={t('statements.lines.label')}
@@ -349,7 +357,7 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
             {query.isPending ? t('statements.lines.loading') : t('statements.lines.empty')}
           </div>
         ) : null}
-      </div>
+      </section>
       {dialog ? (
         <LineDialogs
           dialog={dialog}

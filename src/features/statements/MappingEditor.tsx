@@ -24,6 +24,7 @@ export function MappingEditor(props: {
   editable: boolean;
   onAccept(): void;
   onApply(mapping: CsvMapping): void;
+  onCancel(): void;
 }) {
   const { t } = useI18n();
   const id = useId();
@@ -77,7 +78,10 @@ export function MappingEditor(props: {
         <button type="submit" className="primary">
           {t(changed ? 'statements.mapping.apply' : 'statements.mapping.accept')}
         </button>
-      ) : null}
+      ) : null}{' '}
+      <button type="button" onClick={props.onCancel}>
+        {t('statements.import.cancel')}
+      </button>
     </form>
   );
 }

@@ -9,7 +9,7 @@ import type { PreviewRows } from './preview-client';
 const ROW_HEIGHT = 28;
 const OVERSCAN = 10;
 /** Line, date, value date, amount, counterparty, description, kind, imported. */
-const COLUMNS = '4rem 7rem 7rem 8rem minmax(8rem, 1fr) minmax(10rem, 2fr) 7rem minmax(8rem, 1fr)';
+const COLUMNS = '4rem 6.5rem 6.5rem 7.5rem minmax(0, 1fr) minmax(0, 2fr) 6.5rem minmax(0, 1.2fr)';
 
 /**
  * Every line of the file being previewed, virtualised (a 100,000-line statement keeps a few dozen row
@@ -24,7 +24,7 @@ export function PreviewTable({
 }) {
   const { t, locale } = useI18n();
   useSyncExternalStore(rows.subscribe, rows.getVersion);
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLElement>(null);
   const count = rows.entries.length;
   const virtualizer = useVirtualizer({
     count,
@@ -33,7 +33,13 @@ export function PreviewTable({
     overscan: OVERSCAN,
   });
   return (
-    <div ref={scrollRef} className="data-table-scroll statement-preview-scroll">
+    <section
+      ref={scrollRef}
+      className="data-table-scroll statement-preview-scroll"
+      aria-label={t('statements.preview.tableLabel')}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1, axe scrollable-region-focusable)
+      tabIndex={0}
+    >
       <table
         className="data-table-grid statement-preview"
         aria-label={t('statements.preview.tableLabel')}
@@ -91,6 +97,6 @@ export function PreviewTable({
           })}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }

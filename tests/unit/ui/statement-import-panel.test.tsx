@@ -1,0 +1,193 @@
+// @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fromPromise } from 'xstate';
+import lazyEnGB from '../../../locales/statements.en-GB.json';
+import { statementImportMachine } from '../../../machines/statement-import';
+import { I18nProvider } from '../../../src/i18n/i18n';
+import { expectedAfter, type ModelEvent, type Request, walksOf } from '../../machines/model';
+import { type StatementImportExpected, statementImportModel } from '../../machines/statement-import.model';
+import { fillJsdomGaps } from './jsdom-gaps';
+
+/**
+ * The import panel driven through the statementImport model's walks (DESIGN §7: the real UI through the
+ * same paths): each admin event is what the panel offers (the file input, its buttons, Enter twice on
+ * submit), each server or worker outcome settles the stubbed actor, and after every step the panel is
+ * checked against the model's table — written from the specification, not from the machine.
+ */
+
+const requests: Request[] = [];
+const pending = new Map<string, { resolve(value: unknown): void; reject(error: unknown): void }>();
+vi.mock('../../../src/features/statements/import-actors', () => ({
+  statementImportWithConsole: () =>
+    statementImportMachine.provide({
+      actors: Object.fromEntries(
+        ['read', 'known', 'submit', 'poll'].map((id) => [
+          id,
+          fromPromise<unknown, unknown>(({ input }) => {
+            requests.push({ actor: id, input });
+            return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+          }),
+        ]),
+      ),
+    }),
+}));
+
+const { ImportPanel } = await import('../../../src/features/statements/ImportPanel');
+await import('../../../src/features/statements/statements-messages');
+
+beforeAll(fillJsdomGaps);
+afterEach(() => {
+  cleanup();
+  requests.length = 0;
+  pending.clear();
+});
+
+const text = lazyEnGB.statements;
+const fill = (template: string, values: Record<string, string | number>) =>
+  template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
+const OUTCOME = /^xstate\.(done|error)\.actor\.(.+)$/;
+
+/** A file as the input hands it over; its size is what the flow checks first. */
+function fileOf(spec: { name: string; size: number }): File {
+  const file = new File(['x'], spec.name);
+  Object.defineProperty(file, 'size', { value: spec.size });
+  return file;
+}
+
+const button = (name: string) => screen.getByRole('button', { name });
+
+async function perform(event: ModelEvent) {
+  const outcome = OUTCOME.exec(event.type);
+  if (outcome?.[2]) {
+    const running = pending.get(outcome[2]);
+    pending.delete(outcome[2]);
+    await act(async () =>
+      outcome[1] === 'done' ? running?.resolve(event.output) : running?.reject(event.error),
+    );
+    return;
+  }
+  await act(async () => {
+    switch (event.type) {
+      case 'file.chosen':
+        fireEvent.change(screen.getByTestId('statement-file'), {
+          target: { files: [fileOf(event.file as { name: string; size: number })] },
+        });
+        return;
+      case 'mapping.accept':
+        fireEvent.click(button(text.mapping.accept));
+        return;
+      case 'mapping.edit':
+        fireEvent.click(button(text.mapping.edit));
+        return;
+      case 'submit': {
+        // Twice: a second Enter while the first is on its way must send nothing.
+        const submit = screen.getAllByRole('button').find((b) => b.textContent?.startsWith('Import'));
+        fireEvent.click(submit as HTMLElement);
+        fireEvent.click(submit as HTMLElement);
+        return;
+      }
+      case 'retry':
+        fireEvent.click(button(text.import.retry));
+        return;
+      case 'cancel':
+        // Cancel while working on a file; Close once it is imported or refused.
+        fireEvent.click(
+          screen.queryByRole('button', { name: text.import.cancel }) ?? button(text.import.close),
+        );
+        return;
+    }
+  });
+}
+
+/** What the panel must show for the model's expectation. */
+function check(expected: StatementImportExpected, where: string) {
+  expect(
+    requests.map((r) => r.actor),
+    `${where}: requests`,
+  ).toEqual(expected.requests.map((r) => r.actor));
+  const refused = screen.queryByTestId('statement-refused');
+  if (expected.state === 'refused') {
+    const file = expected.refusedBecauseOf ?? '';
+    expect(refused?.querySelector('p')?.textContent, where).toBe(
+      fill(text.refused[expected.refusal as keyof typeof text.refused], { file }),
+    );
+  } else expect(refused, where).toBeNull();
+  expect(screen.queryByTestId('statement-result') !== null, `${where}: summary`).toBe(
+    expected.state === 'imported',
+  );
+  expect(screen.queryByTestId('statement-progress') !== null, `${where}: progress`).toBe(
+    expected.state === 'submitting' || expected.state === 'importing',
+  );
+  expect(screen.queryByRole('heading', { name: text.mapping.title }) !== null, `${where}: mapping`).toBe(
+    expected.state === 'mapping',
+  );
+  expect(screen.queryByRole('button', { name: text.import.retry }) !== null, `${where}: retry`).toBe(
+    expected.state === 'failed',
+  );
+  // The file input is offered unless the file is on its way.
+  expect(screen.queryByTestId('statement-file') !== null, `${where}: input`).toBe(
+    expected.state !== 'submitting' && expected.state !== 'importing',
+  );
+  if (expected.state === 'checking' || expected.state === 'preview') {
+    const known = screen.getByTestId('statement-known').textContent;
+    if (expected.known) expect(known).toBe(fill(text.import.known, { fresh: 2, known: 1 }));
+    else if (expected.knownFailed) expect(known).toBe(text.import.knownFailed);
+    else expect(known).toBe(text.import.checking);
+  }
+}
+
+// Walks whose every admin step the panel offers as a control (an applied mapping needs a changed
+// column: the mapping editor's own choice, covered by the machine's walks).
+const UI_EVENTS = new Set(['file.chosen', 'mapping.accept', 'mapping.edit', 'submit', 'retry', 'cancel']);
+const journeys = walksOf(statementImportModel, undefined)
+  .map((w) => w.events)
+  .filter((events) => {
+    let expected = statementImportModel.initial(undefined);
+    return events.every((event) => {
+      const drivable = OUTCOME.test(event.type) || UI_EVENTS.has(event.type);
+      const before = expected;
+      const row = statementImportModel.transitions[expected.state]?.[event.type];
+      expected = expectedAfter(statementImportModel, expected, event);
+      // Only events the state answers: a control the panel does not show cannot be pressed.
+      const offered = event.type !== 'mapping.edit' || before.preview?.csv;
+      return (
+        drivable &&
+        offered &&
+        row !== undefined &&
+        !(event.type === 'submit' && event.idempotencyKey === 'key-2')
+      );
+    });
+  })
+  .filter(
+    (events, i, all) =>
+      !all.some(
+        (o, j) =>
+          j !== i &&
+          o.length > events.length &&
+          events.every((e, k) => JSON.stringify(o[k]) === JSON.stringify(e)),
+      ),
+  );
+
+describe('the statement import panel, driven through the statementImport walks', () => {
+  it('has walks to drive', () => expect(journeys.length).toBeGreaterThan(20));
+  for (const events of journeys) {
+    it(events.map((e) => e.type.replace('xstate.', '')).join(' → '), async () => {
+      render(
+        <QueryClientProvider client={new QueryClient()}>
+          <I18nProvider initial="en-GB">
+            <ImportPanel onImported={() => {}} />
+          </I18nProvider>
+        </QueryClientProvider>,
+      );
+      let expected = statementImportModel.initial(undefined);
+      check(expected, 'at start');
+      for (const [i, event] of events.entries()) {
+        expected = expectedAfter(statementImportModel, expected, event);
+        await perform(event);
+        check(expected, `after step ${i + 1} (${event.type})`);
+      }
+    });
+  }
+});

@@ -63,14 +63,16 @@ export interface StatementSubmitRequest {
   idempotencyKey: string;
 }
 
-export type RefusalReason =
-  | 'tooBig'
-  | 'wrongFormat'
-  | 'unreadable'
-  | 'alreadyImported'
-  | 'nothingNew'
-  | 'previewMismatch'
-  | 'hasErrors';
+export const REFUSAL_REASONS = [
+  'tooBig',
+  'wrongFormat',
+  'unreadable',
+  'alreadyImported',
+  'nothingNew',
+  'previewMismatch',
+  'hasErrors',
+] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 export interface StatementImportContext {
   file: ChosenFile | null;

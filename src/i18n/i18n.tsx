@@ -10,12 +10,25 @@ dictionary.locale(DEFAULT_LOCALE);
 
 export type Translate = (key: string, params?: Record<string, string | number>) => string;
 
+const isTable = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /**
- * Adds a lazy screen's own namespaces (docs/decisions/0074): its strings load with its chunk, not with
- * the first page. Top-level namespaces only (they replace, never merge into, an existing one).
+ * Adds a lazy screen's own strings (docs/decisions/0074): they load with its chunk, not with the first
+ * page. A screen's own namespaces are added whole; a namespace the first load has too (`errorMessages`:
+ * the refusals only that screen's calls can meet) is merged into it, key by key.
  */
 export function addMessages(tables: Record<Locale, Record<string, unknown>>): void {
-  for (const [lang, table] of Object.entries(tables)) dictionary.set(lang, table as typeof ptPT);
+  for (const [lang, table] of Object.entries(tables)) {
+    const current = (dictionary.table(lang) ?? {}) as Record<string, unknown>;
+    const merged = Object.fromEntries(
+      Object.entries(table).map(([namespace, value]) => {
+        const existing = current[namespace];
+        return [namespace, isTable(existing) && isTable(value) ? { ...existing, ...value } : value];
+      }),
+    );
+    dictionary.set(lang, merged as typeof ptPT);
+  }
 }
 
 /** For code outside React (query cache, toasts): always the locale currently shown. */

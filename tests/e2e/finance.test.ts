@@ -4,10 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import firstLoadEnGB from '../../locales/en-GB.json';
-import financeEnGB from '../../locales/finance.en-GB.json';
-import lazyPtPT from '../../locales/finance.pt-PT.json';
-import firstLoadPtPT from '../../locales/pt-PT.json';
 import { formatMoney } from '../../src/features/finance/format';
 import {
   closeTestPage,
@@ -18,11 +14,9 @@ import {
   type TestPage,
   tabTo as tabUntil,
 } from '../support/browser';
+import { enGB, ptPT } from '../support/messages';
 import { startTestServer, type TestServer } from '../support/server';
 import { statusReportFor } from '../support/status-report';
-
-const enGB = { ...firstLoadEnGB, ...financeEnGB };
-const ptPT = { ...firstLoadPtPT, ...lazyPtPT };
 
 const XSD = '/work/shared/fixtures/banking/xsd/pain.001.001.03.xsd';
 
@@ -304,7 +298,7 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
   }, 120_000);
 
   it('deletes a settlement from the management table through its confirmation, then the CSV report of its month totals what is left', async () => {
-    const text = lazyPtPT.settlementAdmin;
+    const text = ptPT.settlementAdmin;
     const { rows: candidates } = await server.db.query<{ professional_id: string; reference_month: string }>(
       `SELECT s.professional_id, s.reference_month FROM settlements s
         WHERE s.status IN ('READY_TO_SETTLE', 'AVAILABLE', 'SETTLED')

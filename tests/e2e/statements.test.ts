@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import firstLoadPtPT from '../../locales/pt-PT.json';
-import lazyPtPT from '../../locales/statements.pt-PT.json';
 import { insertDoctor, insertSettlements } from '../api/sepa-support';
 import {
   chromiumSuite,
@@ -14,8 +12,8 @@ import {
   signInByKeyboard,
   type TestPage,
 } from '../support/browser';
+import { ptPT } from '../support/messages';
 
-const ptPT = { ...firstLoadPtPT, ...lazyPtPT };
 const CAMT = '/work/shared/fixtures/banking/samples/synthetic-statement-pt.camt.053.001.02.xml';
 
 /** The fixture's three transfers (net cents) by their EndToEndId; the third one is returned (AC04). */

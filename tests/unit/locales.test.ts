@@ -1,21 +1,18 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES } from '../../contract/statuses';
+import { STATEMENT_HISTORY_ACTIONS, STATEMENT_LINE_KINDS } from '../../contract/reconciliation';
+import { STATEMENT_IMPORT_PHASES } from '../../contract/statement-import';
+import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES, STATEMENT_LINE_STATUSES } from '../../contract/statuses';
 import { REASON_CODES } from '../../domain/sepa/reason-codes';
-import firstLoadEnGB from '../../locales/en-GB.json';
-import lazyEnGB from '../../locales/finance.en-GB.json';
-import lazyPtPT from '../../locales/finance.pt-PT.json';
-import firstLoadPtPT from '../../locales/pt-PT.json';
+import { CSV_FIELDS } from '../../domain/statements/types';
+import { REFUSAL_REASONS } from '../../machines/statement-import';
 import { ERROR_CODES, VALIDATION_CODES } from '../../src/i18n/error-codes';
 import { femaleKey, GENDERED_KEYS } from '../../src/i18n/gender';
 import { LOCALES, languageKey } from '../../src/i18n/locales';
+import { enGB, ptPT } from '../support/messages';
 
 type Tree = { [key: string]: string | Tree };
-
-// A lazy screen's namespaces live in their own files (docs/decisions/0074); they are held to the same rules.
-const enGB = { ...firstLoadEnGB, ...lazyEnGB };
-const ptPT = { ...firstLoadPtPT, ...lazyPtPT };
 
 function leafKeys(tree: Tree, prefix = ''): string[] {
   return Object.entries(tree).flatMap(([key, value]) =>
@@ -52,6 +49,12 @@ const dynamicKeys = [
   ...GENDERED_KEYS.map(femaleKey),
   ...AUDIT_ACTIONS.map((code) => `auditActions.${code}`),
   ...AUDIT_ENTITY_TYPES.map((type) => `auditEntities.${type}`),
+  ...STATEMENT_IMPORT_PHASES.map((phase) => `statements.import.phase.${phase}`),
+  ...REFUSAL_REASONS.map((reason) => `statements.refused.${reason}`),
+  ...CSV_FIELDS.map((field) => `statements.mapping.fields.${field}`),
+  ...STATEMENT_LINE_KINDS.map((kind) => `statements.kind.${kind}`),
+  ...STATEMENT_LINE_STATUSES.map((status) => `statements.status.${status}`),
+  ...STATEMENT_HISTORY_ACTIONS.map((action) => `statements.history.${action}`),
 ];
 
 const en = leafKeys(enGB as Tree);

@@ -18,7 +18,7 @@ import { KNOWN_LINES_MAX_KEYS } from './limits';
 import { PreviewRows, previewInWorker } from './preview-client';
 import { headerKey, type PreviewDetails } from './preview-protocol';
 
-const MEMORY = 'statements.csvMappings';
+const MEMORY = 'statement-csv-mappings';
 /** How often the import's progress is asked. */
 const POLL_MS = 500;
 

@@ -5,13 +5,7 @@ import {
   REASON_CODES,
   reasonKey,
 } from '../../../domain/sepa/reason-codes';
-import firstLoadEnGB from '../../../locales/en-GB.json';
-import financeEnGB from '../../../locales/finance.en-GB.json';
-import financePtPT from '../../../locales/finance.pt-PT.json';
-import firstLoadPtPT from '../../../locales/pt-PT.json';
-
-const ptPT = { ...firstLoadPtPT, ...financePtPT };
-const enGB = { ...firstLoadEnGB, ...financeEnGB };
+import { enGB, ptPT } from '../../support/messages';
 
 const groups = { 'en-GB': enGB.bankReasons, 'pt-PT': ptPT.bankReasons } as Record<
   string,

@@ -2,14 +2,11 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import firstLoadEnGB from '../../../locales/en-GB.json';
-import lazyEnGB from '../../../locales/finance.en-GB.json';
 import type { SettlementItem } from '../../../src/api/finance';
+import { enGB } from '../../support/messages';
 import { adminProfile, clearCookies, type FakeCall, fakeApi } from './fake-api';
 import { fillJsdomGaps, layOutTables } from './jsdom-gaps';
 import { renderApp } from './render-app';
-
-const enGB = { ...firstLoadEnGB, ...lazyEnGB };
 
 beforeAll(fillJsdomGaps);
 layOutTables();
@@ -19,7 +16,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const text = lazyEnGB.settlementAdmin;
+const text = enGB.settlementAdmin;
 const fill = (template: string, values: Record<string, string | number>) =>
   template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
 

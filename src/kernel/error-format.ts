@@ -31,5 +31,6 @@ export function formatError(error: unknown, t: Translate): FormattedError {
     return { title, message: lines.join('\n') };
   }
   const key = errorCodeKey(error.code);
-  return { title, message: key ? t(key) : fallback };
+  // A screen's own refusals load with its strings (decision 0098): before they have, the fallback.
+  return { title, message: (key && t(key)) || fallback };
 }

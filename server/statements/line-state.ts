@@ -176,6 +176,8 @@ export async function writeLineStates(
   actionId: string | null,
   at: Date,
   changes: readonly LineChange[],
+  /** An undo: each line's last action becomes this one instead (the action before the one undone). */
+  previousActions?: ReadonlyMap<string, string | null>,
 ): Promise<Written> {
   if (changes.length === 0) return { sepaFileIds: [], transferIds: [] };
   const ids = changes.map((c) => c.line.id);
@@ -211,8 +213,9 @@ export async function writeLineStates(
   await tx.query(
     `UPDATE statement_lines l
         SET status = c.status, match_method = c.method, notes = c.notes, difference_cents = c.difference,
-            last_action_id = coalesce($6::uuid, l.last_action_id), updated_at = $7
-       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS c(id, status, method, notes, difference)
+            last_action_id = CASE WHEN $8 THEN c.previous ELSE coalesce($6::uuid, l.last_action_id) END, updated_at = $7
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bigint[], $9::uuid[])
+         AS c(id, status, method, notes, difference, previous)
       WHERE l.id = c.id`,
     [
       ids,
@@ -222,6 +225,8 @@ export async function writeLineStates(
       changes.map((c) => c.next.differenceCents),
       actionId,
       at,
+      previousActions !== undefined,
+      changes.map((c) => previousActions?.get(c.line.id) ?? null),
     ],
   );
   await tx.query(

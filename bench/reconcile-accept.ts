@@ -57,7 +57,10 @@ function traceSlowQueries(limit: number) {
       const t = performance.now();
       const result = await query(...args);
       const took = performance.now() - t;
-      if (took > limit) process.stderr.write(`${Math.round(took)} ms: ${String(args[0]).replace(/\s+/g, ' ').slice(0, 160)}\n`);
+      if (took > limit)
+        process.stderr.write(
+          `${Math.round(took)} ms: ${String(args[0]).replace(/\s+/g, ' ').slice(0, 160)}\n`,
+        );
       return result;
     }) as typeof target.query;
   };
@@ -74,7 +77,9 @@ function traceSlowQueries(limit: number) {
     });
     const end = performance.now();
     if (end - t > limit)
-      process.stderr.write(`transaction ${Math.round(end - t)} ms (commit ${Math.round(end - workDone)} ms)\n`);
+      process.stderr.write(
+        `transaction ${Math.round(end - t)} ms (commit ${Math.round(end - workDone)} ms)\n`,
+      );
     return result;
   }) as typeof db.transaction;
 }

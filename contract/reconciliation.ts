@@ -164,6 +164,7 @@ export const statementLineRowSchema = z.object({
   sepa: amountAndDate.extend({ label: z.string() }).nullable(),
   matches: z.array(counterpartSchema),
   suggestion: candidateSchema.nullable(),
+  /** Counterparts of its amount near its date (up to 20); in answers of over 1,000 lines, 1 if suggested. */
   candidateCount: z.number().int(),
   /**
    * DISCREPANCY: bank lines minus counterparts of the match (the line, the counterparts it is linked

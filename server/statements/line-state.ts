@@ -176,12 +176,16 @@ export async function writeLineStates(
   actionId: string | null,
   at: Date,
   changes: readonly LineChange[],
-  options: { inserted?: boolean } = {},
+  options: {
+    /** The import wrote these lines in this transaction already in their next state (decision 0097). */
+    inserted?: boolean;
+    /** An undo: each line's last action becomes this one instead (the action before the one undone). */
+    previousActions?: ReadonlyMap<string, string | null>;
+  } = {},
 ): Promise<Written> {
   if (changes.length === 0) return { sepaFileIds: [], transferIds: [] };
   const ids = changes.map((c) => c.line.id);
-  // `inserted`: the import wrote these lines in this transaction already in their next state (decision
-  // 0097), so they have no links to replace and no row to update — only their links and history.
+  // Lines the import inserted in their next state have no links to replace and no row to update.
   if (!options.inserted)
     await tx.query('DELETE FROM statement_line_matches WHERE statement_line_id = ANY($1::uuid[])', [ids]);
   const links = changes.flatMap((c) => c.next.links.map((link) => ({ lineId: c.line.id, link })));
@@ -216,8 +220,9 @@ export async function writeLineStates(
     await tx.query(
       `UPDATE statement_lines l
         SET status = c.status, match_method = c.method, notes = c.notes, difference_cents = c.difference,
-            last_action_id = coalesce($6::uuid, l.last_action_id), updated_at = $7
-       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS c(id, status, method, notes, difference)
+            last_action_id = CASE WHEN $8 THEN c.previous ELSE coalesce($6::uuid, l.last_action_id) END, updated_at = $7
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bigint[], $9::uuid[])
+         AS c(id, status, method, notes, difference, previous)
       WHERE l.id = c.id`,
       [
         ids,
@@ -227,6 +232,8 @@ export async function writeLineStates(
         changes.map((c) => c.next.differenceCents),
         actionId,
         at,
+        options.previousActions !== undefined,
+        changes.map((c) => options.previousActions?.get(c.line.id) ?? null),
       ],
     );
   await tx.query(

@@ -24,11 +24,16 @@ const MAX_CANDIDATES = 20;
 /** The direction a counterpart must have for the line: its own, inverted for a return. */
 const DIRECTION = `(CASE WHEN l.kind = 'return' THEN -1 ELSE 1 END) * sign(l.bank_amount_cents)`;
 
-const LINE_SELECT = `l.id, l.statement_file_id, l.line_number, l.bank_amount_cents, l.bank_date::text AS bank_date,
+/** Answers of more lines than this (a bulk accept, its undo) count candidates only as their suggestion. */
+const COUNTED_ROWS = 1000;
+
+const lineSelect = (
+  countCandidates: boolean,
+) => `l.id, l.statement_file_id, l.line_number, l.bank_amount_cents, l.bank_date::text AS bank_date,
        l.value_date::text AS value_date, l.transaction_date::text AS transaction_date, l.description,
        l.counterparty_name, l.counterparty_iban, l.end_to_end_id, l.batch_id, l.bank_reference, l.kind,
        l.return_reason, l.status, l.match_method, l.notes, l.difference_cents, l.updated_at,
-       CASE WHEN l.status IN ('UNMATCHED', 'SUGGESTED', 'DISCREPANCY') THEN (
+       CASE WHEN ${countCandidates} AND l.status IN ('UNMATCHED', 'SUGGESTED', 'DISCREPANCY') THEN (
          SELECT count(*)::int FROM (
            SELECT 1 FROM statement_counterparts c
             WHERE c.amount_cents = abs(l.bank_amount_cents) AND c.direction = ${DIRECTION}
@@ -150,7 +155,7 @@ async function toRows(db: Queryable, rows: LineRow[]): Promise<StatementLineRow[
 export async function lineRows(db: Queryable, ids: readonly string[]): Promise<StatementLineRow[]> {
   if (ids.length === 0) return [];
   const { rows } = await db.query<LineRow>(
-    `SELECT ${LINE_SELECT} FROM statement_lines l WHERE l.id = ANY($1::uuid[])`,
+    `SELECT ${lineSelect(ids.length <= COUNTED_ROWS)} FROM statement_lines l WHERE l.id = ANY($1::uuid[])`,
     [ids],
   );
   const byId = new Map((await toRows(db, rows)).map((r) => [r.id, r]));
@@ -188,7 +193,7 @@ const EXACT_TOTAL_LIMIT = 10_000;
 export async function listLines(db: Queryable, query: StatementLineListQuery) {
   const params = new SqlParams();
   const keyset: KeysetQuery = {
-    select: LINE_SELECT,
+    select: lineSelect(true),
     from: 'FROM statement_lines l',
     where: lineFilters(params, query),
     params,
@@ -216,9 +221,10 @@ export async function listLines(db: Queryable, query: StatementLineListQuery) {
  * amount near its date, or named by its references, still open.
  */
 export async function lineCandidates(db: Queryable, lineId: string): Promise<Candidate[]> {
-  const { rows } = await db.query<LineRow>(`SELECT ${LINE_SELECT} FROM statement_lines l WHERE l.id = $1`, [
-    lineId,
-  ]);
+  const { rows } = await db.query<LineRow>(
+    `SELECT ${lineSelect(true)} FROM statement_lines l WHERE l.id = $1`,
+    [lineId],
+  );
   const row = rows[0];
   if (!row) throw refuse('STATEMENT_LINE_NOT_FOUND');
   const amount = Number(row.bank_amount_cents);

@@ -71,7 +71,12 @@ async function runAction(
   actor: Actor,
   kind: ActionKind,
   plan: (tx: Queryable) => Promise<LineChange[]>,
-  options: { settle?: boolean; undoes?: string; check?: (changes: LineChange[]) => void } = {},
+  options: {
+    settle?: boolean;
+    undoes?: string;
+    check?: (changes: LineChange[]) => void;
+    previousActions?: ReadonlyMap<string, string | null>;
+  } = {},
 ): Promise<Done> {
   const { rows } = await tx.query<{ id: string }>(
     `INSERT INTO statement_actions (kind, actor_id, lines, undoes, created_at) VALUES ($1, $2, '[]', $3, $4) RETURNING id`,
@@ -81,7 +86,9 @@ async function runAction(
   const planned = await plan(tx);
   const changes = options.settle === false ? planned : await settleStatuses(tx, planned);
   options.check?.(changes);
-  const written = await writeLineStates(tx, actor.userId, actionId, actor.at, changes);
+  const written = await writeLineStates(tx, actor.userId, actionId, actor.at, changes, {
+    previousActions: options.previousActions,
+  });
   await reviewEffects(tx, actor, written);
   await tx.query('UPDATE statement_actions SET lines = $2 WHERE id = $1', [
     actionId,
@@ -309,15 +316,14 @@ export async function undoAction(
         if (lines.some((line) => line.lastActionId !== actionId)) throw refuse('STATEMENT_ACTION_STALE');
         return lines.map((line) => ({ line, next: before.get(line.id)! }));
       },
-      { settle: false, undoes: actionId },
+      // Each line's last action is again the one before: undoing that is next (`z`, `z`, …).
+      {
+        settle: false,
+        undoes: actionId,
+        previousActions: new Map(entries.map((e) => [e.lineId, e.lastActionId])),
+      },
     );
     await tx.query('UPDATE statement_actions SET undone_by = $2 WHERE id = $1', [actionId, result.actionId]);
-    // Each line's last action is again the one before: undoing that is next (`z`, `z`, …).
-    await tx.query(
-      `UPDATE statement_lines l SET last_action_id = e.previous
-         FROM unnest($1::uuid[], $2::uuid[]) AS e(id, previous) WHERE l.id = e.id`,
-      [entries.map((e) => e.lineId), entries.map((e) => e.lastActionId)],
-    );
     return {
       result,
       entityId: result.lineIds[0] ?? actionId,

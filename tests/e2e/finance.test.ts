@@ -190,8 +190,21 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
     expect(totals).toContain(`${sums[0]!.cases} `);
     expect(totals).toContain(formatMoney(sums[0]!.payable, 'pt-PT'));
 
-    for (let i = 0; i <= target; i++) await page.keyboard.press('j');
-    await page.locator('tr[data-active]').waitFor();
+    // One row at a time, as an operator sees it move: at the end of what is loaded, `j` asks for the
+    // next page and the row follows once it is there (a key pressed before then is not queued).
+    for (let i = 0; i <= target; i++) {
+      const next = page.locator(`tr[data-active][aria-rowindex="${i + 2}"]`);
+      await page.keyboard.press('j');
+      const moved = await next.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      );
+      // Pressed on the last loaded row: nothing to move to until the next page is in; press again.
+      if (!moved) {
+        await page.keyboard.press('j');
+        await next.waitFor();
+      }
+    }
     expect(await page.locator('tr[data-active]').getAttribute('aria-rowindex')).toBe(String(target + 2));
     // The first request has no cursor; every later one continues from the page before.
     expect(requested.length).toBeGreaterThan(target / PAGE);

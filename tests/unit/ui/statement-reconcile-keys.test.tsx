@@ -84,10 +84,7 @@ async function fileRowOf(fileId: string) {
   })) as HTMLElement;
 }
 
-/**
- * Tab until `target` has the focus (bounded). The picker focuses its first control when it opens, which
- * is Cancel while the candidates are still on their way.
- */
+/** Tab until `target` has the focus (bounded). */
 async function tabTo(user: UserEvent, target: HTMLElement, limit = 30) {
   for (let i = 0; i < limit && document.activeElement !== target; i++) await user.keyboard('{Tab}');
   expect(document.activeElement).toBe(target);
@@ -184,7 +181,9 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     }
     const points = candidates.map((c) => Number(/(\d+) points/.exec(c)?.[1]));
     expect(points).toEqual([...points].sort((a, b) => b - a));
-    // Keyboard: Tab (inside the dialog) reaches each part; Space ticks it. Other tests' payouts may be listed.
+    // The best candidate has the focus once the list is in; Tab reaches each part, Space ticks it (other
+    // tests' payouts may be listed too).
+    expect(document.activeElement).toBe(within(dialog).getAllByRole('checkbox')[0]);
     await tabTo(user, checkboxOf(dialog, '€60.00'));
     await user.keyboard(' ');
     expect(within(dialog).getByRole('alert').textContent).toBe(

@@ -58,6 +58,9 @@ function NoteDialog(props: {
 
 const refOf = (c: Candidate) => `${c.kind}:${c.id}`;
 
+/** A score (0–1 on the wire) as the points the admin reads, out of 100. */
+export const scorePoints = (score: number) => Math.round(score * 100);
+
 function MatchPicker(props: {
   line: StatementLineRow;
   nth: 0 | 1 | 2 | null;
@@ -125,7 +128,7 @@ function MatchPicker(props: {
             <label>
               <input type="checkbox" checked={chosen.has(refOf(c))} onChange={() => toggle(c)} />{' '}
               <strong>{c.label}</strong> · {money(c.amountCents)} · {formatDate(c.date, locale)} ·{' '}
-              {c.counterpartyName ?? '—'} · {t('statements.lines.score', { score: c.score })}
+              {c.counterpartyName ?? '—'} · {t('statements.lines.score', { score: scorePoints(c.score) })}
               <small>
                 {' '}
                 (

@@ -129,15 +129,21 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     expect(activeLine()).toBe('1');
   });
 
-  it('1 and 2 take that ranked candidate: its amount is the line’s, so it is matched at once', async () => {
+  it('1, 2 and 3 take that ranked candidate: its amount is the line’s, so it is matched at once', async () => {
     const user = userEvent.setup();
     const near = await insertPayout(world.db, 4_321, '2026-03-10');
     const far = await insertPayout(world.db, 4_321, '2026-03-05');
     const near2 = await insertPayout(world.db, 5_432, '2026-03-11');
     const far2 = await insertPayout(world.db, 5_432, '2026-03-06');
+    const third = [
+      await insertPayout(world.db, 6_543, '2026-03-12'),
+      await insertPayout(world.db, 6_543, '2026-03-10'),
+      await insertPayout(world.db, 6_543, '2026-03-08'),
+    ];
     const { lineIds } = await openStatement([
       { amountCents: 4_321, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
       { amountCents: 5_432, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
+      { amountCents: 6_543, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
     ]);
     await goTo(user, 1);
     await user.keyboard('2');
@@ -147,12 +153,15 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     await waitForStatus(2, 'MATCHED');
     expect(await matchedPayouts(lineIds[1]!)).toEqual([near2]);
     expect((await lineRow(lineIds[1]!)).status).toBe('MATCHED');
+    await user.keyboard('j3');
+    await waitForStatus(3, 'MATCHED');
+    expect(await matchedPayouts(lineIds[2]!)).toEqual([third[2]]);
     // The candidates not taken are still open.
     expect(
       (
         await world.db.query(
           'SELECT 1 FROM statement_line_matches WHERE payout_id = ANY($1) AND state = $2',
-          [[near, far2], 'MATCHED'],
+          [[near, far2, third[0], third[1]], 'MATCHED'],
         )
       ).rows.length,
     ).toBe(0);
@@ -176,10 +185,10 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     expect(ofPayout('€60.00')).toBeGreaterThanOrEqual(0);
     expect(ofPayout('€40.00')).toBeGreaterThanOrEqual(0);
     for (const candidate of candidates) {
-      expect(candidate).toMatch(/\d+ points/);
+      expect(candidate).toMatch(/ \d+ points/);
       expect(candidate).toMatch(/amount [✓✗] · \d+ days · reference [✓✗] · name \d+ %/);
     }
-    const points = candidates.map((c) => Number(/(\d+) points/.exec(c)?.[1]));
+    const points = candidates.map((c) => Number(/ (\d+) points/.exec(c)?.[1]));
     expect(points).toEqual([...points].sort((a, b) => b - a));
     // The best candidate has the focus once the list is in; Tab reaches each part, Space ticks it (other
     // tests' payouts may be listed too).
@@ -293,6 +302,8 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
       amounts.map((amountCents) => ({ amountCents, counterpartyName: 'Stripe', description: 'TRF STRIPE' })),
     );
     for (const line of [1, 2, 3, 4]) expect(statusOf(line)).toBe('SUGGESTED');
+    // The suggestion with its score in points out of 100 (the wire's 0–1 score, never shown raw).
+    expect(rowAt(1)?.textContent).toMatch(/po_\w+ · \d+ points/);
     await goTo(user, 1);
     await user.keyboard('x');
     await user.keyboard('jj{Shift>}X{/Shift}');

@@ -167,6 +167,35 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     ).toBe(0);
   });
 
+  it('1 on a candidate of another amount opens the picker with it ticked and asks for the note', async () => {
+    const user = userEvent.setup();
+    const payout = await insertPayout(world.db, 7_100, '2026-06-15');
+    const { lineIds } = await openStatement([
+      { amountCents: 7_000, bankDate: '2026-06-15', counterpartyName: 'Stripe', description: 'TRF STRIPE' },
+    ]);
+    await goTo(user, 1);
+    await user.keyboard('1');
+    const dialog = await screen.findByRole('dialog', {
+      name: fill(text.dialog.matchTitle, { line: 1, amount: '€70.00' }),
+    });
+    await waitFor(() => expect(checkboxOf(dialog, '€71.00')).toHaveProperty('checked', true));
+    expect(within(dialog).getByRole('alert').textContent).toContain('€1.00');
+    expect((await lineRow(lineIds[0]!)).status).toBe('UNMATCHED');
+    await tabTo(user, within(dialog).getByRole('textbox'));
+    await user.keyboard('Comissão do prestador');
+    await tabTo(user, within(dialog).getByRole('button', { name: text.dialog.match }));
+    await user.keyboard('{Enter}');
+    await waitForStatus(1, 'DISCREPANCY');
+    const row = await lineRow(lineIds[0]!);
+    expect(row).toMatchObject({ status: 'DISCREPANCY', notes: 'Comissão do prestador' });
+    expect(Number(row.difference_cents)).toBe(-100);
+    expect(
+      await world.db.query('SELECT payout_id FROM statement_line_matches WHERE statement_line_id = $1', [
+        lineIds[0],
+      ]),
+    ).toMatchObject({ rows: [{ payout_id: payout }] });
+  });
+
   it('m opens the picker: candidates ranked with their explained score; two payouts that add up match one line', async () => {
     const user = userEvent.setup();
     const big = await insertPayout(world.db, 6_000, '2026-03-10');

@@ -217,8 +217,9 @@ export async function listLines(db: Queryable, query: StatementLineListQuery) {
 }
 
 /**
- * The line's candidates, best first, each with why (the domain's `candidatesFor`): counterparts of its
- * amount near its date, or named by its references, still open.
+ * The line's candidates, best first, each with why (the domain's `candidatesFor`): counterparts in its
+ * direction near its date, of any amount (so the parts of a split and a near amount, a DISCREPANCY, can
+ * be picked; decision 0092), or named by its references, still open. The nearest amounts are kept.
  */
 export async function lineCandidates(db: Queryable, lineId: string): Promise<Candidate[]> {
   const { rows } = await db.query<LineRow>(
@@ -240,8 +241,10 @@ export async function lineCandidates(db: Queryable, lineId: string): Promise<Can
   const { rows: found } = await db.query<CounterpartRow>(
     `SELECT ${COUNTERPART_COLUMNS} FROM statement_counterparts c
       WHERE c.direction = $1 AND ($4::text <> 'return' OR c.kind = 'SEPA_TRANSFER')
-        AND ((c.amount_cents = $2 AND c.date BETWEEN $3::date - ${CANDIDATE_WINDOW_DAYS} AND $3::date + ${CANDIDATE_WINDOW_DAYS})
+        AND (c.date BETWEEN $3::date - ${CANDIDATE_WINDOW_DAYS} AND $3::date + ${CANDIDATE_WINDOW_DAYS}
              OR c.reference = ANY($5::text[]) OR c.label = ANY($5::text[]))
+      ORDER BY (c.reference = ANY($5::text[]) OR c.label = ANY($5::text[])) DESC,
+               abs(c.amount_cents - $2), c.id
       LIMIT 200`,
     [direction, Math.abs(amount), row.bank_date, row.kind, references],
   );

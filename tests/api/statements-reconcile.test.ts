@@ -281,6 +281,22 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
     expect(audit.rows[0]!.n).toBeGreaterThanOrEqual(9);
   });
 
+  it('lists candidates of any amount in the window, the exact amount first, so a split can be picked', async () => {
+    const exact = await insertPayout(world.db, 31_000, '2026-07-20');
+    const part = await insertPayout(world.db, 12_000, '2026-07-21');
+    const outside = await insertPayout(world.db, 19_000, '2026-07-01');
+    const { lineIds } = await importStatement(world.db, world.adminId, [
+      { amountCents: 31_000, bankDate: '2026-07-20', description: 'TRF' },
+    ]);
+    const { candidates } = await expectStatus<{
+      candidates: { id: string; reasons: { amountExact: boolean } }[];
+    }>(await world.call('GET', `${LINES}/${lineIds[0]}/candidates`), 200);
+    const ids = candidates.map((c) => c.id);
+    expect(ids[0]).toBe(exact);
+    expect(candidates.find((c) => c.id === part)?.reasons.amountExact).toBe(false);
+    expect(ids).not.toContain(outside);
+  });
+
   it('marks a statement reconciled only when every line is done and the balances agree; then its lines are frozen', async () => {
     const payoutId = await insertPayout(world.db, 7777, '2026-02-02');
     const { fileId, lineIds } = await importStatement(world.db, world.adminId, [

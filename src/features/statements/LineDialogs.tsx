@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { formatCents } from '../../../domain/money';
 import type { LineAction } from '../../../machines/reconciliation';
 import {
@@ -58,6 +58,9 @@ function NoteDialog(props: {
 
 const refOf = (c: Candidate) => `${c.kind}:${c.id}`;
 
+/** A score (0–1 on the wire) as the points the admin reads, out of 100. */
+export const scorePoints = (score: number) => Math.round(score * 100);
+
 function MatchPicker(props: {
   line: StatementLineRow;
   nth: 0 | 1 | 2 | null;
@@ -74,6 +77,7 @@ function MatchPicker(props: {
   const list = candidates.data?.candidates ?? [];
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [note, setNote] = useState('');
+  const listRef = useRef<HTMLOListElement>(null);
   const picked = list.filter((c) => chosen.has(refOf(c)));
   const difference = line.bankAmountCents - picked.reduce((sum, c) => sum + c.amountCents, 0);
 
@@ -86,6 +90,11 @@ function MatchPicker(props: {
       onAct({ kind: 'match', lineId: line.id, counterparts: [{ kind: candidate.kind, id: candidate.id }] });
     else setChosen(new Set([refOf(candidate)]));
   }, [nth, candidates.data, line, onAct]);
+
+  // The dialog opened on Cancel while the candidates were on their way: the first one takes the focus.
+  useEffect(() => {
+    if (nth === null && candidates.data) listRef.current?.querySelector('input')?.focus();
+  }, [nth, candidates.data]);
 
   const toggle = (c: Candidate) => {
     const next = new Set(chosen);
@@ -113,13 +122,13 @@ function MatchPicker(props: {
     >
       {candidates.isPending ? <p role="status">{t('statements.lines.loading')}</p> : null}
       {candidates.data && list.length === 0 ? <p>{t('statements.dialog.noCandidates')}</p> : null}
-      <ol className="statement-candidates" data-testid="statement-candidates">
+      <ol ref={listRef} className="statement-candidates" data-testid="statement-candidates">
         {list.map((c) => (
           <li key={refOf(c)}>
             <label>
               <input type="checkbox" checked={chosen.has(refOf(c))} onChange={() => toggle(c)} />{' '}
               <strong>{c.label}</strong> · {money(c.amountCents)} · {formatDate(c.date, locale)} ·{' '}
-              {c.counterpartyName ?? '—'} · {t('statements.lines.score', { score: c.score })}
+              {c.counterpartyName ?? '—'} · {t('statements.lines.score', { score: scorePoints(c.score) })}
               <small>
                 {' '}
                 (

@@ -30,7 +30,7 @@ import { useI18n } from '../../i18n/i18n';
 import { formatDate } from '../../kernel/dates';
 import { helpLines, keyAction } from '../../kernel/key-table';
 import { useScreenKeys } from '../../kernel/screen-keys';
-import { type LineDialogState, LineDialogs } from './LineDialogs';
+import { type LineDialogState, LineDialogs, scorePoints } from './LineDialogs';
 import { RECONCILE_KEYS } from './reconcile-keys';
 
 const ROW_HEIGHT = 32;
@@ -340,7 +340,7 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
                   </td>
                   <td>
                     {row.suggestion
-                      ? `${row.suggestion.label} · ${t('statements.lines.score', { score: row.suggestion.score })}`
+                      ? `${row.suggestion.label} · ${t('statements.lines.score', { score: scorePoints(row.suggestion.score) })}`
                       : row.matches.map((m) => m.label).join(', ') || '—'}
                   </td>
                 </tr>

@@ -1,0 +1,415 @@
+import './jsdom-beside-server';
+import { cleanup, waitFor, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import lazyEnGB from '../../../locales/statements.en-GB.json';
+import { issueToken } from '../../api/harness';
+import { type SepaWorld, startSepaWorld } from '../../api/sepa-support';
+import { importStatement, insertPayout, type NewLine } from '../../api/statements-reconcile-support';
+import { testDatabaseKinds } from '../../support/databases';
+import { clearCookies } from './fake-api';
+import { fillJsdomGaps, layOutTables } from './jsdom-gaps';
+import { renderApp } from './render-app';
+
+// Testing Library's `screen` was bound before this file made a document (the setup file loads it).
+const screen = within(document.body);
+
+/**
+ * The reconciliation keys of issue 12 item 5 driven through the real console in jsdom against the real
+ * API on PGlite (over HTTP, the console's relative `/v2/…` calls sent to the test server; the document
+ * comes from `jsdom-beside-server`, as this file runs in the node environment): each test
+ * checks what the admin sees and, by its own SQL, what the server recorded.
+ */
+
+const text = lazyEnGB.statements;
+const fill = (template: string, values: Record<string, string | number>) =>
+  template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
+const pglite = testDatabaseKinds().find((kind) => kind.name === 'pglite')!;
+const realFetch = globalThis.fetch;
+
+beforeAll(fillJsdomGaps);
+layOutTables();
+
+let world: SepaWorld;
+let token: string;
+beforeAll(async () => {
+  world = await startSepaWorld(pglite);
+  token = await issueToken(world.db, world.adminId);
+});
+afterAll(() => world.stop());
+beforeEach(() => {
+  vi.stubGlobal('fetch', (input: string | URL | Request, init?: RequestInit) =>
+    realFetch(new URL(String(input), world.url), init),
+  );
+});
+afterEach(() => {
+  cleanup();
+  clearCookies();
+  vi.unstubAllGlobals();
+});
+
+/** A statement of these lines (one day apart, so the table lists them in line order), shown alone. */
+async function openStatement(lines: NewLine[], options: { closingCents?: number } = {}) {
+  const dated = lines.map((line, i) => ({ bankDate: `2026-03-${String(10 + i).padStart(2, '0')}`, ...line }));
+  const imported = await importStatement(world.db, world.adminId, dated, options);
+  renderApp(`/statements?statementFileId=${imported.fileId}`, { token });
+  await waitFor(() => expect(rowAt(lines.length)).not.toBeNull());
+  (document.activeElement as HTMLElement | null)?.blur();
+  return imported;
+}
+
+const table = () => screen.getByRole('table', { name: text.lines.label });
+const rowAt = (line: number) => table().querySelector<HTMLElement>(`tr[data-line="${line}"]`);
+const activeLine = () => table().querySelector('tr[data-active]')?.getAttribute('data-line') ?? null;
+const statusOf = (line: number) => rowAt(line)?.getAttribute('data-status');
+const waitForStatus = (line: number, status: string) => waitFor(() => expect(statusOf(line)).toBe(status));
+
+/** `j` from a fresh table down to `line` (line n is the nth row). */
+async function goTo(user: UserEvent, line: number) {
+  await user.keyboard('j'.repeat(line));
+  expect(activeLine()).toBe(String(line));
+}
+
+/** The files list's row of this statement (every test's files are listed). */
+async function fileRowOf(fileId: string) {
+  const { rows } = await world.db.query<{ file_name: string }>(
+    'SELECT file_name FROM statement_files WHERE id = $1',
+    [fileId],
+  );
+  const list = await screen.findByTestId('statement-files');
+  return (await waitFor(() => {
+    const row = list.querySelector<HTMLElement>(`tr[data-file="${rows[0]!.file_name}"]`);
+    expect(row).not.toBeNull();
+    return row;
+  })) as HTMLElement;
+}
+
+/** Tab until `target` has the focus (bounded). */
+async function tabTo(user: UserEvent, target: HTMLElement, limit = 30) {
+  for (let i = 0; i < limit && document.activeElement !== target; i++) await user.keyboard('{Tab}');
+  expect(document.activeElement).toBe(target);
+}
+
+/** The picker's checkbox of the candidate of this amount. */
+const checkboxOf = (dialog: HTMLElement, amount: string) => {
+  const item = within(dialog)
+    .getAllByRole('listitem')
+    .find((li) => li.textContent?.includes(amount));
+  return within(item as HTMLElement).getByRole('checkbox');
+};
+
+const lineRow = async (id: string) =>
+  (
+    await world.db.query<{ status: string; notes: string | null; difference_cents: string | null }>(
+      'SELECT status, notes, difference_cents FROM statement_lines WHERE id = $1',
+      [id],
+    )
+  ).rows[0]!;
+const matchedPayouts = async (id: string) =>
+  (
+    await world.db.query<{ payout_id: string }>(
+      `SELECT payout_id FROM statement_line_matches WHERE statement_line_id = $1 AND state = 'MATCHED'
+        ORDER BY payout_id`,
+      [id],
+    )
+  ).rows.map((r) => r.payout_id);
+
+describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', () => {
+  it('j and k move the active row down and up, never past the ends', async () => {
+    const user = userEvent.setup();
+    await openStatement([{ amountCents: -101 }, { amountCents: -102 }, { amountCents: -103 }]);
+    expect(activeLine()).toBeNull();
+    await user.keyboard('j');
+    expect(activeLine()).toBe('1');
+    await user.keyboard('jjjj');
+    expect(activeLine()).toBe('3');
+    await user.keyboard('k');
+    expect(activeLine()).toBe('2');
+    await user.keyboard('kkk');
+    expect(activeLine()).toBe('1');
+  });
+
+  it('1, 2 and 3 take that ranked candidate: its amount is the line’s, so it is matched at once', async () => {
+    const user = userEvent.setup();
+    const near = await insertPayout(world.db, 4_321, '2026-03-10');
+    const far = await insertPayout(world.db, 4_321, '2026-03-05');
+    const near2 = await insertPayout(world.db, 5_432, '2026-03-11');
+    const far2 = await insertPayout(world.db, 5_432, '2026-03-06');
+    const third = [
+      await insertPayout(world.db, 6_543, '2026-03-12'),
+      await insertPayout(world.db, 6_543, '2026-03-10'),
+      await insertPayout(world.db, 6_543, '2026-03-08'),
+    ];
+    const { lineIds } = await openStatement([
+      { amountCents: 4_321, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
+      { amountCents: 5_432, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
+      { amountCents: 6_543, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
+    ]);
+    await goTo(user, 1);
+    await user.keyboard('2');
+    await waitForStatus(1, 'MATCHED');
+    expect(await matchedPayouts(lineIds[0]!)).toEqual([far]);
+    await user.keyboard('j1');
+    await waitForStatus(2, 'MATCHED');
+    expect(await matchedPayouts(lineIds[1]!)).toEqual([near2]);
+    expect((await lineRow(lineIds[1]!)).status).toBe('MATCHED');
+    await user.keyboard('j3');
+    await waitForStatus(3, 'MATCHED');
+    expect(await matchedPayouts(lineIds[2]!)).toEqual([third[2]]);
+    // The candidates not taken are still open.
+    expect(
+      (
+        await world.db.query(
+          'SELECT 1 FROM statement_line_matches WHERE payout_id = ANY($1) AND state = $2',
+          [[near, far2, third[0], third[1]], 'MATCHED'],
+        )
+      ).rows.length,
+    ).toBe(0);
+  });
+
+  it('1 on a candidate of another amount opens the picker with it ticked and asks for the note', async () => {
+    const user = userEvent.setup();
+    const payout = await insertPayout(world.db, 7_100, '2026-06-15');
+    const { lineIds } = await openStatement([
+      { amountCents: 7_000, bankDate: '2026-06-15', counterpartyName: 'Stripe', description: 'TRF STRIPE' },
+    ]);
+    await goTo(user, 1);
+    await user.keyboard('1');
+    const dialog = await screen.findByRole('dialog', {
+      name: fill(text.dialog.matchTitle, { line: 1, amount: '€70.00' }),
+    });
+    await waitFor(() => expect(checkboxOf(dialog, '€71.00')).toHaveProperty('checked', true));
+    expect(within(dialog).getByRole('alert').textContent).toContain('€1.00');
+    expect((await lineRow(lineIds[0]!)).status).toBe('UNMATCHED');
+    await tabTo(user, within(dialog).getByRole('textbox'));
+    await user.keyboard('Comissão do prestador');
+    await tabTo(user, within(dialog).getByRole('button', { name: text.dialog.match }));
+    await user.keyboard('{Enter}');
+    await waitForStatus(1, 'DISCREPANCY');
+    const row = await lineRow(lineIds[0]!);
+    expect(row).toMatchObject({ status: 'DISCREPANCY', notes: 'Comissão do prestador' });
+    expect(Number(row.difference_cents)).toBe(-100);
+    expect(
+      await world.db.query('SELECT payout_id FROM statement_line_matches WHERE statement_line_id = $1', [
+        lineIds[0],
+      ]),
+    ).toMatchObject({ rows: [{ payout_id: payout }] });
+  });
+
+  it('m opens the picker: candidates ranked with their explained score; two payouts that add up match one line', async () => {
+    const user = userEvent.setup();
+    const big = await insertPayout(world.db, 6_000, '2026-03-10');
+    const small = await insertPayout(world.db, 4_000, '2026-03-10');
+    const { lineIds } = await openStatement([
+      { amountCents: 10_000, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
+    ]);
+    await goTo(user, 1);
+    await user.keyboard('m');
+    const dialog = await screen.findByRole('dialog', {
+      name: fill(text.dialog.matchTitle, { line: 1, amount: '€100.00' }),
+    });
+    const items = await within(dialog).findAllByRole('listitem');
+    const candidates = items.map((item) => item.textContent ?? '');
+    const ofPayout = (cents: string) => candidates.findIndex((c) => c.includes(cents));
+    expect(ofPayout('€60.00')).toBeGreaterThanOrEqual(0);
+    expect(ofPayout('€40.00')).toBeGreaterThanOrEqual(0);
+    for (const candidate of candidates) {
+      expect(candidate).toMatch(/ \d+ points/);
+      expect(candidate).toMatch(/amount [✓✗] · \d+ days · reference [✓✗] · name \d+ %/);
+    }
+    const points = candidates.map((c) => Number(/ (\d+) points/.exec(c)?.[1]));
+    expect(points).toEqual([...points].sort((a, b) => b - a));
+    // The best candidate has the focus once the list is in; Tab reaches each part, Space ticks it (other
+    // tests' payouts may be listed too).
+    expect(document.activeElement).toBe(within(dialog).getAllByRole('checkbox')[0]);
+    await tabTo(user, checkboxOf(dialog, '€60.00'));
+    await user.keyboard(' ');
+    expect(within(dialog).getByRole('alert').textContent).toBe(
+      fill(text.dialog.discrepancy, { difference: '€40.00' }),
+    );
+    await tabTo(user, checkboxOf(dialog, '€40.00'));
+    await user.keyboard(' ');
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    await tabTo(user, within(dialog).getByRole('button', { name: text.dialog.match }));
+    await user.keyboard('{Enter}');
+    await waitForStatus(1, 'MATCHED');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(await matchedPayouts(lineIds[0]!)).toEqual([big, small].sort());
+  });
+
+  it('m with a counterpart that does not add up: the difference is shown, a note is required, DISCREPANCY recorded', async () => {
+    const user = userEvent.setup();
+    const payout = await insertPayout(world.db, 8_000, '2026-03-10');
+    const { lineIds } = await openStatement([
+      { amountCents: 9_000, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
+    ]);
+    await goTo(user, 1);
+    await user.keyboard('m');
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findAllByRole('checkbox');
+    await tabTo(user, checkboxOf(dialog, '€80.00'));
+    await user.keyboard(' ');
+    expect(within(dialog).getByRole('alert').textContent).toBe(
+      fill(text.dialog.discrepancy, { difference: '€10.00' }),
+    );
+    const submit = within(dialog).getByRole('button', { name: text.dialog.match });
+    expect(submit).toHaveProperty('disabled', true);
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('dialog')).toBe(dialog);
+    await user.keyboard('{Tab}');
+    await tabTo(user, within(dialog).getByRole('textbox'));
+    await user.keyboard('Taxa do prestador');
+    await tabTo(user, submit);
+    await user.keyboard('{Enter}');
+    await waitForStatus(1, 'DISCREPANCY');
+    const row = await lineRow(lineIds[0]!);
+    expect(row).toMatchObject({ status: 'DISCREPANCY', notes: 'Taxa do prestador' });
+    expect(Number(row.difference_cents)).toBe(1_000);
+    expect(
+      (
+        await world.db.query(
+          'SELECT 1 FROM statement_line_matches WHERE statement_line_id = $1 AND payout_id = $2',
+          [lineIds[0], payout],
+        )
+      ).rows.length,
+    ).toBe(1);
+  });
+
+  it('i ignores with a note (none: nothing sent), n adds a note, h shows who did what, before → after', async () => {
+    const user = userEvent.setup();
+    const { lineIds } = await openStatement([
+      { amountCents: -250, kind: 'fee', description: 'COMISSAO' },
+      { amountCents: -300, kind: 'fee', description: 'IMPOSTO SELO' },
+    ]);
+    await goTo(user, 2);
+    await user.keyboard('i');
+    const ignore = await screen.findByRole('dialog', { name: fill(text.dialog.ignoreTitle, { line: 2 }) });
+    expect(within(ignore).getByRole('button', { name: text.dialog.save })).toHaveProperty('disabled', true);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect((await lineRow(lineIds[1]!)).status).toBe('UNMATCHED');
+
+    await user.keyboard('i');
+    await screen.findByRole('dialog', { name: fill(text.dialog.ignoreTitle, { line: 2 }) });
+    await user.keyboard('Comissão bancária{Tab}{Tab}{Enter}');
+    await waitForStatus(2, 'IGNORED');
+    expect(await lineRow(lineIds[1]!)).toMatchObject({ status: 'IGNORED', notes: 'Comissão bancária' });
+    expect((await lineRow(lineIds[0]!)).status).toBe('UNMATCHED');
+
+    await user.keyboard('n');
+    await screen.findByRole('dialog', { name: fill(text.dialog.noteTitle, { line: 2 }) });
+    await user.keyboard('Cartão 1234{Tab}{Tab}{Enter}');
+    await waitFor(() => expect(rowAt(2)?.textContent).toContain('IMPOSTO SELO'));
+    await waitFor(async () => expect((await lineRow(lineIds[1]!)).notes).toBe('Cartão 1234'));
+    expect((await lineRow(lineIds[1]!)).status).toBe('IGNORED');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await user.keyboard('h');
+    const history = await screen.findByRole('dialog', { name: fill(text.dialog.historyTitle, { line: 2 }) });
+    const entries = await within(history).findAllByRole('listitem');
+    const recorded = await world.db.query<{ action: string }>(
+      'SELECT action FROM statement_line_history WHERE statement_line_id = $1 ORDER BY id',
+      [lineIds[1]],
+    );
+    expect(recorded.rows.map((r) => r.action)).toEqual(['IGNORED', 'NOTE']);
+    // The import first, then each recorded action, by the admin, with what it changed.
+    expect(entries).toHaveLength(1 + recorded.rows.length);
+    expect(entries[1]?.textContent).toContain(`admin · ${text.history.IGNORED}`);
+    expect(entries[1]?.textContent).toContain('"IGNORED"');
+    expect(entries[2]?.textContent).toContain(`admin · ${text.history.NOTE}`);
+    expect(entries[2]?.textContent).toContain('Cartão 1234');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('x and Shift+x select a range; Shift+a accepts every selected suggestion at once, and only those', async () => {
+    const user = userEvent.setup();
+    const amounts = [2_101, 2_102, 2_103, 2_104];
+    for (const [i, amount] of amounts.entries())
+      await insertPayout(world.db, amount, `2026-03-${String(10 + i).padStart(2, '0')}`);
+    const { lineIds } = await openStatement(
+      amounts.map((amountCents) => ({ amountCents, counterpartyName: 'Stripe', description: 'TRF STRIPE' })),
+    );
+    for (const line of [1, 2, 3, 4]) expect(statusOf(line)).toBe('SUGGESTED');
+    // The suggestion with its score in points out of 100 (the wire's 0–1 score, never shown raw).
+    expect(rowAt(1)?.textContent).toMatch(/po_\w+ · \d+ points/);
+    await goTo(user, 1);
+    await user.keyboard('x');
+    await user.keyboard('jj{Shift>}X{/Shift}');
+    const status = screen.getByTestId('statement-lines-status');
+    expect(status.textContent).toContain(fill(text.lines.selected, { count: 3 }));
+    expect([1, 2, 3, 4].map((line) => rowAt(line)?.getAttribute('aria-selected'))).toEqual([
+      'true',
+      'true',
+      'true',
+      'false',
+    ]);
+    await user.keyboard('{Shift>}A{/Shift}');
+    await waitFor(() =>
+      expect(status.textContent).toContain(fill(text.lines.accepted, { accepted: 3, skipped: 0 })),
+    );
+    for (const line of [1, 2, 3]) expect(statusOf(line)).toBe('MATCHED');
+    expect(statusOf(4)).toBe('SUGGESTED');
+    const recorded = await world.db.query<{ status: string }>(
+      'SELECT status FROM statement_lines WHERE id = ANY($1::uuid[]) ORDER BY line_number',
+      [lineIds],
+    );
+    expect(recorded.rows.map((r) => r.status)).toEqual(['MATCHED', 'MATCHED', 'MATCHED', 'SUGGESTED']);
+    const bulk = await world.db.query(`SELECT 1 FROM statement_actions WHERE kind = 'BULK_ACCEPT'`);
+    expect(bulk.rows.length).toBe(1);
+    expect(status.textContent).not.toContain(fill(text.lines.selected, { count: 3 }));
+  });
+
+  it('a file can be marked reconciled only when every line is matched or ignored and the balances agree', async () => {
+    const user = userEvent.setup();
+    const { fileId } = await openStatement([{ amountCents: -700, kind: 'fee', description: 'COMISSAO' }]);
+    const files = await fileRowOf(fileId);
+    const mark = () =>
+      within(files).getByRole('button', { name: text.files.markReconciled }) as HTMLButtonElement;
+    const fileRow = () => files;
+    expect(mark().disabled).toBe(true);
+    expect(fileRow().textContent).toContain(fill(text.files.progressValue, { done: 0, total: 1 }));
+    await goTo(user, 1);
+    await user.keyboard('i');
+    await screen.findByRole('dialog');
+    await user.keyboard('Comissão{Tab}{Tab}{Enter}');
+    await waitForStatus(1, 'IGNORED');
+    await waitFor(() => expect(mark().disabled).toBe(false));
+    expect(fileRow().textContent).toContain(fill(text.files.progressValue, { done: 1, total: 1 }));
+    mark().focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() =>
+      expect(within(files).queryByRole('button', { name: text.files.markReconciled })).toBeNull(),
+    );
+    const recorded = await world.db.query<{ reconciled_by: string | null }>(
+      'SELECT reconciled_by FROM statement_files WHERE id = $1',
+      [fileId],
+    );
+    expect(recorded.rows[0]?.reconciled_by).toBe(world.adminId);
+  });
+
+  it('a file whose balances do not agree cannot be marked reconciled, even with every line done', async () => {
+    const user = userEvent.setup();
+    const { fileId } = await openStatement([{ amountCents: -700, kind: 'fee', description: 'COMISSAO' }], {
+      closingCents: -600,
+    });
+    const files = await fileRowOf(fileId);
+    await goTo(user, 1);
+    await user.keyboard('i');
+    await screen.findByRole('dialog');
+    await user.keyboard('Comissão{Tab}{Tab}{Enter}');
+    await waitForStatus(1, 'IGNORED');
+    await waitFor(() =>
+      expect(within(files).getByText(fill(text.files.progressValue, { done: 1, total: 1 }))).toBeTruthy(),
+    );
+    expect(within(files).getByText(text.files.no)).toBeTruthy();
+    expect(within(files).getByRole('button', { name: text.files.markReconciled })).toHaveProperty(
+      'disabled',
+      true,
+    );
+    const recorded = await world.db.query('SELECT reconciled_at FROM statement_files WHERE id = $1', [
+      fileId,
+    ]);
+    expect(recorded.rows[0]).toEqual({ reconciled_at: null });
+  });
+});

@@ -73,9 +73,9 @@ function statementOf(run: number): { bytes: Buffer; payouts: unknown[][]; invoic
       (invoices[1] as number[]).push(cents);
       (invoices[2] as string[]).push(day);
       rows.push(
-        `${ptDate(date)};${ptDate(date)};"TRF Clínica São João, Lda; consulta ${i}";"";${euros(cents)}`,
+        `${ptDate(date)};${ptDate(date)};"TRF Clínica São João, Lda; consulta ${run}/${i}";"";-${euros(cents)}`,
       );
-    } else rows.push(`${ptDate(date)};${ptDate(date)};"COMISSÃO MANUTENÇÃO ${i}";"";-${euros(350)}`);
+    } else rows.push(`${ptDate(date)};${ptDate(date)};"COMISSÃO MANUTENÇÃO ${run}/${i}";"";-${euros(350)}`);
   }
   return { bytes: Buffer.from(`${rows.join('\r\n')}\r\n`, 'utf8'), payouts, invoices };
 }
@@ -162,7 +162,7 @@ machine is shared with other sessions' tests and benches, so the load is recorde
 
 Each run: a fresh statement (quoted \`;\` CSV, accents, twenty amounts repeating), and beside it in the
 database ${Math.round(lineCount / 3).toLocaleString('en-GB')} provider payouts (named in the lines' references) and
-${Math.round(lineCount / 3).toLocaleString('en-GB')} invoices (amount + date only) added to those of earlier runs; then
+${Math.round(lineCount / 3).toLocaleString('en-GB')} invoices paid by us (amount + date only, debits) added to those of earlier runs; then
 VACUUM ANALYZE. Timed from the first byte sent to the job read back DONE (the console polls the same way);
 "answered" is when the 202 came back (the bytes received, parsed again and checked against the preview).
 

@@ -32,7 +32,8 @@ export interface CandidateOptions {
   limit?: number;
 }
 
-type Entry = Pick<
+/** What of a bank line the scoring compares. */
+export type CandidateEntry = Pick<
   StatementEntry,
   | 'bookingDate'
   | 'valueDate'
@@ -47,7 +48,7 @@ type Entry = Pick<
 >;
 
 /** Nearest distance in days from the item's date to the entry's booking or value date. */
-function daysApart(entry: Entry, date: string | null | undefined): number {
+function daysApart(entry: CandidateEntry, date: string | null | undefined): number {
   if (!date) return 0;
   const day = dayNumber(date);
   const booked = Math.abs(day - dayNumber(entry.bookingDate));
@@ -57,7 +58,7 @@ function daysApart(entry: Entry, date: string | null | undefined): number {
 }
 
 function namesAgree(
-  entry: Entry,
+  entry: CandidateEntry,
   item: ExpectedItem,
   entryWords: Set<string>,
 ): { party: number; similarity: number } {
@@ -81,7 +82,7 @@ function namesAgree(
  * matcher takes them first), then by score; ties: nearer date, smaller difference, item id.
  */
 export function candidatesFor(
-  entry: Entry,
+  entry: CandidateEntry,
   items: readonly ExpectedItem[],
   options: CandidateOptions = {},
 ): ScoredCandidate[] {
@@ -190,7 +191,7 @@ export function exactSums(targetCents: number, parts: readonly Part[], maxParts 
  * way round: call `exactSums` with the lines as parts). Looks among the `pool` best candidates.
  */
 export function splitsFor(
-  entry: Entry,
+  entry: CandidateEntry,
   items: readonly ExpectedItem[],
   options: CandidateOptions & { pool?: number; maxParts?: number } = {},
 ): ExactSum[] {

@@ -1,23 +1,10 @@
 import type { Candidate } from '../../contract/reconciliation';
-import { candidatesFor } from '../../domain/reconcile/candidates';
+import { type CandidateEntry, candidatesFor } from '../../domain/reconcile/candidates';
 import type { ExpectedItem } from '../../domain/reconcile/match';
-import type { StatementEntry } from '../../domain/statements/types';
 import type { CounterpartInfo } from './counterparts';
 
 /** What of a bank line the scoring compares. */
-export type ScoredLine = Pick<
-  StatementEntry,
-  | 'bookingDate'
-  | 'valueDate'
-  | 'amountCents'
-  | 'description'
-  | 'counterpartyName'
-  | 'counterpartyIban'
-  | 'bankReference'
-  | 'endToEndId'
-  | 'batchId'
-  | 'kind'
->;
+export type ScoredLine = CandidateEntry;
 
 /** The matcher's window: a suggestion is scored as the import's matcher scored it. */
 export const CANDIDATE_WINDOW_DAYS = 5;

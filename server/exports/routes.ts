@@ -1,4 +1,3 @@
-import { errorBodySchema } from '../../contract/common';
 import {
   datedExportRequestSchema,
   exportJobListQuerySchema,
@@ -9,7 +8,7 @@ import {
 import { CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE } from '../../domain/export-files';
 import { actorOf, ID, idParams } from '../http/actor';
 import type { AppContext } from '../http/context';
-import type { RouteRegistry } from '../http/routes';
+import { type RouteRegistry, refused } from '../http/routes';
 import { contentDisposition } from '../http/send-file';
 import { openExportFile } from './export-file';
 import {
@@ -22,7 +21,6 @@ import {
   toExportJob,
 } from './jobs';
 
-const refused = (codes: string) => ({ description: codes, schema: errorBodySchema });
 const notFound = refused('EXPORT_NOT_FOUND');
 
 const START_RESPONSES = {

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { errorBodySchema } from '../../contract/common';
 import {
   professionalPayoutsSchema,
   SEPA_STATUS_REPORT_MAX_BYTES,
@@ -19,7 +18,7 @@ import { SEPA_FILE_ACTIONS } from '../../contract/sepa-statuses';
 import { LOCALE_IDS } from '../../contract/statuses';
 import { actorOf, ID, idParams } from '../http/actor';
 import { type AppContext, now } from '../http/context';
-import type { RouteRegistry } from '../http/routes';
+import { type RouteRegistry, refused } from '../http/routes';
 import { contentDisposition, sendStoredFile } from '../http/send-file';
 import { checkIdempotencyKey, requestHash } from '../platform/idempotency';
 import { refuse } from '../platform/refusal';
@@ -31,7 +30,6 @@ import { dryRunSepa, generateSepaFile } from './sepa-generate';
 import { applyStatusReport } from './sepa-status-reports';
 
 const SEPA = '/v2/admin/settlement/sepa';
-const refused = (description: string) => ({ description, schema: errorBodySchema });
 const sepaDeps = (c: AppContext) => ({
   sepa: c.var.deps.config.sepa,
   storage: c.var.deps.storage,

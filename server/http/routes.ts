@@ -1,6 +1,7 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
+import { errorBodySchema } from '../../contract/common';
 import { requireSession } from './auth';
 import type { AppContext, AppEnv } from './context';
 import { ApiError, errorResponse, payloadTooLarge } from './errors';
@@ -152,3 +153,6 @@ export class RouteRegistry {
     this.app.on(definition.method.toUpperCase(), definition.path, ...chain);
   }
 }
+
+/** A route's refusal response in the OpenAPI document: the codes it may answer, in the one error body. */
+export const refused = (codes: string) => ({ description: codes, schema: errorBodySchema });

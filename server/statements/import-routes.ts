@@ -1,4 +1,3 @@
-import { errorBodySchema } from '../../contract/common';
 import {
   knownLinesBodySchema,
   knownLinesSchema,
@@ -8,7 +7,7 @@ import {
 } from '../../contract/statement-import';
 import { actorOf, ID, idParams } from '../http/actor';
 import { now } from '../http/context';
-import { type RouteRegistry, UPLOAD_BODY_LIMIT_BYTES } from '../http/routes';
+import { type RouteRegistry, refused, UPLOAD_BODY_LIMIT_BYTES } from '../http/routes';
 import { refusingOversize, requestBody } from '../http/stream';
 import { readAll } from '../platform/files/storage';
 import { optionalIdempotencyKey } from '../platform/idempotency';
@@ -16,7 +15,6 @@ import { refuse } from '../platform/refusal';
 import { knownLines } from './known-lines';
 
 const STATEMENTS = '/v2/admin/statements';
-const refused = (description: string) => ({ description, schema: errorBodySchema });
 
 /** Importing bank statements (issue 12): which lines are known, the upload, and the job it starts. */
 export function registerStatementImportRoutes(routes: RouteRegistry): void {

@@ -1,4 +1,3 @@
-import { errorBodySchema } from '../../contract/common';
 import {
   candidatesSchema,
   statementActionResultSchema,
@@ -14,7 +13,7 @@ import {
   statementNoteBodySchema,
 } from '../../contract/reconciliation';
 import { actorOf, ID, idParams } from '../http/actor';
-import type { RouteRegistry } from '../http/routes';
+import { type RouteRegistry, refused } from '../http/routes';
 import { checkIdempotencyKey, requestHash } from '../platform/idempotency';
 import { listStatementFiles, markStatementReconciled, statementFile } from './files';
 import { lineHistory } from './history';
@@ -30,7 +29,6 @@ import {
 } from './reconcile';
 
 const STATEMENTS = '/v2/admin/statements';
-const refused = (description: string) => ({ description, schema: errorBodySchema });
 const actionAnswer = {
   description: 'The action and the rows it changed, as they now are',
   schema: statementActionResultSchema,

@@ -160,6 +160,61 @@ function counterpartTaken(error: unknown): boolean {
   return code === '23505' || code === '23514';
 }
 
+/**
+ * One history row per change (before → after as JSON), sent as ONE JSON document: a jsonb[] parameter
+ * of 10,000 states cost more to escape and parse than the INSERT itself.
+ */
+async function writeHistory(
+  tx: Queryable,
+  actorId: string | null,
+  at: Date,
+  changes: readonly LineChange[],
+): Promise<void> {
+  const rows = changes.map((c) => ({
+    id: c.line.id,
+    action: historyAction(c),
+    before: stateOf(c.line),
+    after: stateOf(c.next),
+  }));
+  await tx.query(
+    `INSERT INTO statement_line_history (statement_line_id, actor_id, action, before, after, created_at)
+     SELECT h.id, $2::uuid, h.action, h.before, h.after, $3
+       FROM jsonb_to_recordset($1::jsonb) AS h(id uuid, action text, before jsonb, after jsonb)`,
+    [JSON.stringify(rows), actorId, at],
+  );
+}
+
+/** A link as a line's state holds it, built in SQL from a statement_line_matches row `m` (as `linksOf` reads it). */
+const LINK_JSON = `jsonb_build_object('kind', m.kind,
+        'id', coalesce(m.sepa_file_id, m.sepa_transaction_id, m.payout_id, m.invoice_id), 'role', m.role,
+        'state', m.state, 'allocatedCents', m.allocated_cents, 'score', round(m.score::numeric, 3))`;
+
+/**
+ * The matcher's decisions for lines the import inserted in their decided state (decision 0097): one
+ * history row each, read back from the lines and links just written by ONE INSERT … SELECT (decision
+ * 0101) instead of each state sent as JSON. Before: a line as imported (UNMATCHED, nothing linked).
+ */
+async function writeInsertedLinesHistory(tx: Queryable, ids: readonly string[], at: Date): Promise<void> {
+  const imported: LineState = {
+    status: 'UNMATCHED',
+    matchMethod: null,
+    notes: null,
+    differenceCents: null,
+    links: [],
+  };
+  await tx.query(
+    `INSERT INTO statement_line_history (statement_line_id, actor_id, action, before, after, created_at)
+     SELECT l.id, NULL, l.status, $2::jsonb,
+            jsonb_build_object('status', l.status, 'matchMethod', l.match_method, 'notes', l.notes,
+                               'differenceCents', l.difference_cents,
+                               'links', (SELECT coalesce(jsonb_agg(${LINK_JSON} ORDER BY m.created_at, m.id), '[]'::jsonb)
+                                           FROM statement_line_matches m WHERE m.statement_line_id = l.id)),
+            $3
+       FROM statement_lines l WHERE l.id = ANY($1::uuid[])`,
+    [ids, JSON.stringify(imported), at],
+  );
+}
+
 export interface Written {
   /** SEPA files and transfers whose links changed: the consequences to review. */
   sepaFileIds: string[];
@@ -236,19 +291,8 @@ export async function writeLineStates(
         changes.map((c) => options.previousActions?.get(c.line.id) ?? null),
       ],
     );
-  await tx.query(
-    `INSERT INTO statement_line_history (statement_line_id, actor_id, action, before, after, created_at)
-     SELECT id, $2::uuid, action, before, after, $6 FROM unnest($1::uuid[], $3::text[], $4::jsonb[], $5::jsonb[])
-         AS h(id, action, before, after)`,
-    [
-      ids,
-      actorId,
-      changes.map(historyAction),
-      changes.map((c) => JSON.stringify(stateOf(c.line))),
-      changes.map((c) => JSON.stringify(c.next)),
-      at,
-    ],
-  );
+  if (options.inserted) await writeInsertedLinesHistory(tx, ids, at);
+  else await writeHistory(tx, actorId, at, changes);
   const touched = changes.flatMap((c) => [...c.line.links, ...c.next.links]);
   const transferIds = [...new Set(touched.filter((l) => l.kind === 'SEPA_TRANSFER').map((l) => l.id))];
   const { rows } = await tx.query<{ sepa_file_id: string }>(

@@ -320,20 +320,61 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
       },
       { cents: -200, status: 'UNMATCHED', method: null, payout: null, state: null },
     ]);
-    // The matched line's history: the upload (who imported it), then the matcher's MATCHED (no person).
-    const matchedLine = await db.query<{ id: string }>(
-      'SELECT id FROM statement_lines WHERE statement_file_id = $1 AND line_number = 2',
+    // Each matched or suggested line's history: the upload (who imported it), then the matcher's decision
+    // (no person), before → after as the line then was — written by one INSERT … SELECT (decision 0101).
+    const { rows: decided } = await db.query<{ id: string; line_number: number }>(
+      `SELECT id, line_number FROM statement_lines WHERE statement_file_id = $1 AND line_number IN (2, 3)
+        ORDER BY line_number`,
       [job!.result!.statementFileId],
     );
-    const history = await fetch(`${api.url}/v2/admin/statements/lines/${matchedLine.rows[0]!.id}/history`, {
-      headers: bearer(client.token),
-    });
-    const items = ((await history.json()) as { items: { action: string; actor: { id: string } | null }[] })
-      .items;
-    expect(items.map((item) => [item.action, item.actor?.id ?? null])).toEqual([
+    type HistoryItem = { action: string; actor: { id: string } | null; before: unknown; after: unknown };
+    const historyOf = async (lineId: string) =>
+      (
+        (await (
+          await fetch(`${api.url}/v2/admin/statements/lines/${lineId}/history`, {
+            headers: bearer(client.token),
+          })
+        ).json()) as { items: HistoryItem[] }
+      ).items;
+    const imported = {
+      status: 'UNMATCHED',
+      matchMethod: null,
+      notes: null,
+      differenceCents: null,
+      links: [],
+    };
+    const [matched, suggested] = [await historyOf(decided[0]!.id), await historyOf(decided[1]!.id)];
+    expect(matched.map((item) => [item.action, item.actor?.id ?? null])).toEqual([
       ['IMPORTED', adminId],
       ['MATCHED', null],
     ]);
+    expect(matched[1]).toMatchObject({
+      before: imported,
+      after: {
+        status: 'MATCHED',
+        matchMethod: 'REFERENCE',
+        notes: null,
+        links: [{ kind: 'PAYOUT', role: 'PAYMENT', state: 'MATCHED', allocatedCents: 31250, score: 1 }],
+      },
+    });
+    expect(suggested.map((item) => item.action)).toEqual(['IMPORTED', 'SUGGESTED']);
+    expect(suggested[1]).toMatchObject({
+      before: imported,
+      after: {
+        status: 'SUGGESTED',
+        matchMethod: 'AMOUNT_COUNTERPARTY_DATE',
+        links: [{ kind: 'PAYOUT', state: 'SUGGESTED', allocatedCents: 18000 }],
+      },
+    });
+    // What the matcher's row says the line became is exactly what the next action finds it to be.
+    const unmatched = await fetch(`${api.url}/v2/admin/statements/lines/${decided[0]!.id}/unmatch`, {
+      method: 'POST',
+      headers: bearer(client.token),
+    });
+    expect(unmatched.status).toBe(200);
+    const after = await historyOf(decided[0]!.id);
+    expect(after.map((item) => item.action)).toEqual(['IMPORTED', 'MATCHED', 'UNMATCHED']);
+    expect(after[2]!.before).toEqual(after[1]!.after);
   });
 
   it('an unknown job is 404', async () => {

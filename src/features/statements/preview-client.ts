@@ -14,6 +14,13 @@ export class PreviewRows {
     this.changed();
   }
 
+  /** Drops the rows received so far (the worker found they were not the file's). */
+  clear(): void {
+    this.entries.length = 0;
+    this.keys.length = 0;
+    this.changed();
+  }
+
   /** The line keys, in the entries' order (they arrive after the entries). */
   addKeys(keys: string[]): void {
     for (const key of keys) this.keys.push(key);
@@ -61,6 +68,7 @@ export async function previewInWorker(
       worker.onmessage = (event: MessageEvent<PreviewMessage>) => {
         const message = event.data;
         if (message.type === 'rows') rows.addEntries(message.entries);
+        else if (message.type === 'reset') rows.clear();
         else if (message.type === 'keys') rows.addKeys(message.keys);
         else resolve({ outcome: { ...message.outcome, keys: rows.keys }, details: message.details });
       };

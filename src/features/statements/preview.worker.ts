@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import { parseStatement } from '../../../domain/statements/detect';
 import { statementLineKeys } from '../../../domain/statements/line-key';
-import type { ParseResult } from '../../../domain/statements/types';
+import type { ParseResult, StatementEntry } from '../../../domain/statements/types';
 import type { StatementPreviewOutcome } from '../../../machines/statement-import';
 import { headerKey, MAX_ERRORS_SHOWN, type PreviewMessage, type PreviewRequest } from './preview-protocol';
 
@@ -24,14 +24,22 @@ function notAStatement(bytes: Uint8Array): boolean {
   return NOT_STATEMENTS.some((magic) => magic.every((byte, i) => bytes[i] === byte));
 }
 
-function parse({ bytes, mapping, remembered }: PreviewRequest): { result: ParseResult; guessed: boolean } {
+function parse(
+  { bytes, mapping, remembered }: PreviewRequest,
+  onEntries: (entries: StatementEntry[]) => void,
+): { result: ParseResult; guessed: boolean } {
   const data = new Uint8Array(bytes);
   if (mapping) return { result: parseStatement(data, { mapping }), guessed: false };
-  const first = parseStatement(data);
+  const first = parseStatement(data, { onEntries });
   const known = first.csv ? remembered[headerKey(first.csv.header)] : undefined;
   if (!first.csv) return { result: first, guessed: false };
   if (!known) return { result: first, guessed: true };
   return { result: parseStatement(data, { mapping: known }), guessed: false };
+}
+
+/** Whether `sent` are the result's entries themselves, in order (what the parser streamed was final). */
+function sameEntries(sent: readonly StatementEntry[], entries: readonly StatementEntry[]): boolean {
+  return sent.length === entries.length && sent.every((entry, i) => entry === entries[i]);
 }
 
 self.onmessage = (event: MessageEvent<PreviewRequest>) => {
@@ -52,10 +60,24 @@ self.onmessage = (event: MessageEvent<PreviewRequest>) => {
     });
     return;
   }
-  const { result, guessed } = parse(event.data);
-  // The rows first (what the admin looks at), then their keys (what the server is asked about).
-  for (let start = 0; start < result.entries.length; start += CHUNK)
-    post({ type: 'rows', entries: result.entries.slice(start, start + CHUNK) });
+  // The rows first (what the admin looks at), then their keys (what the server is asked about). A
+  // camt.053's rows are sent while the rest of the file is still being read (decision 0103).
+  const sent: StatementEntry[] = [];
+  let pending: StatementEntry[] = [];
+  const { result, guessed } = parse(event.data, (entries) => {
+    for (const entry of entries) pending.push(entry);
+    if (pending.length < CHUNK) return;
+    for (const entry of pending) sent.push(entry);
+    post({ type: 'rows', entries: pending });
+    pending = [];
+  });
+  for (const entry of pending) sent.push(entry);
+  if (!sameEntries(sent, result.entries)) {
+    // The end of the file changed what its beginning said (cut short, say): the page starts again.
+    if (sent.length > 0) post({ type: 'reset' });
+    for (let start = 0; start < result.entries.length; start += CHUNK)
+      post({ type: 'rows', entries: result.entries.slice(start, start + CHUNK) });
+  } else if (pending.length > 0) post({ type: 'rows', entries: pending });
   const keys = statementLineKeys(result.accountIban ?? '', result.entries);
   for (let start = 0; start < keys.length; start += KEY_CHUNK)
     post({ type: 'keys', keys: keys.slice(start, start + KEY_CHUNK) });

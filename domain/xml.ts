@@ -76,14 +76,10 @@ function insert(parent: Frame, name: string, value: unknown, arrayTags: Readonly
 }
 
 /** An element without children or attributes becomes its text; otherwise an object with `#text`. */
-function close(frame: Frame, parent: Frame, arrayTags: ReadonlySet<string>): unknown {
+function valueOf(frame: Frame): unknown {
   const text = decodeEntities(frame.text).trim();
-  if (!frame.structured) {
-    insert(parent, frame.name, text, arrayTags);
-    return text;
-  }
+  if (!frame.structured) return text;
   if (text !== '') frame.obj['#text'] = text;
-  insert(parent, frame.name, frame.obj, arrayTags);
   return frame.obj;
 }
 
@@ -100,13 +96,15 @@ export interface XmlOptions {
   /** Elements that record the line of their opening tag under `LINE`. */
   lineTags?: ReadonlySet<string>;
   /**
-   * Told of each element named in `tags` as it closes, once it is in the tree: its value and the
-   * elements still open around it (`open[0]` the document, last its parent). Lets a reader work on
-   * entries while the rest of the file is being read; the tree returned at the end is the same.
+   * Told of each element named in `tags` as it closes, before it goes into the tree: its value and
+   * the elements still open around it (`open[0]` the document, last its parent). Lets a reader work
+   * on entries while the rest of the file is being read. What `handle` returns goes into the tree in
+   * the element's place (a reading of it, so that the tree need not hold every entry); `undefined`
+   * keeps the element.
    */
   onClose?: {
     tags: ReadonlySet<string>;
-    handle(name: string, value: unknown, open: readonly OpenElement[]): void;
+    handle(name: string, value: unknown, open: readonly OpenElement[]): unknown;
   };
 }
 
@@ -144,8 +142,9 @@ export function parseXmlSafely(
   let counted = 0;
   let i = 0;
   const closed = (frame: Frame, parent: Frame) => {
-    const value = close(frame, parent, arrayTags);
-    if (onClose?.tags.has(frame.name)) onClose.handle(frame.name, value, stack);
+    const value = valueOf(frame);
+    const kept = onClose?.tags.has(frame.name) ? onClose.handle(frame.name, value, stack) : undefined;
+    insert(parent, frame.name, kept === undefined ? value : kept, arrayTags);
   };
   while (i < text.length) {
     const lt = text.indexOf('<', i);

@@ -167,6 +167,15 @@ function readEntry(ntry: Node, accountCurrency: string | null): EntryRead {
   return read;
 }
 
+/** An `Ntry` read as it closed, in the tree in its place; `ntry` kept only when the account currency could change it. */
+class EarlyEntry {
+  constructor(
+    readonly read: EntryRead,
+    readonly currency: string | null,
+    readonly ntry: Node | undefined,
+  ) {}
+}
+
 const BODIES = ['BkToCstmrStmt', 'BkToCstmrAcctRpt', 'BkToCstmrDbtCdtNtfctn'];
 const STATEMENTS = ['Stmt', 'Rpt', 'Ntfctn'];
 const NTRY = new Set(['Ntry']);
@@ -186,21 +195,21 @@ export interface Camt053Options {
  * entries only (pending ones are reported, not imported).
  *
  * Each `Ntry` in its usual place (Document / body / statement) is read as it closes, with the
- * account's currency as the statement says it so far; the walk over the whole tree afterwards takes
- * that reading when it meets the same entry in the same order and the currency is still the same,
- * else reads the entry again (decision 0103).
+ * account's currency as the statement says it so far, and its reading stays in the tree in its place
+ * (the element itself only while a later `Acct` could still change it). The walk over the whole tree
+ * afterwards takes that reading, or reads the entry again when the currency did change (decision 0103).
  */
 export function parseCamt053(input: string, options: Camt053Options = {}): ParseResult {
-  // In document order, which is the walk's order below in any file laid out as the schema says.
-  const early: { ntry: Node; currency: string | null; read: EntryRead }[] = [];
-  const readEarly = (_name: string, ntry: unknown, open: readonly OpenElement[]) => {
+  const readEarly = (_name: string, ntry: unknown, open: readonly OpenElement[]): EarlyEntry | undefined => {
     const stmt = open[3];
     if (open.length !== 4 || open[1]!.name !== 'Document' || !BODIES.includes(open[2]!.name)) return;
     if (!stmt || !STATEMENTS.includes(stmt.name)) return;
+    // The statement's first Acct, once there, is final: a currency read from it now is the walk's too.
     const currency = text(stmt.obj, 'Acct', 'Ccy');
     const read = readEntry(ntry, currency);
-    early.push({ ntry, currency, read });
     if (read.entries.length) options.onEntries?.(read.entries);
+    const mayChange = currency === null && read.entries.length > 0 && attr(ntry, 'Ccy', 'Amt') === null;
+    return new EarlyEntry(read, currency, mayChange ? ntry : undefined);
   };
   const errors: ParseError[] = [];
   const parsed = parseXmlSafely(input, ARRAYS, {
@@ -215,7 +224,6 @@ export function parseCamt053(input: string, options: Camt053Options = {}): Parse
   const entries: StatementEntry[] = [];
   const balances: BalanceCheck[] = [];
   let accountIban: string | null = null;
-  let next = 0;
 
   for (const stmt of statements) {
     accountIban ??= accountOf(stmt);
@@ -233,8 +241,12 @@ export function parseCamt053(input: string, options: Camt053Options = {}): Parse
     let booked = 0;
     let lastLine = 1;
     for (const ntry of list(stmt, 'Ntry')) {
-      const known = early[next]?.ntry === ntry ? early[next++] : undefined;
-      const read = known?.currency === accountCurrency ? known.read : readEntry(ntry, accountCurrency);
+      const read =
+        ntry instanceof EarlyEntry
+          ? ntry.ntry === undefined || ntry.currency === accountCurrency
+            ? ntry.read
+            : readEntry(ntry.ntry, accountCurrency)
+          : readEntry(ntry, accountCurrency);
       lastLine = read.line;
       booked += read.booked;
       for (const error of read.errors) errors.push(error);

@@ -58,14 +58,24 @@ describe('XML reader', () => {
     const xml =
       '<d:Doc xmlns:d="urn:x"><Stmt><Acct>A</Acct><Ntry n="1"><Amt>1</Amt></Ntry><Ntry/></Stmt></d:Doc>';
     const seen: [string, unknown, string[], string[]][] = [];
-    const handle = (name: string, value: unknown, open: readonly OpenElement[]) =>
+    const handle = (name: string, value: unknown, open: readonly OpenElement[]) => {
       seen.push([name, value, open.map((o) => o.name), Object.keys(open[open.length - 1]!.obj)]);
+    };
     const r = parseXmlSafely(xml, new Set(['Ntry']), { onClose: { tags: new Set(['Ntry']), handle } });
     expect(seen).toEqual([
-      ['Ntry', { '@n': '1', Amt: '1' }, ['', 'Doc', 'Stmt'], ['Acct', 'Ntry']],
+      ['Ntry', { '@n': '1', Amt: '1' }, ['', 'Doc', 'Stmt'], ['Acct']],
       ['Ntry', '', ['', 'Doc', 'Stmt'], ['Acct', 'Ntry']],
     ]);
     expect(r).toEqual(parseXmlSafely(xml, new Set(['Ntry'])));
+  });
+
+  it('keeps what the listener returns in the place of the element', () => {
+    const xml = '<Doc><Ntry><Amt>1</Amt></Ntry><Other>x</Other><Ntry><Amt>2</Amt></Ntry></Doc>';
+    const handle = (_: string, value: unknown) => `read ${(value as { Amt: string }).Amt}`;
+    expect(parseXmlSafely(xml, new Set(), { onClose: { tags: new Set(['Ntry']), handle } })).toEqual({
+      ok: true,
+      doc: { Doc: { Ntry: ['read 1', 'read 2'], Other: 'x' } },
+    });
   });
 
   it('reads back any tree it is given, however its tags are spaced (property)', () => {

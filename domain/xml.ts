@@ -76,7 +76,7 @@ function insert(parent: Frame, name: string, value: unknown, arrayTags: Readonly
 }
 
 /** An element without children or attributes becomes its text; otherwise an object with `#text`. */
-function valueOf(frame: Frame): unknown {
+function elementValue(frame: Frame): unknown {
   const text = decodeEntities(frame.text).trim();
   if (!frame.structured) return text;
   if (text !== '') frame.obj['#text'] = text;
@@ -142,7 +142,7 @@ export function parseXmlSafely(
   let counted = 0;
   let i = 0;
   const closed = (frame: Frame, parent: Frame) => {
-    const value = valueOf(frame);
+    const value = elementValue(frame);
     const kept = onClose?.tags.has(frame.name) ? onClose.handle(frame.name, value, stack) : undefined;
     insert(parent, frame.name, kept === undefined ? value : kept, arrayTags);
   };

@@ -4,10 +4,10 @@ import { statementLineKeys } from '../../../domain/statements/line-key';
 import type { ParseResult, StatementEntry } from '../../../domain/statements/types';
 import type { StatementPreviewOutcome } from '../../../machines/statement-import';
 import { headerKey, MAX_ERRORS_SHOWN, type PreviewMessage, type PreviewRequest } from './preview-protocol';
+import { sendRows } from './preview-rows-sender';
 
 // The page's main thread never parses: a 100,000-line statement is read here and sent in chunks, each
 // one string of JSON the page decodes only when it shows one of its rows (no long task, issue 12 item 2).
-const CHUNK = 1_000;
 const KEY_CHUNK = 10_000;
 
 /** Files that are certainly not statements, by their first bytes: PDF, ZIP (xlsx), OLE (xls), images. */
@@ -37,16 +37,8 @@ function parse(
   return { result: parseStatement(data, { mapping: known }), guessed: false };
 }
 
-/** Whether `sent` are the result's entries themselves, in order (what the parser streamed was final). */
-function sameEntries(sent: readonly StatementEntry[], entries: readonly StatementEntry[]): boolean {
-  return sent.length === entries.length && sent.every((entry, i) => entry === entries[i]);
-}
-
 self.onmessage = (event: MessageEvent<PreviewRequest>) => {
   const post = (message: PreviewMessage) => self.postMessage(message);
-  // One string per chunk: the page copies it in a blink and reads only the rows it shows (decision 0103).
-  const postRows = (entries: StatementEntry[]) =>
-    post({ type: 'rows', count: entries.length, json: JSON.stringify(entries) });
   const bytes = new Uint8Array(event.data.bytes);
   if (notAStatement(bytes)) {
     post({
@@ -65,22 +57,12 @@ self.onmessage = (event: MessageEvent<PreviewRequest>) => {
   }
   // The rows first (what the admin looks at), then their keys (what the server is asked about). A
   // camt.053's rows are sent while the rest of the file is still being read (decision 0103).
-  const sent: StatementEntry[] = [];
-  let pending: StatementEntry[] = [];
-  const { result, guessed } = parse(event.data, (entries) => {
-    for (const entry of entries) pending.push(entry);
-    if (pending.length < CHUNK) return;
-    for (const entry of pending) sent.push(entry);
-    postRows(pending);
-    pending = [];
-  });
-  for (const entry of pending) sent.push(entry);
-  if (!sameEntries(sent, result.entries)) {
-    // The end of the file changed what its beginning said (cut short, say): the page starts again.
-    if (sent.length > 0) post({ type: 'reset' });
-    for (let start = 0; start < result.entries.length; start += CHUNK)
-      postRows(result.entries.slice(start, start + CHUNK));
-  } else if (pending.length > 0) postRows(pending);
+  let guessed = false;
+  const result = sendRows((onEntries) => {
+    const read = parse(event.data, onEntries);
+    guessed = read.guessed;
+    return read.result;
+  }, post);
   const keys = statementLineKeys(result.accountIban ?? '', result.entries);
   for (let start = 0; start < keys.length; start += KEY_CHUNK)
     post({ type: 'keys', keys: keys.slice(start, start + KEY_CHUNK) });

@@ -116,7 +116,8 @@ const professionalFields = (fileUrl: string): Fields => [
   ['subscriptionCurrency', 'u.subscription_currency'],
   ['currentWorkplaces', "nullif(array_to_string(u.current_workplaces, ', '), '')"],
   ['specialities', "nullif(array_to_string(u.specialities, ', '), '')"],
-  ['areasOfInterest', 'areas.names'],
+  // Kept by migration 0027's triggers (decision 0104): no join per row.
+  ['areasOfInterest', "CASE WHEN u.role = 'PROFESSIONAL' THEN u.interest_area_names END"],
   ['shareLinkId', 'u.share_link_id'],
   ['referralName', 'u.referral_name'],
   ['professionalBackground', 'u.professional_background'],
@@ -126,12 +127,6 @@ const professionalFields = (fileUrl: string): Fields => [
   ['iban', 'u.iban'],
   ['associationLink', 'u.association_link'],
 ];
-
-/** A doctor's interest areas, joined once per row (the CSV line reads the value more than once). */
-const AREAS_JOIN = `LEFT JOIN LATERAL (
-    SELECT string_agg(a.name, ', ' ORDER BY a.name) AS names FROM professional_interest_areas pia
-      JOIN interest_areas a ON a.id = pia.area_id WHERE pia.professional_id = u.id AND u.role = 'PROFESSIONAL'
-  ) areas ON true`;
 
 /** The fields' SQL in the columns' order (every column has its field). */
 function valuesOf(columns: readonly SourceColumn[], fields: Fields): string[] {
@@ -177,7 +172,7 @@ function userSource(
     columns,
     values: valuesOf(columns, fields),
     keyset: {
-      from: professional ? `FROM users u ${AREAS_JOIN}` : 'FROM users u',
+      from: 'FROM users u',
       where,
       params,
       // The date bound makes the column non-null, as a keyset sort needs.

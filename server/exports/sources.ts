@@ -1,15 +1,17 @@
 import type { ExportDateField, ExportType } from '../../contract/statuses';
 import type { ColumnKind, ExportLocale } from '../../domain/export-files';
 import { dateRange, type KeysetQuery, SqlParams } from '../db/list';
-import { csvCopyCells, textCells } from './csv-sql';
+import { csvCopyCells, type SqlCell, textCells } from './csv-sql';
 import type { CsvCopyQuery } from './csv-stream';
+import type { XlsxCopyQuery } from './xlsx-sql';
 
 /**
  * What each export type reads and how its columns are titled (docs/decisions/0075). Every field of the
  * specification's tables (§3 User, Case) is a column; money is a `cents` column beside its currency;
  * instants are written as the Lisbon wall clock. The same statement (the list engine's keyset over the
- * same filters) is read in one of two shapes: each row's cells for PostgreSQL's COPY (`csvRows`,
- * decision 0090), or each row's values as one JSON text for the XLSX writer thread (`jsonRows`).
+ * same filters) is read through PostgreSQL's COPY as CSV cells (`csvRows`, decision 0090) or as the
+ * XLSX sheet's rows (`xlsxRows`, decision 0105); the XLSX writer reads its first rows' values as JSON
+ * (`jsonRows`) to size the columns.
  */
 
 export interface SourceColumn {
@@ -318,8 +320,8 @@ export function exportSource(type: ExportType, filters: ExportFilters, publicUrl
 const epochMs = (value: string) => `(extract(epoch FROM ${value}) * 1000)::float8`;
 
 /**
- * The rows as one JSON text each, keyed by the column keys, built by PostgreSQL: the API thread passes
- * it to the writer thread untouched (no per-cell parsing, no structured clone of a million objects).
+ * The rows as one JSON text each, keyed by the column keys, built by PostgreSQL, as the domain's writers
+ * read values: the XLSX export reads its first rows this way to size the sheet's columns (decision 0105).
  */
 export function jsonRows(source: ExportSource): KeysetQuery {
   const pairs = source.columns.map((c, i) => {
@@ -338,9 +340,18 @@ export function jsonRows(source: ExportSource): KeysetQuery {
   };
 }
 
+const cellsOf = (source: ExportSource): SqlCell[] =>
+  source.columns.map((c, i) => ({ sql: source.values[i]!, kind: c.kind }));
+
+/** The rows as the XLSX sheet's `<row>` elements (decision 0105, `xlsxBatchSelect`). */
+export const xlsxRows = (source: ExportSource): XlsxCopyQuery => ({
+  keyset: source.keyset,
+  cells: cellsOf(source),
+});
+
 /** The rows as COPY's CSV cells (decision 0090, `csvCopyCells`). */
 export function csvRows(source: ExportSource, locale: ExportLocale): CsvCopyQuery {
-  const cells = source.columns.map((c, i) => ({ sql: source.values[i]!, kind: c.kind }));
+  const cells = cellsOf(source);
   return {
     query: { ...source.keyset, select: csvCopyCells(cells, locale) },
     textCells: textCells(cells),

@@ -19,5 +19,13 @@ CREATE INDEX payout_blocks_sepa_status_report_idx ON payout_blocks (sepa_status_
   WHERE sepa_status_report_id IS NOT NULL;
 CREATE INDEX provider_invoices_settlement_idx ON provider_invoices (settlement_id)
   WHERE settlement_id IS NOT NULL;
-CREATE INDEX sepa_transaction_settlements_settlement_idx ON sepa_transaction_settlements (settlement_id);
-CREATE INDEX sepa_transaction_recoveries_settlement_idx ON sepa_transaction_recoveries (settlement_id);
+
+-- The SEPA links had only their "never in two live files" index, partial (`WHERE live`). One index now
+-- does both jobs without a second entry per claimed settlement: unique on (settlement, true-while-live),
+-- where a link no longer live has NULL as its second key, and NULLs never collide.
+CREATE UNIQUE INDEX sepa_transaction_settlements_settlement_key
+  ON sepa_transaction_settlements (settlement_id, (CASE WHEN live THEN true END));
+DROP INDEX sepa_transaction_settlements_live_key;
+CREATE UNIQUE INDEX sepa_transaction_recoveries_settlement_key
+  ON sepa_transaction_recoveries (settlement_id, (CASE WHEN live THEN true END));
+DROP INDEX sepa_transaction_recoveries_live_key;

@@ -1,6 +1,6 @@
 // Export jobs end to end at 1,000,000 users on PostgreSQL: POST admin/users/export → the runner claims
 // the job → keyset batches from PostgreSQL (CSV: COPY's output finished on the API thread, decision
-// 0090; XLSX: JSON rows to the writer thread) → the file storage. The API
+// 0090; XLSX: the sheet rows built by PostgreSQL, deflated by zlib, decision 0105) → the file storage. The API
 // and the runner live in one process, started with the node flags of `npm start` (its heap settings
 // change the RSS), so its RSS is the server's. Meanwhile a client searches users one request at a time
 // (p95 while exporting vs. idle).
@@ -20,12 +20,8 @@ import { createApp } from '../server/app';
 import { readConfig } from '../server/config';
 import { type Database, openDatabase } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
-import { createExportFile } from '../server/exports/export-file';
 import { createExportRunner } from '../server/exports/runner';
-import { exportSource } from '../server/exports/sources';
-import { WRITER_LIMITS, writeInThread } from '../server/exports/writer-thread';
 import { listen } from '../server/http/listen';
-import { LocalFileStorage } from '../server/platform/files/local-storage';
 import { openFileStorage } from '../server/platform/files/open-storage';
 import { createSession } from '../server/platform/sessions';
 import { startArguments } from '../tests/support/server-process';
@@ -51,7 +47,7 @@ interface FormatResult {
   estimatedTotal: number;
   runMs: number;
   wallMs: number;
-  /** CPU of this process (API thread, writer thread, zlib) during the export, the searches included. */
+  /** CPU of this process (API thread and zlib's threads) during the export, the searches included. */
   cpuMs: number;
   /** CPU of the PostgreSQL backends serving this process (its pool) during the export. */
   pgCpuMs: number;
@@ -208,79 +204,6 @@ async function runFormat(format: 'CSV' | 'XLSX'): Promise<FormatResult> {
   }
 }
 
-/**
- * The XLSX job's pipeline without PostgreSQL: the same columns and writer thread, fed 1,000,000 synthetic
- * USERS rows in batches of 5,000 (as the driver returns them: epoch milliseconds for instants), stored
- * through export-file.ts. What the API thread and the writer cost on their own. (CSV jobs no longer
- * take this path, decision 0083: `pipeline-csv` measures the domain CSV writer in the thread.)
- */
-async function runPipeline(format: 'CSV' | 'XLSX') {
-  const dataDir = mkdtempSync(join(tmpdir(), 'exports-pipeline-'));
-  const source = exportSource(
-    'USERS',
-    { dateField: 'CREATED', startDate: RANGE.startDate, endDate: RANGE.endDate },
-    'https://x',
-  );
-  const n = Number(process.env.EXPORT_ROWS ?? 1_000_000);
-  // Batches as the runner hands them over: one JSON array text (PostgreSQL builds it in the real job).
-  async function* batches() {
-    for (let start = 0; start < n; start += 5000) {
-      const batch = [];
-      for (let i = start; i < Math.min(n, start + 5000); i++) {
-        const row: Record<string, unknown> = {};
-        for (const c of source.columns) {
-          row[c.key] =
-            c.kind === 'datetime'
-              ? 1_680_000_000_000 + i * 60_000
-              : c.kind === 'cents'
-                ? 1250 + (i % 7) * 500
-                : c.kind === 'boolean'
-                  ? i % 3 === 0
-                  : `${c.key} ${i} Conceição`;
-        }
-        row.id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-        batch.push(row);
-      }
-      yield { json: JSON.stringify(batch), count: batch.length };
-    }
-  }
-  globalThis.gc?.();
-  const rssStart = process.memoryUsage().rss;
-  let rssPeak = rssStart;
-  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
-  const cpu = process.cpuUsage();
-  const t = performance.now();
-  // Finishing includes putting the file into the (local) storage, as a job does.
-  const storage = new LocalFileStorage(join(dataDir, 'files'));
-  const file = await createExportFile(dataDir, storage, '00000000-0000-4000-8000-000000000000', format);
-  const run = writeInThread(
-    {
-      columns: source.columns.map((c) => ({ key: c.key, kind: c.kind, header: c.header['pt-PT'] })),
-      format,
-      locale: 'pt-PT',
-      sheetName: 'Users',
-    },
-    batches(),
-    (chunk) => file.write(chunk),
-    () => undefined,
-  );
-  const rows = await run.done;
-  const { sizeBytes } = await file.finish();
-  const ms = performance.now() - t;
-  const used = process.cpuUsage(cpu);
-  clearInterval(sampler);
-  rmSync(dataDir, { recursive: true, force: true });
-  return {
-    format: `pipeline ${format}`,
-    rows,
-    ms,
-    mainCpuMs: (used.user + used.system) / 1000,
-    bytes: sizeBytes,
-    rssStart,
-    rssPeak,
-  };
-}
-
 const script = fileURLToPath(import.meta.url);
 
 /**
@@ -298,11 +221,7 @@ function runAsStarted(format: string): FormatResult {
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as FormatResult;
 }
 const only = process.argv[2];
-if (only?.startsWith('pipeline-')) {
-  console.log(
-    JSON.stringify(await runPipeline(only.slice('pipeline-'.length).toUpperCase() as 'CSV' | 'XLSX')),
-  );
-} else if (only) {
+if (only) {
   console.log(JSON.stringify(await runFormat(only.toUpperCase() as 'CSV' | 'XLSX')));
 } else {
   const runs = Number(process.env.RUNS ?? 3);
@@ -318,7 +237,7 @@ if (only?.startsWith('pipeline-')) {
     'exports',
     `npx tsx bench/exports.ts (RUNS=${runs}; each run: node ${['--expose-gc', ...startArguments().slice(0, -1)].join(' ')} bench/exports.ts FORMAT)`,
     [
-      `Database \`${dbName}\` on PostgreSQL (1,000,000 users from \`bench/seed-scale.ts\`), users created ${RANGE.startDate} – ${RANGE.endDate} exported as type USERS (customers and professionals, every field of the specification: ${'33'} columns), pt-PT. The API and the export runner in one process, started with \`npm start\`'s node flags; CSV batches are PostgreSQL's \`COPY (SELECT …) TO STDOUT (FORMAT csv)\`, finished on the API thread by \`CopyCsvReader\` (decision 0090), the XLSX writer runs in its Worker with \`resourceLimits\` ${JSON.stringify(WRITER_LIMITS)}. "PostgreSQL CPU" is the CPU of the backends of this process's pool (from /proc), during the export. "run" is the job's started → finished time as stored; "wall" is from the POST to the client seeing \`done\` (polling). RSS is the whole process (API, runner and the writer thread), sampled every 100 ms. Searches: ${SEARCHES.map((s) => `\`${s}\``).join(', ')} in turn, one at a time, over HTTP.`,
+      `Database \`${dbName}\` on PostgreSQL (1,000,000 users from \`bench/seed-scale.ts\`), users created ${RANGE.startDate} – ${RANGE.endDate} exported as type USERS (customers and professionals, every field of the specification: ${'33'} columns), pt-PT. The API and the export runner in one process, started with \`npm start\`'s node flags; CSV batches are PostgreSQL's \`COPY (SELECT …) TO STDOUT (FORMAT csv)\`, finished on the API thread by \`CopyCsvReader\` (decision 0090); XLSX batches are \`COPY (SELECT <row> XML …) TO STDOUT (FORMAT binary)\`, deflated by zlib (decision 0105). "PostgreSQL CPU" is the CPU of the backends of this process's pool (from /proc), during the export. "run" is the job's started → finished time as stored; "wall" is from the POST to the client seeing \`done\` (polling). RSS is the whole process (API and runner), sampled every 100 ms. Searches: ${SEARCHES.map((s) => `\`${s}\``).join(', ')} in turn, one at a time, over HTTP.`,
       '',
       '| format | load (uptime) before → after | rows | run | rows/s | server CPU | rows/s of server CPU | PostgreSQL CPU | rows/s of server + PostgreSQL CPU | wall | file | RSS start → peak (growth) | RSS MiB over the run | search p50 / p95 ms idle | search p50 / p95 ms during the export |',
       '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',

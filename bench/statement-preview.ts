@@ -3,7 +3,7 @@
 // PerformanceObserver 'longtask') from the choice until the server has said which lines are new.
 // Two files: a quoted CSV of a Portuguese bank (';', decimal commas, amounts from 20 values, some
 // descriptions with the delimiter or a line break inside quotes) and a camt.053 with 100,000 entries.
-//   npx vite build && npx tsx bench/statement-preview.ts [--lines 100000] [--runs 3]
+//   npx vite build && npx tsx bench/statement-preview.ts [--lines 100000] [--runs 3] [--formats csv,camt053]
 // The API runs in this process on PGlite (the preview asks it only for the known lines).
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -22,6 +22,8 @@ const { values } = parseArgs({
   options: {
     lines: { type: 'string', default: '100000' },
     runs: { type: 'string', default: '3' },
+    /** Comma-separated: csv, camt053. */
+    formats: { type: 'string', default: 'csv,camt053' },
   },
 });
 const lines = Number(values.lines);
@@ -77,12 +79,17 @@ ${entries.join('\n')}
 const distDir = fileURLToPath(new URL('../dist/', import.meta.url));
 if (!existsSync(join(distDir, 'index.html'))) throw new Error('build the console first: npx vite build');
 const dataDir = mkdtempSync(join(tmpdir(), 'statement-preview-bench-'));
-const files = {
-  csv: join(dataDir, `extrato-${lines}.csv`),
-  camt053: join(dataDir, `extrato-${lines}.camt.053.xml`),
+const makers: Record<string, { path: string; text: () => string }> = {
+  csv: { path: join(dataDir, `extrato-${lines}.csv`), text: () => quotedCsv(lines) },
+  camt053: { path: join(dataDir, `extrato-${lines}.camt.053.xml`), text: () => camt053(lines) },
 };
-writeFileSync(files.csv, quotedCsv(lines));
-writeFileSync(files.camt053, camt053(lines));
+const files: Record<string, string> = {};
+for (const format of values.formats.split(',')) {
+  const maker = makers[format];
+  if (!maker) throw new Error(`unknown format ${format}`);
+  writeFileSync(maker.path, maker.text());
+  files[format] = maker.path;
+}
 
 const config = readConfig({ DATA_DIR: dataDir, NODE_ENV: 'production' });
 const db = await openDatabase({});

@@ -20,43 +20,101 @@ function decodeEntities(s: string): string {
 
 const localName = (qname: string) => qname.slice(qname.indexOf(':') + 1);
 
-interface Frame {
-  qname: string;
-  obj: Record<string, unknown>;
+/** An element being read; also what `onClose` sees of the elements enclosing the one that closed. */
+export interface OpenElement {
+  /** Local name (prefix dropped); '' for the document itself, `open[0]`. */
+  readonly name: string;
+  /** What has been read of it so far: attributes and the children already closed. */
+  readonly obj: Record<string, unknown>;
+}
+
+interface Frame extends OpenElement {
+  readonly qname: string;
   text: string;
   /** Children or attributes: the element becomes an object rather than its text. */
   structured: boolean;
 }
 
 const ATTR = /\s*([A-Za-z_][\w.:-]*)\s*=\s*("[^"<]*"|'[^'<]*')/y;
-const NAME = /[A-Za-z_][\w.:-]*/y;
+const DECLARATION = /DOCTYPE|ENTITY/iy;
+
+/** `[A-Za-z_]`: what a name starts with. */
+function isNameStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+}
+
+/** `[\w.:-]`: what a name goes on with. */
+function isNameChar(c: number): boolean {
+  return isNameStart(c) || (c >= 48 && c <= 58) || c === 46 || c === 45;
+}
+
+/** Space, tab, CR, LF: the whitespace of XML files. */
+function isAsciiSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+/** Whether text[from, to) holds anything but whitespace (any Unicode whitespace, as `\S` means). */
+function hasContent(text: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    if (!isAsciiSpace(text.charCodeAt(k))) return /\S/.test(text.slice(k, to));
+  }
+  return false;
+}
 
 function insert(parent: Frame, name: string, value: unknown, arrayTags: ReadonlySet<string>): void {
   parent.structured = true;
-  const existing = Object.hasOwn(parent.obj, name) ? parent.obj[name] : undefined;
+  const obj = parent.obj;
+  let existing = obj[name];
+  // Only own members count: `constructor` or `toString` read through the prototype are not children.
+  if (existing !== undefined && !Object.hasOwn(obj, name)) existing = undefined;
   if (arrayTags.has(name)) {
     if (Array.isArray(existing)) existing.push(value);
-    else parent.obj[name] = [value];
-  } else if (existing === undefined) parent.obj[name] = value;
+    else obj[name] = [value];
+  } else if (existing === undefined) obj[name] = value;
   else if (Array.isArray(existing)) existing.push(value);
-  else parent.obj[name] = [existing, value];
+  else obj[name] = [existing, value];
 }
 
 /** An element without children or attributes becomes its text; otherwise an object with `#text`. */
-function close(frame: Frame, parent: Frame, arrayTags: ReadonlySet<string>): void {
-  const name = localName(frame.qname);
+function elementValue(frame: Frame): unknown {
   const text = decodeEntities(frame.text).trim();
-  if (!frame.structured) insert(parent, name, text, arrayTags);
-  else {
-    if (text !== '') frame.obj['#text'] = text;
-    insert(parent, name, frame.obj, arrayTags);
-  }
+  if (!frame.structured) return text;
+  if (text !== '') frame.obj['#text'] = text;
+  return frame.obj;
+}
+
+/** Whether `</qname` at `from` is closed by `>` after optional whitespace; returns the index after `>`, else -1. */
+function closingTagEnd(text: string, from: number, qname: string): number {
+  if (!text.startsWith(qname, from)) return -1;
+  let p = from + qname.length;
+  while (isAsciiSpace(text.charCodeAt(p))) p++;
+  return text.charCodeAt(p) === 62 ? p + 1 : -1;
 }
 
 export interface XmlOptions {
   maxChars?: number;
   /** Elements that record the line of their opening tag under `LINE`. */
   lineTags?: ReadonlySet<string>;
+  /**
+   * Told of each element named in `tags` as it closes, before it goes into the tree: its value and
+   * the elements still open around it (`open[0]` the document, last its parent). Lets a reader work
+   * on entries while the rest of the file is being read. What `handle` returns goes into the tree in
+   * the element's place (a reading of it, so that the tree need not hold every entry); `undefined`
+   * keeps the element.
+   */
+  onClose?: {
+    tags: ReadonlySet<string>;
+    handle(name: string, value: unknown, open: readonly OpenElement[]): unknown;
+  };
+}
+
+/** The first `<!DOCTYPE` or `<!ENTITY` (any case), or -1. */
+function declarationAt(text: string): number {
+  for (let k = text.indexOf('<!'); k !== -1; k = text.indexOf('<!', k + 2)) {
+    DECLARATION.lastIndex = k + 2;
+    if (DECLARATION.test(text)) return k;
+  }
+  return -1;
 }
 
 /**
@@ -64,7 +122,8 @@ export interface XmlOptions {
  * the predefined and numeric entities. Every value stays text (`00012345` is not a number);
  * namespace prefixes are dropped; tags in `arrayTags` are always arrays. DOCTYPE/ENTITY
  * declarations are refused outright (entity expansion), nesting is bounded, and any imbalance
- * (a truncated file) is an error with its line. See decision 0033 for why not fast-xml-parser.
+ * (a truncated file) is an error with its line. See decision 0033 for why not fast-xml-parser;
+ * decision 0103 for why it reads character codes rather than slices and expressions.
  */
 export function parseXmlSafely(
   text: string,
@@ -72,78 +131,94 @@ export function parseXmlSafely(
   options: XmlOptions = {},
 ): XmlParse {
   if (text.length > (options.maxChars ?? MAX_XML_CHARS)) return { ok: false, code: 'FILE_TOO_LARGE' };
-  const decl = /<!(DOCTYPE|ENTITY)/i.exec(text);
-  if (decl) return { ok: false, code: 'DOCTYPE_NOT_ALLOWED', line: lineAt(text, decl.index) };
+  const decl = declarationAt(text);
+  if (decl !== -1) return { ok: false, code: 'DOCTYPE_NOT_ALLOWED', line: lineAt(text, decl) };
   const fail = (code: string, at: number): XmlParse => ({ ok: false, code, line: lineAt(text, at) });
+  const { lineTags, onClose } = options;
   const root: Record<string, unknown> = {};
-  const stack: Frame[] = [{ qname: '', obj: root, text: '', structured: false }];
+  const stack: Frame[] = [{ qname: '', name: '', obj: root, text: '', structured: false }];
   let sawRoot = false;
   let line = 1;
   let counted = 0;
   let i = 0;
+  const closed = (frame: Frame, parent: Frame) => {
+    const value = elementValue(frame);
+    const kept = onClose?.tags.has(frame.name) ? onClose.handle(frame.name, value, stack) : undefined;
+    insert(parent, frame.name, kept === undefined ? value : kept, arrayTags);
+  };
   while (i < text.length) {
     const lt = text.indexOf('<', i);
-    const chunk = text.slice(i, lt === -1 ? text.length : lt);
+    const to = lt === -1 ? text.length : lt;
     const top = stack[stack.length - 1]!;
-    if (stack.length === 1) {
-      if (chunk.trim() !== '') return fail('MALFORMED_XML', i);
-    } else if (chunk !== '' && !(top.structured && !/\S/.test(chunk))) top.text += chunk;
+    if (to > i) {
+      if (stack.length === 1) {
+        if (hasContent(text, i, to)) return fail('MALFORMED_XML', i);
+      } else if (!top.structured || hasContent(text, i, to)) top.text += text.slice(i, to);
+    }
     if (lt === -1) break;
-    if (text.startsWith('<!--', lt)) {
+    const next = text.charCodeAt(lt + 1);
+    if (next === 33 /* ! */ && text.startsWith('<!--', lt)) {
       const end = text.indexOf('-->', lt + 4);
       if (end === -1) return fail('MALFORMED_XML', lt);
       i = end + 3;
-    } else if (text.startsWith('<?', lt)) {
+    } else if (next === 63 /* ? */) {
       const end = text.indexOf('?>', lt + 2);
       if (end === -1) return fail('MALFORMED_XML', lt);
       i = end + 2;
-    } else if (text.startsWith('<![CDATA[', lt)) {
+    } else if (next === 33 && text.startsWith('<![CDATA[', lt)) {
       const end = text.indexOf(']]>', lt + 9);
       if (end === -1 || stack.length === 1) return fail('MALFORMED_XML', lt);
       // Re-escaped so the entity decoding at the end of the element leaves CDATA text as it was.
       top.text += text.slice(lt + 9, end).replace(/&/g, '&amp;');
       i = end + 3;
-    } else if (text[lt + 1] === '/') {
-      const end = text.indexOf('>', lt + 2);
-      const qname = end === -1 ? '' : text.slice(lt + 2, end).trim();
-      if (end === -1 || stack.length === 1 || qname !== top.qname) return fail('MALFORMED_XML', lt);
+    } else if (next === 47 /* / */) {
+      if (stack.length === 1) return fail('MALFORMED_XML', lt);
+      let after = closingTagEnd(text, lt + 2, top.qname);
+      if (after === -1) {
+        // Not the plain `</name>`: the general rule (the name, trimmed, up to the first `>`).
+        const end = text.indexOf('>', lt + 2);
+        if (end === -1 || text.slice(lt + 2, end).trim() !== top.qname) return fail('MALFORMED_XML', lt);
+        after = end + 1;
+      }
       stack.pop();
-      close(top, stack[stack.length - 1]!, arrayTags);
-      i = end + 1;
+      closed(top, stack[stack.length - 1]!);
+      i = after;
     } else {
-      NAME.lastIndex = lt + 1;
-      const m = NAME.exec(text);
-      if (!m || (stack.length === 1 && sawRoot)) return fail('MALFORMED_XML', lt);
-      const qname = m[0];
+      if (!isNameStart(next) || (stack.length === 1 && sawRoot)) return fail('MALFORMED_XML', lt);
+      let p = lt + 2;
+      while (isNameChar(text.charCodeAt(p))) p++;
+      const qname = text.slice(lt + 1, p);
+      const name = localName(qname);
       // Plain objects are much faster than null-prototype ones; the one name that could touch a prototype is refused.
-      if (localName(qname) === '__proto__') return fail('MALFORMED_XML', lt);
+      if (name === '__proto__') return fail('MALFORMED_XML', lt);
       const obj: Record<string, unknown> = {};
       let structured = false;
-      let p = NAME.lastIndex;
-      for (;;) {
-        ATTR.lastIndex = p;
-        const a = ATTR.exec(text);
-        if (!a) break;
-        const attrName = a[1]!;
-        if (attrName !== 'xmlns' && !attrName.startsWith('xmlns:')) {
-          obj[`@${localName(attrName)}`] = decodeEntities(a[2]!.slice(1, -1));
-          structured = true;
+      if (text.charCodeAt(p) !== 62 /* > */) {
+        for (;;) {
+          ATTR.lastIndex = p;
+          const a = ATTR.exec(text);
+          if (!a) break;
+          const attrName = a[1]!;
+          if (attrName !== 'xmlns' && !attrName.startsWith('xmlns:')) {
+            obj[`@${localName(attrName)}`] = decodeEntities(a[2]!.slice(1, -1));
+            structured = true;
+          }
+          p = ATTR.lastIndex;
         }
-        p = ATTR.lastIndex;
+        while (isAsciiSpace(text.charCodeAt(p))) p++;
       }
-      while (text[p] === ' ' || text[p] === '\n' || text[p] === '\r' || text[p] === '\t') p++;
       const selfClosing = text.startsWith('/>', p);
-      if (!selfClosing && text[p] !== '>') return fail('MALFORMED_XML', lt);
-      if (options.lineTags?.has(localName(qname))) {
+      if (!selfClosing && text.charCodeAt(p) !== 62) return fail('MALFORMED_XML', lt);
+      if (lineTags?.has(name)) {
         for (let n = text.indexOf('\n', counted); n !== -1 && n < lt; n = text.indexOf('\n', n + 1)) line++;
         counted = lt;
         obj[LINE] = line;
         structured = true;
       }
-      const frame: Frame = { qname, obj, text: '', structured };
+      const frame: Frame = { qname, name, obj, text: '', structured };
       sawRoot = true;
       if (selfClosing) {
-        close(frame, top, arrayTags);
+        closed(frame, top);
         i = p + 2;
       } else {
         if (stack.length > MAX_DEPTH) return fail('TOO_DEEP', lt);

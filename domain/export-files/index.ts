@@ -9,14 +9,21 @@ export {
   ExportValueError,
 } from './columns';
 export { type CopiedCsv, CopyCsvReader } from './copy-csv';
+export { type CopiedRows, CopyRowsReader } from './copy-rows';
 export { CSV_DIALECT, CSV_MEDIA_TYPE, type CsvOptions, csvChunks, csvField } from './csv';
 export { isFormulaLike, neutralise } from './neutralise';
 export {
+  columnLetters,
+  SHEET_PART,
+  SHEET_TAIL,
   safeSheetName,
+  sheetHead,
   XLSX_MAX_ROWS,
   XLSX_MEDIA_TYPE,
+  XLSX_STYLE,
   XlsxLimitError,
   type XlsxOptions,
   xlsxCellText,
   xlsxChunks,
+  xlsxPackageParts,
 } from './xlsx';

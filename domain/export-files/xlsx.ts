@@ -178,7 +178,8 @@ function columnWidth(column: ExportColumn, sample: readonly ExportRow[]): number
   return Math.min(chars, 60);
 }
 
-function sheetHead(columns: readonly ExportColumn[], sample: readonly ExportRow[]): string {
+/** The sheet's XML up to and including the header row; column widths from `sample`'s first rows. */
+export function sheetHead(columns: readonly ExportColumn[], sample: readonly ExportRow[]): string {
   const cols = columns
     .map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${columnWidth(c, sample)}" customWidth="1"/>`)
     .join('');
@@ -188,7 +189,19 @@ function sheetHead(columns: readonly ExportColumn[], sample: readonly ExportRow[
   return `${XML_DECL}<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews><cols>${cols}</cols><sheetData><row r="1">${header}</row>`;
 }
 
-const SHEET_TAIL = '</sheetData></worksheet>';
+export const SHEET_TAIL = '</sheetData></worksheet>';
+
+/** The workbook's parts other than the sheet, as file name and XML (tiny: stored, not deflated). */
+export const xlsxPackageParts = (sheetName: string): readonly (readonly [string, string])[] => [
+  ['[Content_Types].xml', CONTENT_TYPES],
+  ['_rels/.rels', ROOT_RELS],
+  ['xl/workbook.xml', workbookXml(sheetName)],
+  ['xl/_rels/workbook.xml.rels', WORKBOOK_RELS],
+  ['xl/styles.xml', STYLES],
+];
+
+/** The sheet's path in the package. */
+export const SHEET_PART = 'xl/worksheets/sheet1.xml';
 
 /** Length of a gzip member header (RFC 1952 §2.3) at the start of `b`, or null while it is incomplete. */
 export function gzipHeaderLength(b: Uint8Array): number | null {
@@ -332,13 +345,7 @@ export async function* xlsxChunks(
     return ready;
   };
 
-  for (const [name, xml] of [
-    ['[Content_Types].xml', CONTENT_TYPES],
-    ['_rels/.rels', ROOT_RELS],
-    ['xl/workbook.xml', workbookXml(options.sheetName)],
-    ['xl/_rels/workbook.xml.rels', WORKBOOK_RELS],
-    ['xl/styles.xml', STYLES],
-  ] as const) {
+  for (const [name, xml] of xlsxPackageParts(options.sheetName)) {
     const part = new ZipPassThrough(name);
     part.mtime = mtime;
     zip.add(part);
@@ -347,9 +354,7 @@ export async function* xlsxChunks(
   yield* drain();
 
   const native = (options.deflate ?? (nativeDeflate() ? 'native' : 'fflate')) === 'native';
-  const sheet = native
-    ? new NativeDeflate('xl/worksheets/sheet1.xml')
-    : new ZipDeflate('xl/worksheets/sheet1.xml', { level });
+  const sheet = native ? new NativeDeflate(SHEET_PART) : new ZipDeflate(SHEET_PART, { level });
   sheet.mtime = mtime;
   zip.add(sheet);
   let sheetBytes = 0;

@@ -1,6 +1,6 @@
 import { normalizeIban } from '../iban';
 import { decimalToCents } from '../money';
-import { attr, LINE, list, parseXmlSafely, text } from '../xml';
+import { attr, LINE, list, type OpenElement, parseXmlSafely, text } from '../xml';
 import {
   type BalanceCheck,
   combineBalances,
@@ -89,20 +89,138 @@ function accountOf(stmt: Node): string | null {
   return nonEmpty(text(stmt, 'Acct', 'Id', 'Othr', 'Id'))?.trim() ?? null;
 }
 
+/** What one `Ntry` gives: its entries (several when a batch is expanded), its errors, its signed total. */
+interface EntryRead {
+  entries: StatementEntry[];
+  errors: ParseError[];
+  booked: number;
+  line: number;
+}
+
+const lineOf = (node: Node) => ((node as Record<string, unknown>)[LINE] as number | undefined) ?? 1;
+
+function readEntry(ntry: Node, accountCurrency: string | null): EntryRead {
+  const line = lineOf(ntry);
+  const read: EntryRead = { entries: [], errors: [], booked: 0, line };
+  const details = list(ntry, 'NtryDtls');
+  const txs = details.flatMap((d) => list(d, 'TxDtls'));
+  const status = text(ntry, 'Sts') ?? text(ntry, 'Sts', 'Cd');
+  if (status && status !== 'BOOK') {
+    read.errors.push({ line, code: 'ENTRY_NOT_BOOKED' });
+    return read;
+  }
+  const amount = cents(text(ntry, 'Amt'));
+  const indicator = text(ntry, 'CdtDbtInd');
+  const bookingDate = date(ntry, 'BookgDt') ?? date(ntry, 'ValDt');
+  if (amount == null || (indicator !== 'CRDT' && indicator !== 'DBIT') || !bookingDate) {
+    read.errors.push({
+      line,
+      code: amount == null ? 'INVALID_AMOUNT' : bookingDate ? 'INVALID_INDICATOR' : 'INVALID_DATE',
+    });
+    return read;
+  }
+  const total = signed(amount, indicator);
+  read.booked = total;
+  const batch = details.map((d) => list(d, 'Btch')[0]).find((b) => b != null);
+  const batchId = nonEmpty(text(batch, 'PmtInfId')) ?? nonEmpty(text(batch, 'MsgId'));
+  const currency = attr(ntry, 'Ccy', 'Amt') ?? accountCurrency ?? 'EUR';
+  const base = {
+    bookingDate,
+    valueDate: date(ntry, 'ValDt'),
+    currency,
+    bankReference: nonEmpty(text(ntry, 'AcctSvcrRef')) ?? nonEmpty(text(ntry, 'NtryRef')),
+    entryInfo: text(ntry, 'AddtlNtryInf'),
+  };
+  const make = (tx: Node | undefined, amountCents: number, lineNumber: number): StatementEntry => {
+    const party = counterparty(tx, indicator);
+    const description =
+      remittance(tx) ?? ((tx ? list(tx, 'AddtlTxInf').map(String).join(' ') : '') || base.entryInfo || '');
+    return {
+      bookingDate: base.bookingDate,
+      valueDate: base.valueDate,
+      amountCents,
+      currency: base.currency,
+      description,
+      counterpartyName: party.name,
+      counterpartyIban: party.iban,
+      bankReference: base.bankReference,
+      endToEndId: tx ? nonEmpty(text(tx, 'Refs', 'EndToEndId')) : null,
+      batchId: batchId ?? (tx ? (nonEmpty(text(tx, 'Refs', 'PmtInfId')) ?? null) : null),
+      kind: kindOf(ntry, tx),
+      returnReason: tx ? (text(tx, 'RtrInf', 'Rsn', 'Cd') ?? text(tx, 'RtrInf', 'Rsn', 'Prtry')) : null,
+      lineNumber,
+    };
+  };
+  const txAmounts = txs.map((tx) => cents(text(tx, 'AmtDtls', 'TxAmt', 'Amt')) ?? cents(text(tx, 'Amt')));
+  const expandable =
+    txs.length > 1 &&
+    txAmounts.every((a) => a != null) &&
+    txAmounts.reduce<number>((s, a) => s + (a ?? 0), 0) === amount;
+  if (expandable) {
+    txs.forEach((tx, i) => {
+      read.entries.push(make(tx, signed(txAmounts[i]!, indicator), lineOf(tx)));
+    });
+  } else {
+    if (txs.length > 1) read.errors.push({ line, code: 'BATCH_NOT_EXPANDED' });
+    read.entries.push(make(txs.length === 1 ? txs[0] : undefined, total, line));
+  }
+  return read;
+}
+
+/** An `Ntry` read as it closed, in the tree in its place; `ntry` kept only when the account currency could change it. */
+class EarlyEntry {
+  constructor(
+    readonly read: EntryRead,
+    readonly currency: string | null,
+    readonly ntry: Node | undefined,
+  ) {}
+}
+
+const BODIES = ['BkToCstmrStmt', 'BkToCstmrAcctRpt', 'BkToCstmrDbtCdtNtfctn'];
+const STATEMENTS = ['Stmt', 'Rpt', 'Ntfctn'];
+const NTRY = new Set(['Ntry']);
+
+export interface Camt053Options {
+  /**
+   * Told of the entries of each `Ntry` as soon as it has been read, before the rest of the file (the
+   * preview's first rows). The result is still what the whole file says: a later element can change it
+   * (a file cut short is unreadable); its `entries` are the objects given here when it does not.
+   */
+  onEntries?: (entries: StatementEntry[]) => void;
+}
+
 /**
  * camt.053 (and the same entry structure in camt.052/054, any version) → normalised entries. Batch
  * entries are expanded into their TxDtls when those carry amounts adding up to the entry; booked
  * entries only (pending ones are reported, not imported).
+ *
+ * Each `Ntry` in its usual place (Document / body / statement) is read as it closes, with the
+ * account's currency as the statement says it so far, and its reading stays in the tree in its place
+ * (the element itself only while a later `Acct` could still change it). The walk over the whole tree
+ * afterwards takes that reading, or reads the entry again when the currency did change (decision 0103).
  */
-export function parseCamt053(input: string): ParseResult {
+export function parseCamt053(input: string, options: Camt053Options = {}): ParseResult {
+  const readEarly = (_name: string, ntry: unknown, open: readonly OpenElement[]): EarlyEntry | undefined => {
+    const stmt = open[3];
+    if (open.length !== 4 || open[1]!.name !== 'Document' || !BODIES.includes(open[2]!.name)) return;
+    if (!stmt || !STATEMENTS.includes(stmt.name)) return;
+    // The statement's first Acct, once there, is final: a currency read from it now is the walk's too.
+    const currency = text(stmt.obj, 'Acct', 'Ccy');
+    const read = readEntry(ntry, currency);
+    if (read.entries.length) options.onEntries?.(read.entries);
+    const mayChange = currency === null && read.entries.length > 0 && attr(ntry, 'Ccy', 'Amt') === null;
+    return new EarlyEntry(read, currency, mayChange ? ntry : undefined);
+  };
   const errors: ParseError[] = [];
-  const parsed = parseXmlSafely(input, ARRAYS, { lineTags: LINE_TAGS });
+  const parsed = parseXmlSafely(input, ARRAYS, {
+    lineTags: LINE_TAGS,
+    onClose: { tags: NTRY, handle: readEarly },
+  });
   if (!parsed.ok) return unreadable('camt053', [{ line: parsed.line ?? 1, code: parsed.code }]);
   const doc = parsed.doc.Document as Record<string, Node> | undefined;
   const body = doc?.BkToCstmrStmt ?? doc?.BkToCstmrAcctRpt ?? doc?.BkToCstmrDbtCdtNtfctn;
   if (!body) return unreadable('camt053', [{ line: 1, code: 'NOT_CAMT' }]);
   const statements = [...list(body, 'Stmt'), ...list(body, 'Rpt'), ...list(body, 'Ntfctn')];
-  const lineOf = (node: Node) => ((node as Record<string, unknown>)[LINE] as number | undefined) ?? 1;
   const entries: StatementEntry[] = [];
   const balances: BalanceCheck[] = [];
   let accountIban: string | null = null;
@@ -123,71 +241,16 @@ export function parseCamt053(input: string): ParseResult {
     let booked = 0;
     let lastLine = 1;
     for (const ntry of list(stmt, 'Ntry')) {
-      const line = lineOf(ntry);
-      lastLine = line;
-      const details = list(ntry, 'NtryDtls');
-      const txs = details.flatMap((d) => list(d, 'TxDtls'));
-      const status = text(ntry, 'Sts') ?? text(ntry, 'Sts', 'Cd');
-      if (status && status !== 'BOOK') {
-        errors.push({ line, code: 'ENTRY_NOT_BOOKED' });
-        continue;
-      }
-      const amount = cents(text(ntry, 'Amt'));
-      const indicator = text(ntry, 'CdtDbtInd');
-      const bookingDate = date(ntry, 'BookgDt') ?? date(ntry, 'ValDt');
-      if (amount == null || (indicator !== 'CRDT' && indicator !== 'DBIT') || !bookingDate) {
-        errors.push({
-          line,
-          code: amount == null ? 'INVALID_AMOUNT' : bookingDate ? 'INVALID_INDICATOR' : 'INVALID_DATE',
-        });
-        continue;
-      }
-      const total = signed(amount, indicator);
-      booked += total;
-      const batch = details.map((d) => list(d, 'Btch')[0]).find((b) => b != null);
-      const batchId = nonEmpty(text(batch, 'PmtInfId')) ?? nonEmpty(text(batch, 'MsgId'));
-      const currency = attr(ntry, 'Ccy', 'Amt') ?? accountCurrency ?? 'EUR';
-      const base = {
-        bookingDate,
-        valueDate: date(ntry, 'ValDt'),
-        currency,
-        bankReference: nonEmpty(text(ntry, 'AcctSvcrRef')) ?? nonEmpty(text(ntry, 'NtryRef')),
-        entryInfo: text(ntry, 'AddtlNtryInf'),
-      };
-      const make = (tx: Node | undefined, amountCents: number, lineNumber: number): StatementEntry => {
-        const party = counterparty(tx, indicator);
-        const description =
-          remittance(tx) ??
-          ((tx ? list(tx, 'AddtlTxInf').map(String).join(' ') : '') || base.entryInfo || '');
-        return {
-          bookingDate: base.bookingDate,
-          valueDate: base.valueDate,
-          amountCents,
-          currency: base.currency,
-          description,
-          counterpartyName: party.name,
-          counterpartyIban: party.iban,
-          bankReference: base.bankReference,
-          endToEndId: tx ? nonEmpty(text(tx, 'Refs', 'EndToEndId')) : null,
-          batchId: batchId ?? (tx ? (nonEmpty(text(tx, 'Refs', 'PmtInfId')) ?? null) : null),
-          kind: kindOf(ntry, tx),
-          returnReason: tx ? (text(tx, 'RtrInf', 'Rsn', 'Cd') ?? text(tx, 'RtrInf', 'Rsn', 'Prtry')) : null,
-          lineNumber,
-        };
-      };
-      const txAmounts = txs.map((tx) => cents(text(tx, 'AmtDtls', 'TxAmt', 'Amt')) ?? cents(text(tx, 'Amt')));
-      const expandable =
-        txs.length > 1 &&
-        txAmounts.every((a) => a != null) &&
-        txAmounts.reduce<number>((s, a) => s + (a ?? 0), 0) === amount;
-      if (expandable) {
-        txs.forEach((tx, i) => {
-          entries.push(make(tx, signed(txAmounts[i]!, indicator), lineOf(tx)));
-        });
-      } else {
-        if (txs.length > 1) errors.push({ line, code: 'BATCH_NOT_EXPANDED' });
-        entries.push(make(txs.length === 1 ? txs[0] : undefined, total, line));
-      }
+      const read =
+        ntry instanceof EarlyEntry
+          ? ntry.ntry === undefined || ntry.currency === accountCurrency
+            ? ntry.read
+            : readEntry(ntry.ntry, accountCurrency)
+          : readEntry(ntry, accountCurrency);
+      lastLine = read.line;
+      booked += read.booked;
+      for (const error of read.errors) errors.push(error);
+      for (const entry of read.entries) entries.push(entry);
     }
     if (opening != null && closing != null) {
       const consistent = opening + booked === closing;

@@ -6,6 +6,7 @@ import {
   type CsvMapping,
   MAX_STATEMENT_BYTES,
   type ParseResult,
+  type StatementEntry,
   type StatementFormat,
   unreadable,
 } from './types';
@@ -24,6 +25,8 @@ export interface ParseOptions {
   format?: StatementFormat | 'auto';
   mapping?: CsvMapping;
   maxBytes?: number;
+  /** camt.053 only: told of the entries as they are read, before the whole file is (`Camt053Options`). */
+  onEntries?: (entries: StatementEntry[]) => void;
 }
 
 /** Any supported statement file (bytes or already-decoded text) → normalised entries; never throws. */
@@ -39,7 +42,7 @@ export function parseStatement(input: Uint8Array | string, options: ParseOptions
   try {
     const result =
       format === 'camt053'
-        ? parseCamt053(text)
+        ? parseCamt053(text, { onEntries: options.onEntries })
         : format === 'mt940'
           ? parseMt940(text)
           : parseCsvStatement(text, options.mapping);

@@ -1,8 +1,9 @@
 import { type CopiedCsv, CopyCsvReader, type ExportLocale } from '../../domain/export-files';
-import { type Database, sqlLiteral } from '../db/client';
-import { after, type KeysetPosition, type KeysetQuery, SqlParams, whereClause } from '../db/list';
+import type { Database } from '../db/client';
+import type { KeysetPosition, KeysetQuery } from '../db/list';
+import { batchClauses, copyBatch } from './copy-batch';
 import { csvCopyOptions } from './csv-sql';
-import { WriterFailure, type WriterRun } from './writer-thread';
+import { WriterFailure, type WriterRun } from './writer';
 
 /**
  * Writes a CSV export from PostgreSQL's COPY (docs/decisions/0090): each keyset batch is one
@@ -19,26 +20,12 @@ export interface CsvCopyQuery {
   locale: ExportLocale;
 }
 
-/**
- * One batch's select with its values inlined (COPY takes no parameters): the cells, then the sort key
- * and id. The statements are the export's own; their `$n` are only ever parameters.
- */
+/** One batch's select: the cells, then the sort key and id (values inlined, `batchClauses`). */
 export function copyBatchSelect(query: KeysetQuery, position: KeysetPosition | null, count: number): string {
-  const params = new SqlParams();
-  params.values.push(...query.params.values);
-  const where = [...query.where];
-  if (position)
-    where.push(after(params, query.sort.sql, query.sort.type, query.id, query.order, position, query.idType));
-  const text = `SELECT ${query.select}, (${query.sort.sql})::text, (${query.id})::text ${query.from}
-    ${whereClause(where)} ORDER BY ${query.sort.sql} ${query.order}, ${query.id} ${query.order} LIMIT ${count}`;
-  return text.replace(/\$(\d+)/g, (_, n: string) => sqlLiteral(params.values[Number(n) - 1]));
+  const { rest, inline } = batchClauses(query, position, count);
+  return inline(`SELECT ${query.select}, (${query.sort.sql})::text, (${query.id})::text ${rest}`);
 }
 
-/**
- * Each batch in a short transaction with PostgreSQL's JIT off (a batch is costed above `jit_above_cost`
- * and was compiled again for every batch: more CPU than the batch itself, decision 0083) and DateStyle
- * ISO (the instants' text, `csvCopyCells`).
- */
 async function readBatch(
   db: Database,
   source: CsvCopyQuery,
@@ -47,11 +34,7 @@ async function readBatch(
   count: number,
 ): Promise<CopiedCsv> {
   const select = copyBatchSelect(source.query, position, count);
-  await db.transaction(async (tx) => {
-    if (!tx.copyOut) throw new Error('this database connection cannot COPY');
-    await tx.query(`SELECT set_config('jit', 'off', true), set_config('DateStyle', 'ISO, YMD', true)`);
-    await tx.copyOut(select, csvCopyOptions(source.locale), (bytes) => reader.push(bytes));
-  });
+  await copyBatch(db, select, csvCopyOptions(source.locale), (bytes) => reader.push(bytes));
   return reader.take();
 }
 

@@ -1,15 +1,17 @@
 import type { ExportDateField, ExportType } from '../../contract/statuses';
 import type { ColumnKind, ExportLocale } from '../../domain/export-files';
 import { dateRange, type KeysetQuery, SqlParams } from '../db/list';
-import { csvCopyCells, textCells } from './csv-sql';
+import { csvCopyCells, type SqlCell, textCells } from './csv-sql';
 import type { CsvCopyQuery } from './csv-stream';
+import type { XlsxCopyQuery } from './xlsx-sql';
 
 /**
  * What each export type reads and how its columns are titled (docs/decisions/0075). Every field of the
  * specification's tables (§3 User, Case) is a column; money is a `cents` column beside its currency;
  * instants are written as the Lisbon wall clock. The same statement (the list engine's keyset over the
- * same filters) is read in one of two shapes: each row's cells for PostgreSQL's COPY (`csvRows`,
- * decision 0090), or each row's values as one JSON text for the XLSX writer thread (`jsonRows`).
+ * same filters) is read through PostgreSQL's COPY as CSV cells (`csvRows`, decision 0090) or as the
+ * XLSX sheet's rows (`xlsxRows`, decision 0105); the XLSX writer reads its first rows' values as JSON
+ * (`jsonRows`) to size the columns.
  */
 
 export interface SourceColumn {
@@ -116,7 +118,8 @@ const professionalFields = (fileUrl: string): Fields => [
   ['subscriptionCurrency', 'u.subscription_currency'],
   ['currentWorkplaces', "nullif(array_to_string(u.current_workplaces, ', '), '')"],
   ['specialities', "nullif(array_to_string(u.specialities, ', '), '')"],
-  ['areasOfInterest', 'areas.names'],
+  // Kept by migration 0027's triggers (decision 0104): no join per row.
+  ['areasOfInterest', "CASE WHEN u.role = 'PROFESSIONAL' THEN u.interest_area_names END"],
   ['shareLinkId', 'u.share_link_id'],
   ['referralName', 'u.referral_name'],
   ['professionalBackground', 'u.professional_background'],
@@ -126,12 +129,6 @@ const professionalFields = (fileUrl: string): Fields => [
   ['iban', 'u.iban'],
   ['associationLink', 'u.association_link'],
 ];
-
-/** A doctor's interest areas, joined once per row (the CSV line reads the value more than once). */
-const AREAS_JOIN = `LEFT JOIN LATERAL (
-    SELECT string_agg(a.name, ', ' ORDER BY a.name) AS names FROM professional_interest_areas pia
-      JOIN interest_areas a ON a.id = pia.area_id WHERE pia.professional_id = u.id AND u.role = 'PROFESSIONAL'
-  ) areas ON true`;
 
 /** The fields' SQL in the columns' order (every column has its field). */
 function valuesOf(columns: readonly SourceColumn[], fields: Fields): string[] {
@@ -177,7 +174,7 @@ function userSource(
     columns,
     values: valuesOf(columns, fields),
     keyset: {
-      from: professional ? `FROM users u ${AREAS_JOIN}` : 'FROM users u',
+      from: 'FROM users u',
       where,
       params,
       // The date bound makes the column non-null, as a keyset sort needs.
@@ -323,8 +320,8 @@ export function exportSource(type: ExportType, filters: ExportFilters, publicUrl
 const epochMs = (value: string) => `(extract(epoch FROM ${value}) * 1000)::float8`;
 
 /**
- * The rows as one JSON text each, keyed by the column keys, built by PostgreSQL: the API thread passes
- * it to the writer thread untouched (no per-cell parsing, no structured clone of a million objects).
+ * The rows as one JSON text each, keyed by the column keys, built by PostgreSQL, as the domain's writers
+ * read values: the XLSX export reads its first rows this way to size the sheet's columns (decision 0105).
  */
 export function jsonRows(source: ExportSource): KeysetQuery {
   const pairs = source.columns.map((c, i) => {
@@ -343,9 +340,18 @@ export function jsonRows(source: ExportSource): KeysetQuery {
   };
 }
 
+const cellsOf = (source: ExportSource): SqlCell[] =>
+  source.columns.map((c, i) => ({ sql: source.values[i]!, kind: c.kind }));
+
+/** The rows as the XLSX sheet's `<row>` elements (decision 0105, `xlsxBatchSelect`). */
+export const xlsxRows = (source: ExportSource): XlsxCopyQuery => ({
+  keyset: source.keyset,
+  cells: cellsOf(source),
+});
+
 /** The rows as COPY's CSV cells (decision 0090, `csvCopyCells`). */
 export function csvRows(source: ExportSource, locale: ExportLocale): CsvCopyQuery {
-  const cells = source.columns.map((c, i) => ({ sql: source.values[i]!, kind: c.kind }));
+  const cells = cellsOf(source);
   return {
     query: { ...source.keyset, select: csvCopyCells(cells, locale) },
     textCells: textCells(cells),

@@ -25,7 +25,7 @@ export function PreviewTable({
   const { t, locale } = useI18n();
   useSyncExternalStore(rows.subscribe, rows.getVersion);
   const scrollRef = useRef<HTMLElement>(null);
-  const count = rows.entries.length;
+  const count = rows.count;
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -60,7 +60,7 @@ export function PreviewTable({
         </thead>
         <tbody className="data-table-body" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
-            const entry = rows.entries[item.index];
+            const entry = rows.entry(item.index);
             if (!entry) return null;
             const earlier = known?.get(rows.keys[item.index] ?? '');
             return (

@@ -2,7 +2,6 @@ import type {
   BalanceCheck,
   CsvMapping,
   ParseError,
-  StatementEntry,
   TextEncodingName,
 } from '../../../domain/statements/types';
 import type { StatementPreviewOutcome } from '../../../machines/statement-import';
@@ -18,9 +17,14 @@ export interface PreviewRequest {
 /** The errors sent to the page: enough to find and fix them, not 100,000 of them. */
 export const MAX_ERRORS_SHOWN = 500;
 
-/** The worker's answers: the rows in chunks, then their line keys, then what the whole file said. */
+/**
+ * The worker's answers: the rows in chunks (`json`: `count` entries as a JSON array, so that the page
+ * copies one string rather than a thousand objects), then their line keys, then what the whole file
+ * said. `reset`: the rows sent so far are not the file's after all (its end changed them); drop them.
+ */
 export type PreviewMessage =
-  | { type: 'rows'; entries: StatementEntry[] }
+  | { type: 'rows'; count: number; json: string }
+  | { type: 'reset' }
   | { type: 'keys'; keys: string[] }
   | { type: 'done'; outcome: StatementPreviewOutcome; details: PreviewDetails };
 

@@ -1,13 +1,13 @@
 /// <reference lib="webworker" />
 import { parseStatement } from '../../../domain/statements/detect';
 import { statementLineKeys } from '../../../domain/statements/line-key';
-import type { ParseResult } from '../../../domain/statements/types';
+import type { ParseResult, StatementEntry } from '../../../domain/statements/types';
 import type { StatementPreviewOutcome } from '../../../machines/statement-import';
 import { headerKey, MAX_ERRORS_SHOWN, type PreviewMessage, type PreviewRequest } from './preview-protocol';
+import { sendRows } from './preview-rows-sender';
 
-// The page's main thread never parses: a 100,000-line statement is read here and sent in chunks small
-// enough that each one is copied into the page in a few milliseconds (no long task, issue 12 item 2).
-const CHUNK = 1_000;
+// The page's main thread never parses: a 100,000-line statement is read here and sent in chunks, each
+// one string of JSON the page decodes only when it shows one of its rows (no long task, issue 12 item 2).
 const KEY_CHUNK = 10_000;
 
 /** Files that are certainly not statements, by their first bytes: PDF, ZIP (xlsx), OLE (xls), images. */
@@ -24,10 +24,13 @@ function notAStatement(bytes: Uint8Array): boolean {
   return NOT_STATEMENTS.some((magic) => magic.every((byte, i) => bytes[i] === byte));
 }
 
-function parse({ bytes, mapping, remembered }: PreviewRequest): { result: ParseResult; guessed: boolean } {
+function parse(
+  { bytes, mapping, remembered }: PreviewRequest,
+  onEntries: (entries: StatementEntry[]) => void,
+): { result: ParseResult; guessed: boolean } {
   const data = new Uint8Array(bytes);
   if (mapping) return { result: parseStatement(data, { mapping }), guessed: false };
-  const first = parseStatement(data);
+  const first = parseStatement(data, { onEntries });
   const known = first.csv ? remembered[headerKey(first.csv.header)] : undefined;
   if (!first.csv) return { result: first, guessed: false };
   if (!known) return { result: first, guessed: true };
@@ -52,10 +55,14 @@ self.onmessage = (event: MessageEvent<PreviewRequest>) => {
     });
     return;
   }
-  const { result, guessed } = parse(event.data);
-  // The rows first (what the admin looks at), then their keys (what the server is asked about).
-  for (let start = 0; start < result.entries.length; start += CHUNK)
-    post({ type: 'rows', entries: result.entries.slice(start, start + CHUNK) });
+  // The rows first (what the admin looks at), then their keys (what the server is asked about). A
+  // camt.053's rows are sent while the rest of the file is still being read (decision 0103).
+  let guessed = false;
+  const result = sendRows((onEntries) => {
+    const read = parse(event.data, onEntries);
+    guessed = read.guessed;
+    return read.result;
+  }, post);
   const keys = statementLineKeys(result.accountIban ?? '', result.entries);
   for (let start = 0; start < keys.length; start += KEY_CHUNK)
     post({ type: 'keys', keys: keys.slice(start, start + KEY_CHUNK) });

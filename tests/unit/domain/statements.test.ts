@@ -142,6 +142,82 @@ describe('camt variants', () => {
   });
 });
 
+describe('camt entries read as they close (decision 0103)', () => {
+  const ntry = (cents: number, ccy?: string) =>
+    `<Ntry><Amt${ccy ? ` Ccy="${ccy}"` : ''}>${(cents / 100).toFixed(2)}</Amt><CdtDbtInd>CRDT</CdtDbtInd><BookgDt><Dt>2026-05-05</Dt></BookgDt></Ntry>`;
+  const camt = (...statements: string[][]) =>
+    `<Document><BkToCstmrStmt>${statements.map((parts) => `<Stmt>${parts.join('\n')}</Stmt>`).join('\n')}</BkToCstmrStmt></Document>`;
+  const acct = (ccy: string) =>
+    `<Acct><Id><IBAN>PT50003500010001234567805</IBAN></Id><Ccy>${ccy}</Ccy></Acct>`;
+
+  it('streams the very entries it returns, in order, before the end of the file', () => {
+    const streamed: StatementEntry[] = [];
+    const r = parseStatement(sample('synthetic-statement-pt.camt.053.001.02.xml'), {
+      onEntries: (entries) => streamed.push(...entries),
+    });
+    expect(r.entries).toHaveLength(6);
+    expect(streamed).toHaveLength(6);
+    for (const [i, entry] of streamed.entries()) expect(entry).toBe(r.entries[i]);
+  });
+
+  it('reads an entry again when the account currency comes after it', () => {
+    const streamed: StatementEntry[] = [];
+    const r = parseCamt053(camt([ntry(100), acct('USD'), ntry(200)]), {
+      onEntries: (entries) => streamed.push(...entries),
+    });
+    expect(r.entries.map((e) => [e.amountCents, e.currency])).toEqual([
+      [100, 'USD'],
+      [200, 'USD'],
+    ]);
+    expect(streamed.map((e) => e.currency)).toEqual(['EUR', 'USD']);
+    expect(streamed[0]).not.toBe(r.entries[0]);
+    expect(streamed[1]).toBe(r.entries[1]);
+  });
+
+  it('returns nothing for a file cut short, whatever it streamed', () => {
+    const xml = camt([acct('EUR'), ntry(100), ntry(200)]);
+    const streamed: StatementEntry[] = [];
+    const r = parseCamt053(xml.slice(0, xml.lastIndexOf('</Stmt>')), {
+      onEntries: (entries) => streamed.push(...entries),
+    });
+    expect(streamed).toHaveLength(2);
+    expect(r.entries).toEqual([]);
+    expect(r.errors[0]!.code).toBe('MALFORMED_XML');
+  });
+
+  it("each entry's currency is its own, else its statement's first account currency, else EUR (property)", () => {
+    const part = fc.oneof(
+      fc.record({ kind: fc.constant('acct' as const), ccy: fc.constantFrom('USD', 'GBP', 'CHF') }),
+      fc.record({
+        kind: fc.constant('ntry' as const),
+        cents: fc.integer({ min: 1, max: 10_000 }),
+        ccy: fc.option(fc.constantFrom('EUR', 'JPY'), { nil: undefined }),
+      }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(part, { maxLength: 6 }), { minLength: 1, maxLength: 3 }),
+        (statements) => {
+          const expected = statements.flatMap((parts) => {
+            const account = parts.find((p) => p.kind === 'acct')?.ccy;
+            return parts.flatMap((p) => (p.kind === 'ntry' ? [[p.cents, p.ccy ?? account ?? 'EUR']] : []));
+          });
+          const xml = camt(
+            ...statements.map((parts) =>
+              parts.map((p) => (p.kind === 'acct' ? acct(p.ccy) : ntry(p.cents, p.ccy))),
+            ),
+          );
+          const streamed: StatementEntry[] = [];
+          const r = parseCamt053(xml, { onEntries: (entries) => streamed.push(...entries) });
+          expect(r.entries.map((e) => [e.amountCents, e.currency])).toEqual(expected);
+          expect(streamed).toHaveLength(expected.length);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('MT940 :86: variants', () => {
   it('reads Dutch /TAG/ sub-fields', () => {
     expect(

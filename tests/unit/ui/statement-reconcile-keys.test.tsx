@@ -360,6 +360,63 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     expect(status.textContent).not.toContain(fill(text.lines.selected, { count: 3 }));
   });
 
+  it('z undoes the last action, then the one before: a note, an ignore, a match picked with m', async () => {
+    const user = userEvent.setup();
+    const payout = await insertPayout(world.db, 7_300, '2026-03-10');
+    const { lineIds } = await openStatement([
+      { amountCents: 7_700, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
+      { amountCents: -410, kind: 'fee', description: 'COMISSAO' },
+    ]);
+    const [credit, fee] = lineIds as [string, string];
+    const before = await lineRow(credit);
+
+    await goTo(user, 1);
+    await user.keyboard('m');
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findAllByRole('checkbox');
+    await tabTo(user, checkboxOf(dialog, '€73.00'));
+    await user.keyboard(' ');
+    await tabTo(user, within(dialog).getByRole('textbox'));
+    await user.keyboard('Taxa');
+    await tabTo(user, within(dialog).getByRole('button', { name: text.dialog.match }));
+    await user.keyboard('{Enter}');
+    await waitForStatus(1, 'DISCREPANCY');
+    expect(await matchedPayouts(credit)).toEqual([payout]);
+
+    await user.keyboard('j');
+    await user.keyboard('i');
+    await screen.findByRole('dialog', { name: fill(text.dialog.ignoreTitle, { line: 2 }) });
+    await user.keyboard('Comissão{Tab}{Tab}{Enter}');
+    await waitForStatus(2, 'IGNORED');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.keyboard('n');
+    await screen.findByRole('dialog', { name: fill(text.dialog.noteTitle, { line: 2 }) });
+    await user.keyboard('Cartão 99{Tab}{Tab}{Enter}');
+    await waitFor(async () => expect((await lineRow(fee)).notes).toBe('Cartão 99'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // Each z waits for the server's answer before the next is sent (one pending action at a time).
+    await user.keyboard('z');
+    await waitFor(async () =>
+      expect(await lineRow(fee)).toMatchObject({ status: 'IGNORED', notes: 'Comissão' }),
+    );
+    await user.keyboard('z');
+    await waitForStatus(2, 'UNMATCHED');
+    expect(await lineRow(fee)).toMatchObject({ status: 'UNMATCHED', notes: null });
+    expect(statusOf(1)).toBe('DISCREPANCY');
+    await user.keyboard('z');
+    await waitForStatus(1, before.status);
+    expect(await lineRow(credit)).toEqual(before);
+    expect(await matchedPayouts(credit)).toEqual([]);
+    const undone = await world.db.query<{ kind: string }>(
+      `SELECT kind FROM statement_actions
+        WHERE undone_by IS NOT NULL AND (strpos(lines::text, $1) > 0 OR strpos(lines::text, $2) > 0)
+        ORDER BY kind`,
+      [credit, fee],
+    );
+    expect(undone.rows.map((r) => r.kind)).toEqual(['IGNORE', 'MATCH', 'NOTE']);
+  });
+
   it('a file can be marked reconciled only when every line is matched or ignored and the balances agree', async () => {
     const user = userEvent.setup();
     const { fileId } = await openStatement([{ amountCents: -700, kind: 'fee', description: 'COMISSAO' }]);

@@ -6,6 +6,7 @@ import { createApp } from './app';
 import { readConfig } from './config';
 import { openDatabase, SERVER_WARM_CONNECTIONS } from './db/client';
 import { createExportRunner } from './exports/runner';
+import { prepareSepaGeneration } from './finance/sepa-generate';
 import { listen } from './http/listen';
 import { keepServingAfterStrayErrors } from './http/process-guard';
 import { prepareDatabase } from './platform/bootstrap';
@@ -65,6 +66,9 @@ async function main(): Promise<void> {
   });
   exportRunner.start();
   const app = createApp({ db, config, storage, staticDir: distDir, exportRunner });
+  // Before listening: a SEPA generation never compiles the XSD validator, and no request shares the
+  // CPU with it (docs/decisions/0099).
+  await prepareSepaGeneration();
   const server = await listen(app, config);
   // From here on failures come from requests; one before this still stops a half-started server.
   keepServingAfterStrayErrors();

@@ -43,11 +43,14 @@ function validatorFor(xsdFile: string): Promise<Validator> {
 }
 
 /**
- * Compiles `xsdFile`'s validator ahead of its first use, in the background. A failure is not
- * reported here: the validation that needs it reports it.
+ * Compiles `xsdFile`'s validator ahead of its first use; settled once it is ready (or failed). A
+ * failure is not reported here: the validation that needs it reports it.
  */
-export function preparePainSchema(xsdFile: string): void {
-  validatorFor(xsdFile).catch(() => undefined);
+export function preparePainSchema(xsdFile: string): Promise<void> {
+  return validatorFor(xsdFile).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /**

@@ -34,6 +34,18 @@ export const PAIN001_XSD = fileURLToPath(
   new URL('../../domain/sepa/xsd/pain.001.001.03.xsd', import.meta.url),
 );
 
+/**
+ * The claim's audit action. Migration 0025's `audit_ids_naming` finds a settlement's claims by it
+ * (through the file's links), so it is written there too.
+ */
+const CLAIM_ACTION = 'settlement.included-in-sepa';
+
+/**
+ * Compiles the pain.001 XSD validator (~1.4 s of CPU once per process, docs/decisions/0099). The server
+ * awaits it before it listens, so neither a generation nor any other request waits for it.
+ */
+export const prepareSepaGeneration = (): Promise<void> => preparePainSchema(PAIN001_XSD);
+
 /** Every generation waits for the one before: two files can never take the same settlement. */
 const GENERATION_LOCK_KEY = 731_020_011;
 
@@ -122,9 +134,9 @@ export async function dryRunSepa(
   input: SepaGenerateInput,
   now: Date,
 ): Promise<SepaDryRun> {
-  // A generation usually follows its dry run: the XSD validator is compiled now (~1 s once per
-  // process), not while the generation holds its lock.
-  preparePainSchema(PAIN001_XSD);
+  // A server started without it (tests, tools) compiles the XSD validator now (~1 s once per
+  // process): a generation usually follows its dry run and should not pay it under its lock.
+  void prepareSepaGeneration();
   const p = await plan(db, sepa, input, now);
   const settledCents = p.paid.reduce((sum, d) => sum + d.owedCents, 0);
   const recoveredCents = p.paid.reduce((sum, d) => sum + d.recoveredCents, 0);
@@ -228,9 +240,11 @@ async function writeFile(
       {
         from: 'SETTLED',
         to: 'PENDING_TRANSFER',
-        action: 'settlement.included-in-sepa',
+        action: CLAIM_ACTION,
         actor,
         context: { sepaFileId: fileId, msgId: messageId },
+        // The links written below name each settlement this row moved (migration 0025).
+        namedByLinks: true,
       },
     ),
     schemaValidFile(p, deps.sepa, messageId, actor.at),

@@ -11,6 +11,12 @@ export interface SettlementMove {
   actor: Actor;
   /** Merged into the audit row's `after`; the file is the row's entity. */
   context: { sepaFileId: string } & Record<string, unknown>;
+  /**
+   * The settlements are named by the links the caller writes in the same transaction, not by
+   * `audit_log_entities` rows: the SEPA claim, whose links name every settlement it moved
+   * (`audit_ids_naming`, migration 0025, docs/decisions/0099).
+   */
+  namedByLinks?: boolean;
 }
 
 export interface MovedSettlement {
@@ -35,7 +41,8 @@ export interface MovedSettlement {
  * one `audit_log_entities` row per moved settlement naming it, which is how a settlement's history
  * finds the move (migration 0021, docs/decisions/0080): a row per settlement in the log itself costs
  * six index entries and a foreign-key check each, most of a 100,000-settlement file's generation.
- * Nothing moved, nothing audited.
+ * The claim names none (`namedByLinks`): its links already do, and 100,000 entity rows were 3.5–4.7 s
+ * of that generation (docs/decisions/0099). Nothing moved, nothing audited.
  */
 export async function moveSettlements(
   tx: Queryable,
@@ -58,7 +65,7 @@ export async function moveSettlements(
        RETURNING id
      ), named AS (
        INSERT INTO audit_log_entities (entity_type, entity_id, audit_id)
-       SELECT 'settlement', moved.id::text, audited.id FROM moved CROSS JOIN audited
+       SELECT 'settlement', moved.id::text, audited.id FROM moved CROSS JOIN audited WHERE NOT $${n + 8}
      )
      SELECT id, professional_id, payable_cents FROM moved`,
     [
@@ -70,6 +77,7 @@ export async function moveSettlements(
       JSON.stringify(move.context),
       move.actor.at,
       move.context.sepaFileId,
+      move.namedByLinks === true,
     ],
   );
   return rows;

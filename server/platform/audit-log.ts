@@ -29,13 +29,14 @@ function auditFilters(params: SqlParams, query: AuditListQuery): string[] {
   if (query.actorId) where.push(`a.actor_id = ${params.add(query.actorId)}::uuid`);
   where.push(...oneOf(params, 'a.action', query.action));
   if (query.entityType && query.entityId !== undefined) {
-    // One entity's history: its own rows and the batch rows that name it (a SEPA file's move of its
-    // settlements, migration 0021), each set read from its index.
+    // One entity's history: its own rows and the batch rows that name it (a SEPA file's moves of its
+    // settlements: `audit_log_entities`, migration 0021, or the claim's links, migration 0025), each
+    // set read from its indexes.
     const type = params.add(query.entityType);
     const id = params.add(query.entityId);
     where.push(`a.id IN (SELECT e.id FROM audit_log e WHERE e.entity_type = ${type} AND e.entity_id = ${id}
                          UNION ALL
-                         SELECT n.audit_id FROM audit_log_entities n WHERE n.entity_type = ${type} AND n.entity_id = ${id})`);
+                         SELECT n FROM audit_ids_naming(${type}, ${id}) n)`);
   } else if (query.entityType) where.push(`a.entity_type = ${params.add(query.entityType)}`);
   where.push(...dateRange(params, 'a.created_at', query.from, query.to));
   return where;

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvChunks, type ExportColumn, type ExportLocale } from '../../domain/export-files';
+import { csvChunks, type ExportLocale } from '../../domain/export-files';
 import type { Database } from '../../server/db/client';
 import { SqlParams } from '../../server/db/list';
 import { csvCopyCells, csvHead, type SqlCell, textCells } from '../../server/exports/csv-sql';
 import { writeCsvCopy } from '../../server/exports/csv-stream';
 import { testDatabaseKinds } from '../support/databases';
+import { type AwkwardColumn, awkwardRowCount, createAwkwardTable } from './awkward-table';
 
 // The CSV PostgreSQL's COPY writes for exports, finished by `CopyCsvReader` (decision 0090), read in
 // keyset batches of 7 rows, against the domain's CSV writer, which
@@ -47,7 +48,7 @@ const BOOLEANS = [null, true, false];
 const INTEGERS = [null, 0, -7, 2_147_483_647];
 const DATES = [null, '2024-02-29', '1999-12-31'];
 
-const COLUMNS: (ExportColumn & { type: string; values: readonly unknown[] })[] = [
+const COLUMNS: AwkwardColumn[] = [
   { key: 'a', header: 'Texto "a"', kind: 'text', type: 'text', values: TEXTS },
   { key: 'b', header: '=Fórmula', kind: 'text', type: 'text', values: [...TEXTS].reverse() },
   { key: 'c', header: 'Preço', kind: 'cents', type: 'int', values: CENTS },
@@ -57,25 +58,13 @@ const COLUMNS: (ExportColumn & { type: string; values: readonly unknown[] })[] =
   { key: 'g', header: 'Dia', kind: 'date', type: 'date', values: DATES },
   { key: 'h', header: 'Plain', kind: 'text', type: 'text', values: ['x', 'Ana', 'Zé'] },
 ];
-/** Every value of every column meets every other column's values at least once across the rows. */
-const ROWS = Math.max(...COLUMNS.map((c) => c.values.length)) * 3;
+const ROWS = awkwardRowCount(COLUMNS);
 
 describe.each(testDatabaseKinds())('CSV exports through COPY on $name', (kind) => {
   let db: Database;
   beforeAll(async () => {
     db = await kind.open();
-    await db.query(
-      `CREATE TABLE awkward (n int PRIMARY KEY, ${COLUMNS.map((c) => `${c.key} ${c.type}`).join(', ')})`,
-    );
-    for (let n = 0; n < ROWS; n++) {
-      const values = COLUMNS.map(
-        (c, i) => c.values[(n + Math.floor(n / c.values.length) * i) % c.values.length],
-      );
-      await db.query(
-        `INSERT INTO awkward VALUES ($1, ${COLUMNS.map((c, i) => `$${i + 2}::${c.type}`).join(', ')})`,
-        [n, ...values],
-      );
-    }
+    await createAwkwardTable(db, COLUMNS);
   }, 120_000);
   afterAll(async () => db?.close());
 

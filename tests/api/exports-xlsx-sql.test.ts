@@ -1,10 +1,11 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ExportColumn, type ExportRow, xlsxChunks } from '../../domain/export-files';
+import { type ExportRow, xlsxChunks } from '../../domain/export-files';
 import type { Database } from '../../server/db/client';
 import { SqlParams } from '../../server/db/list';
 import { writeXlsxCopy } from '../../server/exports/xlsx-stream';
 import { testDatabaseKinds } from '../support/databases';
+import { type AwkwardColumn, awkwardRowCount, createAwkwardTable } from './awkward-table';
 
 // The sheet PostgreSQL builds for XLSX exports (decision 0105), read through COPY in keyset batches of 7
 // rows and deflated by zlib, against the domain's XLSX writer, which the export tests and LibreOffice
@@ -65,7 +66,7 @@ const INTEGERS = [
 ];
 const DATES = [null, '2024-02-29', '1999-12-31', '1900-03-01', '1900-02-28'];
 
-const COLUMNS: (ExportColumn & { type: string; values: readonly unknown[] })[] = [
+const COLUMNS: AwkwardColumn[] = [
   { key: 'a', header: 'Texto "a" & <b>', kind: 'text', type: 'text', values: TEXTS },
   { key: 'b', header: '=Fórmula', kind: 'text', type: 'text', values: [...TEXTS].reverse() },
   { key: 'c', header: 'Preço', kind: 'cents', type: 'int', values: CENTS },
@@ -75,8 +76,7 @@ const COLUMNS: (ExportColumn & { type: string; values: readonly unknown[] })[] =
   { key: 'g', header: 'Dia', kind: 'date', type: 'date', values: DATES },
   { key: 'h', header: 'Plain', kind: 'text', type: 'text', values: ['x', 'Ana', 'Zé'] },
 ];
-/** Every value of every column meets every other column's values at least once across the rows. */
-const ROWS = Math.max(...COLUMNS.map((c) => c.values.length)) * 3;
+const ROWS = awkwardRowCount(COLUMNS);
 
 async function domainSheet(rows: ExportRow[]): Promise<string> {
   const chunks: Uint8Array[] = [];
@@ -89,18 +89,7 @@ describe.each(testDatabaseKinds())('XLSX sheets built by PostgreSQL on $name', (
   let db: Database;
   beforeAll(async () => {
     db = await kind.open();
-    await db.query(
-      `CREATE TABLE awkward (n int PRIMARY KEY, ${COLUMNS.map((c) => `${c.key} ${c.type}`).join(', ')})`,
-    );
-    for (let n = 0; n < ROWS; n++) {
-      const values = COLUMNS.map(
-        (c, i) => c.values[(n + Math.floor(n / c.values.length) * i) % c.values.length],
-      );
-      await db.query(
-        `INSERT INTO awkward VALUES ($1, ${COLUMNS.map((c, i) => `$${i + 2}::${c.type}`).join(', ')})`,
-        [n, ...values],
-      );
-    }
+    await createAwkwardTable(db, COLUMNS);
   }, 120_000);
   afterAll(async () => db?.close());
 

@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatMoney } from '../../src/features/finance/format';
 import {
+  chooseFileByKeyboard,
   closeTestPage,
   hasChromium,
   launchBrowser,
@@ -104,8 +105,11 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
     await page.goto(`${server.url}/sepa?tab=history`);
     await page.getByRole('form', { name: text.sepa.report.title }).waitFor();
     await tabUntil(page, (el) => el instanceof HTMLInputElement && el.type === 'file');
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
-    await chooser.setFiles({ name: 'pain002.xml', mimeType: 'application/xml', buffer: Buffer.from(xml) });
+    await chooseFileByKeyboard(page, {
+      name: 'pain002.xml',
+      mimeType: 'application/xml',
+      buffer: Buffer.from(xml),
+    });
     await tabTo(page, text.sepa.report.upload);
     await page.keyboard.press('Enter');
   };

@@ -4,6 +4,7 @@ import {
   type BrowserContext,
   type BrowserContextOptions,
   chromium,
+  type FileChooser,
   type Page,
 } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -94,6 +95,27 @@ export async function tabTo(page: Page, matches: (el: Element) => boolean, limit
       return;
   }
   throw new Error(`nothing focusable matched ${matches.toString()} within ${limit} Tab presses`);
+}
+
+/**
+ * Opens the focused file input's chooser with Space, as a keyboard user does, and picks `file`. Headless
+ * Chromium now and then drops the first chooser of a page (seen once in ~50 CI runs), so Space is pressed
+ * again, at most three times in all, each waiting a few seconds — never a chooser opened twice.
+ */
+export async function chooseFileByKeyboard(
+  page: Page,
+  file: Parameters<FileChooser['setFiles']>[0],
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const chooser = page.waitForEvent('filechooser', { timeout: 5_000 });
+    await page.keyboard.press('Space');
+    try {
+      await (await chooser).setFiles(file);
+      return;
+    } catch (error) {
+      if (attempt === 3 || !(error instanceof Error && error.name === 'TimeoutError')) throw error;
+    }
+  }
 }
 
 /**

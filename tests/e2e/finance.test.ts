@@ -103,13 +103,17 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
   /** Keyboard only, on "SEPA history": the file input (Space opens the chooser), then the upload button. */
   const uploadReport = async (xml: string, text: typeof ptPT) => {
     await page.goto(`${server.url}/sepa?tab=history`);
-    await page.getByRole('form', { name: text.sepa.report.title }).waitFor();
+    const form = page.getByRole('form', { name: text.sepa.report.title });
+    // The file control speaks the console's language, not the browser's ("Choose File").
+    await form.getByText(text.files.choose, { exact: true }).waitFor();
+    await form.getByTestId('file-picker-name').getByText(text.files.none, { exact: true }).waitFor();
     await tabUntil(page, (el) => el instanceof HTMLInputElement && el.type === 'file');
     await chooseFileByKeyboard(page, {
       name: 'pain002.xml',
       mimeType: 'application/xml',
       buffer: Buffer.from(xml),
     });
+    await form.getByTestId('file-picker-name').getByText('pain002.xml', { exact: true }).waitFor();
     await tabTo(page, text.sepa.report.upload);
     await page.keyboard.press('Enter');
   };

@@ -16,6 +16,7 @@ import {
   DataTable,
   type PageRequest,
 } from '../../components/DataTable/DataTable';
+import { FilePicker } from '../../components/FilePicker/FilePicker';
 import { Pill } from '../../components/Pill/Pill';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
@@ -134,9 +135,7 @@ function StatusReportUpload() {
   };
   return (
     <form className="status-report-upload" onSubmit={submit} aria-label={t('sepa.report.title')}>
-      <label>
-        {t('sepa.report.file')} <input ref={input} type="file" accept=".xml,application/xml,text/xml" />
-      </label>{' '}
+      <FilePicker ref={input} label={t('sepa.report.file')} accept=".xml,application/xml,text/xml" />{' '}
       <button type="submit" disabled={upload.pending}>
         {t('sepa.report.upload')}
       </button>

@@ -9,6 +9,7 @@ import {
   uploadSettlementInvoice,
 } from '../../api/settlement-manage';
 import { useEntityActions } from '../../components/EntityActions/useEntityActions';
+import { FilePicker } from '../../components/FilePicker/FilePicker';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { type Translate, useI18n } from '../../i18n/i18n';
 import { notify } from '../../kernel/toast';
@@ -190,10 +191,11 @@ function InvoiceUpload(props: { settlement: SettlementItem; onSaved(next: Settle
       : null;
   return (
     <form onSubmit={submit} aria-label={t('settlementAdmin.upload')}>
-      <label>
-        {t('settlementAdmin.invoice')}{' '}
-        <input ref={input} type="file" accept="application/pdf,image/jpeg,image/png" />
-      </label>
+      <FilePicker
+        ref={input}
+        label={t('settlementAdmin.invoice')}
+        accept="application/pdf,image/jpeg,image/png"
+      />
       {problem ? <p role="alert">{problem}</p> : null}
       <button type="submit" disabled={upload.pending}>
         {t('settlementAdmin.upload')}

@@ -4,6 +4,7 @@ import { type DragEvent, useMemo, useReducer, useRef } from 'react';
 import { formatCents } from '../../../domain/money';
 import type { StatementImportJobView } from '../../../machines/statement-import';
 import { statementKeys } from '../../api/statements';
+import { FilePicker } from '../../components/FilePicker/FilePicker';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
 import { type PreviewState, statementImportWithConsole } from './import-actors';
@@ -59,19 +60,16 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
       <h2 id="statement-import-title">{t('statements.import.title')}</h2>
       {snapshot.hasTag('sending') ? null : (
         <fieldset className="statement-drop" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
-          <label>
-            {t('statements.import.choose')}{' '}
-            <input
-              ref={input}
-              type="file"
-              data-testid="statement-file"
-              accept=".csv,.txt,.xml,.sta,.mt940,.940,text/csv,text/plain,application/xml,text/xml"
-              onChange={(e) => {
-                choose(e.target.files?.[0]);
-                e.target.value = '';
-              }}
-            />
-          </label>
+          <FilePicker
+            ref={input}
+            label={t('statements.import.choose')}
+            data-testid="statement-file"
+            accept=".csv,.txt,.xml,.sta,.mt940,.940,text/csv,text/plain,application/xml,text/xml"
+            onChange={(e) => {
+              choose(e.target.files?.[0]);
+              e.target.value = '';
+            }}
+          />
           <p className="hint">{t('statements.import.hint')}</p>
         </fieldset>
       )}

@@ -262,10 +262,7 @@ async function importStatement(
   const changes = await matchNewLines(tx, statementFileId, lines);
   const stateOf = new Map(changes.map((change) => [change.line.id, change.next]));
   progress.phase = 'importing';
-  for (let start = 0; start < lines.length; start += LINES_PER_INSERT) {
-    await insertLines(tx, statementFileId, actor.at, lines.slice(start, start + LINES_PER_INSERT), stateOf);
-    progress.done = Math.min(lines.length, start + LINES_PER_INSERT);
-  }
+  await insertLinesPipelined(tx, statementFileId, actor.at, lines, stateOf, progress);
   progress.phase = 'matching';
   const newIds = new Set(lines.map((line) => line.id));
   const matching = await writeNewLineMatches(tx, statementFileId, newIds, changes, actor);
@@ -276,6 +273,35 @@ async function importStatement(
     duplicatesSkipped,
   ]);
   return { statementFileId, newLines: lines.length, duplicatesSkipped, ...matching };
+}
+
+/**
+ * The lines in batches of LINES_PER_INSERT, each batch's arrays built while the one before executes
+ * (decision 0109): the connection runs one query at a time, but building 5,000 lines' arrays is the
+ * server's CPU and the INSERT is PostgreSQL's, so on two cores they overlap. At most two batches are
+ * in flight, so the arrays of all lines never exist at once. A failed batch fails the ones queued
+ * behind it (the transaction is aborted) and the first failure is the one thrown.
+ */
+async function insertLinesPipelined(
+  tx: Queryable,
+  statementFileId: string,
+  at: Date,
+  lines: readonly InsertedLine[],
+  states: ReadonlyMap<string, LineState>,
+  progress: ImportProgress,
+): Promise<void> {
+  let previous: Promise<void> = Promise.resolve();
+  for (let start = 0; start < lines.length; start += LINES_PER_INSERT) {
+    const end = Math.min(lines.length, start + LINES_PER_INSERT);
+    const batch = insertLines(tx, statementFileId, at, lines.slice(start, end), states).then(() => {
+      progress.done = end;
+    });
+    // Awaited below (or as the next one's previous); until then a rejection must not count as unhandled.
+    batch.catch(() => undefined);
+    await previous;
+    previous = batch;
+  }
+  await previous;
 }
 
 /** A parsed entry as the line it will be, with the id the matcher's links refer to. */
@@ -329,9 +355,16 @@ const LINE_COLUMNS: [
 ];
 
 /**
+ * A `text[]` literal written here rather than by the driver when it sends the query: built before the
+ * previous batch has finished, it is CPU the pipelined insert overlaps with PostgreSQL's (decision 0109).
+ */
+const nullableTextArray = (cells: readonly LineCell[]): string =>
+  `{${cells.map((cell) => (cell === null ? 'NULL' : `"${String(cell).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
+
+/**
  * One INSERT of up to LINES_PER_INSERT lines in the states the matcher decided (every value as text,
- * cast in SQL, as the seed's bulk insert does, so both drivers send the same arrays). No conflict is
- * expected: the lines known before were left out under the import lock, so a duplicate key here is a
+ * cast in SQL, as the seed's bulk insert does, so both drivers send the same array literals). No
+ * conflict is expected: the lines known before were left out under the import lock, so a duplicate key here is a
  * fault and fails the import. A line's import is not a row of its history: the file says who imported
  * it and when (statement_files.uploaded_by, imported_at; decision 0097).
  */
@@ -343,10 +376,7 @@ async function insertLines(
   states: ReadonlyMap<string, LineState>,
 ): Promise<void> {
   const columns = LINE_COLUMNS.map(([, , cell]) =>
-    lines.map((line) => {
-      const value = cell(line, states.get(line.id));
-      return value === null ? null : String(value);
-    }),
+    nullableTextArray(lines.map((line) => cell(line, states.get(line.id)))),
   );
   const names = LINE_COLUMNS.map(([name]) => name).join(', ');
   const casts = LINE_COLUMNS.map(([, type], i) => `c${i}::${type}`).join(', ');

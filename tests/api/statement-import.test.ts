@@ -377,6 +377,48 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
     expect(after[2]!.before).toEqual(after[1]!.after);
   });
 
+  it('a statement of several insert batches: every line stored exactly as read, cells with quotes, backslashes and braces too', async () => {
+    // Three batches of LINES_PER_INSERT (5,000) and one more line: the batches are sent pipelined, each
+    // as array literals the server writes itself (decision 0109).
+    const awkward = [
+      'Pagamento "urgente", ref {7}',
+      'C:\\pasta\\ficheiro',
+      'NULL',
+      '',
+      'São João; Lda, {a,b}',
+    ];
+    const lines = Array.from({ length: 15_001 }, (_, i) => ({
+      date: `${String((i % 28) + 1).padStart(2, '0')}-06-2026`,
+      description: `${awkward[i % awkward.length]} #${i}`,
+      cents: (i % 2 === 0 ? 1 : -1) * (100 + i),
+      counterparty: i % 3 === 0 ? '' : `Clínica ${i}`,
+    }));
+    const bytes = statementCsv(lines);
+    const { entries } = parseStatement(bytes);
+    const { job } = await importStatement(client, bytes, 'extrato-junho.csv');
+    expect(job).toMatchObject({ status: 'DONE', result: { newLines: 15_001, duplicatesSkipped: 0 } });
+    const { rows } = await db.query<{
+      line_number: number;
+      description: string;
+      counterparty_name: string | null;
+      cents: number;
+      bank_date: string;
+    }>(
+      `SELECT line_number, description, counterparty_name, bank_amount_cents AS cents, bank_date::text AS bank_date
+         FROM statement_lines WHERE statement_file_id = $1 ORDER BY line_number`,
+      [job!.result!.statementFileId],
+    );
+    expect(rows).toEqual(
+      entries.map((entry) => ({
+        line_number: entry.lineNumber,
+        description: entry.description,
+        counterparty_name: entry.counterpartyName,
+        cents: entry.amountCents,
+        bank_date: entry.bookingDate,
+      })),
+    );
+  }, 120_000);
+
   it('an unknown job is 404', async () => {
     const response = await fetch(
       `${api.url}/v2/admin/statements/imports/00000000-0000-4000-8000-000000000000`,

@@ -248,11 +248,13 @@ export const statementActionResultSchema = z.object({
 });
 export type StatementActionResult = z.infer<typeof statementActionResultSchema>;
 
-export const statementBulkAcceptResultSchema = statementActionResultSchema.extend({
+/** Counts, not rows (decision 0108): the console refetches the page it shows. */
+export const statementBulkAcceptResultSchema = statementActionResultSchema.omit({ lines: true }).extend({
   accepted: z.number().int(),
   /** Lines without a suggestion any more (accepted, matched or changed meanwhile): left as they are. */
   skipped: z.number().int(),
 });
+export type StatementBulkAcceptResult = z.infer<typeof statementBulkAcceptResultSchema>;
 
 export const statementLineHistorySchema = z.object({
   items: z.array(

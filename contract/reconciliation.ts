@@ -256,6 +256,16 @@ export const statementBulkAcceptResultSchema = statementActionResultSchema.omit(
 });
 export type StatementBulkAcceptResult = z.infer<typeof statementBulkAcceptResultSchema>;
 
+/**
+ * An undo answers like the action it undoes: the rows of a one-line action; the count of lines put
+ * back for a bulk accept (decision 0108), whose screen refetches its page.
+ */
+export const statementUndoResultSchema = z.union([
+  statementActionResultSchema,
+  statementActionResultSchema.omit({ lines: true }).extend({ undone: z.number().int() }),
+]);
+export type StatementUndoResult = z.infer<typeof statementUndoResultSchema>;
+
 export const statementLineHistorySchema = z.object({
   items: z.array(
     z.object({

@@ -3,6 +3,7 @@ import type {
   StatementActionResult,
   StatementBulkAcceptResult,
   StatementLineRow,
+  StatementUndoResult,
 } from '../../contract/reconciliation';
 import { testDatabaseKinds } from '../support/databases';
 import { expectStatus, type SepaWorld, startSepaWorld } from './sepa-support';
@@ -386,8 +387,8 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
     expect(await expectStatus(await bulk('bulk-1', lineIds.slice(1)), 422)).toMatchObject({
       code: 'IDEMPOTENCY_KEY_REUSED',
     });
-    const undone = await undo(first.action.id);
-    expect(undone.lines.map((l) => l.status)).toEqual(['SUGGESTED', 'SUGGESTED', 'SUGGESTED']);
+    const undone = (await undo(first.action.id)) as StatementUndoResult;
+    expect(undone).toEqual({ action: { id: undone.action.id, kind: 'UNDO' }, undone: 3 });
     expect(await statusesOf(lineIds)).toEqual([
       'MATCHED',
       'SUGGESTED',

@@ -26,6 +26,8 @@ const ACCEPTED = answer('act-1', 'accept', [row(L1, 'MATCHED')]);
 const UNMATCHED = answer('act-2', 'unmatch', [row(L2, 'UNMATCHED')]);
 /** A bulk accept answers counts, not rows (decision 0108): the table reads its page again. */
 const BULK: Answer = { action: { id: 'act-3', kind: 'bulkAccept' }, accepted: 2, skipped: 1 };
+/** So does the undo of a bulk accept: how many lines it put back. */
+const BULK_UNDONE = { action: { id: 'act-4', kind: 'UNDO' }, undone: 2 };
 
 export interface ReconciliationExpected extends Expected {
   selected: string[];
@@ -74,6 +76,7 @@ export const reconciliationModel: MachineModel<undefined, ReconciliationWorld, R
     'server: accepted': { type: 'xstate.done.actor.perform', output: ACCEPTED },
     'server: unmatched': { type: 'xstate.done.actor.perform', output: UNMATCHED },
     'server: bulk accepted': { type: 'xstate.done.actor.perform', output: BULK },
+    'server: bulk undone': { type: 'xstate.done.actor.perform', output: BULK_UNDONE },
     'server: stale': { type: 'xstate.error.actor.perform', error: { code: 'STATEMENT_ACTION_STALE' } },
     'server: network': { type: 'xstate.error.actor.perform', error: { code: 'NETWORK_ERROR' } },
   },

@@ -248,11 +248,23 @@ export const statementActionResultSchema = z.object({
 });
 export type StatementActionResult = z.infer<typeof statementActionResultSchema>;
 
-export const statementBulkAcceptResultSchema = statementActionResultSchema.extend({
+/** Counts, not rows (decision 0108): the console refetches the page it shows. */
+export const statementBulkAcceptResultSchema = statementActionResultSchema.omit({ lines: true }).extend({
   accepted: z.number().int(),
   /** Lines without a suggestion any more (accepted, matched or changed meanwhile): left as they are. */
   skipped: z.number().int(),
 });
+export type StatementBulkAcceptResult = z.infer<typeof statementBulkAcceptResultSchema>;
+
+/**
+ * An undo answers like the action it undoes: the rows of a one-line action; the count of lines put
+ * back for a bulk accept (decision 0108), whose screen refetches its page.
+ */
+export const statementUndoResultSchema = z.union([
+  statementActionResultSchema,
+  statementActionResultSchema.omit({ lines: true }).extend({ undone: z.number().int() }),
+]);
+export type StatementUndoResult = z.infer<typeof statementUndoResultSchema>;
 
 export const statementLineHistorySchema = z.object({
   items: z.array(

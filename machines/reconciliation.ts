@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { errorCodeOf } from './session';
 
 /** A counterpart named to the server (a SEPA file or transfer, a payout, an invoice). */
@@ -21,10 +21,13 @@ export type ReconciliationRequest =
   | { kind: 'bulkAccept'; lineIds: readonly string[]; idempotencyKey: string }
   | { kind: 'undo'; actionId: string };
 
-/** The server's answer: the action it recorded (what `z` undoes) and the rows as they are now. */
+/**
+ * The server's answer: the action it recorded (what `z` undoes) and the rows as they are now — or,
+ * for a bulk accept, only its counts (decision 0108): then the table refetches what it shows.
+ */
 export interface ReconciliationOutcome {
   action: { id: string; kind: string };
-  lines: readonly unknown[];
+  lines?: readonly unknown[];
   accepted?: number;
   skipped?: number;
 }
@@ -88,7 +91,7 @@ function afterError(context: ReconciliationContext, error: unknown): Partial<Rec
  * The reconciliation table's selection and its one pending action (issue 12 item 5): a key press
  * becomes a request only while nothing else is on its way, so a bulk accept of 5,000 lines cannot
  * interleave with an unmatch, an undo, or a second bulk; every row changes only with the server's
- * answer (`applyRows`). `z` undoes the last action done here (a stale one is dropped, with the reason).
+ * answer (`applyRows`, or `refreshRows` when the answer holds counts only). `z` undoes the last action done here (a stale one is dropped, with the reason).
  */
 export const reconciliationMachine = setup({
   types: {
@@ -101,6 +104,8 @@ export const reconciliationMachine = setup({
   actions: {
     // The console writes the rows into the table's cache here.
     applyRows: (_, _params: { lines: readonly unknown[] }) => {},
+    // The console refetches the rows it shows (the server answered counts, not rows).
+    refreshRows: () => {},
   },
   guards: {
     somethingSelected: ({ context }) => context.selected.length > 0,
@@ -169,7 +174,11 @@ export const reconciliationMachine = setup({
         onDone: {
           target: 'ready',
           actions: [
-            { type: 'applyRows', params: ({ event }) => ({ lines: event.output.lines }) },
+            enqueueActions(({ event, enqueue }) => {
+              const { lines } = event.output;
+              if (lines) enqueue({ type: 'applyRows', params: { lines } });
+              else enqueue('refreshRows');
+            }),
             assign(({ context, event }) => afterDone(context, event.output)),
           ],
         },

@@ -11,6 +11,7 @@ import {
   statementLinePageSchema,
   statementMatchBodySchema,
   statementNoteBodySchema,
+  statementUndoResultSchema,
 } from '../../contract/reconciliation';
 import { actorOf, ID, idParams } from '../http/actor';
 import { type RouteRegistry, refused } from '../http/routes';
@@ -221,7 +222,10 @@ export function registerStatementReconciliationRoutes(routes: RouteRegistry): vo
     auth: 'admin',
     params: idParams,
     responses: {
-      200: actionAnswer,
+      200: {
+        description: 'The undo and the rows it put back, or how many for a bulk accept',
+        schema: statementUndoResultSchema,
+      },
       404: refused('STATEMENT_ACTION_NOT_FOUND'),
       409: refused(
         'STATEMENT_ACTION_STALE, STATEMENT_FILE_RECONCILED, STATEMENT_COUNTERPART_TAKEN, STATEMENT_UNMATCH_BLOCKED',

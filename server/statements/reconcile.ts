@@ -3,6 +3,8 @@ import type {
   CounterpartKind,
   STATEMENT_ACTION_KINDS,
   StatementActionResult,
+  StatementBulkAcceptResult,
+  StatementUndoResult,
   statementMatchBodySchema,
 } from '../../contract/reconciliation';
 import type { AuditAction } from '../../contract/statuses';
@@ -290,20 +292,20 @@ export function noteLine(db: Database, actor: Actor, lineId: string, note: strin
  * Undo (issue 12, `z`): every line of the action back to what it was before it — links, status,
  * note, and with them the consequences — recorded as an UNDO action. Refused when a line changed
  * since (its last action is another) or the action was undone already. The lines' last action
- * becomes the one before, so the action before can be undone next.
+ * becomes the one before, so the action before can be undone next. The undo of a bulk accept answers
+ * its count, not its rows (decision 0108).
  */
-export async function undoAction(
-  db: Database,
-  actor: Actor,
-  actionId: string,
-): Promise<StatementActionResult> {
+export async function undoAction(db: Database, actor: Actor, actionId: string): Promise<StatementUndoResult> {
+  let undoneKind: ActionKind | null = null;
   const done = await mutation(db, actor, { action: AUDIT.UNDO, entityType: 'statement_line' }, async (tx) => {
     const { rows } = await tx.query<{
+      kind: ActionKind;
       lines: UndoEntry[] | string;
       undone_by: string | null;
-    }>('SELECT lines, undone_by FROM statement_actions WHERE id = $1 FOR UPDATE', [actionId]);
+    }>('SELECT kind, lines, undone_by FROM statement_actions WHERE id = $1 FOR UPDATE', [actionId]);
     if (!rows[0]) throw refuse('STATEMENT_ACTION_NOT_FOUND');
     if (rows[0].undone_by) throw refuse('STATEMENT_ACTION_STALE');
+    undoneKind = rows[0].kind;
     const entries: UndoEntry[] =
       typeof rows[0].lines === 'string' ? JSON.parse(rows[0].lines) : rows[0].lines;
     const before = new Map(entries.map((e) => [e.lineId, e.before]));
@@ -330,20 +332,24 @@ export async function undoAction(
       after: { undoes: actionId, actionId: result.actionId },
     };
   });
+  if (undoneKind === 'BULK_ACCEPT')
+    return { action: { id: done.actionId, kind: 'UNDO' }, undone: done.lineIds.length };
   return answer(db, 'UNDO', done);
 }
 
 /**
  * Bulk accept (`Shift+a`, ≤ 10,000 lines): every line still SUGGESTED whose counterpart nobody has
  * matched and whose amount is exactly the line's becomes MATCHED; the rest is skipped as it is. One
- * transaction, set-based; with an Idempotency-Key a retry answers the first outcome (the rows as now).
+ * transaction, set-based; with an Idempotency-Key a retry answers the first outcome. It answers counts,
+ * not rows (decision 0108): reading 10,000 rows back cost ~1 s of the 2 s budget, and the console
+ * refetches the page it shows.
  */
 export async function bulkAccept(
   db: Database,
   actor: Actor,
   lineIds: readonly string[],
   idempotency: IdempotentRequest,
-): Promise<StatementActionResult & { accepted: number; skipped: number }> {
+): Promise<StatementBulkAcceptResult> {
   const done = await idempotentMutation(
     db,
     actor,
@@ -405,5 +411,9 @@ export async function bulkAccept(
       };
     },
   );
-  return { ...(await answer(db, 'BULK_ACCEPT', done)), accepted: done.accepted, skipped: done.skipped };
+  return {
+    action: { id: done.actionId, kind: 'BULK_ACCEPT' },
+    accepted: done.accepted,
+    skipped: done.skipped,
+  };
 }

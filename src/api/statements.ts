@@ -2,8 +2,9 @@ import type { z } from 'zod';
 import type {
   Candidate,
   StatementActionResult,
+  StatementBulkAcceptResult,
   StatementFileRow,
-  statementBulkAcceptResultSchema,
+  StatementUndoResult,
   statementFilePageSchema,
   statementLineHistorySchema,
   statementLinePageSchema,
@@ -24,7 +25,6 @@ export type { KnownLine, StatementImportJob } from '../../contract/statement-imp
 export type StatementFilePage = z.infer<typeof statementFilePageSchema>;
 export type StatementLinePage = z.infer<typeof statementLinePageSchema>;
 export type StatementLineHistory = z.infer<typeof statementLineHistorySchema>;
-export type StatementBulkAcceptResult = z.infer<typeof statementBulkAcceptResultSchema>;
 
 const STATEMENTS = 'admin/statements';
 const line = (id: string) => `${STATEMENTS}/lines/${encodeURIComponent(id)}`;
@@ -75,7 +75,7 @@ export const fetchLineHistory = (id: string) => request<StatementLineHistory>(`$
 /** One reconciliation request of the table's machine, to its route. */
 export function performReconciliation(
   action: ReconciliationRequest,
-): Promise<StatementActionResult | StatementBulkAcceptResult> {
+): Promise<StatementActionResult | StatementBulkAcceptResult | StatementUndoResult> {
   const post = <T>(path: string, data?: unknown, headers?: Record<string, string>) =>
     request<T>(path, { method: 'post', data, ...(headers ? { headers } : {}) });
   switch (action.kind) {

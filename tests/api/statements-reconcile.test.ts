@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatementActionResult, StatementLineRow } from '../../contract/reconciliation';
+import type {
+  StatementActionResult,
+  StatementBulkAcceptResult,
+  StatementLineRow,
+  StatementUndoResult,
+} from '../../contract/reconciliation';
 import { testDatabaseKinds } from '../support/databases';
 import { expectStatus, type SepaWorld, startSepaWorld } from './sepa-support';
 import {
@@ -31,6 +36,14 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
       status,
     );
   const lineOf = (result: StatementActionResult, id: string) => result.lines.find((l) => l.id === id)!;
+  /** The lines' statuses as stored, in the order of the ids. */
+  const statusesOf = async (ids: readonly string[]) => {
+    const { rows } = await world.db.query<{ id: string; status: string }>(
+      'SELECT id, status FROM statement_lines WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
+    return ids.map((id) => rows.find((r) => r.id === id)?.status);
+  };
   const rowsOf = async (query: string) =>
     expectStatus<{ items: StatementLineRow[]; nextCursor: string | null; total: number }>(
       await world.call('GET', `${LINES}?${query}`),
@@ -361,17 +374,12 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
         headers: key ? { 'idempotency-key': key } : {},
       });
     expect(await expectStatus(await bulk(null), 400)).toMatchObject({ code: 'IDEMPOTENCY_KEY_REQUIRED' });
-    const first = await expectStatus<StatementActionResult & { accepted: number; skipped: number }>(
-      await bulk('bulk-1'),
-      200,
-    );
-    expect([first.accepted, first.skipped]).toEqual([3, 2]);
-    expect(first.lines.map((l) => l.status)).toEqual(['MATCHED', 'MATCHED', 'MATCHED']);
+    const first = await expectStatus<StatementBulkAcceptResult>(await bulk('bulk-1'), 200);
+    // Counts, not rows (decision 0108): what changed is read from the server, as the console does.
+    expect(first).toEqual({ action: { id: first.action.id, kind: 'BULK_ACCEPT' }, accepted: 3, skipped: 2 });
+    expect(await statusesOf(lineIds)).toEqual(['MATCHED', 'MATCHED', 'MATCHED', 'MATCHED', 'UNMATCHED']);
     const retry = await expectStatus<typeof first>(await bulk('bulk-1'), 200);
-    expect({ ...retry, lines: retry.lines.map((l) => l.id) }).toEqual({
-      ...first,
-      lines: first.lines.map((l) => l.id),
-    });
+    expect(retry).toEqual(first);
     const actions = await world.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM statement_actions WHERE kind = 'BULK_ACCEPT'`,
     );
@@ -379,8 +387,15 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
     expect(await expectStatus(await bulk('bulk-1', lineIds.slice(1)), 422)).toMatchObject({
       code: 'IDEMPOTENCY_KEY_REUSED',
     });
-    const undone = await undo(first.action.id);
-    expect(undone.lines.map((l) => l.status)).toEqual(['SUGGESTED', 'SUGGESTED', 'SUGGESTED']);
+    const undone = (await undo(first.action.id)) as StatementUndoResult;
+    expect(undone).toEqual({ action: { id: undone.action.id, kind: 'UNDO' }, undone: 3 });
+    expect(await statusesOf(lineIds)).toEqual([
+      'MATCHED',
+      'SUGGESTED',
+      'SUGGESTED',
+      'SUGGESTED',
+      'UNMATCHED',
+    ]);
   });
 
   it('filters and pages the lines, validating every filter before SQL', async () => {

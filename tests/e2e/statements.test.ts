@@ -182,6 +182,17 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
     await page.keyboard.press('z');
     await expect.poll(() => status(credit)).toBe('MATCHED');
 
+    // z again undoes the accept; x selects the line and Shift+a accepts the selection. The server
+    // answers counts only (decision 0108): the row changes because the table reads its page again.
+    await page.keyboard.press('z');
+    await expect.poll(() => status(credit)).toBe('SUGGESTED');
+    await page.keyboard.press('x');
+    await page.keyboard.press('Shift+A');
+    await expect.poll(() => status(credit)).toBe('MATCHED');
+    // Its undo answers a count too; the page is read again.
+    await page.keyboard.press('z');
+    await expect.poll(() => status(credit)).toBe('SUGGESTED');
+
     // The same statement again: refused before anything is sent, naming the earlier file.
     await upload(path);
     const refused = page.getByTestId('statement-refused');

@@ -15,27 +15,19 @@ const L1 = '00000000-0000-4000-8000-0000000000a1';
 const L2 = '00000000-0000-4000-8000-0000000000a2';
 const L3 = '00000000-0000-4000-8000-0000000000a3';
 const row = (id: string, status: string) => ({ id, status });
-const answer = (
-  id: string,
-  kind: string,
-  lines: unknown[],
-  counts?: { accepted: number; skipped: number },
-) => ({
-  action: { id, kind },
-  lines,
-  ...counts,
-});
-const ACCEPTED: {
+interface Answer {
   action: { id: string; kind: string };
-  lines: unknown[];
+  lines?: unknown[];
   accepted?: number;
   skipped?: number;
-} = answer('act-1', 'accept', [row(L1, 'MATCHED')]);
+}
+const answer = (id: string, kind: string, lines: unknown[]): Answer => ({ action: { id, kind }, lines });
+const ACCEPTED = answer('act-1', 'accept', [row(L1, 'MATCHED')]);
 const UNMATCHED = answer('act-2', 'unmatch', [row(L2, 'UNMATCHED')]);
-const BULK = answer('act-3', 'bulkAccept', [row(L1, 'MATCHED'), row(L3, 'MATCHED')], {
-  accepted: 2,
-  skipped: 1,
-});
+/** A bulk accept answers counts, not rows (decision 0108): the table reads its page again. */
+const BULK: Answer = { action: { id: 'act-3', kind: 'bulkAccept' }, accepted: 2, skipped: 1 };
+/** So does the undo of a bulk accept: how many lines it put back. */
+const BULK_UNDONE = { action: { id: 'act-4', kind: 'UNDO' }, undone: 2 };
 
 export interface ReconciliationExpected extends Expected {
   selected: string[];
@@ -45,6 +37,13 @@ export interface ReconciliationExpected extends Expected {
   error: string | null;
   /** Rows handed to the table, answer by answer. */
   applied: unknown[];
+  /** Times the table was asked to read its rows again (an answer without rows). */
+  refreshed: number;
+}
+
+interface ReconciliationWorld {
+  applied: unknown[];
+  refreshed: number;
 }
 
 const send = (e: ReconciliationExpected, input: unknown): ReconciliationExpected => ({
@@ -56,7 +55,7 @@ const send = (e: ReconciliationExpected, input: unknown): ReconciliationExpected
 const lastRequest = (e: ReconciliationExpected) =>
   e.requests[e.requests.length - 1]?.input as { kind: string } | undefined;
 
-export const reconciliationModel: MachineModel<undefined, { applied: unknown[] }, ReconciliationExpected> = {
+export const reconciliationModel: MachineModel<undefined, ReconciliationWorld, ReconciliationExpected> = {
   name: 'reconciliation',
   machine: reconciliationMachine,
   starts: [{ name: 'the statement lines table', input: undefined }],
@@ -77,6 +76,7 @@ export const reconciliationModel: MachineModel<undefined, { applied: unknown[] }
     'server: accepted': { type: 'xstate.done.actor.perform', output: ACCEPTED },
     'server: unmatched': { type: 'xstate.done.actor.perform', output: UNMATCHED },
     'server: bulk accepted': { type: 'xstate.done.actor.perform', output: BULK },
+    'server: bulk undone': { type: 'xstate.done.actor.perform', output: BULK_UNDONE },
     'server: stale': { type: 'xstate.error.actor.perform', error: { code: 'STATEMENT_ACTION_STALE' } },
     'server: network': { type: 'xstate.error.actor.perform', error: { code: 'NETWORK_ERROR' } },
   },
@@ -89,11 +89,14 @@ export const reconciliationModel: MachineModel<undefined, { applied: unknown[] }
     }),
   actors: ['perform'],
   world: () => {
-    const world = { applied: [] as unknown[] };
+    const world: ReconciliationWorld = { applied: [], refreshed: 0 };
     return {
       world,
       actions: {
         applyRows: (_: unknown, p: { lines: readonly unknown[] }) => world.applied.push(...p.lines),
+        refreshRows: () => {
+          world.refreshed++;
+        },
       },
     };
   },
@@ -105,6 +108,7 @@ export const reconciliationModel: MachineModel<undefined, { applied: unknown[] }
     bulk: null,
     error: null,
     applied: [],
+    refreshed: 0,
   }),
   transitions: {
     ready: {
@@ -133,9 +137,11 @@ export const reconciliationModel: MachineModel<undefined, { applied: unknown[] }
     // One thing at a time: keys pressed meanwhile (another action, Shift+a, z, x) send and change nothing.
     working: {
       'xstate.done.actor.perform': (e, ev) => {
-        const out = ev.output as typeof ACCEPTED;
+        const out = ev.output as Answer;
         const sent = lastRequest(e);
-        const next = { ...e, state: 'ready', applied: [...e.applied, ...out.lines] };
+        const next = out.lines
+          ? { ...e, state: 'ready', applied: [...e.applied, ...out.lines] }
+          : { ...e, state: 'ready', refreshed: e.refreshed + 1 };
         if (sent?.kind === 'undo') return { ...next, undo: e.undo.slice(0, -1) };
         const undo = [...e.undo, out.action.id];
         if (sent?.kind === 'bulkAccept')
@@ -162,7 +168,7 @@ export const reconciliationModel: MachineModel<undefined, { applied: unknown[] }
 };
 
 function looks(busy: boolean) {
-  return ({ world, snapshot }: Observed<{ applied: unknown[] }>, e: ReconciliationExpected) => {
+  return ({ world, snapshot }: Observed<ReconciliationWorld>, e: ReconciliationExpected) => {
     const c = snapshot.context;
     expect({
       busy: snapshot.hasTag('busy'),
@@ -172,5 +178,6 @@ function looks(busy: boolean) {
       error: c.error,
     }).toEqual({ busy, selected: e.selected, undo: e.undo, bulk: e.bulk, error: e.error });
     expect(world.applied).toEqual(e.applied);
+    expect(world.refreshed).toBe(e.refreshed);
   };
 }

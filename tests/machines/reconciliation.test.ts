@@ -34,7 +34,7 @@ describe('reconciliation machine', () => {
     actor.send({ type: 'bulkAccept', idempotencyKey: 'k2' });
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ kind: 'bulkAccept', idempotencyKey: 'k1' });
-    finish({ action: { id: 'a1', kind: 'bulkAccept' }, lines: [], accepted: 5_000, skipped: 0 });
+    finish({ action: { id: 'a1', kind: 'bulkAccept' }, accepted: 5_000, skipped: 0 });
     await new Promise((resolve) => setTimeout(resolve, 0));
     actor.send({ type: 'act', action: { kind: 'unmatch', lineId: 'line-7' } });
     expect(sent.map((r) => r.kind)).toEqual(['bulkAccept', 'unmatch']);

@@ -149,6 +149,11 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
             );
             void queryClient.invalidateQueries({ queryKey: statementKeys.files });
           },
+          // A bulk accept answers counts (decision 0108): the pages shown are read again.
+          refreshRows: () => {
+            void queryClient.invalidateQueries({ queryKey: statementKeys.lines });
+            void queryClient.invalidateQueries({ queryKey: statementKeys.files });
+          },
         },
       }),
     [queryClient],

@@ -239,6 +239,8 @@ for (let run = 0; run < RUNS; run++) {
 }
 await server.close();
 await db.close();
+// The admin connection kept the process alive after the results (it looked like a hang).
+await admin.end();
 
 console.log(`# reconcile-accept
 

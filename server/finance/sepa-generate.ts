@@ -289,7 +289,10 @@ async function writeFile(
         action: CLAIM_ACTION,
         actor,
         context: { sepaFileId: fileId, msgId: messageId },
-        linkToTransfersOf: fileId,
+        linkToTransfers: {
+          sepaFileId: fileId,
+          transferOfDoctor: Object.fromEntries(doctorIds.map((id, index) => [id, transactionIds[index]!])),
+        },
       },
     ),
     schemaValidFile(batch, actor.at),

@@ -480,6 +480,12 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
         bank_date: entry.bookingDate,
       })),
     );
+    // The ids increase in file order, so the primary key grows at its edge (decision 0112).
+    const { rows: byId } = await db.query<{ line_number: number }>(
+      'SELECT line_number FROM statement_lines WHERE statement_file_id = $1 ORDER BY id',
+      [job!.result!.statementFileId],
+    );
+    expect(byId.map((row) => row.line_number)).toEqual(rows.map((row) => row.line_number));
   }, 120_000);
 
   it('an unknown job is 404', async () => {

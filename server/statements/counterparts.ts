@@ -85,8 +85,11 @@ export async function loadCounterparts(
   return found;
 }
 
+/** What a line's status is settled from: a counterpart's amount and how the bank books it. */
+export type CounterpartAmount = Pick<CounterpartInfo, 'amountCents' | 'direction'>;
+
 /** What the bank line should show for the counterpart: its amount signed, inverted for a return. */
-export const expectedSigned = (counterpart: CounterpartInfo, role: LinkRole): number =>
+export const expectedSigned = (counterpart: CounterpartAmount, role: LinkRole): number =>
   (role === 'RETURN' ? -counterpart.direction : counterpart.direction) * counterpart.amountCents;
 
 /** RETURN when a return line meets a transfer; otherwise the line pays or collects the counterpart. */
@@ -100,7 +103,7 @@ export const roleFor = (line: Pick<LockedLine, 'kind'>, kind: CounterpartKind): 
  */
 export function matchStatuses(
   lines: readonly { id: string; amountCents: number; links: readonly LinkState[] }[],
-  counterparts: ReadonlyMap<string, CounterpartInfo>,
+  counterparts: ReadonlyMap<string, CounterpartAmount>,
 ): Map<string, { status: 'MATCHED' | 'DISCREPANCY'; differenceCents: number }> {
   const parent = new Map<string, string>();
   const find = (x: string): string => {

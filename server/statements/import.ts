@@ -15,6 +15,7 @@ import { sha256Of } from '../platform/files/storage';
 import { storeFile } from '../platform/files/store';
 import { type IdempotentRequest, previousAnswer, storeAnswer } from '../platform/idempotency';
 import type { Actor } from '../platform/mutation';
+import { orderedIds } from '../platform/ordered-ids';
 import { Refusal, refuse } from '../platform/refusal';
 import {
   failAbandonedImports,
@@ -251,11 +252,13 @@ async function importStatement(
     [keys],
   );
   const known = new Set(knownRows.map((row) => row.key));
-  const lines: InsertedLine[] = [];
-  parsed.entries.forEach((entry, index) => {
-    if (!known.has(keys[index]!)) lines.push(newLine(entry, keys[index]!));
-  });
-  if (lines.length === 0) throw refuse('STATEMENT_NOTHING_NEW');
+  const fresh = parsed.entries.flatMap((entry, index) =>
+    known.has(keys[index]!) ? [] : [{ entry, key: keys[index]! }],
+  );
+  if (fresh.length === 0) throw refuse('STATEMENT_NOTHING_NEW');
+  // Ids increasing in file order: the lines' primary key grows at its edge (decision 0112).
+  const ids = orderedIds(fresh.length);
+  const lines = fresh.map(({ entry, key }, n) => newLine(ids[n]!, entry, key));
 
   // The matcher decides first, so each line is inserted once in its final state (decision 0097).
   progress.phase = 'matching';
@@ -306,10 +309,11 @@ async function insertLinesPipelined(
 
 /** A parsed entry as the line it will be, with the id the matcher's links refer to. */
 const newLine = (
+  id: string,
   entry: StatementEntry,
   key: string,
 ): NewStatementLine & { dedup_key: string; currency: string } => ({
-  id: randomUUID(),
+  id,
   dedup_key: key,
   line_number: entry.lineNumber,
   bank_amount_cents: entry.amountCents,

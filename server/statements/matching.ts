@@ -4,7 +4,7 @@ import type { Queryable } from '../db/client';
 import type { Actor } from '../platform/mutation';
 import { reviewEffects } from './effects';
 import { type LineChange, type LinkState, type LockedLine, lockLines, writeLineStates } from './line-state';
-import { settleStatuses } from './resolve';
+import { type KnownCounterpart, settleStatuses } from './resolve';
 
 /** How far before the statement's first day (and after its last) open counterparts are looked at. */
 const DAYS_BEFORE = 60;
@@ -29,6 +29,8 @@ interface EntryRow {
 interface ItemRow {
   kind: CounterpartKind;
   id: string;
+  /** The counterpart's whole amount, and what MATCHED links have not covered of it yet. */
+  amount_cents: string | number;
   open_cents: string | number;
   direction: number;
   date: string | null;
@@ -106,19 +108,19 @@ async function openItems(tx: Queryable, lines: readonly EntryRow[]): Promise<Ite
           AND NOT EXISTS (SELECT 1 FROM statement_line_matches m
                            WHERE m.sepa_transaction_id = t.id AND m.role = 'RETURN' AND m.state = 'MATCHED')
      )
-     SELECT 'SEPA_TRANSFER' AS kind, id, amount_cents AS open_cents, -1 AS direction, execution_date::text AS date,
+     SELECT 'SEPA_TRANSFER' AS kind, id, amount_cents, amount_cents AS open_cents, -1 AS direction, execution_date::text AS date,
             end_to_end_id, ARRAY[payment_info_id, msg_id] AS batch_ids, NULL AS reference,
             creditor_name AS counterparty_name, creditor_iban AS counterparty_iban, sepa_file_id, paid
        FROM transfers WHERE NOT paid OR named_by_return
      UNION ALL
-     SELECT 'PAYOUT', p.id, p.amount_cents - m.cents, 1, p.payout_date::text, NULL, NULL, p.provider_payout_id,
+     SELECT 'PAYOUT', p.id, p.amount_cents, p.amount_cents - m.cents, 1, p.payout_date::text, NULL, NULL, p.provider_payout_id,
             NULL, NULL, NULL, false
        FROM provider_payouts p CROSS JOIN span
        CROSS JOIN LATERAL (SELECT coalesce(sum(allocated_cents), 0) AS cents FROM statement_line_matches
                             WHERE payout_id = p.id AND state = 'MATCHED') m
       WHERE p.payout_date BETWEEN span.first AND span.last AND p.amount_cents > m.cents
      UNION ALL
-     SELECT 'INVOICE', i.id, i.amount_cents - m.cents, -1, i.invoice_date::text, NULL, NULL, i.provider_invoice_id,
+     SELECT 'INVOICE', i.id, i.amount_cents, i.amount_cents - m.cents, -1, i.invoice_date::text, NULL, NULL, i.provider_invoice_id,
             NULL, NULL, NULL, false
        FROM provider_invoices i CROSS JOIN span
        CROSS JOIN LATERAL (SELECT coalesce(sum(allocated_cents), 0) AS cents FROM statement_line_matches
@@ -249,7 +251,25 @@ async function decide(
       },
     };
   });
-  return settleStatuses(tx, changes);
+  return settleStatuses(tx, changes, knownCounterparts(items));
+}
+
+/**
+ * The open counterparts as the statuses are settled from them (decision 0112): read once for the
+ * matcher, not again through the view. One no MATCHED link named when read — a payout or an invoice
+ * with nothing covered, a transfer not paid — has no earlier line sharing its match.
+ */
+function knownCounterparts(items: readonly ItemRow[]): Map<string, KnownCounterpart> {
+  return new Map(
+    items.map((row) => [
+      `${row.kind}:${row.id}`,
+      {
+        amountCents: Number(row.amount_cents),
+        direction: row.direction < 0 ? -1 : 1,
+        unlinked: !row.paid && Number(row.open_cents) === Number(row.amount_cents),
+      },
+    ]),
+  );
 }
 
 /** Lines matched (MATCHED or DISCREPANCY), suggested and left unmatched, among a file's changes. */

@@ -1,6 +1,15 @@
 import type { Queryable } from '../db/client';
-import { loadCounterparts, matchStatuses } from './counterparts';
-import { type LineChange, type LinkState, lockLines, stateOf } from './line-state';
+import { type CounterpartAmount, loadCounterparts, matchStatuses } from './counterparts';
+import { counterpartKey, type LineChange, type LinkState, lockLines, stateOf } from './line-state';
+
+/**
+ * A counterpart the caller read in this transaction already (the import's open counterparts,
+ * decision 0112), so settling does not read it again. `unlinked`: no MATCHED link named it when it was
+ * read, so no earlier line can share its match.
+ */
+export interface KnownCounterpart extends CounterpartAmount {
+  unlinked: boolean;
+}
 
 /** Lines with MATCHED payment links to any of the counterparts, outside `except`. */
 async function neighbourIds(tx: Queryable, links: readonly LinkState[], except: ReadonlySet<string>) {
@@ -20,17 +29,33 @@ async function neighbourIds(tx: Queryable, links: readonly LinkState[], except: 
  * lines and counterparts of its match add up, else DISCREPANCY with the difference — and the other
  * lines already linked to the same counterparts (the first half of a split payout) change with it,
  * both ways. Those neighbours are locked and added as changes when their status or difference moves.
+ * Counterparts in `known` are neither read again nor, when `unlinked`, searched for neighbours.
  */
-export async function settleStatuses(tx: Queryable, planned: readonly LineChange[]): Promise<LineChange[]> {
+export async function settleStatuses(
+  tx: Queryable,
+  planned: readonly LineChange[],
+  known: ReadonlyMap<string, KnownCounterpart> = new Map(),
+): Promise<LineChange[]> {
   const plannedIds = new Set(planned.map((c) => c.line.id));
-  const touchedLinks = planned.flatMap((c) => [...c.line.links, ...c.next.links]);
+  const touchedLinks = planned
+    .flatMap((c) => [...c.line.links, ...c.next.links])
+    .filter((link) => !known.get(counterpartKey(link))?.unlinked);
   const neighbours = [...(await lockLines(tx, await neighbourIds(tx, touchedLinks, plannedIds))).values()];
   const all = [
     ...planned.map((c) => ({ id: c.line.id, amountCents: c.line.amountCents, links: c.next.links })),
     ...neighbours.map((l) => ({ id: l.id, amountCents: l.amountCents, links: l.links })),
   ];
   const refs = all.flatMap((l) => l.links.filter((link) => link.state === 'MATCHED'));
-  const counterparts = await loadCounterparts(tx, refs);
+  const counterparts = new Map<string, CounterpartAmount>(
+    await loadCounterparts(
+      tx,
+      refs.filter((ref) => !known.has(counterpartKey(ref))),
+    ),
+  );
+  for (const ref of refs) {
+    const amount = known.get(counterpartKey(ref));
+    if (amount) counterparts.set(counterpartKey(ref), amount);
+  }
   const statuses = matchStatuses(all, counterparts);
   const changes = planned.map((c): LineChange => {
     const settled = statuses.get(c.line.id);

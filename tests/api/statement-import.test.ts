@@ -377,6 +377,69 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
     expect(after[2]!.before).toEqual(after[1]!.after);
   });
 
+  it('a payout split across two statements: the first part alone a DISCREPANCY, both MATCHED once the second is imported', async () => {
+    // The statuses are settled from the counterparts the matcher read (decision 0112): the payout's
+    // earlier part must still be found and settled with the new one, and a lone part must not pass
+    // for the whole.
+    await db.query(
+      `INSERT INTO provider_payouts (provider_payout_id, amount_cents, payout_date)
+       VALUES ('po_SPLIT8', 100000, '2026-08-01')`,
+    );
+    const csv = (date: string, euros: string) =>
+      new Uint8Array(
+        Buffer.from(
+          [
+            'Data Movimento;Descrição;Referência;Montante',
+            `${date};"TRF STRIPE PAYMENTS";"po_SPLIT8";${euros}`,
+            '',
+          ].join('\r\n'),
+        ),
+      );
+    const stateOf = async (fileId: string) =>
+      (
+        await db.query<{ status: string; difference: string | number | null; allocated: string | number }>(
+          `SELECT l.status, l.difference_cents AS difference, m.allocated_cents AS allocated
+             FROM statement_lines l JOIN statement_line_matches m ON m.statement_line_id = l.id
+            WHERE l.statement_file_id = $1`,
+          [fileId],
+        )
+      ).rows.map((r) => ({
+        status: r.status,
+        difference: Number(r.difference),
+        allocated: Number(r.allocated),
+      }));
+    // The first part is not the payout's amount: the matcher leaves it, the admin matches it by hand.
+    const first = (await importStatement(client, csv('02-08-2026', '600,00'), 'agosto-1.csv')).job!;
+    expect(first.result).toMatchObject({ newLines: 1, matched: 0 });
+    const { rows: parts } = await db.query<{ line: string; payout: string }>(
+      `SELECT l.id AS line, p.id AS payout FROM statement_lines l, provider_payouts p
+        WHERE l.statement_file_id = $1 AND p.provider_payout_id = 'po_SPLIT8'`,
+      [first.result!.statementFileId],
+    );
+    const matched = await fetch(`${api.url}/v2/admin/statements/lines/${parts[0]!.line}/match`, {
+      method: 'POST',
+      headers: { ...bearer(client.token), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        counterparts: [{ kind: 'PAYOUT', id: parts[0]!.payout }],
+        note: 'Primeira parte',
+      }),
+    });
+    expect(matched.status).toBe(200);
+    expect(await stateOf(first.result!.statementFileId)).toEqual([
+      { status: 'DISCREPANCY', difference: -40000, allocated: 60000 },
+    ]);
+    // The rest arrives in the next statement: the matcher links it by reference (what is left: 400,00).
+
+    const second = (await importStatement(client, csv('03-08-2026', '400,00'), 'agosto-2.csv')).job!;
+    expect(second.result).toMatchObject({ newLines: 1, matched: 1 });
+    expect(await stateOf(second.result!.statementFileId)).toEqual([
+      { status: 'MATCHED', difference: 0, allocated: 40000 },
+    ]);
+    expect(await stateOf(first.result!.statementFileId)).toEqual([
+      { status: 'MATCHED', difference: 0, allocated: 60000 },
+    ]);
+  });
+
   it('a statement of several insert batches: every line stored exactly as read, cells with quotes, backslashes and braces too', async () => {
     // Three batches of LINES_PER_INSERT (5,000) and one more line: the batches are sent pipelined, each
     // as array literals the server writes itself (decision 0109).
@@ -417,6 +480,12 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
         bank_date: entry.bookingDate,
       })),
     );
+    // The ids increase in file order, so the primary key grows at its edge (decision 0112).
+    const { rows: byId } = await db.query<{ line_number: number }>(
+      'SELECT line_number FROM statement_lines WHERE statement_file_id = $1 ORDER BY id',
+      [job!.result!.statementFileId],
+    );
+    expect(byId.map((row) => row.line_number)).toEqual(rows.map((row) => row.line_number));
   }, 120_000);
 
   it('an unknown job is 404', async () => {

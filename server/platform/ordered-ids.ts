@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+
+/** Ids per call at most: the counter's 26 bits (a 40 MB statement has well under a million lines). */
+export const MAX_ORDERED_IDS = 2 ** 26;
+
+/**
+ * `count` new row ids, increasing in the order they are handed out (RFC 9562 version 7 UUIDs: the
+ * milliseconds since 1970 in the first 48 bits, then a counter in the 26 bits around the version and
+ * variant, then 48 random bits). A table's primary-key index then grows at its right edge as the rows
+ * are inserted in that order, instead of every row landing on a random page of it (decision 0112).
+ * Not secret: they tell when they were made.
+ */
+export function orderedIds(count: number, now: number = Date.now()): string[] {
+  if (!Number.isInteger(count) || count < 0 || count > MAX_ORDERED_IDS)
+    throw new RangeError(`orderedIds: ${count} ids asked, at most ${MAX_ORDERED_IDS}`);
+  const time = now.toString(16).padStart(12, '0');
+  const prefix = `${time.slice(0, 8)}-${time.slice(8)}-7`;
+  const random = randomBytes(count * 6).toString('hex');
+  const ids: string[] = new Array(count);
+  for (let n = 0; n < count; n++) {
+    // The counter's top 12 bits after the version; variant 0b10, then its low 14 bits; then random.
+    const high = (n >>> 14).toString(16).padStart(3, '0');
+    const low = (0x8000 | (n & 0x3fff)).toString(16);
+    ids[n] = `${prefix}${high}-${low}-${random.slice(n * 12, n * 12 + 12)}`;
+  }
+  return ids;
+}

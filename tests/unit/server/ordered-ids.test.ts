@@ -1,0 +1,40 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MAX_ORDERED_IDS, orderedIds } from '../../../server/platform/ordered-ids';
+
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('orderedIds (decision 0112)', () => {
+  it('hands out distinct version 7 UUIDs, increasing in order, that carry the time they were made', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 3_000 }),
+        fc.integer({ min: 0, max: 2 ** 48 - 1 }),
+        (count, now) => {
+          const ids = orderedIds(count, now);
+          expect(ids).toHaveLength(count);
+          for (const id of ids) {
+            expect(id).toMatch(UUID_V7);
+            expect(Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16)).toBe(now);
+          }
+          for (let n = 1; n < ids.length; n++) expect(ids[n]! > ids[n - 1]!).toBe(true);
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+
+  it('keeps increasing across the counter bits either side of the variant, and is random after them', () => {
+    const ids = orderedIds(70_000, 1_796_000_000_000);
+    for (const n of [16_383, 16_384, 65_535, 65_536]) expect(ids[n]! > ids[n - 1]!).toBe(true);
+    expect(new Set(ids.map((id) => id.slice(24))).size).toBe(ids.length);
+    // Two calls in the same millisecond share the counter, not the ids.
+    expect(orderedIds(1, 5)[0]).not.toBe(orderedIds(1, 5)[0]);
+  });
+
+  it('refuses a count it cannot keep in order', () => {
+    expect(() => orderedIds(MAX_ORDERED_IDS + 1)).toThrow(RangeError);
+    expect(() => orderedIds(-1)).toThrow(RangeError);
+    expect(() => orderedIds(1.5)).toThrow(RangeError);
+  });
+});

@@ -289,10 +289,7 @@ async function writeFile(
         action: CLAIM_ACTION,
         actor,
         context: { sepaFileId: fileId, msgId: messageId },
-        linkToTransfers: {
-          sepaFileId: fileId,
-          transferOfDoctor: Object.fromEntries(doctorIds.map((id, index) => [id, transactionIds[index]!])),
-        },
+        linkToTransfersOf: fileId,
       },
     ),
     schemaValidFile(batch, actor.at),

@@ -13,14 +13,12 @@ export interface SettlementMove {
   context: { sepaFileId: string } & Record<string, unknown>;
   /**
    * The SEPA claim: each moved settlement is linked, in the same statement, to its doctor's transfer in
-   * the file (`sepa_transaction_settlements`, with the amount it pays). The links then name the moved
+   * this file (`sepa_transaction_settlements`, with the amount it pays). The links then name the moved
    * settlements for their history instead of `audit_log_entities` rows (`audit_ids_naming`, migration
-   * 0025, docs/decisions/0099). A doctor's transfer is looked up in `transferOfDoctor` (doctor id →
-   * transfer id, sent as one JSON object), not joined: the planner estimates a data-modifying CTE at one
-   * row, and a join it planned so took 200 s at 100,000 settlements (docs/decisions/0111). A moved
-   * settlement whose doctor has no transfer there fails the statement (a link's transfer is NOT NULL).
+   * 0025, docs/decisions/0099). The file's transfers must exist, one per doctor (a unique key), so
+   * every moved settlement of a doctor who has one gets exactly one link (docs/decisions/0111).
    */
-  linkToTransfers?: { sepaFileId: string; transferOfDoctor: Record<string, string> };
+  linkToTransfersOf?: string;
 }
 
 export interface MovedSettlement {
@@ -45,7 +43,7 @@ export interface MovedSettlement {
  * one `audit_log_entities` row per moved settlement naming it, which is how a settlement's history
  * finds the move (migration 0021, docs/decisions/0080): a row per settlement in the log itself costs
  * six index entries and a foreign-key check each, most of a 100,000-settlement file's generation.
- * The claim names none (`linkToTransfers`): its links already do, and 100,000 entity rows were 3.5–4.7 s
+ * The claim names none (`linkToTransfersOf`): its links already do, and 100,000 entity rows were 3.5–4.7 s
  * of that generation (docs/decisions/0099). Its links are written by this statement from the moved rows,
  * not sent back from the server as 100,000-element arrays (docs/decisions/0111). Nothing moved, nothing
  * audited.
@@ -74,8 +72,8 @@ export async function moveSettlements(
        SELECT 'settlement', moved.id::text, audited.id FROM moved CROSS JOIN audited WHERE $${n + 8}::uuid IS NULL
      ), linked AS (
        INSERT INTO sepa_transaction_settlements (sepa_transaction_id, sepa_file_id, settlement_id, amount_cents)
-       SELECT ($${n + 9}::jsonb ->> moved.professional_id::text)::uuid, $${n + 8}::uuid, moved.id, moved.payable_cents
-         FROM moved WHERE $${n + 8}::uuid IS NOT NULL
+       SELECT t.id, t.sepa_file_id, moved.id, moved.payable_cents
+         FROM moved JOIN sepa_transactions t ON t.sepa_file_id = $${n + 8}::uuid AND t.professional_id = moved.professional_id
         ORDER BY moved.id
      )
      SELECT id, professional_id, payable_cents FROM moved`,
@@ -88,8 +86,7 @@ export async function moveSettlements(
       JSON.stringify(move.context),
       move.actor.at,
       move.context.sepaFileId,
-      move.linkToTransfers?.sepaFileId ?? null,
-      JSON.stringify(move.linkToTransfers?.transferOfDoctor ?? {}),
+      move.linkToTransfersOf ?? null,
     ],
   );
   return rows;

@@ -203,12 +203,12 @@ export function generateSepaFile(
 }
 
 /**
- * The pain.001 of the batch, checked against the XSD. It first gives the event loop a turn, so the
+ * The pain.001 of the plan, checked against the XSD. It first gives the event loop a turn, so the
  * statement started beside it is on its way to the database before this CPU work begins.
  */
-async function schemaValidFile(batch: SepaBatch, now: Date) {
+async function schemaValidFile(plan: Plan, sepa: SepaConfig, messageId: string, now: Date) {
   await new Promise((resolve) => setImmediate(resolve));
-  const written = writePain001(batch, { now });
+  const written = writePain001(batchOf(plan, sepa, messageId), { now });
   if (!written.ok) throw new Error(`pain.001 refused after planning: ${JSON.stringify(written.errors)}`);
   const schemaErrors = await painSchemaErrors(written.xml, PAIN001_XSD);
   if (schemaErrors.length > 0) throw new Error(`generated pain.001 is not schema-valid: ${schemaErrors[0]}`);
@@ -227,52 +227,6 @@ async function writeFile(
   const messageId = `SEPA-${p.referenceMonth}-${numbered[0]!.n.padStart(6, '0')}`;
   const fileId = randomUUID();
   const doctorIds = p.paid.map((d) => d.professionalId);
-  const batch = batchOf(p, deps.sepa, messageId);
-  const settledCents = p.paid.reduce((sum, d) => sum + d.owedCents, 0);
-  const recoveredCents = p.paid.reduce((sum, d) => sum + d.recoveredCents, 0);
-
-  // The file and its transfers first, so the claim links each settlement it moves to its doctor's
-  // transfer in the same statement (docs/decisions/0111). The stored XML is attached once written.
-  await tx.query(
-    `INSERT INTO sepa_files (id, msg_id, payment_info_id, amount_cents, transaction_count, reference_month,
-                             execution_date, debtor_name, debtor_iban, debtor_bic, batch_booking,
-                             created_by, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
-    [
-      fileId,
-      messageId,
-      batch.paymentInformationId,
-      settledCents - recoveredCents,
-      p.paid.length,
-      p.referenceMonth,
-      p.executionDate,
-      deps.sepa.debtor.name,
-      deps.sepa.debtor.iban,
-      deps.sepa.debtor.bic,
-      deps.sepa.batchBooking,
-      actor.userId,
-      actor.at,
-    ],
-  );
-  const transactionIds = p.paid.map(() => randomUUID());
-  await tx.query(
-    `INSERT INTO sepa_transactions (id, sepa_file_id, end_to_end_id, professional_id, amount_cents,
-                                    creditor_name, creditor_iban, creditor_bic, remittance_information)
-     SELECT t.id, $1, t.e2e, t.professional_id, t.amount, t.name, t.iban, t.bic, t.remittance
-       FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
-            AS t(id, e2e, professional_id, amount, name, iban, bic, remittance)`,
-    [
-      fileId,
-      transactionIds,
-      batch.transactions.map((t) => t.endToEndId),
-      doctorIds,
-      batch.transactions.map((t) => t.amountCents),
-      batch.transactions.map((t) => t.creditorName),
-      batch.transactions.map((t) => t.creditorIban),
-      batch.transactions.map((t) => t.creditorBic ?? null),
-      batch.transactions.map((t) => t.remittanceInformation ?? ''),
-    ],
-  );
 
   // Claim the settlements: only rows still waiting move, so what moved is compared with the plan.
   // The file is written from the plan and schema-checked while the database moves the rows: the
@@ -289,10 +243,11 @@ async function writeFile(
         action: CLAIM_ACTION,
         actor,
         context: { sepaFileId: fileId, msgId: messageId },
-        linkToTransfersOf: fileId,
+        // The links written below name each settlement this row moved (migration 0025).
+        namedByLinks: true,
       },
     ),
-    schemaValidFile(batch, actor.at),
+    schemaValidFile(p, deps.sepa, messageId, actor.at),
   ]);
   const claimed = byDoctor(moved);
   const { rows: recoveryRows } = await tx.query<{
@@ -317,13 +272,14 @@ async function writeFile(
     )
       throw refuse('SEPA_CHANGED_RETRY');
   }
+
+  const settledCents = p.paid.reduce((sum, d) => sum + d.owedCents, 0);
+  const recoveredCents = p.paid.reduce((sum, d) => sum + d.recoveredCents, 0);
   if (
     written.controlSumCents !== settledCents - recoveredCents ||
-    written.numberOfTransactions !== p.paid.length ||
-    written.paymentInformationId !== batch.paymentInformationId ||
-    written.executionDate !== p.executionDate
+    written.numberOfTransactions !== p.paid.length
   )
-    throw new Error('pain.001 differs from the file row written from the plan');
+    throw new Error('pain.001 control sum differs from the settlements');
 
   const xmlFileId = await storeFile(tx, deps.storage, {
     content: new TextEncoder().encode(written.xml),
@@ -332,21 +288,73 @@ async function writeFile(
     // Under the generation lock: the XML is written in this transaction, never on another connection.
     inTransaction: true,
   });
-  await tx.query('UPDATE sepa_files SET xml_file_id = $2 WHERE id = $1', [fileId, xmlFileId]);
+  await tx.query(
+    `INSERT INTO sepa_files (id, msg_id, payment_info_id, amount_cents, transaction_count, reference_month,
+                             execution_date, debtor_name, debtor_iban, debtor_bic, xml_file_id, batch_booking,
+                             created_by, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
+    [
+      fileId,
+      messageId,
+      written.paymentInformationId,
+      written.controlSumCents,
+      written.numberOfTransactions,
+      p.referenceMonth,
+      written.executionDate,
+      deps.sepa.debtor.name,
+      deps.sepa.debtor.iban,
+      deps.sepa.debtor.bic,
+      xmlFileId,
+      deps.sepa.batchBooking,
+      actor.userId,
+      actor.at,
+    ],
+  );
+  const batch = batchOf(p, deps.sepa, messageId);
+  const transactionIds = p.paid.map(() => randomUUID());
+  await tx.query(
+    `INSERT INTO sepa_transactions (id, sepa_file_id, end_to_end_id, professional_id, amount_cents,
+                                    creditor_name, creditor_iban, creditor_bic, remittance_information)
+     SELECT t.id, $1, t.e2e, t.professional_id, t.amount, t.name, t.iban, t.bic, t.remittance
+       FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
+            AS t(id, e2e, professional_id, amount, name, iban, bic, remittance)`,
+    [
+      fileId,
+      transactionIds,
+      batch.transactions.map((t) => t.endToEndId),
+      doctorIds,
+      batch.transactions.map((t) => t.amountCents),
+      batch.transactions.map((t) => t.creditorName),
+      batch.transactions.map((t) => t.creditorIban),
+      batch.transactions.map((t) => t.creditorBic ?? null),
+      batch.transactions.map((t) => t.remittanceInformation ?? ''),
+    ],
+  );
+  const links = { tx: [] as string[], settlement: [] as string[], cents: [] as number[] };
   const deductions = { tx: [] as string[], settlement: [] as string[], cents: [] as number[] };
   p.paid.forEach((doctor, index) => {
+    for (const row of claimed.get(doctor.professionalId)!.rows) {
+      links.tx.push(transactionIds[index]!);
+      links.settlement.push(row.id);
+      links.cents.push(Number(row.payable_cents));
+    }
     for (const row of recovered.get(doctor.professionalId)?.rows ?? []) {
       deductions.tx.push(transactionIds[index]!);
       deductions.settlement.push(row.id);
       deductions.cents.push(Number(row.payable_cents));
     }
   });
-  if (deductions.tx.length > 0)
-    await tx.query(
-      `INSERT INTO sepa_transaction_recoveries (sepa_transaction_id, sepa_file_id, settlement_id, amount_cents)
-       SELECT t, $1, s, c FROM unnest($2::uuid[], $3::uuid[], $4::int[]) AS u(t, s, c) ORDER BY s`,
-      [fileId, deductions.tx, deductions.settlement, deductions.cents],
-    );
+  // In settlement id order: each row's foreign-key check and index entry land next to the last one's.
+  for (const [table, rows] of [
+    ['sepa_transaction_settlements', links],
+    ['sepa_transaction_recoveries', deductions],
+  ] as const)
+    if (rows.tx.length > 0)
+      await tx.query(
+        `INSERT INTO ${table} (sepa_transaction_id, sepa_file_id, settlement_id, amount_cents)
+         SELECT t, $1, s, c FROM unnest($2::uuid[], $3::uuid[], $4::int[]) AS u(t, s, c) ORDER BY s`,
+        [fileId, rows.tx, rows.settlement, rows.cents],
+      );
 
   const file = await sepaFileSummary(tx, fileId);
   return {
@@ -356,7 +364,7 @@ async function writeFile(
       status: 'GENERATED',
       amountCents: written.controlSumCents,
       transferCount: written.numberOfTransactions,
-      settlementCount: moved.length,
+      settlementCount: links.settlement.length,
       recoveredCents,
       executionDate: written.executionDate,
       referenceMonth: p.referenceMonth,

@@ -12,13 +12,11 @@ export interface SettlementMove {
   /** Merged into the audit row's `after`; the file is the row's entity. */
   context: { sepaFileId: string } & Record<string, unknown>;
   /**
-   * The SEPA claim: each moved settlement is linked, in the same statement, to its doctor's transfer in
-   * this file (`sepa_transaction_settlements`, with the amount it pays). The links then name the moved
-   * settlements for their history instead of `audit_log_entities` rows (`audit_ids_naming`, migration
-   * 0025, docs/decisions/0099). The file's transfers must exist, one per doctor (a unique key), so
-   * every moved settlement of a doctor who has one gets exactly one link (docs/decisions/0111).
+   * The settlements are named by the links the caller writes in the same transaction, not by
+   * `audit_log_entities` rows: the SEPA claim, whose links name every settlement it moved
+   * (`audit_ids_naming`, migration 0025, docs/decisions/0099).
    */
-  linkToTransfersOf?: string;
+  namedByLinks?: boolean;
 }
 
 export interface MovedSettlement {
@@ -43,10 +41,8 @@ export interface MovedSettlement {
  * one `audit_log_entities` row per moved settlement naming it, which is how a settlement's history
  * finds the move (migration 0021, docs/decisions/0080): a row per settlement in the log itself costs
  * six index entries and a foreign-key check each, most of a 100,000-settlement file's generation.
- * The claim names none (`linkToTransfersOf`): its links already do, and 100,000 entity rows were 3.5–4.7 s
- * of that generation (docs/decisions/0099). Its links are written by this statement from the moved rows,
- * not sent back from the server as 100,000-element arrays (docs/decisions/0111). Nothing moved, nothing
- * audited.
+ * The claim names none (`namedByLinks`): its links already do, and 100,000 entity rows were 3.5–4.7 s
+ * of that generation (docs/decisions/0099). Nothing moved, nothing audited.
  */
 export async function moveSettlements(
   tx: Queryable,
@@ -69,12 +65,7 @@ export async function moveSettlements(
        RETURNING id
      ), named AS (
        INSERT INTO audit_log_entities (entity_type, entity_id, audit_id)
-       SELECT 'settlement', moved.id::text, audited.id FROM moved CROSS JOIN audited WHERE $${n + 8}::uuid IS NULL
-     ), linked AS (
-       INSERT INTO sepa_transaction_settlements (sepa_transaction_id, sepa_file_id, settlement_id, amount_cents)
-       SELECT t.id, t.sepa_file_id, moved.id, moved.payable_cents
-         FROM moved JOIN sepa_transactions t ON t.sepa_file_id = $${n + 8}::uuid AND t.professional_id = moved.professional_id
-        ORDER BY moved.id
+       SELECT 'settlement', moved.id::text, audited.id FROM moved CROSS JOIN audited WHERE NOT $${n + 8}
      )
      SELECT id, professional_id, payable_cents FROM moved`,
     [
@@ -86,7 +77,7 @@ export async function moveSettlements(
       JSON.stringify(move.context),
       move.actor.at,
       move.context.sepaFileId,
-      move.linkToTransfersOf ?? null,
+      move.namedByLinks === true,
     ],
   );
   return rows;

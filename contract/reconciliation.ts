@@ -248,11 +248,23 @@ export const statementActionResultSchema = z.object({
 });
 export type StatementActionResult = z.infer<typeof statementActionResultSchema>;
 
+/** Why a bulk accept left lines as they were; the three add up to `skipped`. */
+export const statementBulkSkippedSchema = z.object({
+  /** No single suggestion any more (accepted, matched, ignored or changed meanwhile). */
+  notSuggested: z.number().int(),
+  /** Its counterpart was matched meanwhile, or by a line before it in the same selection. */
+  counterpartTaken: z.number().int(),
+  /** The counterpart's amount is not the line's any more. */
+  amountDiffers: z.number().int(),
+});
+export type StatementBulkSkipped = z.infer<typeof statementBulkSkippedSchema>;
+
 /** Counts, not rows (decision 0108): the console refetches the page it shows. */
 export const statementBulkAcceptResultSchema = statementActionResultSchema.omit({ lines: true }).extend({
   accepted: z.number().int(),
-  /** Lines without a suggestion any more (accepted, matched or changed meanwhile): left as they are. */
+  /** Lines left as they are. */
   skipped: z.number().int(),
+  skippedBecause: statementBulkSkippedSchema,
 });
 export type StatementBulkAcceptResult = z.infer<typeof statementBulkAcceptResultSchema>;
 

@@ -30,6 +30,15 @@ export interface ReconciliationOutcome {
   lines?: readonly unknown[];
   accepted?: number;
   skipped?: number;
+  /** Why lines were skipped (answers stored before it existed have none). */
+  skippedBecause?: BulkSkipped;
+}
+
+/** A bulk accept's skipped lines by reason; they add up to `skipped`. */
+export interface BulkSkipped {
+  notSuggested: number;
+  counterpartTaken: number;
+  amountDiffers: number;
 }
 
 export interface ReconciliationContext {
@@ -40,7 +49,7 @@ export interface ReconciliationContext {
   /** Actions done on this screen, last on top: `z` undoes the top one. */
   undo: readonly { id: string; kind: string }[];
   /** The last bulk accept's counts. */
-  bulk: { accepted: number; skipped: number } | null;
+  bulk: { accepted: number; skipped: number; skippedBecause: BulkSkipped | null } | null;
   /** Server code of the last refusal or failure, translated by the screen. */
   error: string | null;
 }
@@ -76,7 +85,11 @@ function afterDone(
       pending: null,
       error: null,
       selected: [],
-      bulk: { accepted: outcome.accepted ?? 0, skipped: outcome.skipped ?? 0 },
+      bulk: {
+        accepted: outcome.accepted ?? 0,
+        skipped: outcome.skipped ?? 0,
+        skippedBecause: outcome.skippedBecause ?? null,
+      },
     };
   return { undo, pending: null, error: null };
 }

@@ -4,6 +4,7 @@ import type {
   STATEMENT_ACTION_KINDS,
   StatementActionResult,
   StatementBulkAcceptResult,
+  StatementBulkSkipped,
   StatementUndoResult,
   statementMatchBodySchema,
 } from '../../contract/reconciliation';
@@ -357,6 +358,7 @@ export async function bulkAccept(
     idempotency,
     async (tx) => {
       let accepted = 0;
+      const skippedBecause: StatementBulkSkipped = { notSuggested: 0, counterpartTaken: 0, amountDiffers: 0 };
       const result = await runAction(
         tx,
         actor,
@@ -376,16 +378,19 @@ export async function bulkAccept(
           );
           const taken = new Set<string>();
           const changes: LineChange[] = [];
+          skippedBecause.notSuggested = lineIds.length - candidates.length;
           for (const line of candidates) {
             const link = line.links[0]!;
             const info = counterparts.get(counterpartKey(link))!;
             const key = counterpartKey(link);
-            if (
-              taken.has(key) ||
-              info.matchedCents !== 0 ||
-              expectedSigned(info, link.role) !== line.amountCents
-            )
+            if (taken.has(key) || info.matchedCents !== 0) {
+              skippedBecause.counterpartTaken++;
               continue;
+            }
+            if (expectedSigned(info, link.role) !== line.amountCents) {
+              skippedBecause.amountDiffers++;
+              continue;
+            }
             taken.add(key);
             changes.push({
               line,
@@ -404,10 +409,11 @@ export async function bulkAccept(
         // The counterparts were nobody's and the amounts equal: nothing else can change status.
         { settle: false },
       );
+      const skipped = lineIds.length - accepted;
       return {
-        result: { ...result, accepted, skipped: lineIds.length - accepted },
+        result: { ...result, accepted, skipped, skippedBecause },
         entityId: result.lineIds[0] ?? lineIds[0]!,
-        after: { actionId: result.actionId, accepted, skipped: lineIds.length - accepted },
+        after: { actionId: result.actionId, accepted, skipped, skippedBecause },
       };
     },
   );
@@ -415,5 +421,6 @@ export async function bulkAccept(
     action: { id: done.actionId, kind: 'BULK_ACCEPT' },
     accepted: done.accepted,
     skipped: done.skipped,
+    skippedBecause: done.skippedBecause,
   };
 }

@@ -376,7 +376,12 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
     expect(await expectStatus(await bulk(null), 400)).toMatchObject({ code: 'IDEMPOTENCY_KEY_REQUIRED' });
     const first = await expectStatus<StatementBulkAcceptResult>(await bulk('bulk-1'), 200);
     // Counts, not rows (decision 0108): what changed is read from the server, as the console does.
-    expect(first).toEqual({ action: { id: first.action.id, kind: 'BULK_ACCEPT' }, accepted: 3, skipped: 2 });
+    expect(first).toEqual({
+      action: { id: first.action.id, kind: 'BULK_ACCEPT' },
+      accepted: 3,
+      skipped: 2,
+      skippedBecause: { notSuggested: 2, counterpartTaken: 0, amountDiffers: 0 },
+    });
     expect(await statusesOf(lineIds)).toEqual(['MATCHED', 'MATCHED', 'MATCHED', 'MATCHED', 'UNMATCHED']);
     const retry = await expectStatus<typeof first>(await bulk('bulk-1'), 200);
     expect(retry).toEqual(first);
@@ -395,6 +400,51 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
       'SUGGESTED',
       'SUGGESTED',
       'UNMATCHED',
+    ]);
+  });
+
+  it('tells why a bulk accept left each line as it was', async () => {
+    const payouts: string[] = [];
+    for (const amount of [1201, 1202, 1203, 1204])
+      payouts.push(await insertPayout(world.db, amount, '2026-02-10'));
+    const { lineIds } = await importStatement(
+      world.db,
+      world.adminId,
+      [1201, 1202, 1203, 1204, 500].map((amountCents) => ({
+        amountCents,
+        bankDate: '2026-02-11',
+        description: 'TRF CRED',
+      })),
+    );
+    expect((await statusesOf(lineIds)).slice(0, 4)).toEqual([
+      'SUGGESTED',
+      'SUGGESTED',
+      'SUGGESTED',
+      'SUGGESTED',
+    ]);
+    await act(lineIds[0]!, 'accept');
+    // Another line takes part of the third payout; the fourth payout's amount changes under its suggestion.
+    await act(lineIds[4]!, 'match', { counterparts: [{ kind: 'PAYOUT', id: payouts[2] }], note: 'Parte' });
+    await world.db.query('UPDATE provider_payouts SET amount_cents = 1205 WHERE id = $1', [payouts[3]]);
+    const result = await expectStatus<StatementBulkAcceptResult>(
+      await world.call('POST', `${LINES}/accept`, {
+        body: { lineIds },
+        headers: { 'idempotency-key': 'bulk-why' },
+      }),
+      200,
+    );
+    expect(result).toEqual({
+      action: { id: result.action.id, kind: 'BULK_ACCEPT' },
+      accepted: 1,
+      skipped: 4,
+      skippedBecause: { notSuggested: 2, counterpartTaken: 1, amountDiffers: 1 },
+    });
+    expect(await statusesOf(lineIds)).toEqual([
+      'MATCHED',
+      'MATCHED',
+      'SUGGESTED',
+      'SUGGESTED',
+      'DISCREPANCY',
     ]);
   });
 

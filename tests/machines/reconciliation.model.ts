@@ -20,12 +20,18 @@ interface Answer {
   lines?: unknown[];
   accepted?: number;
   skipped?: number;
+  skippedBecause?: { notSuggested: number; counterpartTaken: number; amountDiffers: number };
 }
 const answer = (id: string, kind: string, lines: unknown[]): Answer => ({ action: { id, kind }, lines });
 const ACCEPTED = answer('act-1', 'accept', [row(L1, 'MATCHED')]);
 const UNMATCHED = answer('act-2', 'unmatch', [row(L2, 'UNMATCHED')]);
 /** A bulk accept answers counts, not rows (decision 0108): the table reads its page again. */
-const BULK: Answer = { action: { id: 'act-3', kind: 'bulkAccept' }, accepted: 2, skipped: 1 };
+const BULK: Answer = {
+  action: { id: 'act-3', kind: 'bulkAccept' },
+  accepted: 2,
+  skipped: 1,
+  skippedBecause: { notSuggested: 0, counterpartTaken: 0, amountDiffers: 1 },
+};
 /** So does the undo of a bulk accept: how many lines it put back. */
 const BULK_UNDONE = { action: { id: 'act-4', kind: 'UNDO' }, undone: 2 };
 
@@ -33,7 +39,7 @@ export interface ReconciliationExpected extends Expected {
   selected: string[];
   /** Action ids `z` would undo, last on top. */
   undo: string[];
-  bulk: { accepted: number; skipped: number } | null;
+  bulk: { accepted: number; skipped: number; skippedBecause: Answer['skippedBecause'] | null } | null;
   error: string | null;
   /** Rows handed to the table, answer by answer. */
   applied: unknown[];
@@ -149,7 +155,11 @@ export const reconciliationModel: MachineModel<undefined, ReconciliationWorld, R
             ...next,
             undo,
             selected: [],
-            bulk: { accepted: out.accepted ?? 0, skipped: out.skipped ?? 0 },
+            bulk: {
+              accepted: out.accepted ?? 0,
+              skipped: out.skipped ?? 0,
+              skippedBecause: out.skippedBecause ?? null,
+            },
           };
         return { ...next, undo };
       },

@@ -6,6 +6,7 @@ import { fromPromise } from 'xstate';
 import { STATEMENT_LINE_STATUSES } from '../../../contract/statuses';
 import { formatCents } from '../../../domain/money';
 import {
+  type BulkSkipped,
   type LineAction,
   type ReconciliationOutcome,
   type ReconciliationRequest,
@@ -26,7 +27,7 @@ import { useTableUrlState } from '../../components/DataTable/use-table-url-state
 import type { MenuHandle } from '../../components/Menu/Menu';
 import { Pill, type Tone } from '../../components/Pill/Pill';
 import { errorCodeKey } from '../../i18n/error-codes';
-import { useI18n } from '../../i18n/i18n';
+import { type Translate, useI18n } from '../../i18n/i18n';
 import { formatDate } from '../../kernel/dates';
 import { helpLines, keyAction } from '../../kernel/key-table';
 import { useScreenKeys } from '../../kernel/screen-keys';
@@ -53,6 +54,20 @@ export const STATUS_TONES: Record<StatementLineRow['status'], Tone> = {
 
 const isInsideModal = (target: EventTarget | null) =>
   target instanceof Element && target.closest('[aria-modal="true"], [cmdk-root]') !== null;
+
+const SKIP_REASONS: readonly (keyof BulkSkipped)[] = ['notSuggested', 'counterpartTaken', 'amountDiffers'];
+
+/** "Accepted: 3 · left as they were: 2 (1 no longer suggested, 1 with a different amount)". */
+function bulkOutcome(
+  t: Translate,
+  bulk: { accepted: number; skipped: number; skippedBecause: BulkSkipped | null },
+): string {
+  const counts = t('statements.lines.accepted', { accepted: bulk.accepted, skipped: bulk.skipped });
+  const reasons = SKIP_REASONS.filter((reason) => (bulk.skippedBecause?.[reason] ?? 0) > 0).map((reason) =>
+    t(`statements.lines.skippedBecause.${reason}`, { count: bulk.skippedBecause![reason] }),
+  );
+  return reasons.length > 0 ? `${counts} (${reasons.join(', ')})` : counts;
+}
 
 /** Replaces the rows the server answered in every cached page of the lines list. */
 function writeRows(pages: InfiniteData<StatementLinePage> | undefined, rows: readonly StatementLineRow[]) {
@@ -278,7 +293,7 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
       <div className="data-table-bulk" aria-live="polite" data-testid="statement-lines-status">
         {selected.size > 0 ? <span>{t('statements.lines.selected', { count: selected.size })}</span> : null}
         {busy ? <span>{t('statements.lines.working')}</span> : null}
-        {machine.context.bulk ? <span>{t('statements.lines.accepted', machine.context.bulk)}</span> : null}
+        {machine.context.bulk ? <span>{bulkOutcome(t, machine.context.bulk)}</span> : null}
         {machine.context.error ? (
           <span role="alert">{t(errorCodeKey(machine.context.error) ?? 'errorMessages.fallback')}</span>
         ) : null}

@@ -322,7 +322,7 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('x and Shift+x select a range; Shift+a accepts every selected suggestion at once, and only those', async () => {
+  it('x and Shift+x select a range; Shift+a accepts every selected suggestion at once, and only those, saying why it left one', async () => {
     const user = userEvent.setup();
     const amounts = [2_101, 2_102, 2_103, 2_104];
     for (const [i, amount] of amounts.entries())
@@ -344,18 +344,22 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
       'true',
       'false',
     ]);
+    // The third payout's amount changes under its suggestion: the bulk accept leaves that line, and says why.
+    await world.db.query('UPDATE provider_payouts SET amount_cents = 2113 WHERE amount_cents = 2103');
     await user.keyboard('{Shift>}A{/Shift}');
     await waitFor(() =>
-      expect(status.textContent).toContain(fill(text.lines.accepted, { accepted: 3, skipped: 0 })),
+      expect(status.textContent).toContain(
+        `${fill(text.lines.accepted, { accepted: 2, skipped: 1 })} (${fill(text.lines.skippedBecause.amountDiffers, { count: 1 })})`,
+      ),
     );
     // The answer holds counts only (decision 0108): the rows change when the table's refetch lands.
-    await waitFor(() => expect([1, 2, 3].map(statusOf)).toEqual(['MATCHED', 'MATCHED', 'MATCHED']));
+    await waitFor(() => expect([1, 2, 3].map(statusOf)).toEqual(['MATCHED', 'MATCHED', 'SUGGESTED']));
     expect(statusOf(4)).toBe('SUGGESTED');
     const recorded = await world.db.query<{ status: string }>(
       'SELECT status FROM statement_lines WHERE id = ANY($1::uuid[]) ORDER BY line_number',
       [lineIds],
     );
-    expect(recorded.rows.map((r) => r.status)).toEqual(['MATCHED', 'MATCHED', 'MATCHED', 'SUGGESTED']);
+    expect(recorded.rows.map((r) => r.status)).toEqual(['MATCHED', 'MATCHED', 'SUGGESTED', 'SUGGESTED']);
     const bulk = await world.db.query(`SELECT 1 FROM statement_actions WHERE kind = 'BULK_ACCEPT'`);
     expect(bulk.rows.length).toBe(1);
     expect(status.textContent).not.toContain(fill(text.lines.selected, { count: 3 }));

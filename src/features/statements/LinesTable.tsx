@@ -55,7 +55,12 @@ export const STATUS_TONES: Record<StatementLineRow['status'], Tone> = {
 const isInsideModal = (target: EventTarget | null) =>
   target instanceof Element && target.closest('[aria-modal="true"], [cmdk-root]') !== null;
 
-const SKIP_REASONS: readonly (keyof BulkSkipped)[] = ['notSuggested', 'counterpartTaken', 'amountDiffers'];
+/** Each reason's text, in the order shown. */
+const SKIP_REASONS: readonly [keyof BulkSkipped, string][] = [
+  ['notSuggested', 'statements.lines.skippedBecause.notSuggested'],
+  ['counterpartTaken', 'statements.lines.skippedBecause.counterpartTaken'],
+  ['amountDiffers', 'statements.lines.skippedBecause.amountDiffers'],
+];
 
 /** "Accepted: 3 · left as they were: 2 (1 no longer suggested, 1 with a different amount)". */
 function bulkOutcome(
@@ -63,9 +68,10 @@ function bulkOutcome(
   bulk: { accepted: number; skipped: number; skippedBecause: BulkSkipped | null },
 ): string {
   const counts = t('statements.lines.accepted', { accepted: bulk.accepted, skipped: bulk.skipped });
-  const reasons = SKIP_REASONS.filter((reason) => (bulk.skippedBecause?.[reason] ?? 0) > 0).map((reason) =>
-    t(`statements.lines.skippedBecause.${reason}`, { count: bulk.skippedBecause![reason] }),
-  );
+  const reasons = SKIP_REASONS.flatMap(([reason, key]) => {
+    const count = bulk.skippedBecause?.[reason] ?? 0;
+    return count > 0 ? [t(key, { count })] : [];
+  });
   return reasons.length > 0 ? `${counts} (${reasons.join(', ')})` : counts;
 }
 

@@ -1,4 +1,5 @@
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
+import type { StatementBulkSkipped } from '../contract/reconciliation';
 import { errorCodeOf } from './session';
 
 /** A counterpart named to the server (a SEPA file or transfer, a payout, an invoice). */
@@ -34,12 +35,8 @@ export interface ReconciliationOutcome {
   skippedBecause?: BulkSkipped;
 }
 
-/** A bulk accept's skipped lines by reason; they add up to `skipped`. */
-export interface BulkSkipped {
-  notSuggested: number;
-  counterpartTaken: number;
-  amountDiffers: number;
-}
+/** A bulk accept's skipped lines by reason, as the server answers them; they add up to `skipped`. */
+export type BulkSkipped = StatementBulkSkipped;
 
 export interface ReconciliationContext {
   /** Selected line ids, in the order they were selected. */

@@ -26,7 +26,7 @@ import {
   insertImportJob,
   storeProgress,
 } from './import-jobs';
-import type { LineState } from './line-state';
+import { type LineState, stateOf } from './line-state';
 import { matchNewLines, type NewStatementLine, writeNewLineMatches } from './matching';
 
 /**
@@ -263,9 +263,9 @@ async function importStatement(
   // The matcher decides first, so each line is inserted once in its final state (decision 0097).
   progress.phase = 'matching';
   const changes = await matchNewLines(tx, statementFileId, lines);
-  const stateOf = new Map(changes.map((change) => [change.line.id, change.next]));
+  const decided = new Map(changes.map((change) => [change.line.id, change.next]));
   progress.phase = 'importing';
-  await insertLinesPipelined(tx, statementFileId, actor.at, lines, stateOf, progress);
+  await insertLinesPipelined(tx, statementFileId, actor.at, lines, decided, progress);
   progress.phase = 'matching';
   const newIds = new Set(lines.map((line) => line.id));
   const matching = await writeNewLineMatches(tx, statementFileId, newIds, changes, actor);
@@ -356,6 +356,8 @@ const LINE_COLUMNS: [
   ['status', 'text', (_, state) => state?.status ?? 'UNMATCHED'],
   ['match_method', 'text', (_, state) => state?.matchMethod ?? null],
   ['difference_cents', 'bigint', (_, state) => state?.differenceCents ?? null],
+  // The matcher's decision, shown as its entry in the line's history (decision 0115).
+  ['import_decision', 'jsonb', (_, state) => (state ? JSON.stringify(stateOf(state)) : null)],
 ];
 
 /**
@@ -370,7 +372,8 @@ const nullableTextArray = (cells: readonly LineCell[]): string =>
  * cast in SQL, as the seed's bulk insert does, so both drivers send the same array literals). No
  * conflict is expected: the lines known before were left out under the import lock, so a duplicate key here is a
  * fault and fails the import. A line's import is not a row of its history: the file says who imported
- * it and when (statement_files.uploaded_by, imported_at; decision 0097).
+ * it and when (statement_files.uploaded_by, imported_at; decision 0097), the line what the matcher
+ * decided (`import_decision`, decision 0115).
  */
 async function insertLines(
   tx: Queryable,
@@ -379,8 +382,9 @@ async function insertLines(
   lines: readonly InsertedLine[],
   states: ReadonlyMap<string, LineState>,
 ): Promise<void> {
+  const decided = lines.map((line) => states.get(line.id));
   const columns = LINE_COLUMNS.map(([, , cell]) =>
-    nullableTextArray(lines.map((line) => cell(line, states.get(line.id)))),
+    nullableTextArray(lines.map((line, n) => cell(line, decided[n]))),
   );
   const names = LINE_COLUMNS.map(([name]) => name).join(', ');
   const casts = LINE_COLUMNS.map(([, type], i) => `c${i}::${type}`).join(', ');

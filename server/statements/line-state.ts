@@ -1,13 +1,15 @@
 import type { CounterpartKind } from '../../contract/reconciliation';
 import type { StatementLineStatus } from '../../contract/statuses';
 import type { Queryable } from '../db/client';
+import { orderedIds } from '../platform/ordered-ids';
 import { refuse } from '../platform/refusal';
 
 /**
  * A statement line's reconciliation state and how it is written: every change of a line — the
  * matcher at import, each action of the reconciliation table, an undo — goes through `writeLineStates`,
  * which replaces the line's links, updates the line and writes one history row per line (who, when,
- * before → after), set-based so 10,000 lines cost a handful of statements.
+ * before → after), set-based so 10,000 lines cost a handful of statements. The import's own lines are
+ * inserted in their decided state and carry the matcher's decision themselves (decision 0115).
  */
 
 export type MatchMethod = 'REFERENCE' | 'AMOUNT_COUNTERPARTY_DATE' | 'MANUAL';
@@ -44,6 +46,13 @@ export interface LockedLine extends LineState {
 
 export const counterpartKey = (link: { kind: CounterpartKind; id: string }) => `${link.kind}:${link.id}`;
 
+/**
+ * A link's score as it is kept: three decimals, as the API shows it. The matcher's scores are rounded so
+ * before they are stored (a `real`), so what the import writes on a line (its `import_decision`) and what
+ * `linksOf` reads back from the links are the same numbers.
+ */
+export const storedScore = (score: number): number => Math.round(score * 1000) / 1000;
+
 /** The links of some lines, as LinkStates by line id. */
 export async function linksOf(db: Queryable, lineIds: readonly string[]): Promise<Map<string, LinkState[]>> {
   const { rows } = await db.query<{
@@ -69,7 +78,7 @@ export async function linksOf(db: Queryable, lineIds: readonly string[]): Promis
       role: row.role,
       state: row.state,
       allocatedCents: Number(row.allocated_cents),
-      score: row.score === null ? null : Math.round(row.score * 1000) / 1000,
+      score: row.score === null ? null : storedScore(row.score),
     });
     links.set(row.statement_line_id, list);
   }
@@ -184,37 +193,6 @@ async function writeHistory(
   );
 }
 
-/** A link as a line's state holds it, built in SQL from a statement_line_matches row `m` (as `linksOf` reads it). */
-const LINK_JSON = `jsonb_build_object('kind', m.kind,
-        'id', coalesce(m.sepa_file_id, m.sepa_transaction_id, m.payout_id, m.invoice_id), 'role', m.role,
-        'state', m.state, 'allocatedCents', m.allocated_cents, 'score', round(m.score::numeric, 3))`;
-
-/**
- * The matcher's decisions for lines the import inserted in their decided state (decision 0097): one
- * history row each, read back from the lines and links just written by ONE INSERT … SELECT (decision
- * 0101) instead of each state sent as JSON. Before: a line as imported (UNMATCHED, nothing linked).
- */
-async function writeInsertedLinesHistory(tx: Queryable, ids: readonly string[], at: Date): Promise<void> {
-  const imported: LineState = {
-    status: 'UNMATCHED',
-    matchMethod: null,
-    notes: null,
-    differenceCents: null,
-    links: [],
-  };
-  await tx.query(
-    `INSERT INTO statement_line_history (statement_line_id, actor_id, action, before, after, created_at)
-     SELECT l.id, NULL, l.status, $2::jsonb,
-            jsonb_build_object('status', l.status, 'matchMethod', l.match_method, 'notes', l.notes,
-                               'differenceCents', l.difference_cents,
-                               'links', (SELECT coalesce(jsonb_agg(${LINK_JSON} ORDER BY m.created_at, m.id), '[]'::jsonb)
-                                           FROM statement_line_matches m WHERE m.statement_line_id = l.id)),
-            $3
-       FROM statement_lines l WHERE l.id = ANY($1::uuid[])`,
-    [ids, JSON.stringify(imported), at],
-  );
-}
-
 export interface Written {
   /** SEPA files and transfers whose links changed: the consequences to review. */
   sepaFileIds: string[];
@@ -223,7 +201,8 @@ export interface Written {
 
 /**
  * Writes the next state of each line: its links replaced, the line updated (its `last_action_id`
- * set, which is what an undo checks), one history row each. `actorId` null: the matcher.
+ * set, which is what an undo checks), one history row each. `actorId` null: the matcher. The links'
+ * ids increase in each line's order, so `linksOf` (by time, then id) reads them back in that order.
  */
 export async function writeLineStates(
   tx: Queryable,
@@ -248,10 +227,10 @@ export async function writeLineStates(
     const column = (kind: CounterpartKind) => links.map(({ link }) => (link.kind === kind ? link.id : null));
     try {
       await tx.query(
-        `INSERT INTO statement_line_matches (statement_line_id, kind, sepa_file_id, sepa_transaction_id, payout_id,
+        `INSERT INTO statement_line_matches (id, statement_line_id, kind, sepa_file_id, sepa_transaction_id, payout_id,
                                              invoice_id, role, state, allocated_cents, score, created_at)
-         SELECT *, $11::timestamptz FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::uuid[], $5::uuid[], $6::uuid[],
-                                               $7::text[], $8::text[], $9::bigint[], $10::real[])`,
+         SELECT *, $12::timestamptz FROM unnest($11::uuid[], $1::uuid[], $2::text[], $3::uuid[], $4::uuid[], $5::uuid[],
+                                               $6::uuid[], $7::text[], $8::text[], $9::bigint[], $10::real[])`,
         [
           links.map((l) => l.lineId),
           links.map((l) => l.link.kind),
@@ -263,6 +242,7 @@ export async function writeLineStates(
           links.map((l) => l.link.state),
           links.map((l) => l.link.allocatedCents),
           links.map((l) => l.link.score),
+          orderedIds(links.length),
           at,
         ],
       );
@@ -291,8 +271,8 @@ export async function writeLineStates(
         changes.map((c) => options.previousActions?.get(c.line.id) ?? null),
       ],
     );
-  if (options.inserted) await writeInsertedLinesHistory(tx, ids, at);
-  else await writeHistory(tx, actorId, at, changes);
+  // The import's lines carry the matcher's decision themselves (`import_decision`, decision 0115).
+  if (!options.inserted) await writeHistory(tx, actorId, at, changes);
   const touched = changes.flatMap((c) => [...c.line.links, ...c.next.links]);
   const transferIds = [...new Set(touched.filter((l) => l.kind === 'SEPA_TRANSFER').map((l) => l.id))];
   const { rows } = await tx.query<{ sepa_file_id: string }>(

@@ -3,7 +3,14 @@ import { type ExpectedItem, type MatchEntry, reconcile } from '../../domain/reco
 import type { Queryable } from '../db/client';
 import type { Actor } from '../platform/mutation';
 import { reviewEffects } from './effects';
-import { type LineChange, type LinkState, type LockedLine, lockLines, writeLineStates } from './line-state';
+import {
+  type LineChange,
+  type LinkState,
+  type LockedLine,
+  lockLines,
+  storedScore,
+  writeLineStates,
+} from './line-state';
 import { type KnownCounterpart, settleStatuses } from './resolve';
 
 /** How far before the statement's first day (and after its last) open counterparts are looked at. */
@@ -213,7 +220,7 @@ async function decide(
           role: 'PAYMENT',
           state: 'MATCHED',
           allocatedCents: Math.min(amountOf.get(lineId)!, Number(item.open_cents)),
-          score: match.confidence,
+          score: storedScore(match.confidence),
         },
         'REFERENCE',
       );

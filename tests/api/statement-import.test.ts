@@ -366,15 +366,26 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
         links: [{ kind: 'PAYOUT', state: 'SUGGESTED', allocatedCents: 18000 }],
       },
     });
-    // What the matcher's row says the line became is exactly what the next action finds it to be.
-    const unmatched = await fetch(`${api.url}/v2/admin/statements/lines/${decided[0]!.id}/unmatch`, {
-      method: 'POST',
-      headers: bearer(client.token),
-    });
-    expect(unmatched.status).toBe(200);
-    const after = await historyOf(decided[0]!.id);
-    expect(after.map((item) => item.action)).toEqual(['IMPORTED', 'MATCHED', 'UNMATCHED']);
-    expect(after[2]!.before).toEqual(after[1]!.after);
+    // The lines carry the matcher's decisions: the import wrote no history row (decision 0115).
+    expect(await count(db, 'statement_line_history')).toBe(0);
+    // What the matcher's entry says each line became is exactly what the next action finds it to be —
+    // the suggestion's score (a fraction) too.
+    for (const [line, decision] of [
+      [decided[0]!, 'MATCHED'],
+      [decided[1]!, 'SUGGESTED'],
+    ] as const) {
+      const unmatched = await fetch(`${api.url}/v2/admin/statements/lines/${line.id}/unmatch`, {
+        method: 'POST',
+        headers: bearer(client.token),
+      });
+      expect(unmatched.status).toBe(200);
+      const after = await historyOf(line.id);
+      expect(after.map((item) => item.action)).toEqual(['IMPORTED', decision, 'UNMATCHED']);
+      expect(after[2]!.before).toEqual(after[1]!.after);
+    }
+    const [suggestion] = (suggested[1]!.after as { links: { score: number }[] }).links;
+    expect(suggestion!.score).toBeGreaterThan(0);
+    expect(suggestion!.score).toBeLessThan(1);
   });
 
   it('a payout split across two statements: the first part alone a DISCREPANCY, both MATCHED once the second is imported', async () => {

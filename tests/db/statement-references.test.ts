@@ -206,8 +206,16 @@ describe.each(testDatabaseKinds())('statement references on $name', (kind) => {
   it('refuses lines naming a statement file or an action that does not exist, and keeps none of them', async () => {
     const file = await statementFile(db);
     const act = await action(db);
-    await expect(insertLines(db, [file, file, MISSING])).rejects.toMatchObject(refused);
-    await expect(insertLines(db, [file, file], [act, MISSING])).rejects.toMatchObject(refused);
+    // The error names the key it stands for, and the key missing, as the foreign key's did.
+    await expect(insertLines(db, [file, file, MISSING])).rejects.toMatchObject({
+      ...refused,
+      constraint: 'statement_lines_statement_file_id_fkey',
+      detail: `Key (statement_file_id)=(${MISSING}) is not present in table "statement_files".`,
+    });
+    await expect(insertLines(db, [file, file], [act, MISSING])).rejects.toMatchObject({
+      ...refused,
+      constraint: 'statement_lines_last_action_id_fkey',
+    });
     expect(await linesOf(db, file)).toBe(0);
     // A line names no action until one changes it.
     expect(await insertLines(db, [file, file], [act, null])).toHaveLength(2);

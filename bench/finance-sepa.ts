@@ -64,7 +64,7 @@ url.pathname = `/${dbName}`;
 const db = await openDatabase({ databaseUrl: url.toString() });
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-sepa-'));
 /**
- * The V8 flags `npm start` runs the server with (e.g. `--max-semi-space-size=8`), read from
+ * The V8 flags `npm start` runs the server with (e.g. `--max-semi-space-size=4`), read from
  * package.json so the bench measures the server as it is started, not a default Node.
  */
 const startFlags = (

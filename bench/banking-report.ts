@@ -16,6 +16,19 @@ export function machine(): string {
   );
 }
 
+/**
+ * This machine's own speed now: the milliseconds one fixed loop of integer work takes. On the shared VM it
+ * moved from 479 to 857 ms within one quiet hour (2026-11-27), as much as the load figures ever explained,
+ * so benches print it beside their runs: compare runs only at similar values.
+ */
+export function cpuLoopMs(): number {
+  const start = process.hrtime.bigint();
+  let sink = 0;
+  for (let i = 0; i < 300_000_000; i++) sink += i % 7;
+  if (sink < 0) throw new Error('unreachable: keeps the loop from being optimised away');
+  return Math.round(Number(process.hrtime.bigint() - start) / 1e6);
+}
+
 /** Wall-clock and CPU milliseconds of `fn` (CPU time is the steadier figure on a shared machine). */
 export function timeMs(fn: () => void): { ms: number; cpuMs: number } {
   const cpu = process.cpuUsage();

@@ -18,6 +18,7 @@ import { migrate } from '../server/db/migrate';
 import { listen } from '../server/http/listen';
 import { createSession } from '../server/platform/sessions';
 import { matchStatementFile } from '../server/statements/matching';
+import { cpuLoopMs } from './banking-report';
 
 const { values } = parseArgs({
   options: {
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     trace: { type: 'string' },
   },
 });
+const loopAtStart = cpuLoopMs();
 const LINES = Number(values.lines);
 const ACCEPT = Number(values.accept);
 const RUNS = Number(values.runs);
@@ -246,7 +248,7 @@ console.log(`# reconcile-accept
 
 Command: \`npx tsx bench/reconcile-accept.ts --lines ${LINES} --accept ${ACCEPT} --runs ${RUNS}\`
 
-Node ${process.version}; load average at the end ${loadavg()
+Node ${process.version}; CPU loop (\`cpuLoopMs\`) at the start ${loopAtStart} ms, at the end ${cpuLoopMs()} ms; load average at the end ${loadavg()
   .map((l) => l.toFixed(2))
   .join(
     ' / ',

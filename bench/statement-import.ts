@@ -17,6 +17,7 @@ import { createSession } from '../server/platform/sessions';
 import { MIN_SEED_USERS } from '../server/seed/seed';
 import { createPostgresDatabase } from '../tests/support/databases';
 import { startArguments, startServerProcess } from '../tests/support/server-process';
+import { cpuLoopMs } from './banking-report';
 
 const { values } = parseArgs({
   options: {
@@ -114,6 +115,7 @@ async function main() {
       const load = loadavg()
         .map((n) => n.toFixed(2))
         .join(' / ');
+      const loopMs = cpuLoopMs();
       const before = rssOf(server.pid);
       let peak = before;
       const sampler = setInterval(() => {
@@ -141,7 +143,7 @@ async function main() {
       clearInterval(sampler);
       if (job.status !== 'DONE') throw new Error(`import ${job.status}: ${job.errorCode}`);
       const r = job.result!;
-      const line = `| ${run + 1} | ${entries.length.toLocaleString('en-GB')} | ${(bytes.byteLength / MiB).toFixed(1)} MiB | ${accepted.toFixed(0)} ms | **${(total / 1000).toFixed(2)} s** | ${r.newLines} / ${r.matched} / ${r.suggested} / ${r.unmatched} | ${(before / MiB).toFixed(0)} → ${(peak / MiB).toFixed(0)} MiB (+${((peak - before) / MiB).toFixed(0)}) | ${load} |`;
+      const line = `| ${run + 1} | ${entries.length.toLocaleString('en-GB')} | ${(bytes.byteLength / MiB).toFixed(1)} MiB | ${accepted.toFixed(0)} ms | **${(total / 1000).toFixed(2)} s** | ${r.newLines} / ${r.matched} / ${r.suggested} / ${r.unmatched} | ${(before / MiB).toFixed(0)} → ${(peak / MiB).toFixed(0)} MiB (+${((peak - before) / MiB).toFixed(0)}) | ${load} | ${loopMs} ms |`;
       console.log(line);
       results.push(line);
     }
@@ -166,8 +168,8 @@ ${Math.round(lineCount / 3).toLocaleString('en-GB')} invoices paid by us (amount
 VACUUM ANALYZE. Timed from the first byte sent to the job read back DONE (the console polls the same way);
 "answered" is when the 202 came back (the bytes received, parsed again and checked against the preview).
 
-| run | lines | size | answered | upload → DONE | new / matched / suggested / unmatched | server RSS before → peak | load (1/5/15 min) |
-|---|---|---|---|---|---|---|---|
+| run | lines | size | answered | upload → DONE | new / matched / suggested / unmatched | server RSS before → peak | load (1/5/15 min) | CPU loop (\`cpuLoopMs\`) |
+|---|---|---|---|---|---|---|---|---|
 ${results.join('\n')}
 `;
   if (values.out) writeFileSync(values.out, report);

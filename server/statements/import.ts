@@ -256,7 +256,12 @@ async function importStatement(
     known.has(keys[index]!) ? [] : [{ entry, key: keys[index]! }],
   );
   if (fresh.length === 0) throw refuse('STATEMENT_NOTHING_NEW');
-  // Ids increasing in file order: the lines' primary key grows at its edge (decision 0112).
+  // Inserted by booking date (then file order), with ids increasing in that order: the primary key and the
+  // indexes that lead with the date grow at their edges whatever order the bank wrote the file in
+  // (newest first, or interleaved), instead of each line landing on another page (decisions 0112, 0118).
+  fresh.sort((a, b) =>
+    a.entry.bookingDate < b.entry.bookingDate ? -1 : a.entry.bookingDate > b.entry.bookingDate ? 1 : 0,
+  );
   const ids = orderedIds(fresh.length);
   const lines = fresh.map(({ entry, key }, n) => newLine(ids[n]!, entry, key));
 

@@ -491,12 +491,16 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
         bank_date: entry.bookingDate,
       })),
     );
-    // The ids increase in file order, so the primary key grows at its edge (decision 0112).
+    // The ids increase by booking date, then file order (the dates here cycle through the month), so the
+    // primary key and the date-led indexes grow at their edges (decisions 0112, 0118).
     const { rows: byId } = await db.query<{ line_number: number }>(
       'SELECT line_number FROM statement_lines WHERE statement_file_id = $1 ORDER BY id',
       [job!.result!.statementFileId],
     );
-    expect(byId.map((row) => row.line_number)).toEqual(rows.map((row) => row.line_number));
+    const byDate = [...rows].sort(
+      (a, b) => a.bank_date.localeCompare(b.bank_date) || a.line_number - b.line_number,
+    );
+    expect(byId.map((row) => row.line_number)).toEqual(byDate.map((row) => row.line_number));
   }, 120_000);
 
   it('an unknown job is 404', async () => {

@@ -175,55 +175,36 @@ CREATE TRIGGER provider_invoices_identity BEFORE UPDATE OF id ON provider_invoic
 CREATE TRIGGER users_identity BEFORE UPDATE OF id ON users FOR EACH ROW
   WHEN (OLD.id IS DISTINCT FROM NEW.id) EXECUTE FUNCTION refuse_identity_change('id');
 
--- Deletions (each needs an index on the referencing column for its lookup: tests/db/foreign-key-indexes
--- reads these triggers as it reads the keys) and truncations of the referenced tables.
-CREATE TRIGGER statement_lines_statement_file_id_deleted AFTER DELETE ON statement_files
-  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT
-  EXECUTE FUNCTION references_deleted('statement_lines', 'statement_file_id', 'id', 'CASCADE');
-CREATE TRIGGER statement_lines_statement_file_id_truncated AFTER TRUNCATE ON statement_files
-  FOR EACH STATEMENT EXECUTE FUNCTION references_deleted('statement_lines', 'statement_file_id', 'id', 'CASCADE');
-CREATE TRIGGER statement_lines_last_action_id_deleted AFTER DELETE ON statement_actions
-  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT
-  EXECUTE FUNCTION references_deleted('statement_lines', 'last_action_id', 'id', 'SET NULL');
-CREATE TRIGGER statement_lines_last_action_id_truncated AFTER TRUNCATE ON statement_actions
-  FOR EACH STATEMENT EXECUTE FUNCTION references_deleted('statement_lines', 'last_action_id', 'id', 'SET NULL');
-
-CREATE TRIGGER statement_line_matches_statement_line_id_deleted AFTER DELETE ON statement_lines
-  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT
-  EXECUTE FUNCTION references_deleted('statement_line_matches', 'statement_line_id', 'id', 'CASCADE');
-CREATE TRIGGER statement_line_matches_statement_line_id_truncated AFTER TRUNCATE ON statement_lines
-  FOR EACH STATEMENT EXECUTE FUNCTION references_deleted('statement_line_matches', 'statement_line_id', 'id', 'CASCADE');
-CREATE TRIGGER statement_line_matches_sepa_file_id_deleted AFTER DELETE ON sepa_files
-  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT
-  EXECUTE FUNCTION references_deleted('statement_line_matches', 'sepa_file_id', 'id', 'CASCADE');
-CREATE TRIGGER statement_line_matches_sepa_file_id_truncated AFTER TRUNCATE ON sepa_files
-  FOR EACH STATEMENT EXECUTE FUNCTION references_deleted('statement_line_matches', 'sepa_file_id', 'id', 'CASCADE');
-CREATE TRIGGER statement_line_matches_sepa_transaction_id_deleted AFTER DELETE ON sepa_transactions
-  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT
-  EXECUTE FUNCTION references_deleted('statement_line_matches', 'sepa_transaction_id', 'id', 'CASCADE');
-CREATE TRIGGER statement_line_matches_sepa_transaction_id_truncated AFTER TRUNCATE ON sepa_transactions
-  FOR EACH STATEMENT EXECUTE FUNCTION references_deleted('statement_line_matches', 'sepa_transaction_id', 'id', 'CASCADE');
-CREATE TRIGGER statement_line_matches_payout_id_deleted AFTER DELETE ON provider_payouts
-  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT
-  EXECUTE FUNCTION references_deleted('statement_line_matches', 'payout_id', 'id', 'CASCADE');
-CREATE TRIGGER statement_line_matches_payout_id_truncated AFTER TRUNCATE ON provider_payouts
-  FOR EACH STATEMENT EXECUTE FUNCTION references_deleted('statement_line_matches', 'payout_id', 'id', 'CASCADE');
-CREATE TRIGGER statement_line_matches_invoice_id_deleted AFTER DELETE ON provider_invoices
-  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT
-  EXECUTE FUNCTION references_deleted('statement_line_matches', 'invoice_id', 'id', 'CASCADE');
-CREATE TRIGGER statement_line_matches_invoice_id_truncated AFTER TRUNCATE ON provider_invoices
-  FOR EACH STATEMENT EXECUTE FUNCTION references_deleted('statement_line_matches', 'invoice_id', 'id', 'CASCADE');
-
-CREATE TRIGGER statement_line_history_statement_line_id_deleted AFTER DELETE ON statement_lines
-  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT
-  EXECUTE FUNCTION references_deleted('statement_line_history', 'statement_line_id', 'id', 'CASCADE');
-CREATE TRIGGER statement_line_history_statement_line_id_truncated AFTER TRUNCATE ON statement_lines
-  FOR EACH STATEMENT EXECUTE FUNCTION references_deleted('statement_line_history', 'statement_line_id', 'id', 'CASCADE');
-CREATE TRIGGER statement_line_history_actor_id_deleted AFTER DELETE ON users
-  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT
-  EXECUTE FUNCTION references_deleted('statement_line_history', 'actor_id', 'id', 'NO ACTION');
-CREATE TRIGGER statement_line_history_actor_id_truncated AFTER TRUNCATE ON users
-  FOR EACH STATEMENT EXECUTE FUNCTION references_deleted('statement_line_history', 'actor_id', 'id', 'NO ACTION');
+-- Deletions and truncations of the referenced tables: a pair of statement triggers per reference, named
+-- `<table>_<column>_deleted` / `_truncated` (each deletion needs an index on the referencing column for its
+-- lookup: tests/db/foreign-key-indexes reads these triggers as it reads the keys).
+DO $$
+DECLARE
+  ref record;
+BEGIN
+  FOR ref IN SELECT * FROM (VALUES
+      ('statement_lines', 'statement_file_id', 'statement_files', 'CASCADE'),
+      ('statement_lines', 'last_action_id', 'statement_actions', 'SET NULL'),
+      ('statement_line_matches', 'statement_line_id', 'statement_lines', 'CASCADE'),
+      ('statement_line_matches', 'sepa_file_id', 'sepa_files', 'CASCADE'),
+      ('statement_line_matches', 'sepa_transaction_id', 'sepa_transactions', 'CASCADE'),
+      ('statement_line_matches', 'payout_id', 'provider_payouts', 'CASCADE'),
+      ('statement_line_matches', 'invoice_id', 'provider_invoices', 'CASCADE'),
+      ('statement_line_history', 'statement_line_id', 'statement_lines', 'CASCADE'),
+      ('statement_line_history', 'actor_id', 'users', 'NO ACTION')
+    ) AS r (referencing_table, referencing, referenced_table, action)
+  LOOP
+    EXECUTE format('CREATE TRIGGER %I AFTER DELETE ON %I REFERENCING OLD TABLE AS removed FOR EACH STATEMENT
+                      EXECUTE FUNCTION references_deleted(%L, %L, %L, %L)',
+                   ref.referencing_table || '_' || ref.referencing || '_deleted', ref.referenced_table,
+                   ref.referencing_table, ref.referencing, 'id', ref.action);
+    EXECUTE format('CREATE TRIGGER %I AFTER TRUNCATE ON %I FOR EACH STATEMENT
+                      EXECUTE FUNCTION references_deleted(%L, %L, %L, %L)',
+                   ref.referencing_table || '_' || ref.referencing || '_truncated', ref.referenced_table,
+                   ref.referencing_table, ref.referencing, 'id', ref.action);
+  END LOOP;
+END;
+$$;
 
 -- Migration 0029's links left a truncated settlement or transfer table's links behind: refused too.
 CREATE TRIGGER sepa_transaction_settlements_settlement_id_truncated AFTER TRUNCATE ON settlements

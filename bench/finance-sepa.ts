@@ -3,7 +3,7 @@
 //                                 [--db bench_finance_sepa] [--keep] [--reuse] [--default-node]
 // `--keep` leaves the database behind; `--reuse` measures on a database a `--keep` run left (the same
 // scale) instead of seeding again: it applies any newer migrations, puts the SEPA month back as seeded
-// (files deleted, settlements SETTLED, their indexes rebuilt) and vacuums — the full scale takes ~18 min
+// (files deleted, their links' index rebuilt) and vacuums — the full scale takes ~18 min
 // to seed.
 // Seeds 1,000,000 settlements across 10,000 doctors with SQL (generate_series), starts the API as its
 // own process, and measures over HTTP: the settlements list's first page, "cases to process" for a
@@ -140,15 +140,8 @@ async function resetSeeded(): Promise<string> {
     `WITH gone AS (DELETE FROM audit_log WHERE action IN ('settlement.included-in-sepa', 'sepa.generated') RETURNING id)
      DELETE FROM audit_log_entities WHERE audit_id IN (SELECT id FROM gone)`,
   );
-  await db.query(
-    `UPDATE settlements SET status = 'SETTLED' WHERE reference_month = $1 AND status <> 'SETTLED'`,
-    [SEPA_MONTH],
-  );
-  // Each run moves the same 100,000 settlements there and back: VACUUM frees their old index entries
-  // but not the pages they grew. After some twenty runs the settlement indexes were 383 MB instead of
-  // the seed's 206 MB and the claim took twice as long (docs/decisions/0099). Rebuilt, every run
-  // measures the indexes a seeded database has, as the first run did.
-  await db.query('REINDEX TABLE settlements');
+  // The claim writes no settlement row (decision 0119): deleting the file put the month back. Its
+  // links' index is rebuilt so every run inserts into the index a seeded database has.
   await db.query('REINDEX TABLE sepa_transaction_settlements');
   await db.query('VACUUM ANALYZE');
   // The rebuild writes ~0.5 GB of WAL, the reset's own: without a checkpoint here, the one it calls for
@@ -248,6 +241,18 @@ try {
       xmllint = `INVALID: ${String((error as { stderr?: Buffer }).stderr).slice(0, 300)}`;
     }
     const peakKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1]);
+    // What waiting for the bank costs the reads (decision 0119): PENDING_TRANSFER is derived from the
+    // file's 100,000 live links, so telling SETTLED from it has to look at them.
+    const afterGeneration = {
+      listSettled: await p95('/v2/admin/settlement/?limit=50&status=SETTLED'),
+      listSettledByMonth: await p95('/v2/admin/settlement/?limit=50&status=SETTLED&sort=referenceMonth'),
+      listPendingTransfer: await p95('/v2/admin/settlement/?limit=50&status=PENDING_TRANSFER'),
+      listPendingTransferByMonth: await p95(
+        '/v2/admin/settlement/?limit=50&status=PENDING_TRANSFER&sort=referenceMonth',
+      ),
+      sepaToProcessMonth: await p95(`/v2/admin/settlement/sepa/to-process?referenceMonth=${SEPA_MONTH}`),
+      report: await p95(`/v2/admin/settlement/reports/?month=${SEPA_MONTH}`),
+    };
 
     const report = {
       doctors: DOCTORS,
@@ -272,6 +277,7 @@ try {
         amountCents: genBody.file.amountCents,
       },
       xmllint,
+      afterGeneration,
       serverPeakRssMb: Math.round(peakKb / 1024),
       loadAverageDuringReads: load,
       loadAverageAtEnd: loadavg()

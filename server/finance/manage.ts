@@ -20,6 +20,7 @@ import {
   lockSettlements,
   recordSettlementAudits,
 } from './settlement-rows';
+import { storedStatus } from './settlement-status-sql';
 import { findSettlement } from './settlements';
 
 export type SettlementPatch = z.output<typeof settlementPatchSchema>;
@@ -28,13 +29,25 @@ export type BulkDeleteResult = z.infer<typeof settlementBulkDeleteResultSchema>;
 
 const ENTITY = 'settlement';
 
-/** Writes the columns a management change may touch, and answers the settlement as the list shows it. */
+/**
+ * Writes the columns a management change may touch, and answers the settlement as the list shows it.
+ * The status written is the stored one: a PENDING_TRANSFER row (notes, an invoice) stays SETTLED with
+ * its live link (decision 0119).
+ */
 async function writeSettlement(tx: Queryable, row: LockedSettlement, at: Date): Promise<SettlementItem> {
   await tx.query(
     `UPDATE settlements
         SET status = $2, adjusted_cents = $3, adjustment_note = $4, notes = $5, invoice_file_id = $6, updated_at = $7
       WHERE id = $1`,
-    [row.id, row.status, row.adjustedCents, row.adjustmentNote, row.notes, row.invoiceFileId, at],
+    [
+      row.id,
+      storedStatus(row.status),
+      row.adjustedCents,
+      row.adjustmentNote,
+      row.notes,
+      row.invoiceFileId,
+      at,
+    ],
   );
   const item = await findSettlement(tx, row.id);
   if (!item) throw new Error(`settlement ${row.id} vanished inside its own transaction`);

@@ -6,6 +6,7 @@ import type { Queryable } from '../db/client';
 import { refuse } from '../platform/refusal';
 import { ACTIVE_BLOCK_COLUMNS, ACTIVE_BLOCK_JOIN, type BlockColumns, payoutBlockOf } from './payout-blocks';
 import { RECOVERY_OUTSTANDING, wholeCents } from './sepa-candidates';
+import { LIVE_LINK_JOIN, SHOWN_STATUS } from './settlement-status-sql';
 import { PAYABLE_SQL } from './settlements';
 
 export type ProfessionalPayouts = z.infer<typeof professionalPayoutsSchema>;
@@ -28,8 +29,8 @@ export async function professionalPayouts(
   if (person.role !== 'PROFESSIONAL') throw refuse('NOT_A_PROFESSIONAL');
   const [statuses, transfers, recoveries] = await Promise.all([
     db.query<{ status: SettlementStatus; n: string; payable: string }>(
-      `SELECT s.status, count(*) AS n, sum(${PAYABLE_SQL}) AS payable
-         FROM settlements s WHERE s.professional_id = $1 GROUP BY s.status ORDER BY s.status`,
+      `SELECT ${SHOWN_STATUS} AS status, count(*) AS n, sum(${PAYABLE_SQL}) AS payable
+         FROM settlements s ${LIVE_LINK_JOIN} WHERE s.professional_id = $1 GROUP BY 1 ORDER BY 1`,
       [professionalId],
     ),
     db.query<{

@@ -6,6 +6,7 @@ import { SETTLEMENT_STATUSES } from '../../domain/settlement-status';
 import enGB from '../../locales/finance.en-GB.json';
 import ptPT from '../../locales/finance.pt-PT.json';
 import type { Queryable } from '../db/client';
+import { LIVE_LINK_JOIN, SHOWN_STATUS } from './settlement-status-sql';
 import { PAYABLE_SQL } from './settlements';
 
 export type SettlementReport = z.infer<typeof settlementReportSchema>;
@@ -21,7 +22,7 @@ const FIGURES_SQL = `count(*) AS settlement_count, count(s.case_id) AS case_coun
   coalesce(sum(${PAYABLE_SQL}), 0) AS payable_cents,
   coalesce(sum(${PAYABLE_SQL}) FILTER (WHERE s.status = ANY($2::text[])), 0) AS paid_cents,
   coalesce(sum(${PAYABLE_SQL}) FILTER (WHERE s.status = 'REFUNDED_PAID'), 0) AS to_recover_cents,
-  ${SETTLEMENT_STATUSES.map((status) => `count(*) FILTER (WHERE s.status = '${status}') AS "n_${status}"`).join(', ')}`;
+  ${SETTLEMENT_STATUSES.map((status) => `count(*) FILTER (WHERE ${SHOWN_STATUS} = '${status}') AS "n_${status}"`).join(', ')}`;
 
 type FigureRow = Record<string, number | string | bigint>;
 
@@ -76,14 +77,22 @@ const zeroFigures = (): Figures => figuresOf({});
  */
 export async function settlementReport(db: Queryable, month: string): Promise<SettlementReport> {
   const params = [month, PAID_STATUSES];
-  const { rows } = await db.query<FigureRow & { professional_id: string; professional_name: string }>(
-    `SELECT s.professional_id, p.name AS professional_name, ${FIGURES_SQL}
-       FROM settlements s JOIN users p ON p.id = s.professional_id
-      WHERE s.reference_month = $1
-      GROUP BY s.professional_id, p.name
-      ORDER BY p.name, s.professional_id`,
-    params,
-  );
+  // Both reads at once (two connections on PostgreSQL): each joins the month's live SEPA links to tell
+  // SETTLED from PENDING_TRANSFER (decision 0119).
+  const [{ rows }, { rows: wholeMonth }] = await Promise.all([
+    db.query<FigureRow & { professional_id: string; professional_name: string }>(
+      `SELECT s.professional_id, p.name AS professional_name, ${FIGURES_SQL}
+         FROM settlements s JOIN users p ON p.id = s.professional_id ${LIVE_LINK_JOIN}
+        WHERE s.reference_month = $1
+        GROUP BY s.professional_id, p.name
+        ORDER BY p.name, s.professional_id`,
+      params,
+    ),
+    db.query<FigureRow>(
+      `SELECT ${FIGURES_SQL} FROM settlements s ${LIVE_LINK_JOIN} WHERE s.reference_month = $1`,
+      params,
+    ),
+  ]);
   const items: SettlementReportRow[] = rows.map((row) => ({
     professionalId: row.professional_id,
     professionalName: row.professional_name,
@@ -92,11 +101,7 @@ export async function settlementReport(db: Queryable, month: string): Promise<Se
   const totals = zeroFigures();
   for (const item of items) addFigures(totals, item);
 
-  const { rows: whole } = await db.query<FigureRow>(
-    `SELECT ${FIGURES_SQL} FROM settlements s WHERE s.reference_month = $1`,
-    params,
-  );
-  const database = figuresOf(whole[0]!);
+  const database = figuresOf(wholeMonth[0]!);
   if (JSON.stringify(database) !== JSON.stringify(totals))
     throw new Error(`settlement report ${month}: the rows' totals differ from the month's sum`);
   for (const figures of [...items, totals])

@@ -14,6 +14,7 @@ import {
   type PayoutBlock,
   payoutBlockOf,
 } from './payout-blocks';
+import { HAS_LIVE_LINK } from './settlement-status-sql';
 import { PAYABLE_SQL } from './settlements';
 
 export type SepaDoctorToProcess = z.infer<typeof sepaDoctorToProcessSchema>;
@@ -27,9 +28,8 @@ export const wholeCents = (value: number | string | bigint | null) => {
   return n;
 };
 
-/** A settlement waits for a SEPA file: SETTLED and in no live file (the partial unique index's rows). */
-export const WAITING_FOR_FILE = `s.status = 'SETTLED'
-   AND NOT EXISTS (SELECT 1 FROM sepa_transaction_settlements l WHERE l.settlement_id = s.id AND l.live)`;
+/** A settlement waits for a SEPA file: shown SETTLED, i.e. stored SETTLED and in no live file. */
+export const WAITING_FOR_FILE = `s.status = 'SETTLED' AND NOT ${HAS_LIVE_LINK}`;
 
 /** A refund after payout still to recover: REFUNDED_PAID, deducted by no live transfer. */
 export const RECOVERY_OUTSTANDING = `r.status = 'REFUNDED_PAID'

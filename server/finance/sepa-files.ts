@@ -19,6 +19,7 @@ import { type Actor, mutation } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
 import { wholeCents } from './sepa-candidates';
 import { moveSettlements } from './settlement-moves';
+import { LIVE_LINK_JOIN, SHOWN_STATUS } from './settlement-status-sql';
 
 export type SepaFile = z.infer<typeof sepaFileSchema>;
 export type SepaFileDetail = z.infer<typeof sepaFileDetailSchema>;
@@ -143,8 +144,8 @@ export async function sepaFileDetail(db: Queryable, id: string): Promise<SepaFil
         status: SettlementStatus;
       }>(
         `SELECT l.sepa_transaction_id, s.id, s.case_id, s.subscription_payment_id, s.reference_month,
-                l.amount_cents, s.status
-           FROM sepa_transaction_settlements l JOIN settlements s ON s.id = l.settlement_id
+                l.amount_cents, ${SHOWN_STATUS} AS status
+           FROM sepa_transaction_settlements l JOIN settlements s ON s.id = l.settlement_id ${LIVE_LINK_JOIN}
           WHERE l.sepa_file_id = $1 ORDER BY s.id`,
         [id],
       ),

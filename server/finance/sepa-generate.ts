@@ -24,7 +24,7 @@ import {
   WAITING_FOR_FILE,
 } from './sepa-candidates';
 import { sepaFileSummary } from './sepa-files';
-import { moveSettlements } from './settlement-moves';
+import { PAYABLE_SQL } from './settlements';
 
 export type SepaGenerateInput = z.output<typeof sepaGenerateBodySchema>;
 export type SepaDryRun = z.infer<typeof sepaDryRunSchema>;
@@ -167,8 +167,9 @@ const byDoctor = <T extends { professional_id: string; payable_cents: number | s
 
 /**
  * Generates one pain.001.001.03 file for the month (DESIGN §6), in one transaction: the plan, the
- * settlements claimed SETTLED → PENDING_TRANSFER (each audited), the recoveries deducted, the file
- * written, schema-checked and stored, its rows, and the answer kept under the idempotency key.
+ * file's rows, the settlements claimed SETTLED → PENDING_TRANSFER by their links (audited), the
+ * recoveries deducted, the file written, schema-checked and stored, and the answer kept under the
+ * idempotency key.
  * Generations are serialised by a transaction lock, so concurrent requests — on any server process —
  * see each other's result: one file, each settlement in it once. Nothing to pay: NO_SEPA_CREATED.
  */
@@ -227,29 +228,81 @@ async function writeFile(
   const messageId = `SEPA-${p.referenceMonth}-${numbered[0]!.n.padStart(6, '0')}`;
   const fileId = randomUUID();
   const doctorIds = p.paid.map((d) => d.professionalId);
+  const batch = batchOf(p, deps.sepa, messageId);
+  const transactionIds = p.paid.map(() => randomUUID());
+  const settledCents = p.paid.reduce((sum, d) => sum + d.owedCents, 0);
+  const recoveredCents = p.paid.reduce((sum, d) => sum + d.recoveredCents, 0);
 
-  // Claim the settlements: only rows still waiting move, so what moved is compared with the plan.
-  // The file is written from the plan and schema-checked while the database moves the rows: the
-  // server's CPU and PostgreSQL's work side by side (docs/decisions/0089). Nothing of it is kept
-  // unless the claim took exactly what was planned.
-  const [moved, written] = await Promise.all([
-    moveSettlements(
-      tx,
-      `s.reference_month = $1 AND s.professional_id = ANY($2::uuid[]) AND ${WAITING_FOR_FILE}`,
-      [p.referenceMonth, doctorIds],
-      {
-        from: 'SETTLED',
-        to: 'PENDING_TRANSFER',
-        action: CLAIM_ACTION,
-        actor,
-        context: { sepaFileId: fileId, msgId: messageId },
-        // The links written below name each settlement this row moved (migration 0025).
-        namedByLinks: true,
-      },
+  // The file and its transfers as planned (the stored XML is attached once written), so the claim
+  // can link the settlements to them.
+  await tx.query(
+    `INSERT INTO sepa_files (id, msg_id, payment_info_id, amount_cents, transaction_count, reference_month,
+                             execution_date, debtor_name, debtor_iban, debtor_bic, batch_booking,
+                             created_by, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
+    [
+      fileId,
+      messageId,
+      batch.paymentInformationId,
+      settledCents - recoveredCents,
+      p.paid.length,
+      p.referenceMonth,
+      p.executionDate,
+      deps.sepa.debtor.name,
+      deps.sepa.debtor.iban,
+      deps.sepa.debtor.bic,
+      deps.sepa.batchBooking,
+      actor.userId,
+      actor.at,
+    ],
+  );
+  await tx.query(
+    `INSERT INTO sepa_transactions (id, sepa_file_id, end_to_end_id, professional_id, amount_cents,
+                                    creditor_name, creditor_iban, creditor_bic, remittance_information)
+     SELECT t.id, $1, t.e2e, t.professional_id, t.amount, t.name, t.iban, t.bic, t.remittance
+       FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
+            AS t(id, e2e, professional_id, amount, name, iban, bic, remittance)`,
+    [
+      fileId,
+      transactionIds,
+      batch.transactions.map((t) => t.endToEndId),
+      doctorIds,
+      batch.transactions.map((t) => t.amountCents),
+      batch.transactions.map((t) => t.creditorName),
+      batch.transactions.map((t) => t.creditorIban),
+      batch.transactions.map((t) => t.creditorBic ?? null),
+      batch.transactions.map((t) => t.remittanceInformation ?? ''),
+    ],
+  );
+
+  // The claim: each settlement still waiting is linked to its doctor's transfer, which makes it
+  // PENDING_TRANSFER (decision 0119) — no settlement row is written. The rows are locked FOR KEY
+  // SHARE in id order: a refund, adjustment or delete holding one (FOR UPDATE) is waited for, and the
+  // row is then re-checked, so one that left SETTLED drops out and a changed amount is linked as it is
+  // now; either way the sums below differ from the plan and nothing is kept. The file is written
+  // from the plan and schema-checked meanwhile: the server's CPU and PostgreSQL's work side by side
+  // (docs/decisions/0089).
+  const [{ rows: linked }, written] = await Promise.all([
+    tx.query<{ sepa_transaction_id: string; settlement_id: string; payable_cents: number }>(
+      `INSERT INTO sepa_transaction_settlements (sepa_transaction_id, sepa_file_id, settlement_id, amount_cents)
+       SELECT t.id, $1, s.id, ${PAYABLE_SQL}
+         FROM settlements s JOIN unnest($2::uuid[], $3::uuid[]) AS t(professional_id, id)
+              ON t.professional_id = s.professional_id
+        WHERE s.id = ANY(ARRAY(SELECT s.id FROM settlements s
+                                WHERE s.reference_month = $4 AND s.professional_id = ANY($2::uuid[])
+                                  AND ${WAITING_FOR_FILE}))
+          AND s.status = 'SETTLED'
+        ORDER BY s.id
+          FOR KEY SHARE OF s
+       RETURNING sepa_transaction_id, settlement_id, amount_cents AS payable_cents`,
+      [fileId, doctorIds, transactionIds, p.referenceMonth],
     ),
     schemaValidFile(p, deps.sepa, messageId, actor.at),
   ]);
-  const claimed = byDoctor(moved);
+  const doctorOfTransfer = new Map<string, string>(transactionIds.map((id, index) => [id, doctorIds[index]!]));
+  const claimed = byDoctor(
+    linked.map((link) => ({ ...link, professional_id: doctorOfTransfer.get(link.sepa_transaction_id)! })),
+  );
   const { rows: recoveryRows } = await tx.query<{
     id: string;
     professional_id: string;
@@ -272,14 +325,24 @@ async function writeFile(
     )
       throw refuse('SEPA_CHANGED_RETRY');
   }
+  await recordAudit(tx, {
+    actorId: actor.userId,
+    action: CLAIM_ACTION,
+    entityType: 'sepa_file',
+    entityId: fileId,
+    // As a settlement's history reads it; the links name each settlement (migration 0025).
+    before: { status: 'SETTLED' },
+    after: { status: 'PENDING_TRANSFER', settlementCount: linked.length, sepaFileId: fileId, msgId: messageId },
+    at: actor.at,
+  });
 
-  const settledCents = p.paid.reduce((sum, d) => sum + d.owedCents, 0);
-  const recoveredCents = p.paid.reduce((sum, d) => sum + d.recoveredCents, 0);
   if (
     written.controlSumCents !== settledCents - recoveredCents ||
-    written.numberOfTransactions !== p.paid.length
+    written.numberOfTransactions !== p.paid.length ||
+    written.paymentInformationId !== batch.paymentInformationId ||
+    written.executionDate !== p.executionDate
   )
-    throw new Error('pain.001 control sum differs from the settlements');
+    throw new Error('pain.001 differs from the planned file');
 
   const xmlFileId = await storeFile(tx, deps.storage, {
     content: new TextEncoder().encode(written.xml),
@@ -288,73 +351,21 @@ async function writeFile(
     // Under the generation lock: the XML is written in this transaction, never on another connection.
     inTransaction: true,
   });
-  await tx.query(
-    `INSERT INTO sepa_files (id, msg_id, payment_info_id, amount_cents, transaction_count, reference_month,
-                             execution_date, debtor_name, debtor_iban, debtor_bic, xml_file_id, batch_booking,
-                             created_by, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
-    [
-      fileId,
-      messageId,
-      written.paymentInformationId,
-      written.controlSumCents,
-      written.numberOfTransactions,
-      p.referenceMonth,
-      written.executionDate,
-      deps.sepa.debtor.name,
-      deps.sepa.debtor.iban,
-      deps.sepa.debtor.bic,
-      xmlFileId,
-      deps.sepa.batchBooking,
-      actor.userId,
-      actor.at,
-    ],
-  );
-  const batch = batchOf(p, deps.sepa, messageId);
-  const transactionIds = p.paid.map(() => randomUUID());
-  await tx.query(
-    `INSERT INTO sepa_transactions (id, sepa_file_id, end_to_end_id, professional_id, amount_cents,
-                                    creditor_name, creditor_iban, creditor_bic, remittance_information)
-     SELECT t.id, $1, t.e2e, t.professional_id, t.amount, t.name, t.iban, t.bic, t.remittance
-       FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
-            AS t(id, e2e, professional_id, amount, name, iban, bic, remittance)`,
-    [
-      fileId,
-      transactionIds,
-      batch.transactions.map((t) => t.endToEndId),
-      doctorIds,
-      batch.transactions.map((t) => t.amountCents),
-      batch.transactions.map((t) => t.creditorName),
-      batch.transactions.map((t) => t.creditorIban),
-      batch.transactions.map((t) => t.creditorBic ?? null),
-      batch.transactions.map((t) => t.remittanceInformation ?? ''),
-    ],
-  );
-  const links = { tx: [] as string[], settlement: [] as string[], cents: [] as number[] };
+  await tx.query('UPDATE sepa_files SET xml_file_id = $2 WHERE id = $1', [fileId, xmlFileId]);
   const deductions = { tx: [] as string[], settlement: [] as string[], cents: [] as number[] };
   p.paid.forEach((doctor, index) => {
-    for (const row of claimed.get(doctor.professionalId)!.rows) {
-      links.tx.push(transactionIds[index]!);
-      links.settlement.push(row.id);
-      links.cents.push(Number(row.payable_cents));
-    }
     for (const row of recovered.get(doctor.professionalId)?.rows ?? []) {
       deductions.tx.push(transactionIds[index]!);
       deductions.settlement.push(row.id);
       deductions.cents.push(Number(row.payable_cents));
     }
   });
-  // In settlement id order: each row's foreign-key check and index entry land next to the last one's.
-  for (const [table, rows] of [
-    ['sepa_transaction_settlements', links],
-    ['sepa_transaction_recoveries', deductions],
-  ] as const)
-    if (rows.tx.length > 0)
-      await tx.query(
-        `INSERT INTO ${table} (sepa_transaction_id, sepa_file_id, settlement_id, amount_cents)
-         SELECT t, $1, s, c FROM unnest($2::uuid[], $3::uuid[], $4::int[]) AS u(t, s, c) ORDER BY s`,
-        [fileId, rows.tx, rows.settlement, rows.cents],
-      );
+  if (deductions.tx.length > 0)
+    await tx.query(
+      `INSERT INTO sepa_transaction_recoveries (sepa_transaction_id, sepa_file_id, settlement_id, amount_cents)
+       SELECT t, $1, s, c FROM unnest($2::uuid[], $3::uuid[], $4::int[]) AS u(t, s, c) ORDER BY s`,
+      [fileId, deductions.tx, deductions.settlement, deductions.cents],
+    );
 
   const file = await sepaFileSummary(tx, fileId);
   return {
@@ -364,7 +375,7 @@ async function writeFile(
       status: 'GENERATED',
       amountCents: written.controlSumCents,
       transferCount: written.numberOfTransactions,
-      settlementCount: links.settlement.length,
+      settlementCount: linked.length,
       recoveredCents,
       executionDate: written.executionDate,
       referenceMonth: p.referenceMonth,

@@ -2,6 +2,8 @@ import type { AuditAction } from '../../contract/statuses';
 import type { SettlementStatus } from '../../domain/settlement-status';
 import type { Queryable } from '../db/client';
 import type { Actor } from '../platform/mutation';
+import { HAS_LIVE_LINK, storedStatus } from './settlement-status-sql';
+import { PAYABLE_SQL } from './settlements';
 
 export interface SettlementMove {
   from: SettlementStatus;
@@ -32,6 +34,12 @@ export interface MovedSettlement {
  * move (re-checked under the row lock), and the moved rows are answered for the caller to check
  * against what it expected.
  *
+ * `from` and `to` are statuses as shown. PENDING_TRANSFER is not stored (decision 0119): it is a
+ * SETTLED row with a live SEPA link. So a row leaves PENDING_TRANSFER only while it still has its live
+ * link, and a move between PENDING_TRANSFER and SETTLED writes no settlement row at all — the caller's
+ * link change is the move, and this only audits the rows that have a live link when it is called
+ * (before the link ends; after it begins).
+ *
  * The rows are picked first and updated through the primary key with `= ANY(ARRAY(…))`, which a
  * B-tree scan walks in sorted order: rows are locked in id order (decision 0066) and each index gets
  * its new entries in key order instead of at random — at a million settlements, a tenth of the pages
@@ -50,35 +58,35 @@ export async function moveSettlements(
   params: readonly unknown[],
   move: SettlementMove,
 ): Promise<MovedSettlement[]> {
-  const n = params.length;
+  const values = [...params];
+  const add = (value: unknown) => `$${values.push(value)}`;
+  const from = add(storedStatus(move.from));
+  const linkOnly = storedStatus(move.from) === storedStatus(move.to);
+  const withLiveLink = linkOnly || move.from === 'PENDING_TRANSFER';
+  const picked = `SELECT s.id FROM settlements s WHERE s.status = ${from} AND (${selection})${withLiveLink ? ` AND ${HAS_LIVE_LINK}` : ''}`;
+  const at = add(move.actor.at);
+  const moved = linkOnly
+    ? `SELECT s.id, s.professional_id, ${PAYABLE_SQL} AS payable_cents FROM settlements s WHERE s.id = ANY(ARRAY(${picked}))`
+    : `UPDATE settlements s SET status = ${add(storedStatus(move.to))}, updated_at = ${at}
+        WHERE s.status = ${from} AND s.id = ANY(ARRAY(${picked}))
+       RETURNING s.id, s.professional_id, ${PAYABLE_SQL} AS payable_cents`;
+  const fileId = add(move.context.sepaFileId);
   const { rows } = await tx.query<MovedSettlement>(
-    `WITH moved AS (
-       UPDATE settlements s SET status = $${n + 2}, updated_at = $${n + 6}
-        WHERE s.status = $${n + 1}
-          AND s.id = ANY(ARRAY(SELECT s.id FROM settlements s WHERE s.status = $${n + 1} AND (${selection})))
-       RETURNING s.id, s.professional_id, coalesce(s.adjusted_cents, s.net_cents) AS payable_cents
+    `WITH moved AS (${moved}
      ), audited AS (
        INSERT INTO audit_log (actor_id, action, entity_type, entity_id, before, after, created_at)
-       SELECT $${n + 3}::uuid, $${n + 4}, 'sepa_file', $${n + 7}, jsonb_build_object('status', $${n + 1}::text),
-              jsonb_build_object('status', $${n + 2}::text, 'settlementCount', count(*)) || $${n + 5}::jsonb, $${n + 6}
+       SELECT ${add(move.actor.userId)}::uuid, ${add(move.action)}, 'sepa_file', ${fileId},
+              jsonb_build_object('status', ${add(move.from)}::text),
+              jsonb_build_object('status', ${add(move.to)}::text, 'settlementCount', count(*)) || ${add(JSON.stringify(move.context))}::jsonb,
+              ${at}
          FROM moved HAVING count(*) > 0
        RETURNING id
      ), named AS (
        INSERT INTO audit_log_entities (entity_type, entity_id, audit_id)
-       SELECT 'settlement', moved.id::text, audited.id FROM moved CROSS JOIN audited WHERE NOT $${n + 8}
+       SELECT 'settlement', moved.id::text, audited.id FROM moved CROSS JOIN audited WHERE NOT ${add(move.namedByLinks === true)}
      )
      SELECT id, professional_id, payable_cents FROM moved`,
-    [
-      ...params,
-      move.from,
-      move.to,
-      move.actor.userId,
-      move.action,
-      JSON.stringify(move.context),
-      move.actor.at,
-      move.context.sepaFileId,
-      move.namedByLinks === true,
-    ],
+    values,
   );
   return rows;
 }

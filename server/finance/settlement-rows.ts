@@ -3,6 +3,7 @@ import type { SettlementStatus } from '../../domain/settlement-status';
 import type { Queryable } from '../db/client';
 import type { Actor } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
+import { shownStatus } from './settlement-status-sql';
 
 /** A settlement as the management services read it, locked for the rest of their transaction. */
 export interface LockedSettlement {
@@ -34,6 +35,11 @@ export const payableCents = (row: Pick<LockedSettlement, 'adjustedCents' | 'netC
 /**
  * Locks the settlements with these ids, always in id order so two requests over overlapping
  * selections wait for each other instead of deadlocking. Ids that do not exist are simply absent.
+ *
+ * Their status is the shown one (PENDING_TRANSFER while SETTLED with a live SEPA link, decision 0119),
+ * read by a second statement: its snapshot is taken after the lock was granted, so a claim that
+ * committed while this transaction waited for the rows is seen (in the locking statement's own
+ * snapshot it would not be).
  */
 export async function lockSettlements(tx: Queryable, ids: readonly string[]): Promise<LockedSettlement[]> {
   const { rows } = await tx.query<LockedSettlement>(
@@ -43,7 +49,15 @@ export async function lockSettlements(tx: Queryable, ids: readonly string[]): Pr
        FROM settlements WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
     [ids],
   );
-  return rows;
+  const settled = rows.filter((row) => row.status === 'SETTLED').map((row) => row.id);
+  if (settled.length === 0) return rows;
+  const { rows: linked } = await tx.query<{ settlement_id: string }>(
+    `SELECT settlement_id FROM sepa_transaction_settlements
+      WHERE settlement_id = ANY($1::uuid[]) AND (CASE WHEN live THEN true END) = true`,
+    [settled],
+  );
+  const live = new Set(linked.map((link) => link.settlement_id));
+  return rows.map((row) => ({ ...row, status: shownStatus(row.status, live.has(row.id)) }));
 }
 
 /** One settlement, locked; SETTLEMENT_NOT_FOUND when there is none. */

@@ -3,7 +3,8 @@ import type { settlementItemSchema, settlementListQuerySchema } from '../../cont
 import type { SettlementSort } from '../../contract/statuses';
 import type { SettlementStatus } from '../../domain/settlement-status';
 import type { Queryable } from '../db/client';
-import { estimatedPage, type KeysetQuery, oneOf, type SortColumn, SqlParams } from '../db/list';
+import { estimatedPage, type KeysetQuery, type SortColumn, SqlParams } from '../db/list';
+import { LIVE_LINK_JOIN, SHOWN_STATUS, statusFilter } from './settlement-status-sql';
 
 export type SettlementItem = z.infer<typeof settlementItemSchema>;
 export type SettlementListQuery = z.output<typeof settlementListQuerySchema>;
@@ -21,10 +22,11 @@ export const SETTLEMENT_SORT_COLUMNS: Record<SettlementSort, SortColumn> = {
 const ITEM_COLUMNS = `s.id, s.professional_id, p.name AS professional_name, s.case_id, s.subscription_payment_id,
          s.reference_month, s.gross_cents, s.fee_cents, s.net_cents, s.adjusted_cents, s.adjustment_note,
          ${PAYABLE_SQL} AS payable_cents, s.payment_date::text AS payment_date, s.available_on::text AS available_on,
-         s.invoice_file_id IS NOT NULL AS has_invoice, s.notes, s.status, s.created_at, s.updated_at, s.currency`;
+         s.invoice_file_id IS NOT NULL AS has_invoice, s.notes, ${SHOWN_STATUS} AS status, s.created_at, s.updated_at, s.currency`;
 const FROM = `
     FROM settlements s
-    JOIN users p ON p.id = s.professional_id`;
+    JOIN users p ON p.id = s.professional_id
+    ${LIVE_LINK_JOIN}`;
 /** What the total counts: every filter is on `s`, and each settlement has its professional. */
 const COUNT_FROM = 'FROM settlements s';
 /** Counted exactly up to here; beyond, the planner's estimate (`totalEstimated`, docs/decisions/0080). */
@@ -82,7 +84,7 @@ type SettlementFilters = Omit<SettlementListQuery, 'sort' | 'order' | 'limit' | 
 
 function settlementFilters(params: SqlParams, filters: SettlementFilters): string[] {
   const where: string[] = [];
-  if (filters.status?.length) where.push(...oneOf(params, 's.status', filters.status));
+  if (filters.status?.length) where.push(...statusFilter(params, filters.status));
   if (filters.referenceMonth) where.push(`s.reference_month = ${params.add(filters.referenceMonth)}`);
   if (filters.professionalId) where.push(`s.professional_id = ${params.add(filters.professionalId)}::uuid`);
   if (filters.caseId) where.push(`s.case_id = ${params.add(filters.caseId)}::uuid`);

@@ -157,7 +157,8 @@ export async function seedSettlementsAndSepa(input: FinanceSeedInput): Promise<S
       availableOn,
       paidOut || status === 'SETTLED' ? pools.invoices[rows.length % pools.invoices.length]! : null,
       status === 'REFUNDED' || status === 'REFUNDED_PAID' ? 'Reembolso pedido pelo cliente.' : null,
-      status,
+      // PENDING_TRANSFER is stored SETTLED: the live link seedSepaFiles writes makes it so (decision 0119).
+      status === 'PENDING_TRANSFER' ? 'SETTLED' : status,
       iso(source.settledAt + DAY),
       iso(Math.min(now, source.settledAt + (age + 1) * 20 * DAY)),
     ]);

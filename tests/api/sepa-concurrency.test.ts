@@ -95,7 +95,9 @@ describe.skipIf(!serverUrl)(
       expect(await count(db, '(SELECT DISTINCT settlement_id FROM sepa_transaction_settlements) d')).toBe(
         settlementIds.length,
       );
-      expect(await count(db, `settlements WHERE status = 'PENDING_TRANSFER'`)).toBe(settlementIds.length);
+      expect(await count(db, `settlement_statuses WHERE status = 'PENDING_TRANSFER'`)).toBe(
+        settlementIds.length,
+      );
       expect(made[0]!.body.file).toMatchObject({ transferCount: 12, settlementCount: settlementIds.length });
     }, 300_000);
   },

@@ -75,10 +75,12 @@ async function checkInvariants(real: Real) {
      UNION ALL SELECT settlement_id FROM sepa_transaction_recoveries WHERE live GROUP BY settlement_id HAVING count(*) > 1`,
   );
   expect(twice.rows).toEqual([]);
+  // PENDING_TRANSFER is never stored (decision 0119)
+  expect((await db.query(`SELECT id FROM settlements WHERE status = 'PENDING_TRANSFER'`)).rows).toEqual([]);
   // a settlement is PENDING_TRANSFER exactly when it is in a live file still waiting (GENERATED/AVAILABLE)
   const pending = await db.query<{ id: string; status: string; file_status: string | null }>(
     `SELECT s.id, s.status, f.status AS file_status
-       FROM settlements s
+       FROM settlement_statuses s
        LEFT JOIN sepa_transaction_settlements l ON l.settlement_id = s.id AND l.live
        LEFT JOIN sepa_files f ON f.id = l.sepa_file_id
       WHERE (s.status = 'PENDING_TRANSFER') <> (f.status IS NOT NULL AND f.status IN ('GENERATED', 'AVAILABLE'))
@@ -104,7 +106,9 @@ async function checkInvariants(real: Real) {
   );
   expect(money.rows).toEqual([]);
   // statuses only along DESIGN §6, since the previous step
-  const now = await db.query<{ id: string; status: SettlementStatus }>('SELECT id, status FROM settlements');
+  const now = await db.query<{ id: string; status: SettlementStatus }>(
+    'SELECT id, status FROM settlement_statuses',
+  );
   for (const row of now.rows) {
     const before = real.settlements.get(row.id);
     if (before)

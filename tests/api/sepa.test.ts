@@ -96,7 +96,7 @@ describe.each(testDatabaseKinds())('SEPA files API on $name', (kind) => {
   const statusesOf = async (ids: string[]) =>
     (
       await world.db.query<{ status: string }>(
-        'SELECT status FROM settlements WHERE id = ANY($1::uuid[]) ORDER BY status',
+        'SELECT status FROM settlement_statuses WHERE id = ANY($1::uuid[]) ORDER BY status',
         [ids],
       )
     ).rows.map((r) => r.status);

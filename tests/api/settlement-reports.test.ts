@@ -103,8 +103,8 @@ describe.each(testDatabaseKinds())('settlement reports on $name', (kind) => {
   const raw = async () =>
     (
       await world.db.query<RawSettlement>(
-        `SELECT professional_id, case_id, gross_cents, fee_cents, net_cents, adjusted_cents, status
-           FROM settlements WHERE reference_month = $1`,
+        `SELECT professional_id, case_id, gross_cents, fee_cents, net_cents, adjusted_cents, v.status
+           FROM settlements JOIN settlement_statuses v USING (id) WHERE reference_month = $1`,
         [MONTH],
       )
     ).rows;

@@ -113,14 +113,34 @@ export async function startSettlementWorld(kind: TestDatabaseKind): Promise<Sett
           amounts.netCents,
           adjustedCents ?? null,
           adjustedCents === undefined ? null : 'seeded adjustment',
-          status,
+          status === 'PENDING_TRANSFER' ? 'SETTLED' : status,
         ],
       );
-      return rows[0]!.id;
+      const id = rows[0]!.id;
+      // PENDING_TRANSFER is stored SETTLED with a live link (decision 0119): a file of its own carries it.
+      if (status === 'PENDING_TRANSFER') {
+        const payable = adjustedCents ?? amounts.netCents;
+        const msgId = `TEST-${++sequence}`;
+        await db.query(
+          `WITH f AS (
+             INSERT INTO sepa_files (msg_id, payment_info_id, amount_cents, transaction_count, reference_month,
+                                     execution_date, debtor_name, debtor_iban)
+             VALUES ($1, $1 || '-P1', $2, 1, $3, '2099-01-02', 'Debtor', $4) RETURNING id
+           ), t AS (
+             INSERT INTO sepa_transactions (sepa_file_id, end_to_end_id, professional_id, amount_cents,
+                                            creditor_name, creditor_iban, remittance_information)
+             SELECT f.id, $1 || '-1', $5, $2, 'Creditor', $4, '' FROM f RETURNING id, sepa_file_id
+           )
+           INSERT INTO sepa_transaction_settlements (sepa_transaction_id, sepa_file_id, settlement_id, amount_cents)
+           SELECT t.id, t.sepa_file_id, $6, $2 FROM t`,
+          [msgId, payable, referenceMonth, VALID_IBAN, professionalId, id],
+        );
+      }
+      return id;
     },
     async statuses(ids) {
       const { rows } = await db.query<{ id: string; status: string }>(
-        'SELECT id, status FROM settlements WHERE id = ANY($1::uuid[])',
+        'SELECT id, status FROM settlement_statuses WHERE id = ANY($1::uuid[])',
         [ids],
       );
       const byId = Object.fromEntries(rows.map((row) => [row.id, row.status]));

@@ -76,9 +76,9 @@ describe.each(testDatabaseKinds())('settlements API on $name', (kind) => {
   const truth = async () =>
     (
       await world.db.query<Truth>(
-        `SELECT id, professional_id, reference_month, status, coalesce(adjusted_cents, net_cents) AS payable,
+        `SELECT id, professional_id, reference_month, v.status, coalesce(adjusted_cents, net_cents) AS payable,
                 invoice_file_id IS NOT NULL AS has_invoice, created_at, available_on::text AS available_on
-           FROM settlements`,
+           FROM settlements JOIN settlement_statuses v USING (id)`,
       )
     ).rows;
 

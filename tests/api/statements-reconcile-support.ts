@@ -117,7 +117,7 @@ export async function generateSepaFile(world: SepaWorld, grossCents: number[]): 
 export const settlementStatuses = async (db: Database, ids: string[]) =>
   (
     await db.query<{ status: string }>(
-      'SELECT status FROM settlements WHERE id = ANY($1::uuid[]) ORDER BY status',
+      'SELECT status FROM settlement_statuses WHERE id = ANY($1::uuid[]) ORDER BY status',
       [ids],
     )
   ).rows.map((r) => r.status);

@@ -69,7 +69,7 @@ describe.each(testDatabaseKinds())('schema on $name', (kind) => {
     const settlement = (
       await db.query<{ id: string }>(
         `INSERT INTO settlements (professional_id, case_id, reference_month, gross_cents, fee_cents, net_cents, status)
-         VALUES ($1, $2, '2026-01', 2000, 320, 1680, 'PENDING_TRANSFER') RETURNING id`,
+         VALUES ($1, $2, '2026-01', 2000, 320, 1680, 'SETTLED') RETURNING id`,
         [professional, caseId],
       )
     ).rows[0]!.id;

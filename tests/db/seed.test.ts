@@ -126,7 +126,7 @@ describe.each(testDatabaseKinds())('demo seed on $name', (kind) => {
   });
 
   it('covers every settlement, SEPA and statement line status over six reference months', async () => {
-    expect(await values(db, 'SELECT DISTINCT status AS v FROM settlements')).toEqual([
+    expect(await values(db, 'SELECT DISTINCT status AS v FROM settlement_statuses')).toEqual([
       'AVAILABLE',
       'PAID',
       'PENDING_TRANSFER',
@@ -174,7 +174,7 @@ describe.each(testDatabaseKinds())('demo seed on $name', (kind) => {
     );
     expect(transactions.rows).toEqual([]);
     const strays = await db.query(
-      `SELECT s.id FROM settlements s
+      `SELECT s.id FROM settlement_statuses s
        WHERE (s.status IN ('PENDING_TRANSFER', 'PAID', 'REFUNDED_PAID'))
          <> EXISTS (SELECT 1 FROM sepa_transaction_settlements l WHERE l.settlement_id = s.id AND l.live)`,
     );

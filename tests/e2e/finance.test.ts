@@ -262,7 +262,7 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     const { rows } = await server.db.query<{ id: string; status: string }>(
-      `SELECT id, status FROM settlements WHERE id = ANY($1::uuid[]) ORDER BY id`,
+      `SELECT id, status FROM settlement_statuses WHERE id = ANY($1::uuid[]) ORDER BY id`,
       [cases.map((c) => c.id)],
     );
     for (const row of rows) {
@@ -273,8 +273,9 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
 
   it('generates a SEPA file that validates against the XSD, deletes it (settlements back), generates again, marks it AVAILABLE and the downloads are gone', async () => {
     const { rows: months } = await server.db.query<{ reference_month: string }>(
-      `SELECT s.reference_month FROM settlements s JOIN users u ON u.id = s.professional_id
-        WHERE s.status = 'SETTLED' AND ${COMPLETE}
+      `SELECT s.reference_month FROM settlements s JOIN settlement_statuses v USING (id)
+         JOIN users u ON u.id = s.professional_id
+        WHERE v.status = 'SETTLED' AND ${COMPLETE}
         GROUP BY 1 ORDER BY count(*) LIMIT 1`,
     );
     const month = months[0]?.reference_month;
@@ -282,7 +283,8 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
     const settledIn = async () =>
       (
         await server.db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM settlements WHERE reference_month = $1 AND status = 'SETTLED'`,
+          `SELECT count(*)::int AS n FROM settlements JOIN settlement_statuses v USING (id)
+            WHERE reference_month = $1 AND v.status = 'SETTLED'`,
           [month],
         )
       ).rows[0]?.n ?? 0;
@@ -416,7 +418,7 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
     const statusesOf = async (transferIds: string[]) =>
       (
         await server.db.query<{ status: string }>(
-          `SELECT DISTINCT s.status FROM sepa_transaction_settlements ts JOIN settlements s ON s.id = ts.settlement_id
+          `SELECT DISTINCT s.status FROM sepa_transaction_settlements ts JOIN settlement_statuses s ON s.id = ts.settlement_id
             WHERE ts.sepa_transaction_id = ANY($1::uuid[])`,
           [transferIds],
         )

@@ -5,7 +5,7 @@ import type { ExportColumn, ExportRow } from '../../domain/export-files';
 import { SETTLEMENT_STATUSES } from '../../domain/settlement-status';
 import enGB from '../../locales/finance.en-GB.json';
 import ptPT from '../../locales/finance.pt-PT.json';
-import type { Queryable } from '../db/client';
+import type { Database } from '../db/client';
 import { LIVE_LINK_JOIN, SHOWN_STATUS } from './settlement-status-sql';
 import { PAYABLE_SQL } from './settlements';
 
@@ -75,24 +75,26 @@ const zeroFigures = (): Figures => figuresOf({});
  * GROUP BY) and against gross = fee + net: a report that does not add up to the cent is a bug, and
  * answers 500 rather than wrong figures.
  */
-export async function settlementReport(db: Queryable, month: string): Promise<SettlementReport> {
+export async function settlementReport(db: Database, month: string): Promise<SettlementReport> {
   const params = [month, PAID_STATUSES];
-  // Both reads at once (two connections on PostgreSQL): each joins the month's live SEPA links to tell
-  // SETTLED from PENDING_TRANSFER (decision 0119).
-  const [{ rows }, { rows: wholeMonth }] = await Promise.all([
-    db.query<FigureRow & { professional_id: string; professional_name: string }>(
+  // Both reads in one snapshot: a change committed between them (a generation, a refund) would make
+  // the rows and the month's sum disagree, and the check below answer 500 for a correct database.
+  const [rows, wholeMonth] = await db.transaction(async (tx) => {
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    const perDoctor = await tx.query<FigureRow & { professional_id: string; professional_name: string }>(
       `SELECT s.professional_id, p.name AS professional_name, ${FIGURES_SQL}
          FROM settlements s JOIN users p ON p.id = s.professional_id ${LIVE_LINK_JOIN}
         WHERE s.reference_month = $1
         GROUP BY s.professional_id, p.name
         ORDER BY p.name, s.professional_id`,
       params,
-    ),
-    db.query<FigureRow>(
+    );
+    const all = await tx.query<FigureRow>(
       `SELECT ${FIGURES_SQL} FROM settlements s ${LIVE_LINK_JOIN} WHERE s.reference_month = $1`,
       params,
-    ),
-  ]);
+    );
+    return [perDoctor.rows, all.rows] as const;
+  });
   const items: SettlementReportRow[] = rows.map((row) => ({
     professionalId: row.professional_id,
     professionalName: row.professional_name,

@@ -299,7 +299,9 @@ async function writeFile(
     ),
     schemaValidFile(p, deps.sepa, messageId, actor.at),
   ]);
-  const doctorOfTransfer = new Map<string, string>(transactionIds.map((id, index) => [id, doctorIds[index]!]));
+  const doctorOfTransfer = new Map<string, string>(
+    transactionIds.map((id, index) => [id, doctorIds[index]!]),
+  );
   const claimed = byDoctor(
     linked.map((link) => ({ ...link, professional_id: doctorOfTransfer.get(link.sepa_transaction_id)! })),
   );
@@ -332,7 +334,12 @@ async function writeFile(
     entityId: fileId,
     // As a settlement's history reads it; the links name each settlement (migration 0025).
     before: { status: 'SETTLED' },
-    after: { status: 'PENDING_TRANSFER', settlementCount: linked.length, sepaFileId: fileId, msgId: messageId },
+    after: {
+      status: 'PENDING_TRANSFER',
+      settlementCount: linked.length,
+      sepaFileId: fileId,
+      msgId: messageId,
+    },
     at: actor.at,
   });
 

@@ -1,0 +1,219 @@
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseKinds } from '../support/databases';
+import { count } from './harness';
+import { type SettlementWorld, startSettlementWorld, VALID_IBAN } from './settlement-support';
+
+/**
+ * The SEPA claim against the settlement guards, on two connections (decision 0119): the claim links
+ * settlements FOR KEY SHARE, the guards lock them FOR UPDATE and then read the live links in a second
+ * statement. Whichever commits first, the other must see it: a generation that waited for a refund or
+ * an adjustment answers SEPA_CHANGED_RETRY and keeps nothing; a refund, adjustment or delete that
+ * waited for a claim finds the settlement PENDING_TRANSFER and refuses. Only PostgreSQL has two
+ * connections to race; PGlite has one.
+ */
+const serverUrl = process.env.TEST_DATABASE_URL;
+describe.skipIf(!serverUrl)('SEPA claim against the settlement guards, two connections on postgres', () => {
+  let world: SettlementWorld;
+  let other: pg.Client;
+  let otherPid: number;
+  beforeAll(async () => {
+    world = await startSettlementWorld(testDatabaseKinds().find((kind) => kind.name === 'postgres')!);
+    const { rows } = await world.db.query<{ name: string }>('SELECT current_database() AS name');
+    const url = new URL(serverUrl!);
+    url.pathname = `/${rows[0]!.name}`;
+    other = new pg.Client({ connectionString: url.toString() });
+    await other.connect();
+    otherPid = (await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  }, 120_000);
+  afterEach(async () => {
+    // A test that failed half-way must not leave its lock held for the next one.
+    await other.query('ROLLBACK');
+  });
+  afterAll(async () => {
+    await other?.end();
+    await world?.stop();
+  });
+
+  let keyNumber = 0;
+  const generate = (referenceMonth: string, professionalIds: string[]) =>
+    world.request(
+      'POST',
+      '/v2/admin/settlement/sepa/',
+      { referenceMonth, professionalIds },
+      {
+        'idempotency-key': `race-${++keyNumber}`,
+      },
+    );
+
+  /** The request in flight as status and body, and whether it has answered yet. */
+  const inFlight = (response: Promise<Response>) => {
+    const state = { answered: false };
+    const answer = response.then(async (r) => {
+      state.answered = true;
+      const text = await r.text();
+      return { status: r.status, body: (text ? JSON.parse(text) : null) as { code?: string } | null };
+    });
+    return { state, answer };
+  };
+
+  /**
+   * The queries of the backends waiting for a lock `other` holds — polled, not slept for: up to ~10 s
+   * for the request to get there, and no longer once it has answered (it then never waited).
+   */
+  async function waitersOnOther(state: { answered: boolean }): Promise<string[]> {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const { rows } = await world.db.query<{ query: string }>(
+        `SELECT query FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))`,
+        [otherPid],
+      );
+      if (rows.length > 0 || state.answered) return rows.map((row) => row.query.trim());
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return [];
+  }
+
+  const shown = async (ids: readonly string[]) => world.statuses(ids);
+  const stored = async (ids: readonly string[]) =>
+    Object.fromEntries(
+      (
+        await world.db.query<{
+          id: string;
+          status: string;
+          adjusted_cents: number | null;
+          notes: string | null;
+        }>('SELECT id, status, adjusted_cents, notes FROM settlements WHERE id = ANY($1::uuid[])', [ids])
+      ).rows.map((row) => [
+        row.id,
+        { status: row.status, adjustedCents: row.adjusted_cents, notes: row.notes },
+      ]),
+    );
+
+  let monthNumber = 0;
+  /** A complete doctor with three SETTLED settlements in a month of their own. */
+  async function settledMonth() {
+    const referenceMonth = `2024-${String(++monthNumber).padStart(2, '0')}`;
+    const professionalId = await world.professional('Dra. Corrida');
+    const ids: string[] = [];
+    for (const priceCents of [2000, 3000, 4000])
+      ids.push(await world.settlement({ professionalId, referenceMonth, priceCents, status: 'SETTLED' }));
+    return { referenceMonth, professionalId, ids };
+  }
+
+  it.each([
+    ['refunded', `UPDATE settlements SET status = 'REFUNDED' WHERE id = $1`, 'REFUNDED'],
+    [
+      'adjusted',
+      `UPDATE settlements SET adjusted_cents = 100, adjustment_note = 'Desconto acordado' WHERE id = $1`,
+      'SETTLED',
+    ],
+    ['deleted', 'DELETE FROM settlements WHERE id = $1', undefined],
+  ])(
+    'a generation that waited for a settlement being %s answers SEPA_CHANGED_RETRY and keeps nothing',
+    async (_, change, after) => {
+      const { referenceMonth, professionalId, ids } = await settledMonth();
+      const victim = ids[1]!;
+      const files = await count(world.db, 'sepa_files');
+      const audit = await count(world.db, 'audit_log');
+      expect(await shown(ids)).toEqual(Object.fromEntries(ids.map((id) => [id, 'SETTLED'])));
+
+      await other.query('BEGIN');
+      await other.query('SELECT id FROM settlements WHERE id = $1 FOR UPDATE', [victim]);
+      await other.query(change, [victim]);
+      const generation = inFlight(generate(referenceMonth, [professionalId]));
+      // It planned with the settlement as it was (the change is not committed) and waits in the claim.
+      const waiting = await waitersOnOther(generation.state);
+      expect(waiting.map((query) => query.split('(')[0]!.trim())).toEqual([
+        'INSERT INTO sepa_transaction_settlements',
+      ]);
+      await other.query('COMMIT');
+
+      expect(await generation.answer).toEqual({
+        status: 409,
+        body: expect.objectContaining({ code: 'SEPA_CHANGED_RETRY' }),
+      });
+      expect(await count(world.db, 'sepa_files')).toBe(files);
+      expect(await count(world.db, 'sepa_transactions WHERE professional_id = $1', [professionalId])).toBe(0);
+      expect(
+        await count(world.db, 'sepa_transaction_settlements WHERE settlement_id = ANY($1::uuid[])', [ids]),
+      ).toBe(0);
+      expect(await count(world.db, 'audit_log')).toBe(audit);
+      expect(await shown(ids)).toEqual({ [ids[0]!]: 'SETTLED', [victim]: after, [ids[2]!]: 'SETTLED' });
+
+      // Asked again, the month is generated as it now stands.
+      const again = inFlight(generate(referenceMonth, [professionalId]));
+      const answer = await again.answer;
+      expect(answer.status).toBe(200);
+      const claimed = after === 'SETTLED' ? ids : [ids[0]!, ids[2]!];
+      expect(Object.values(await shown(claimed)).every((status) => status === 'PENDING_TRANSFER')).toBe(true);
+    },
+  );
+
+  it.each([
+    ['a refund', 'POST', 'refund', { note: 'Cliente reembolsado' }, 'SETTLEMENT_TRANSITION_NOT_ALLOWED'],
+    [
+      'an adjustment',
+      'PATCH',
+      '',
+      { adjustedCents: 100, adjustmentNote: 'Desconto' },
+      'SETTLEMENT_NOT_ADJUSTABLE',
+    ],
+    ['a delete', 'DELETE', '', undefined, 'SETTLEMENT_NOT_DELETABLE'],
+  ] as const)(
+    '%s that waited for a claim finds the settlement PENDING_TRANSFER and refuses (409)',
+    async (_, method, action, body, code) => {
+      const { referenceMonth, professionalId, ids } = await settledMonth();
+      const victim = ids[0]!;
+      const before = await stored(ids);
+      const audit = await count(world.db, 'audit_log');
+
+      // A claim by hand, as the generation makes it: file, transfer, and the link written from the
+      // settlement locked FOR KEY SHARE — left uncommitted.
+      await other.query('BEGIN');
+      const { rows: files } = await other.query<{ id: string }>(
+        `INSERT INTO sepa_files (msg_id, payment_info_id, amount_cents, transaction_count, reference_month,
+                                 execution_date, debtor_name, debtor_iban)
+         VALUES ($1, $1 || '-P1', 1, 1, $2, '2099-01-02', 'Debtor', $3) RETURNING id`,
+        [`RACE-${referenceMonth}`, referenceMonth, VALID_IBAN],
+      );
+      const fileId = files[0]!.id;
+      const { rows: transfers } = await other.query<{ id: string }>(
+        `INSERT INTO sepa_transactions (sepa_file_id, end_to_end_id, professional_id, amount_cents,
+                                        creditor_name, creditor_iban, remittance_information)
+         VALUES ($1, $2, $3, 1, 'Creditor', $4, '') RETURNING id`,
+        [fileId, `RACE-${referenceMonth}-1`, professionalId, VALID_IBAN],
+      );
+      const { rows: linked } = await other.query(
+        `INSERT INTO sepa_transaction_settlements (sepa_transaction_id, sepa_file_id, settlement_id, amount_cents)
+         SELECT $1, $2, s.id, coalesce(s.adjusted_cents, s.net_cents)
+           FROM settlements s WHERE s.id = $3 AND s.status = 'SETTLED'
+          ORDER BY s.id
+            FOR KEY SHARE OF s
+         RETURNING settlement_id`,
+        [transfers[0]!.id, fileId, victim],
+      );
+      expect(linked).toHaveLength(1);
+
+      const guard = inFlight(
+        world.request(method, `/v2/admin/settlement/${victim}${action ? `/${action}` : ''}`, body),
+      );
+      // It waits in lockSettlements' FOR UPDATE for the claim.
+      const waiting = await waitersOnOther(guard.state);
+      expect(waiting).toHaveLength(1);
+      expect(waiting[0]).toMatch(/FROM settlements WHERE id = ANY\(\$1::uuid\[\]\) ORDER BY id FOR UPDATE$/);
+      await other.query('COMMIT');
+
+      expect(await guard.answer).toEqual({ status: 409, body: expect.objectContaining({ code }) });
+      expect(await stored(ids)).toEqual(before);
+      expect(await shown(ids)).toEqual({
+        [victim]: 'PENDING_TRANSFER',
+        [ids[1]!]: 'SETTLED',
+        [ids[2]!]: 'SETTLED',
+      });
+      expect(
+        await count(world.db, 'sepa_transaction_settlements WHERE settlement_id = $1 AND live', [victim]),
+      ).toBe(1);
+      expect(await count(world.db, 'audit_log')).toBe(audit);
+    },
+  );
+});

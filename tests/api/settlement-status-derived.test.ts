@@ -55,16 +55,8 @@ describe.each(testDatabaseKinds())('PENDING_TRANSFER derived from a live SEPA li
   }, 120_000);
   afterAll(async () => world?.stop());
 
-  const call = async <T = ErrorBody>(method: string, path: string, body?: unknown, status = 200) => {
-    const response = await world.request(method, path, body);
-    const text = await response.text();
-    expect({ path, status: response.status, body: response.status === status ? null : text }).toEqual({
-      path,
-      status,
-      body: null,
-    });
-    return (text ? JSON.parse(text) : null) as T;
-  };
+  const call = <T = ErrorBody>(method: string, path: string, body?: unknown, status?: number) =>
+    world.call<T>(method, path, body, status);
 
   let keyNumber = 0;
   const generate = (referenceMonth: string, professionalIds: string[]) =>

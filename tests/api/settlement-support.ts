@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { caseSettlementAmounts } from '../../domain/fees';
 import type { SettlementStatus } from '../../domain/settlement-status';
 import type { Database } from '../../server/db/client';
@@ -28,6 +29,8 @@ export interface SettlementWorld {
   adminToken: string;
   customerId: string;
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** A request that must answer `status` (the body is shown when it does not); its JSON body. */
+  call<T>(method: string, path: string, body?: unknown, status?: number): Promise<T>;
   /** A doctor; `complete` gives every field settling needs. */
   professional(name: string, complete?: boolean): Promise<string>;
   settlement(input: NewSettlement): Promise<string>;
@@ -45,7 +48,7 @@ export async function startSettlementWorld(kind: TestDatabaseKind): Promise<Sett
   const adminToken = await issueToken(db, adminId);
   const customerId = await insertUser(db, { email: 'customer@demo.pt' });
 
-  return {
+  const world: SettlementWorld = {
     db,
     api,
     adminToken,
@@ -62,6 +65,16 @@ export async function startSettlementWorld(kind: TestDatabaseKind): Promise<Sett
         body:
           body === undefined ? undefined : json ? JSON.stringify(body) : (body as Uint8Array<ArrayBuffer>),
       });
+    },
+    async call<T>(method: string, path: string, body?: unknown, status = 200) {
+      const response = await world.request(method, path, body);
+      const text = await response.text();
+      expect({ path, status: response.status, body: response.status === status ? null : text }).toEqual({
+        path,
+        status,
+        body: null,
+      });
+      return (text ? JSON.parse(text) : null) as T;
     },
     async professional(name, complete = true) {
       sequence += 1;
@@ -152,4 +165,5 @@ export async function startSettlementWorld(kind: TestDatabaseKind): Promise<Sett
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return world;
 }

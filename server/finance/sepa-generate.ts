@@ -24,6 +24,7 @@ import {
   WAITING_FOR_FILE,
 } from './sepa-candidates';
 import { sepaFileSummary } from './sepa-files';
+import { isSecondLiveLink } from './settlement-status-sql';
 import { PAYABLE_SQL } from './settlements';
 
 export type SepaGenerateInput = z.output<typeof sepaGenerateBodySchema>;
@@ -233,6 +234,11 @@ async function writeFile(
   const settledCents = p.paid.reduce((sum, d) => sum + d.owedCents, 0);
   const recoveredCents = p.paid.reduce((sum, d) => sum + d.recoveredCents, 0);
 
+  // A return's undo put a settlement (or a recovery) back in its file meanwhile: the plan is stale.
+  const unlessTakenMeanwhile = (error: unknown) => {
+    throw isSecondLiveLink(error) ? refuse('SEPA_CHANGED_RETRY') : error;
+  };
+
   // The file and its transfers as planned (the stored XML is attached once written), so the claim
   // can link the settlements to them.
   await tx.query(
@@ -283,8 +289,9 @@ async function writeFile(
   // from the plan and schema-checked meanwhile: the server's CPU and PostgreSQL's work side by side
   // (docs/decisions/0089).
   const [{ rows: linked }, written] = await Promise.all([
-    tx.query<{ sepa_transaction_id: string; settlement_id: string; payable_cents: number }>(
-      `INSERT INTO sepa_transaction_settlements (sepa_transaction_id, sepa_file_id, settlement_id, amount_cents)
+    tx
+      .query<{ sepa_transaction_id: string; settlement_id: string; payable_cents: number }>(
+        `INSERT INTO sepa_transaction_settlements (sepa_transaction_id, sepa_file_id, settlement_id, amount_cents)
        SELECT t.id, $1, s.id, ${PAYABLE_SQL}
          FROM settlements s JOIN unnest($2::uuid[], $3::uuid[]) AS t(professional_id, id)
               ON t.professional_id = s.professional_id
@@ -295,8 +302,9 @@ async function writeFile(
         ORDER BY s.id
           FOR KEY SHARE OF s
        RETURNING sepa_transaction_id, settlement_id, amount_cents AS payable_cents`,
-      [fileId, doctorIds, transactionIds, p.referenceMonth],
-    ),
+        [fileId, doctorIds, transactionIds, p.referenceMonth],
+      )
+      .catch(unlessTakenMeanwhile),
     schemaValidFile(p, deps.sepa, messageId, actor.at),
   ]);
   const doctorOfTransfer = new Map<string, string>(
@@ -368,11 +376,13 @@ async function writeFile(
     }
   });
   if (deductions.tx.length > 0)
-    await tx.query(
-      `INSERT INTO sepa_transaction_recoveries (sepa_transaction_id, sepa_file_id, settlement_id, amount_cents)
-       SELECT t, $1, s, c FROM unnest($2::uuid[], $3::uuid[], $4::int[]) AS u(t, s, c) ORDER BY s`,
-      [fileId, deductions.tx, deductions.settlement, deductions.cents],
-    );
+    await tx
+      .query(
+        `INSERT INTO sepa_transaction_recoveries (sepa_transaction_id, sepa_file_id, settlement_id, amount_cents)
+         SELECT t, $1, s, c FROM unnest($2::uuid[], $3::uuid[], $4::int[]) AS u(t, s, c) ORDER BY s`,
+        [fileId, deductions.tx, deductions.settlement, deductions.cents],
+      )
+      .catch(unlessTakenMeanwhile);
 
   const file = await sepaFileSummary(tx, fileId);
   return {

@@ -19,6 +19,20 @@ export const LIVE_LINK_JOIN = `LEFT JOIN sepa_transaction_settlements lv
 export const HAS_LIVE_LINK = `EXISTS (SELECT 1 FROM sepa_transaction_settlements lv
                   WHERE lv.settlement_id = s.id AND (CASE WHEN lv.live THEN true END) = true)`;
 
+/**
+ * A unique `(settlement_id, CASE WHEN live THEN true END)` key refused a second live link: another
+ * transaction put the settlement in a file (or deducted the recovery) meanwhile — a claim and a
+ * return's undo lock settlements only FOR KEY SHARE, which they share. The caller's refusal, not a 500.
+ */
+export const isSecondLiveLink = (error: unknown): boolean => {
+  const failure = error as { code?: unknown; constraint?: unknown } | null;
+  return (
+    failure?.code === '23505' &&
+    (failure.constraint === 'sepa_transaction_settlements_settlement_key' ||
+      failure.constraint === 'sepa_transaction_recoveries_settlement_key')
+  );
+};
+
 /** The status the API answers for `s` joined by LIVE_LINK_JOIN. */
 export const SHOWN_STATUS = `CASE WHEN s.status = 'SETTLED' AND lv.settlement_id IS NOT NULL THEN 'PENDING_TRANSFER' ELSE s.status END`;
 

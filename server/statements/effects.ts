@@ -2,6 +2,7 @@ import type { SepaStatus } from '../../domain/sepa-status';
 import type { Queryable } from '../db/client';
 import { applySepaEvent, LIVE_IN_FILE, lockSepaFile } from '../finance/sepa-files';
 import { moveSettlements } from '../finance/settlement-moves';
+import { isSecondLiveLink } from '../finance/settlement-status-sql';
 import { rejectTransfer, type TransferRejection } from '../finance/transfer-rejection';
 import { recordAudit } from '../platform/audit';
 import type { Actor } from '../platform/mutation';
@@ -93,22 +94,40 @@ async function undoReturn(
   before: TransferRejection,
 ): Promise<void> {
   const moved = [...before.fromPendingTransfer, ...before.fromPaid];
+  // Locked before they are checked, in id order, as a SEPA generation locks them: a refund, adjustment
+  // or delete holding one is waited for and then seen below; one coming after waits for this
+  // transaction and then finds the settlement in its file again (PENDING_TRANSFER is the live link,
+  // decision 0119). The recoveries too: a generation deducting one again holds it FOR UPDATE.
+  await tx.query('SELECT 1 FROM settlements WHERE id = ANY($1::uuid[]) ORDER BY id FOR KEY SHARE', [
+    [...moved, ...before.liveRecoveryIds],
+  ]);
   const { rows: elsewhere } = await tx.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM settlements s
-      WHERE s.id = ANY($1::uuid[])
-        AND (s.status <> 'SETTLED'
-             OR EXISTS (SELECT 1 FROM sepa_transaction_settlements l WHERE l.settlement_id = s.id AND l.live))`,
-    [moved],
+      WHERE (s.id = ANY($1::uuid[])
+             AND (s.status <> 'SETTLED'
+                  OR EXISTS (SELECT 1 FROM sepa_transaction_settlements l WHERE l.settlement_id = s.id AND l.live)))
+         OR (s.id = ANY($2::uuid[])
+             AND (s.status <> 'REFUNDED_PAID'
+                  OR EXISTS (SELECT 1 FROM sepa_transaction_recoveries x WHERE x.settlement_id = s.id AND x.live)))`,
+    [moved, before.liveRecoveryIds],
   );
   if (elsewhere[0]!.n > 0) throw refuse('STATEMENT_UNMATCH_BLOCKED');
-  await tx.query(
-    'UPDATE sepa_transaction_settlements SET live = true WHERE sepa_transaction_id = $1 AND settlement_id = ANY($2::uuid[])',
-    [transfer.id, before.liveSettlementIds],
-  );
-  await tx.query(
-    'UPDATE sepa_transaction_recoveries SET live = true WHERE sepa_transaction_id = $1 AND settlement_id = ANY($2::uuid[])',
-    [transfer.id, before.liveRecoveryIds],
-  );
+  // A generation that claimed them (or deducted the recoveries) meanwhile, uncommitted when checked.
+  const unlessTakenMeanwhile = (error: unknown) => {
+    throw isSecondLiveLink(error) ? refuse('STATEMENT_UNMATCH_BLOCKED') : error;
+  };
+  await tx
+    .query(
+      'UPDATE sepa_transaction_settlements SET live = true WHERE sepa_transaction_id = $1 AND settlement_id = ANY($2::uuid[])',
+      [transfer.id, before.liveSettlementIds],
+    )
+    .catch(unlessTakenMeanwhile);
+  await tx
+    .query(
+      'UPDATE sepa_transaction_recoveries SET live = true WHERE sepa_transaction_id = $1 AND settlement_id = ANY($2::uuid[])',
+      [transfer.id, before.liveRecoveryIds],
+    )
+    .catch(unlessTakenMeanwhile);
   const context = {
     sepaFileId: transfer.sepa_file_id,
     msgId: transfer.msg_id,

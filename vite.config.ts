@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -62,5 +63,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     restoreMocks: true,
+    // Vitest's default is one file at a time on two cores (CPUs − 1). Most suites wait on PostgreSQL,
+    // a server process or Chromium: two at a time ran the whole suite (4,576 tests, 779 s of test time
+    // end to end) in 442 s on a 2-core machine (2026-11-27).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../support/databases';
+import { inFlight, lockWaiters, openSecondConnection } from '../support/lock-waits';
 import { count } from './harness';
 import { expectStatus, MONTH, newIban, type SepaWorld, startSepaWorld } from './sepa-support';
 import { generateSepaFile, importStatement, settlementStatuses } from './statements-reconcile-support';
@@ -27,12 +28,7 @@ describe.skipIf(!serverUrl)(
     let otherPid: number;
     beforeAll(async () => {
       world = await startSepaWorld(testDatabaseKinds().find((kind) => kind.name === 'postgres')!);
-      const { rows } = await world.db.query<{ name: string }>('SELECT current_database() AS name');
-      const url = new URL(serverUrl!);
-      url.pathname = `/${rows[0]!.name}`;
-      other = new pg.Client({ connectionString: url.toString() });
-      await other.connect();
-      otherPid = (await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      ({ client: other, pid: otherPid } = await openSecondConnection(world.db, serverUrl!));
     }, 120_000);
     afterEach(async () => {
       // A test that failed half-way must not leave its lock held for the next one.
@@ -43,29 +39,7 @@ describe.skipIf(!serverUrl)(
       await world?.stop();
     });
 
-    /** The request in flight as status and body, and whether it has answered yet. */
-    const inFlight = (response: Promise<Response>) => {
-      const state = { answered: false };
-      const answer = response.then(async (r) => {
-        state.answered = true;
-        const text = await r.text();
-        return { status: r.status, body: (text ? JSON.parse(text) : null) as { code?: string } | null };
-      });
-      return { state, answer };
-    };
-
-    /** The queries of the backends waiting for `other` — polled up to ~10 s, no longer once answered. */
-    async function waitersOnOther(state: { answered: boolean }): Promise<string[]> {
-      for (let attempt = 0; attempt < 200; attempt++) {
-        const { rows } = await world.db.query<{ query: string }>(
-          `SELECT query FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))`,
-          [otherPid],
-        );
-        if (rows.length > 0 || state.answered) return rows.map((row) => row.query.trim());
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      return [];
-    }
+    const waitersOnOther = (state: { answered: boolean }) => lockWaiters(world.db, otherPid, state);
 
     /**
      * A two-transfer SEPA file whose first transfer a statement line returns (AC04), after the file was

@@ -50,6 +50,14 @@ export const prepareSepaGeneration = (): Promise<void> => preparePainSchema(PAIN
 /** Every generation waits for the one before: two files can never take the same settlement. */
 const GENERATION_LOCK_KEY = 731_020_011;
 
+/**
+ * Waits for any SEPA generation in progress and keeps the next one out until the caller's transaction
+ * ends: for a change that puts settlements or recoveries back into a file (a return's undo), which
+ * would otherwise race a claim of the same rows under locks both share (docs/decisions/0119).
+ */
+export const excludeSepaGenerations = (tx: Queryable) =>
+  tx.query('SELECT pg_advisory_xact_lock($1)', [GENERATION_LOCK_KEY]);
+
 export interface SepaDeps {
   sepa: SepaConfig;
   storage: FileStorage;
@@ -184,7 +192,7 @@ export function generateSepaFile(
   // mutation()'s rule written out: the change and its audit row in one transaction. Not mutation()
   // itself, because a replayed answer changes nothing and so must write no audit row either.
   return db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [GENERATION_LOCK_KEY]);
+    await excludeSepaGenerations(tx);
     // Each statement here is planned as expensive (100,000 rows) and JIT-compiled for ~0.2 s that
     // its run never wins back (docs/decisions/0089).
     await tx.query('SET LOCAL jit = off');
@@ -285,23 +293,29 @@ async function writeFile(
   // PENDING_TRANSFER (decision 0119) — no settlement row is written. The rows are locked FOR KEY
   // SHARE in id order: a refund, adjustment or delete holding one (FOR UPDATE) is waited for, and the
   // row is then re-checked, so one that left SETTLED drops out and a changed amount is linked as it is
-  // now; either way the sums below differ from the plan and nothing is kept. The file is written
-  // from the plan and schema-checked meanwhile: the server's CPU and PostgreSQL's work side by side
-  // (docs/decisions/0089).
+  // now; either way the sums below differ from the plan and nothing is kept. The doctors' outstanding
+  // recoveries are locked by the same statement, in the same id order: locked apart, a bulk delete
+  // taking both kinds of row in id order could wait for this and this for it (a deadlock, a 500).
+  // The file is written from the plan and schema-checked meanwhile: the server's CPU and
+  // PostgreSQL's work side by side (docs/decisions/0089).
   const [{ rows: linked }, written] = await Promise.all([
     tx
       .query<{ sepa_transaction_id: string; settlement_id: string; payable_cents: number }>(
         `INSERT INTO sepa_transaction_settlements (sepa_transaction_id, sepa_file_id, settlement_id, amount_cents)
-       SELECT t.id, $1, s.id, ${PAYABLE_SQL}
-         FROM settlements s JOIN unnest($2::uuid[], $3::uuid[]) AS t(professional_id, id)
-              ON t.professional_id = s.professional_id
-        WHERE s.id = ANY(ARRAY(SELECT s.id FROM settlements s
-                                WHERE s.reference_month = $4 AND s.professional_id = ANY($2::uuid[])
-                                  AND ${WAITING_FOR_FILE}))
-          AND s.status = 'SETTLED'
-        ORDER BY s.id
-          FOR KEY SHARE OF s
-       RETURNING sepa_transaction_id, settlement_id, amount_cents AS payable_cents`,
+         SELECT t.id, $1, s.id, ${PAYABLE_SQL}
+           FROM (SELECT s.id, s.professional_id, s.status, s.adjusted_cents, s.net_cents
+                   FROM settlements s
+                  WHERE s.id = ANY(ARRAY(
+                          SELECT s.id FROM settlements s
+                           WHERE s.reference_month = $4 AND s.professional_id = ANY($2::uuid[]) AND ${WAITING_FOR_FILE}
+                          UNION ALL
+                          SELECT r.id FROM settlements r
+                           WHERE r.professional_id = ANY($2::uuid[]) AND ${RECOVERY_OUTSTANDING}))
+                  ORDER BY s.id
+                    FOR KEY SHARE) s
+           JOIN unnest($2::uuid[], $3::uuid[]) AS t(professional_id, id) ON t.professional_id = s.professional_id
+          WHERE s.status = 'SETTLED'
+         RETURNING sepa_transaction_id, settlement_id, amount_cents AS payable_cents`,
         [fileId, doctorIds, transactionIds, p.referenceMonth],
       )
       .catch(unlessTakenMeanwhile),
@@ -313,6 +327,7 @@ async function writeFile(
   const claimed = byDoctor(
     linked.map((link) => ({ ...link, professional_id: doctorOfTransfer.get(link.sepa_transaction_id)! })),
   );
+  // Locked by the claim already; one refunded since would be new here and differ from the plan.
   const { rows: recoveryRows } = await tx.query<{
     id: string;
     professional_id: string;
@@ -320,7 +335,7 @@ async function writeFile(
   }>(
     `SELECT r.id, r.professional_id, coalesce(r.adjusted_cents, r.net_cents) AS payable_cents
        FROM settlements r WHERE r.professional_id = ANY($1::uuid[]) AND ${RECOVERY_OUTSTANDING}
-      FOR UPDATE OF r`,
+      FOR KEY SHARE OF r`,
     [doctorIds],
   );
   const recovered = byDoctor(recoveryRows);

@@ -1,6 +1,7 @@
 import type { SepaStatus } from '../../domain/sepa-status';
 import type { Queryable } from '../db/client';
 import { applySepaEvent, LIVE_IN_FILE, lockSepaFile } from '../finance/sepa-files';
+import { excludeSepaGenerations } from '../finance/sepa-generate';
 import { moveSettlements } from '../finance/settlement-moves';
 import { isSecondLiveLink } from '../finance/settlement-status-sql';
 import { rejectTransfer, type TransferRejection } from '../finance/transfer-rejection';
@@ -75,29 +76,37 @@ async function reviewReturns(tx: Queryable, actor: Actor, transferIds: string[])
         [row.return_line_id, row.sepa_file_id, row.id, JSON.stringify(rejection), actor.at],
       );
     } else if (!row.return_line_id && row.effect_id) {
-      await lockSepaFile(tx, row.sepa_file_id);
+      const file = await lockSepaFile(tx, row.sepa_file_id);
       const before =
         typeof row.effect_before === 'string'
           ? (JSON.parse(row.effect_before) as TransferRejection)
           : (row.effect_before as TransferRejection);
-      await undoReturn(tx, actor, row, before);
+      await undoReturn(tx, actor, row, before, file.status);
       await tx.query('UPDATE statement_effects SET undone_at = $2 WHERE id = $1', [row.effect_id, actor.at]);
     }
   }
 }
 
-/** The return unmatched: the transfer back in its file as before, unless its settlements moved on. */
+/**
+ * The return unmatched: the transfer back in its file, its settlements as the file now is (PAID if it
+ * was paid meanwhile, else PENDING_TRANSFER), unless they moved on — or the file did: an UNAVAILABLE
+ * file pays nobody, so the return stays.
+ */
 async function undoReturn(
   tx: Queryable,
   actor: Actor,
   transfer: ReturnRow,
   before: TransferRejection,
+  fileStatus: SepaStatus,
 ): Promise<void> {
+  if (fileStatus === 'UNAVAILABLE') throw refuse('STATEMENT_UNMATCH_BLOCKED');
   const moved = [...before.fromPendingTransfer, ...before.fromPaid];
-  // Locked before they are checked, in id order, as a SEPA generation locks them: a refund, adjustment
-  // or delete holding one is waited for and then seen below; one coming after waits for this
-  // transaction and then finds the settlement in its file again (PENDING_TRANSFER is the live link,
-  // decision 0119). The recoveries too: a generation deducting one again holds it FOR UPDATE.
+  // No generation claims or deducts them while this puts them back (each would miss the other's
+  // uncommitted links, and they lock settlements and recoveries in different statements).
+  await excludeSepaGenerations(tx);
+  // Locked before they are checked, in id order: a refund, adjustment or delete holding one is waited
+  // for and then seen below; one coming after waits for this transaction and then finds the settlement
+  // in its file again (PENDING_TRANSFER is the live link, decision 0119).
   await tx.query('SELECT 1 FROM settlements WHERE id = ANY($1::uuid[]) ORDER BY id FOR KEY SHARE', [
     [...moved, ...before.liveRecoveryIds],
   ]);
@@ -133,18 +142,14 @@ async function undoReturn(
     msgId: transfer.msg_id,
     endToEndId: transfer.end_to_end_id,
   };
-  for (const [ids, to] of [
-    [before.fromPendingTransfer, 'PENDING_TRANSFER'],
-    [before.fromPaid, 'PAID'],
-  ] as const)
-    if (ids.length > 0)
-      await moveSettlements(tx, 's.id = ANY($1::uuid[])', [ids], {
-        from: 'SETTLED',
-        to,
-        action: 'settlement.return-undone',
-        actor,
-        context,
-      });
+  if (moved.length > 0)
+    await moveSettlements(tx, 's.id = ANY($1::uuid[])', [moved], {
+      from: 'SETTLED',
+      to: fileStatus === 'PAID' ? 'PAID' : 'PENDING_TRANSFER',
+      action: 'settlement.return-undone',
+      actor,
+      context,
+    });
   await tx.query(
     `UPDATE sepa_transactions SET status = 'INCLUDED', rejection_reason_code = NULL, rejection_reason_text = NULL,
             rejected_at = NULL, returned_by_statement_line_id = NULL

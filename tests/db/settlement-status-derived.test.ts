@@ -84,10 +84,20 @@ describe.each(testDatabaseKinds())('PENDING_TRANSFER derived from live SEPA link
       await scratch.query(`UPDATE settlements SET status = 'PENDING_TRANSFER' WHERE id = $1`, [
         orphan.settlements[0],
       ]);
-      await expect(runMigration0033(scratch)).rejects.toThrow(/1 settlement\(s\) whose PENDING_TRANSFER/);
+      await expect(runMigration0033(scratch)).rejects.toThrow(
+        /1 PENDING_TRANSFER settlement\(s\) in no live SEPA file, 0 SETTLED/,
+      );
       expect(await stored(scratch, orphan.settlements)).toEqual(['PENDING_TRANSFER']);
-
       await scratch.query(`UPDATE settlements SET status = 'SETTLED' WHERE id = $1`, [orphan.settlements[0]]);
+
+      // A SETTLED settlement live in a PAID file: it would come out PENDING_TRANSFER in a file that is over.
+      const over = await linkFixture(scratch, 1);
+      await link(scratch, over.transaction, over.file, over.settlements);
+      await scratch.query(`UPDATE sepa_files SET status = 'PAID' WHERE id = $1`, [over.file]);
+      await expect(runMigration0033(scratch)).rejects.toThrow(
+        /0 PENDING_TRANSFER settlement\(s\) in no live SEPA file, 1 SETTLED\/PENDING_TRANSFER settlement\(s\) live in a PAID/,
+      );
+      await scratch.query(`UPDATE settlements SET status = 'PAID' WHERE id = $1`, [over.settlements[0]]);
       await runMigration0033(scratch);
       expect(await stored(scratch, f.settlements)).toEqual(['SETTLED', 'SETTLED']);
       expect(await shown(scratch, f.settlements)).toEqual(['PENDING_TRANSFER', 'PENDING_TRANSFER']);

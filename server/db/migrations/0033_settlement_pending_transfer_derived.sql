@@ -5,19 +5,23 @@
 -- answers comes from server/finance/settlement-status-sql.ts, and `settlement_statuses` below says the
 -- same for tests and ad-hoc SQL.
 
--- Refuse to convert a database whose stored statuses and live links disagree: such a row would come
--- out of the conversion with a different status than it went in.
+-- Refuse to convert a database whose stored statuses and live links disagree, rather than decide for
+-- the operator what such a row was: (a) PENDING_TRANSFER in no live file would come out SETTLED, payable
+-- again; (b) SETTLED or PENDING_TRANSFER with a live link in a PAID or UNAVAILABLE file (an earlier
+-- return's undo could leave one) would come out PENDING_TRANSFER in a file that is over. The fix-up for
+-- each is in docs/decisions/0119; the migration then runs again.
 DO $$
-DECLARE orphans bigint;
+DECLARE unlinked bigint; over bigint;
 BEGIN
-  SELECT count(*) INTO orphans
-    FROM settlements s
-   WHERE (s.status = 'PENDING_TRANSFER') <> EXISTS (
-           SELECT 1 FROM sepa_transaction_settlements l JOIN sepa_files f ON f.id = l.sepa_file_id
-            WHERE l.settlement_id = s.id AND l.live AND f.status IN ('GENERATED', 'AVAILABLE'))
-     AND s.status IN ('PENDING_TRANSFER', 'SETTLED');
-  IF orphans > 0 THEN
-    RAISE EXCEPTION 'migration 0033: % settlement(s) whose PENDING_TRANSFER status and live SEPA link disagree', orphans;
+  SELECT count(*) INTO unlinked FROM settlements s
+   WHERE s.status = 'PENDING_TRANSFER'
+     AND NOT EXISTS (SELECT 1 FROM sepa_transaction_settlements l WHERE l.settlement_id = s.id AND l.live);
+  SELECT count(*) INTO over FROM settlements s
+    JOIN sepa_transaction_settlements l ON l.settlement_id = s.id AND l.live
+    JOIN sepa_files f ON f.id = l.sepa_file_id
+   WHERE s.status IN ('SETTLED', 'PENDING_TRANSFER') AND f.status NOT IN ('GENERATED', 'AVAILABLE');
+  IF unlinked > 0 OR over > 0 THEN
+    RAISE EXCEPTION 'migration 0033: % PENDING_TRANSFER settlement(s) in no live SEPA file, % SETTLED/PENDING_TRANSFER settlement(s) live in a PAID or UNAVAILABLE file (see docs/decisions/0119)', unlinked, over;
   END IF;
 END $$;
 

@@ -312,6 +312,7 @@ async function writeFile(
                           SELECT r.id FROM settlements r
                            WHERE r.professional_id = ANY($2::uuid[]) AND ${RECOVERY_OUTSTANDING}))
                   ORDER BY s.id
+                 OFFSET 0 -- keeps the outer status test out of here: recoveries must be locked too
                     FOR KEY SHARE) s
            JOIN unnest($2::uuid[], $3::uuid[]) AS t(professional_id, id) ON t.professional_id = s.professional_id
           WHERE s.status = 'SETTLED'

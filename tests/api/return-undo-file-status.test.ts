@@ -5,9 +5,12 @@ import { expectStatus, type SepaWorld, startSepaWorld } from './sepa-support';
 import {
   type GeneratedFile,
   generateSepaFile,
-  importStatement,
+  importReturn,
+  lineStatus,
   sepaStatus,
   settlementStatuses,
+  transferStatus,
+  unmatchLine,
 } from './statements-reconcile-support';
 
 /**
@@ -27,16 +30,8 @@ describe.each(testDatabaseKinds())('a return unmatched after its file changed st
     world = await startSepaWorld(kind);
   }, 120_000);
   afterAll(async () => world?.stop());
-
-  const unmatch = (lineId: string) => world.call('POST', `/v2/admin/statements/lines/${lineId}/unmatch`);
   const mark = (fileId: string, action: 'available' | 'paid' | 'unavailable') =>
     world.call('POST', `/v2/admin/settlement/sepa/${fileId}/${action}`);
-  const transferStatus = async (id: string) =>
-    (await world.db.query<{ status: string }>('SELECT status FROM sepa_transactions WHERE id = $1', [id]))
-      .rows[0]!.status;
-  const lineStatus = async (id: string) =>
-    (await world.db.query<{ status: string }>('SELECT status FROM statement_lines WHERE id = $1', [id]))
-      .rows[0]!.status;
   /** The settlements a transfer pays (its links, live or not). */
   const settlementsOf = async (transferId: string) =>
     (
@@ -85,18 +80,8 @@ describe.each(testDatabaseKinds())('a return unmatched after its file changed st
     expect(returnedSettlements).toHaveLength(1);
     expect(otherSettlements).toHaveLength(1);
 
-    const { lineIds, result } = await importStatement(world.db, world.adminId, [
-      {
-        amountCents: returned!.amountCents,
-        bankDate: '2026-05-11',
-        endToEndId: returned!.endToEndId,
-        kind: 'return',
-        returnReason: 'AC04',
-        description: `DEVOLUCAO ${returned!.endToEndId}`,
-      },
-    ]);
-    expect(result).toEqual({ matched: 1, suggested: 0, unmatched: 0 });
-    expect(await transferStatus(returned!.id)).toBe('REJECTED');
+    const lineIds = [await importReturn(world, returned!)];
+    expect(await transferStatus(world.db, returned!.id)).toBe('REJECTED');
     expect(await settlementStatuses(world.db, returnedSettlements)).toEqual(['SETTLED']);
     expect(await liveFiles(returnedSettlements)).toEqual([]);
     expect(await blocks(returned!.professionalId)).toHaveLength(1);
@@ -128,16 +113,16 @@ describe.each(testDatabaseKinds())('a return unmatched after its file changed st
       const audit = await count(world.db, 'audit_log');
       const effects = await count(world.db, 'statement_effects WHERE undone_at IS NULL');
 
-      expect(await expectStatus(await unmatch(lineId), 409)).toMatchObject({
+      expect(await expectStatus(await unmatchLine(world, lineId), 409)).toMatchObject({
         code: 'STATEMENT_UNMATCH_BLOCKED',
       });
-      expect(await transferStatus(returned.id)).toBe('REJECTED');
-      expect(await transferStatus(other.id)).toBe('INCLUDED');
+      expect(await transferStatus(world.db, returned.id)).toBe('REJECTED');
+      expect(await transferStatus(world.db, other.id)).toBe('INCLUDED');
       expect(await settlementStatuses(world.db, returnedSettlements)).toEqual(['SETTLED']);
       expect(await storedStatuses(returnedSettlements)).toEqual(['SETTLED']);
       expect(await liveFiles([...returnedSettlements, ...otherSettlements])).toEqual([]);
       expect(await blocks(returned.professionalId)).toEqual(blocksBefore);
-      expect(await lineStatus(lineId)).toBe('MATCHED');
+      expect(await lineStatus(world.db, lineId)).toBe('MATCHED');
       expect(await sepaStatus(world.db, file.id)).toBe('UNAVAILABLE');
       expect(await count(world.db, 'audit_log')).toBe(audit);
       expect(await count(world.db, 'statement_effects WHERE undone_at IS NULL')).toBe(effects);
@@ -146,11 +131,11 @@ describe.each(testDatabaseKinds())('a return unmatched after its file changed st
       ).toBe(0);
 
       // Asked again, the same answer.
-      expect(await expectStatus(await unmatch(lineId), 409)).toMatchObject({
+      expect(await expectStatus(await unmatchLine(world, lineId), 409)).toMatchObject({
         code: 'STATEMENT_UNMATCH_BLOCKED',
       });
-      expect(await lineStatus(lineId)).toBe('MATCHED');
-      expect(await transferStatus(returned.id)).toBe('REJECTED');
+      expect(await lineStatus(world.db, lineId)).toBe('MATCHED');
+      expect(await transferStatus(world.db, returned.id)).toBe('REJECTED');
     },
   );
 
@@ -168,16 +153,16 @@ describe.each(testDatabaseKinds())('a return unmatched after its file changed st
       expect(await liveFiles(returnedSettlements)).toEqual([]);
       const audit = await count(world.db, 'audit_log');
 
-      await expectStatus(await unmatch(lineId), 200);
-      expect(await lineStatus(lineId)).toBe('UNMATCHED');
-      expect(await transferStatus(returned.id)).toBe('INCLUDED');
+      await expectStatus(await unmatchLine(world, lineId), 200);
+      expect(await lineStatus(world.db, lineId)).toBe('UNMATCHED');
+      expect(await transferStatus(world.db, returned.id)).toBe('INCLUDED');
       expect(await storedStatuses(returnedSettlements)).toEqual(['PAID']);
       expect(await settlementStatuses(world.db, returnedSettlements)).toEqual(['PAID']);
       expect(await liveFiles(returnedSettlements)).toEqual([[returnedSettlements[0], file.id]]);
       expect(await blocks(returned.professionalId)).toEqual([]);
       expect(await sepaStatus(world.db, file.id)).toBe('PAID');
       // The other transfer is as the PAID mark left it.
-      expect(await transferStatus(other.id)).toBe('INCLUDED');
+      expect(await transferStatus(world.db, other.id)).toBe('INCLUDED');
       expect(await storedStatuses(otherSettlements)).toEqual(['PAID']);
       expect(await liveFiles(otherSettlements)).toEqual([[otherSettlements[0], file.id]]);
       expect(await count(world.db, 'audit_log')).toBeGreaterThan(audit);
@@ -198,15 +183,15 @@ describe.each(testDatabaseKinds())('a return unmatched after its file changed st
       await returnedTransfer('AVAILABLE');
     const audit = await count(world.db, 'audit_log');
 
-    await expectStatus(await unmatch(lineId), 200);
-    expect(await lineStatus(lineId)).toBe('UNMATCHED');
-    expect(await transferStatus(returned.id)).toBe('INCLUDED');
+    await expectStatus(await unmatchLine(world, lineId), 200);
+    expect(await lineStatus(world.db, lineId)).toBe('UNMATCHED');
+    expect(await transferStatus(world.db, returned.id)).toBe('INCLUDED');
     expect(await settlementStatuses(world.db, returnedSettlements)).toEqual(['PENDING_TRANSFER']);
     expect(await storedStatuses(returnedSettlements)).toEqual(['SETTLED']);
     expect(await liveFiles(returnedSettlements)).toEqual([[returnedSettlements[0], file.id]]);
     expect(await blocks(returned.professionalId)).toEqual([]);
     expect(await sepaStatus(world.db, file.id)).toBe('AVAILABLE');
-    expect(await transferStatus(other.id)).toBe('INCLUDED');
+    expect(await transferStatus(world.db, other.id)).toBe('INCLUDED');
     expect(await settlementStatuses(world.db, otherSettlements)).toEqual(['PENDING_TRANSFER']);
     expect(await count(world.db, 'audit_log')).toBeGreaterThan(audit);
   });

@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../support/databases';
-import { inFlight, lockWaiters, openSecondConnection } from '../support/lock-waits';
+import { inFlight, secondConnection } from '../support/lock-waits';
 import { count } from './harness';
 import { expectStatus, MONTH, newIban, type SepaWorld, startSepaWorld } from './sepa-support';
-import { generateSepaFile, importStatement, settlementStatuses } from './statements-reconcile-support';
+import {
+  generateSepaFile,
+  importReturn,
+  importStatement,
+  lineStatus,
+  settlementStatuses,
+  transferStatus,
+  unmatchLine,
+} from './statements-reconcile-support';
 
 /**
  * Unmatching a return (undoReturn, server/statements/effects.ts) against a refund or a SEPA claim, on
@@ -24,22 +31,11 @@ describe.skipIf(!serverUrl)(
   'a return unmatched against a refund or a claim, two connections on postgres',
   () => {
     let world: SepaWorld;
-    let other: pg.Client;
-    let otherPid: number;
     beforeAll(async () => {
       world = await startSepaWorld(testDatabaseKinds().find((kind) => kind.name === 'postgres')!);
-      ({ client: other, pid: otherPid } = await openSecondConnection(world.db, serverUrl!));
     }, 120_000);
-    afterEach(async () => {
-      // A test that failed half-way must not leave its lock held for the next one.
-      await other.query('ROLLBACK');
-    });
-    afterAll(async () => {
-      await other?.end();
-      await world?.stop();
-    });
-
-    const waitersOnOther = (state: { answered: boolean }) => lockWaiters(world.db, otherPid, state);
+    afterAll(async () => world?.stop());
+    const other = secondConnection(() => world.db, serverUrl);
 
     /**
      * A two-transfer SEPA file whose first transfer a statement line returns (AC04), after the file was
@@ -52,17 +48,7 @@ describe.skipIf(!serverUrl)(
           { amountCents: -file.amountCents, batchId: file.paymentInfoId },
         ]);
       const transfer = file.transfers[0]!;
-      const { lineIds, result } = await importStatement(world.db, world.adminId, [
-        {
-          amountCents: transfer.amountCents,
-          bankDate: '2026-05-11',
-          endToEndId: transfer.endToEndId,
-          kind: 'return',
-          returnReason: 'AC04',
-          description: `DEVOLUCAO ${transfer.endToEndId}`,
-        },
-      ]);
-      expect(result).toEqual({ matched: 1, suggested: 0, unmatched: 0 });
+      const lineIds = [await importReturn(world, transfer)];
       const { rows } = await world.db.query<{ settlement_id: string }>(
         'SELECT settlement_id FROM sepa_transaction_settlements WHERE sepa_transaction_id = $1',
         [transfer.id],
@@ -70,14 +56,10 @@ describe.skipIf(!serverUrl)(
       const settlementIds = rows.map((row) => row.settlement_id);
       expect(settlementIds).toHaveLength(1);
       expect(await settlementStatuses(world.db, settlementIds)).toEqual(['SETTLED']);
-      expect(await transferStatus(transfer.id)).toBe('REJECTED');
+      expect(await transferStatus(world.db, transfer.id)).toBe('REJECTED');
       expect(await blocks(transfer.professionalId)).toBe(1);
       return { file, transfer, settlementIds, lineId: lineIds[0]! };
     }
-
-    const transferStatus = async (id: string) =>
-      (await world.db.query<{ status: string }>('SELECT status FROM sepa_transactions WHERE id = $1', [id]))
-        .rows[0]!.status;
     const blocks = (professionalId: string) =>
       count(world.db, 'payout_blocks WHERE professional_id = $1', [professionalId]);
     const liveLinks = (ids: readonly string[]) =>
@@ -89,10 +71,6 @@ describe.skipIf(!serverUrl)(
           [id],
         )
       ).rows[0]!;
-    const lineStatus = async (id: string) =>
-      (await world.db.query<{ status: string }>('SELECT status FROM statement_lines WHERE id = $1', [id]))
-        .rows[0]!.status;
-    const unmatch = (lineId: string) => world.call('POST', `/v2/admin/statements/lines/${lineId}/unmatch`);
     /** The transfer each settlement's live link is in. */
     const liveTransfers = async (ids: readonly string[]) =>
       (
@@ -125,10 +103,10 @@ describe.skipIf(!serverUrl)(
           `UPDATE settlements SET status = 'REFUNDED', notes = 'Cliente reembolsado' WHERE id = $1`,
           [victim],
         );
-        const undo = inFlight(unmatch(lineId));
+        const undo = inFlight(unmatchLine(world, lineId));
         // It waits in undoReturn's FOR KEY SHARE, before its check. Soft: were it not to wait, what it
         // then answers and leaves is the failure worth reading.
-        const waiting = await waitersOnOther(undo.state);
+        const waiting = await other.waiters(undo.state);
         expect.soft(waiting).toHaveLength(1);
         expect
           .soft(waiting[0])
@@ -139,16 +117,16 @@ describe.skipIf(!serverUrl)(
           status: 409,
           body: expect.objectContaining({ code: 'STATEMENT_UNMATCH_BLOCKED' }),
         });
-        expect(await transferStatus(transfer.id)).toBe('REJECTED');
+        expect(await transferStatus(world.db, transfer.id)).toBe('REJECTED');
         expect(await liveLinks(settlementIds)).toBe(0);
         expect(await stored(victim)).toEqual({ status: 'REFUNDED', notes: 'Cliente reembolsado' });
         expect(await settlementStatuses(world.db, settlementIds)).toEqual(['REFUNDED']);
         expect(await blocks(transfer.professionalId)).toBe(1);
-        expect(await lineStatus(lineId)).toBe('MATCHED');
+        expect(await lineStatus(world.db, lineId)).toBe('MATCHED');
         expect(await count(world.db, 'audit_log')).toBe(audit);
 
         // Asked again, with nothing in flight, the answer is the same.
-        expect(await expectStatus(await unmatch(lineId), 409)).toMatchObject({
+        expect(await expectStatus(await unmatchLine(world, lineId), 409)).toMatchObject({
           code: 'STATEMENT_UNMATCH_BLOCKED',
         });
       },
@@ -175,7 +153,7 @@ describe.skipIf(!serverUrl)(
         }),
       );
       // It waits in lockSettlements' FOR UPDATE.
-      const waiting = await waitersOnOther(refund.state);
+      const waiting = await other.waiters(refund.state);
       expect(waiting).toHaveLength(1);
       expect(waiting[0]).toMatch(/FROM settlements WHERE id = ANY\(\$1::uuid\[\]\) ORDER BY id FOR UPDATE$/);
       await other.query('COMMIT');
@@ -223,11 +201,11 @@ describe.skipIf(!serverUrl)(
       );
       expect(linked).toHaveLength(settlementIds.length);
 
-      const undo = inFlight(unmatch(lineId));
+      const undo = inFlight(unmatchLine(world, lineId));
       // Its FOR KEY SHARE shares the claim's and its check does not see the uncommitted links: it waits
       // in the re-live UPDATE, on the unique key of the live link. Soft: were it not to wait, what it then
       // answers and leaves is the failure worth reading.
-      const waiting = await waitersOnOther(undo.state);
+      const waiting = await other.waiters(undo.state);
       expect.soft(waiting).toHaveLength(1);
       expect.soft(waiting[0]).toMatch(/^UPDATE sepa_transaction_settlements SET live = true WHERE /);
       await other.query('COMMIT');
@@ -236,15 +214,15 @@ describe.skipIf(!serverUrl)(
         status: 409,
         body: expect.objectContaining({ code: 'STATEMENT_UNMATCH_BLOCKED' }),
       });
-      expect(await transferStatus(transfer.id)).toBe('REJECTED');
+      expect(await transferStatus(world.db, transfer.id)).toBe('REJECTED');
       expect(await liveTransfers(settlementIds)).toEqual(settlementIds.map(() => claimId));
       expect(await settlementStatuses(world.db, settlementIds)).toEqual(['PENDING_TRANSFER']);
       expect(await blocks(transfer.professionalId)).toBe(1);
-      expect(await lineStatus(lineId)).toBe('MATCHED');
+      expect(await lineStatus(world.db, lineId)).toBe('MATCHED');
       expect(await count(world.db, 'audit_log')).toBe(audit);
 
       // Asked again, with nothing in flight, the answer is the same.
-      expect(await expectStatus(await unmatch(lineId), 409)).toMatchObject({
+      expect(await expectStatus(await unmatchLine(world, lineId), 409)).toMatchObject({
         code: 'STATEMENT_UNMATCH_BLOCKED',
       });
     });
@@ -273,7 +251,7 @@ describe.skipIf(!serverUrl)(
       const generation = inFlight(generate(transfer.professionalId));
       // It planned with the settlement waiting for a file (the undo is not committed) and waits in the
       // claim, on the unique key of the live link.
-      const waiting = await waitersOnOther(generation.state);
+      const waiting = await other.waiters(generation.state);
       expect(waiting.map((query) => query.split('(')[0]!.trim())).toEqual([
         'INSERT INTO sepa_transaction_settlements',
       ]);

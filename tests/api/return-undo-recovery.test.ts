@@ -12,7 +12,13 @@ import {
   type SepaWorld,
   startSepaWorld,
 } from './sepa-support';
-import { importStatement, settlementStatuses } from './statements-reconcile-support';
+import {
+  importReturn,
+  lineStatus,
+  settlementStatuses,
+  transferStatus,
+  unmatchLine,
+} from './statements-reconcile-support';
 
 /**
  * Unmatching a return (undoReturn, server/statements/effects.ts) when the returned transfer deducted a
@@ -54,13 +60,6 @@ describe.each(testDatabaseKinds())('a return unmatched after its recovery moved 
     );
     return expectStatus<Detail>(await world.call('GET', `/v2/admin/settlement/sepa/${file.id}`), 200);
   };
-  const unmatch = (lineId: string) => world.call('POST', `/v2/admin/statements/lines/${lineId}/unmatch`);
-  const transferStatus = async (id: string) =>
-    (await world.db.query<{ status: string }>('SELECT status FROM sepa_transactions WHERE id = $1', [id]))
-      .rows[0]!.status;
-  const lineStatus = async (id: string) =>
-    (await world.db.query<{ status: string }>('SELECT status FROM statement_lines WHERE id = $1', [id]))
-      .rows[0]!.status;
   /** The files each settlement is live in (its links), as [settlement, file]. */
   const liveFiles = async (ids: readonly string[]) =>
     (
@@ -113,18 +112,8 @@ describe.each(testDatabaseKinds())('a return unmatched after its recovery moved 
     });
     expect(await liveDeductions(refunded!)).toEqual([[transfer.id, april.id, payableOf(3000)]]);
 
-    const { lineIds, result } = await importStatement(world.db, world.adminId, [
-      {
-        amountCents: transfer.amountCents,
-        bankDate: '2026-05-11',
-        endToEndId: transfer.endToEndId,
-        kind: 'return',
-        returnReason: 'AC04',
-        description: `DEVOLUCAO ${transfer.endToEndId}`,
-      },
-    ]);
-    expect(result).toEqual({ matched: 1, suggested: 0, unmatched: 0 });
-    expect(await transferStatus(transfer.id)).toBe('REJECTED');
+    const lineIds = [await importReturn(world, transfer)];
+    expect(await transferStatus(world.db, transfer.id)).toBe('REJECTED');
     expect(await settlementStatuses(world.db, [settled!])).toEqual(['SETTLED']);
     expect(await liveFiles([settled!])).toEqual([]);
     expect(await liveDeductions(refunded!)).toEqual([]);
@@ -155,15 +144,15 @@ describe.each(testDatabaseKinds())('a return unmatched after its recovery moved 
     const audit = await count(world.db, 'audit_log');
     const effects = await count(world.db, 'statement_effects WHERE undone_at IS NULL');
 
-    expect(await expectStatus(await unmatch(lineId), 409)).toMatchObject({
+    expect(await expectStatus(await unmatchLine(world, lineId), 409)).toMatchObject({
       code: 'STATEMENT_UNMATCH_BLOCKED',
     });
-    expect(await transferStatus(transfer.id)).toBe('REJECTED');
+    expect(await transferStatus(world.db, transfer.id)).toBe('REJECTED');
     expect(await settlementStatuses(world.db, [settled])).toEqual(['SETTLED']);
     expect(await liveFiles([settled])).toEqual([]);
     expect(await liveDeductions(refunded)).toEqual(deductedAgain);
     expect(await storedStatus(refunded)).toBe('REFUNDED_PAID');
-    expect(await lineStatus(lineId)).toBe('MATCHED');
+    expect(await lineStatus(world.db, lineId)).toBe('MATCHED');
     expect(await blocks(doctor.id)).toEqual(blocksBefore);
     expect(await count(world.db, 'audit_log')).toBe(audit);
     expect(await count(world.db, 'statement_effects WHERE undone_at IS NULL')).toBe(effects);
@@ -173,18 +162,18 @@ describe.each(testDatabaseKinds())('a return unmatched after its recovery moved 
     ).toBe(0);
 
     // Asked again, the same answer.
-    expect(await expectStatus(await unmatch(lineId), 409)).toMatchObject({
+    expect(await expectStatus(await unmatchLine(world, lineId), 409)).toMatchObject({
       code: 'STATEMENT_UNMATCH_BLOCKED',
     });
-    expect(await lineStatus(lineId)).toBe('MATCHED');
+    expect(await lineStatus(world.db, lineId)).toBe('MATCHED');
 
     // The March file deleted, the recovery is owed again and in no live deduction: the unmatch goes
     // through and the April transfer deducts it once more.
     expect((await world.call('DELETE', `/v2/admin/settlement/sepa/${marchFile.id}`)).status).toBe(204);
     expect(await liveDeductions(refunded)).toEqual([]);
-    await expectStatus(await unmatch(lineId), 200);
-    expect(await lineStatus(lineId)).toBe('UNMATCHED');
-    expect(await transferStatus(transfer.id)).toBe('INCLUDED');
+    await expectStatus(await unmatchLine(world, lineId), 200);
+    expect(await lineStatus(world.db, lineId)).toBe('UNMATCHED');
+    expect(await transferStatus(world.db, transfer.id)).toBe('INCLUDED');
     expect(await liveDeductions(refunded)).toEqual([[transfer.id, april.id, payableOf(3000)]]);
     expect(await liveFiles([settled, march!])).toEqual([[settled, april.id]]);
     expect(await settlementStatuses(world.db, [settled, march!])).toEqual(['PENDING_TRANSFER', 'SETTLED']);
@@ -195,9 +184,9 @@ describe.each(testDatabaseKinds())('a return unmatched after its recovery moved 
     const { doctor, settled, refunded, april, transfer, lineId } = await returnedWithRecovery();
     const audit = await count(world.db, 'audit_log');
 
-    await expectStatus(await unmatch(lineId), 200);
-    expect(await lineStatus(lineId)).toBe('UNMATCHED');
-    expect(await transferStatus(transfer.id)).toBe('INCLUDED');
+    await expectStatus(await unmatchLine(world, lineId), 200);
+    expect(await lineStatus(world.db, lineId)).toBe('UNMATCHED');
+    expect(await transferStatus(world.db, transfer.id)).toBe('INCLUDED');
     expect(await liveDeductions(refunded)).toEqual([[transfer.id, april.id, payableOf(3000)]]);
     expect(await storedStatus(refunded)).toBe('REFUNDED_PAID');
     expect(await settlementStatuses(world.db, [settled])).toEqual(['PENDING_TRANSFER']);

@@ -1,7 +1,6 @@
-import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../support/databases';
-import { inFlight, lockWaiters, openSecondConnection } from '../support/lock-waits';
+import { inFlight, secondConnection } from '../support/lock-waits';
 import { count } from './harness';
 import { type SettlementWorld, startSettlementWorld, VALID_IBAN } from './settlement-support';
 
@@ -16,20 +15,11 @@ import { type SettlementWorld, startSettlementWorld, VALID_IBAN } from './settle
 const serverUrl = process.env.TEST_DATABASE_URL;
 describe.skipIf(!serverUrl)('SEPA claim against the settlement guards, two connections on postgres', () => {
   let world: SettlementWorld;
-  let other: pg.Client;
-  let otherPid: number;
   beforeAll(async () => {
     world = await startSettlementWorld(testDatabaseKinds().find((kind) => kind.name === 'postgres')!);
-    ({ client: other, pid: otherPid } = await openSecondConnection(world.db, serverUrl!));
   }, 120_000);
-  afterEach(async () => {
-    // A test that failed half-way must not leave its lock held for the next one.
-    await other.query('ROLLBACK');
-  });
-  afterAll(async () => {
-    await other?.end();
-    await world?.stop();
-  });
+  afterAll(async () => world?.stop());
+  const other = secondConnection(() => world.db, serverUrl);
 
   let keyNumber = 0;
   const generate = (referenceMonth: string, professionalIds: string[]) =>
@@ -41,8 +31,6 @@ describe.skipIf(!serverUrl)('SEPA claim against the settlement guards, two conne
         'idempotency-key': `race-${++keyNumber}`,
       },
     );
-
-  const waitersOnOther = (state: { answered: boolean }) => lockWaiters(world.db, otherPid, state);
 
   const shown = async (ids: readonly string[]) => world.statuses(ids);
   const stored = async (ids: readonly string[]) =>
@@ -93,7 +81,7 @@ describe.skipIf(!serverUrl)('SEPA claim against the settlement guards, two conne
       await other.query(change, [victim]);
       const generation = inFlight(generate(referenceMonth, [professionalId]));
       // It planned with the settlement as it was (the change is not committed) and waits in the claim.
-      const waiting = await waitersOnOther(generation.state);
+      const waiting = await other.waiters(generation.state);
       expect(waiting.map((query) => query.split('(')[0]!.trim())).toEqual([
         'INSERT INTO sepa_transaction_settlements',
       ]);
@@ -169,7 +157,7 @@ describe.skipIf(!serverUrl)('SEPA claim against the settlement guards, two conne
         world.request(method, `/v2/admin/settlement/${victim}${action ? `/${action}` : ''}`, body),
       );
       // It waits in lockSettlements' FOR UPDATE for the claim.
-      const waiting = await waitersOnOther(guard.state);
+      const waiting = await other.waiters(guard.state);
       expect(waiting).toHaveLength(1);
       expect(waiting[0]).toMatch(/FROM settlements WHERE id = ANY\(\$1::uuid\[\]\) ORDER BY id FOR UPDATE$/);
       await other.query('COMMIT');

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../support/databases';
-import { inFlight, lockWaiters, openSecondConnection } from '../support/lock-waits';
+import { inFlight, secondConnection } from '../support/lock-waits';
 import { count } from './harness';
 import {
   insertDoctor,
@@ -12,7 +11,14 @@ import {
   type SepaWorld,
   startSepaWorld,
 } from './sepa-support';
-import { generateSepaFile, importStatement, settlementStatuses } from './statements-reconcile-support';
+import {
+  generateSepaFile,
+  importReturn,
+  lineStatus,
+  settlementStatuses,
+  transferStatus,
+  unmatchLine,
+} from './statements-reconcile-support';
 
 /**
  * The lock order of a SEPA generation against the changes that lock the same settlements and
@@ -31,31 +37,13 @@ describe.skipIf(!serverUrl)('SEPA generation lock order, two connections on post
   /** GENERATION_LOCK_KEY in server/finance/sepa-generate.ts. */
   const GENERATION_LOCK_KEY = 731_020_011;
   let world: SepaWorld;
-  let other: pg.Client;
-  let otherPid: number;
   beforeAll(async () => {
     world = await startSepaWorld(testDatabaseKinds().find((kind) => kind.name === 'postgres')!);
-    ({ client: other, pid: otherPid } = await openSecondConnection(world.db, serverUrl!));
   }, 120_000);
-  afterEach(async () => {
-    // A test that failed half-way must not leave its lock held for the next one.
-    await other.query('ROLLBACK');
-  });
-  afterAll(async () => {
-    await other?.end();
-    await world?.stop();
-  });
-
-  const waitersOnOther = (state: { answered: boolean }) => lockWaiters(world.db, otherPid, state);
-  const transferStatus = async (id: string) =>
-    (await world.db.query<{ status: string }>('SELECT status FROM sepa_transactions WHERE id = $1', [id]))
-      .rows[0]!.status;
-  const lineStatus = async (id: string) =>
-    (await world.db.query<{ status: string }>('SELECT status FROM statement_lines WHERE id = $1', [id]))
-      .rows[0]!.status;
+  afterAll(async () => world?.stop());
+  const other = secondConnection(() => world.db, serverUrl);
   const blocks = (professionalId: string) =>
     count(world.db, 'payout_blocks WHERE professional_id = $1', [professionalId]);
-  const unmatch = (lineId: string) => world.call('POST', `/v2/admin/statements/lines/${lineId}/unmatch`);
   const generate = (professionalId: string) =>
     world.call('POST', '/v2/admin/settlement/sepa/', {
       body: { referenceMonth: MONTH, professionalIds: [professionalId] },
@@ -67,17 +55,7 @@ describe.skipIf(!serverUrl)('SEPA generation lock order, two connections on post
     // REJECTED, its settlement SETTLED in no live file, the doctor blocked.
     const file = await generateSepaFile(world, [15_000, 9000]);
     const transfer = file.transfers[0]!;
-    const { lineIds, result } = await importStatement(world.db, world.adminId, [
-      {
-        amountCents: transfer.amountCents,
-        bankDate: '2026-05-11',
-        endToEndId: transfer.endToEndId,
-        kind: 'return',
-        returnReason: 'AC04',
-        description: `DEVOLUCAO ${transfer.endToEndId}`,
-      },
-    ]);
-    expect(result).toEqual({ matched: 1, suggested: 0, unmatched: 0 });
+    const lineIds = [await importReturn(world, transfer)];
     const lineId = lineIds[0]!;
     const { rows } = await world.db.query<{ settlement_id: string }>(
       'SELECT settlement_id FROM sepa_transaction_settlements WHERE sepa_transaction_id = $1',
@@ -85,24 +63,24 @@ describe.skipIf(!serverUrl)('SEPA generation lock order, two connections on post
     );
     const settlementIds = rows.map((row) => row.settlement_id);
     expect(settlementIds).toHaveLength(1);
-    expect(await transferStatus(transfer.id)).toBe('REJECTED');
+    expect(await transferStatus(world.db, transfer.id)).toBe('REJECTED');
     expect(await settlementStatuses(world.db, settlementIds)).toEqual(['SETTLED']);
     expect(await blocks(transfer.professionalId)).toBe(1);
 
     // A generation in progress, as generateSepaFile holds it: its transaction lock — left uncommitted.
     await other.query('BEGIN');
     await other.query('SELECT pg_advisory_xact_lock($1)', [GENERATION_LOCK_KEY]);
-    const undo = inFlight(unmatch(lineId));
+    const undo = inFlight(unmatchLine(world, lineId));
     // It waits for the generation's lock before it locks (or checks) the settlements. Soft: were it
     // not to wait, what it then answers and leaves is the failure worth reading.
-    const waiting = await waitersOnOther(undo.state);
+    const waiting = await other.waiters(undo.state);
     expect.soft(undo.state.answered).toBe(false);
     expect.soft(waiting).toHaveLength(1);
     expect.soft(waiting[0]).toMatch(/^SELECT pg_advisory_xact_lock\(\$1\)$/);
     await other.query('COMMIT');
 
     expect(await undo.answer).toEqual({ status: 200, body: expect.anything() });
-    expect(await transferStatus(transfer.id)).toBe('INCLUDED');
+    expect(await transferStatus(world.db, transfer.id)).toBe('INCLUDED');
     expect(await settlementStatuses(world.db, settlementIds)).toEqual(['PENDING_TRANSFER']);
     expect(
       await count(world.db, 'sepa_transaction_settlements WHERE settlement_id = ANY($1::uuid[]) AND live', [
@@ -110,7 +88,7 @@ describe.skipIf(!serverUrl)('SEPA generation lock order, two connections on post
       ]),
     ).toBe(1);
     expect(await blocks(transfer.professionalId)).toBe(0);
-    expect(await lineStatus(lineId)).not.toBe('MATCHED');
+    expect(await lineStatus(world.db, lineId)).not.toBe('MATCHED');
   });
 
   /**
@@ -154,7 +132,7 @@ describe.skipIf(!serverUrl)('SEPA generation lock order, two connections on post
     const generation = inFlight(generate(doctorId));
     // It planned with R and S as they are and waits in the claim, which locks R before S: it holds
     // nothing the bulk delete will want. Soft: were it to wait elsewhere, what follows shows the rest.
-    const waiting = await waitersOnOther(generation.state);
+    const waiting = await other.waiters(generation.state);
     expect.soft(generation.state.answered).toBe(false);
     expect
       .soft(waiting.map((query) => query.split('(')[0]!.trim()))
@@ -173,7 +151,7 @@ describe.skipIf(!serverUrl)('SEPA generation lock order, two connections on post
     // Still waiting for R (the deadlock check, after deadlock_timeout, would have ended one of the two).
     const stillWaiting = await world.db.query<{ query: string }>(
       'SELECT query FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))',
-      [otherPid],
+      [other.pid],
     );
     expect.soft({ second, answered: generation.state.answered }).toEqual({
       second: { locked: 1 },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { matchStatementFile } from '../../server/statements/matching';
 import { expectStatus, insertDoctor, insertSettlements, MONTH, type SepaWorld } from './sepa-support';
@@ -124,6 +125,37 @@ export const settlementStatuses = async (db: Database, ids: string[]) =>
 
 export const sepaStatus = async (db: Database, id: string) =>
   (await db.query<{ status: string }>('SELECT status FROM sepa_files WHERE id = $1', [id])).rows[0]!.status;
+
+export const transferStatus = async (db: Database, id: string) =>
+  (await db.query<{ status: string }>('SELECT status FROM sepa_transactions WHERE id = $1', [id])).rows[0]!
+    .status;
+
+export const lineStatus = async (db: Database, id: string) =>
+  (await db.query<{ status: string }>('SELECT status FROM statement_lines WHERE id = $1', [id])).rows[0]!
+    .status;
+
+/** A statement line returning `transfer` (AC04), imported and matched to it: the line's id. */
+export async function importReturn(
+  world: SepaWorld,
+  transfer: { amountCents: number; endToEndId: string },
+): Promise<string> {
+  const { lineIds, result } = await importStatement(world.db, world.adminId, [
+    {
+      amountCents: transfer.amountCents,
+      bankDate: '2026-05-11',
+      endToEndId: transfer.endToEndId,
+      kind: 'return',
+      returnReason: 'AC04',
+      description: `DEVOLUCAO ${transfer.endToEndId}`,
+    },
+  ]);
+  expect(result).toEqual({ matched: 1, suggested: 0, unmatched: 0 });
+  return lineIds[0]!;
+}
+
+/** `u` on a statement line: its match undone, with every consequence (a return's included). */
+export const unmatchLine = (world: SepaWorld, lineId: string) =>
+  world.call('POST', `/v2/admin/statements/lines/${lineId}/unmatch`);
 
 export async function insertPayout(db: Database, amountCents: number, date = STATEMENT_DAY): Promise<string> {
   const { rows } = await db.query<{ id: string }>(

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Queryable } from '../../server/db/client';
 
 /**
@@ -49,4 +50,37 @@ export async function lockWaiters(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return [];
+}
+
+/**
+ * For a describe block racing the API on PostgreSQL: a second connection to the database `db()` is on,
+ * opened after the block's own `beforeAll` (register it after that one), rolled back after each test —
+ * a test that failed half-way must not leave its lock held for the next one — and closed before the
+ * block's own `afterAll` (hooks after the tests run in reverse order).
+ */
+export function secondConnection(db: () => Queryable, serverUrl: string | undefined) {
+  let opened: { client: pg.Client; pid: number } | undefined;
+  beforeAll(async () => {
+    if (!serverUrl) throw new Error('a second connection needs TEST_DATABASE_URL');
+    opened = await openSecondConnection(db(), serverUrl);
+  }, 120_000);
+  afterEach(async () => {
+    await opened?.client.query('ROLLBACK');
+  });
+  afterAll(async () => {
+    await opened?.client.end();
+  });
+  const client = () => {
+    if (!opened) throw new Error('the second connection is not open yet');
+    return opened.client;
+  };
+  return {
+    query: <Row extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]) =>
+      client().query<Row>(text, values),
+    get pid() {
+      return opened!.pid;
+    },
+    /** The queries of the backends waiting for a lock this connection holds (`lockWaiters`). */
+    waiters: (state: { answered: boolean }) => lockWaiters(db(), opened!.pid, state),
+  };
 }

@@ -242,7 +242,8 @@ async function writeFile(
   const settledCents = p.paid.reduce((sum, d) => sum + d.owedCents, 0);
   const recoveredCents = p.paid.reduce((sum, d) => sum + d.recoveredCents, 0);
 
-  // A return's undo put a settlement (or a recovery) back in its file meanwhile: the plan is stale.
+  // A settlement or recovery put in a file meanwhile by a writer the generation lock does not keep out
+  // (a return's undo takes it): the unique key refuses the second live link, and the plan is stale.
   const unlessTakenMeanwhile = (error: unknown) => {
     throw isSecondLiveLink(error) ? refuse('SEPA_CHANGED_RETRY') : error;
   };

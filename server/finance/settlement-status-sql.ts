@@ -4,7 +4,7 @@ import { oneOf, type SqlParams } from '../db/list';
 /**
  * PENDING_TRANSFER is not stored (docs/decisions/0119): a settlement is PENDING_TRANSFER while it is
  * stored SETTLED and has a live SEPA link. Every server read of a settlement's status goes through
- * this module, so the rule lives in one place (`tests/unit/settlement-status-sql.test.ts` keeps it so).
+ * this module, so the rule lives in one place (`tests/unit/server/settlement-status-sql.test.ts` keeps it so).
  */
 
 /**

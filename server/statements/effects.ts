@@ -3,7 +3,7 @@ import type { Queryable } from '../db/client';
 import { applySepaEvent, LIVE_IN_FILE, lockSepaFile } from '../finance/sepa-files';
 import { excludeSepaGenerations } from '../finance/sepa-generate';
 import { moveSettlements } from '../finance/settlement-moves';
-import { isSecondLiveLink } from '../finance/settlement-status-sql';
+import { HAS_LIVE_LINK, isSecondLiveLink } from '../finance/settlement-status-sql';
 import { rejectTransfer, type TransferRejection } from '../finance/transfer-rejection';
 import { recordAudit } from '../platform/audit';
 import type { Actor } from '../platform/mutation';
@@ -101,8 +101,8 @@ async function undoReturn(
 ): Promise<void> {
   if (fileStatus === 'UNAVAILABLE') throw refuse('STATEMENT_UNMATCH_BLOCKED');
   const moved = [...before.fromPendingTransfer, ...before.fromPaid];
-  // No generation claims or deducts them while this puts them back (each would miss the other's
-  // uncommitted links, and they lock settlements and recoveries in different statements).
+  // No generation claims or deducts them while this puts them back: both lock them FOR KEY SHARE,
+  // which they share, so each would miss the other's uncommitted links.
   await excludeSepaGenerations(tx);
   // Locked before they are checked, in id order: a refund, adjustment or delete holding one is waited
   // for and then seen below; one coming after waits for this transaction and then finds the settlement
@@ -114,14 +114,15 @@ async function undoReturn(
     `SELECT count(*)::int AS n FROM settlements s
       WHERE (s.id = ANY($1::uuid[])
              AND (s.status <> 'SETTLED'
-                  OR EXISTS (SELECT 1 FROM sepa_transaction_settlements l WHERE l.settlement_id = s.id AND l.live)))
+                  OR ${HAS_LIVE_LINK}))
          OR (s.id = ANY($2::uuid[])
              AND (s.status <> 'REFUNDED_PAID'
                   OR EXISTS (SELECT 1 FROM sepa_transaction_recoveries x WHERE x.settlement_id = s.id AND x.live)))`,
     [moved, before.liveRecoveryIds],
   );
   if (elsewhere[0]!.n > 0) throw refuse('STATEMENT_UNMATCH_BLOCKED');
-  // A generation that claimed them (or deducted the recoveries) meanwhile, uncommitted when checked.
+  // Whatever else put one in a file after the check above (generations are kept out): the unique key
+  // refuses the second live link, and so does this.
   const unlessTakenMeanwhile = (error: unknown) => {
     throw isSecondLiveLink(error) ? refuse('STATEMENT_UNMATCH_BLOCKED') : error;
   };

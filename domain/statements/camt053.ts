@@ -9,6 +9,7 @@ import {
   type ParseResult,
   type StatementEntry,
   unreadable,
+  wholeFileStatement,
 } from './types';
 
 const LINE_TAGS = new Set(['Ntry', 'TxDtls']);
@@ -261,6 +262,8 @@ export function parseCamt053(input: string, options: Camt053Options = {}): Parse
   return {
     format: 'camt053',
     entries,
+    statements: wholeFileStatement(entries, accountIban, combineBalances(balances)),
+    skipped: [],
     errors,
     balance: combineBalances(balances),
     accountIban,

@@ -10,6 +10,7 @@ import {
   type ParseResult,
   type StatementEntry,
   unreadable,
+  wholeFileStatement,
 } from './types';
 
 export type { CsvField, CsvMapping };
@@ -344,6 +345,8 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
   return {
     format: 'csv',
     entries,
+    statements: wholeFileStatement(entries, columnIban ?? preambleIban, null),
+    skipped: [],
     errors,
     balance: null,
     accountIban: columnIban ?? preambleIban,

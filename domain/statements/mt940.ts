@@ -8,6 +8,7 @@ import {
   type ParseError,
   type ParseResult,
   type StatementEntry,
+  wholeFileStatement,
 } from './types';
 
 const MAX_LINE = 10_000;
@@ -268,6 +269,8 @@ export function parseMt940(input: string): ParseResult {
   return {
     format: 'mt940',
     entries,
+    statements: wholeFileStatement(entries, accountIban, combineBalances(balances)),
+    skipped: [],
     errors,
     balance: combineBalances(balances),
     accountIban,

@@ -69,13 +69,52 @@ export interface CsvLayout {
   mapping: CsvMapping;
 }
 
+/**
+ * One statement of one account inside a file. A file may hold several (MT940 `:20:`…`:62F:` blocks, camt
+ * `Stmt` elements, one per account and period); each is stored, deduplicated and checked for continuity
+ * on its own (issue 27). Its entries are `ParseResult.entries[firstEntry, firstEntry + entryCount)`.
+ */
+export interface StatementInfo {
+  /** IBAN in electronic format, else the bank's account identification as written; null when the file names none. */
+  accountIban: string | null;
+  /** The account's currency (camt `Acct/Ccy`, MT940 balance currency); null when not stated. */
+  currency: string | null;
+  /** The bank's identity of this statement: camt `Stmt/Id`, MT940 `:20:`; null when none (CSV). */
+  statementId: string | null;
+  /** camt `ElctrncSeqNb` (else `LglSeqNb`), MT940 `:28C:`; null when not given. */
+  sequence: string | null;
+  /** First and last day covered: camt `FrToDt`, else the balances' dates, else the first and last booking dates. */
+  periodStart: string | null;
+  periodEnd: string | null;
+  /** Opening and closing balances when the statement states both. */
+  balance: BalanceCheck | null;
+  firstEntry: number;
+  entryCount: number;
+}
+
+/** An entry read but not imported: pending (camt `Sts` PDNG) or informational (INFO) entries. */
+export interface SkippedEntry {
+  /** Index in `ParseResult.statements`. */
+  statement: number;
+  line: number;
+  reason: 'PENDING' | 'INFORMATION';
+  bookingDate: string | null;
+  amountCents: number | null;
+  description: string;
+}
+
 export interface ParseResult {
   format: StatementFormat;
+  /** Every statement's entries, statement after statement (see `StatementInfo.firstEntry`). */
   entries: StatementEntry[];
+  /** At least one when entries were read; the whole file as one statement when it states no structure (CSV). */
+  statements: StatementInfo[];
+  skipped: SkippedEntry[];
   errors: ParseError[];
+  /** Deprecated view kept while consumers move to `statements`: every statement's balances combined. */
   balance: BalanceCheck | null;
   /**
-   * The statement's own account: camt `Acct/Id/IBAN` (else `Acct/Id/Othr/Id`), MT940 `:25:` (its IBAN
+   * Deprecated view kept while consumers move to `statements`: the first statement's account. camt `Acct/Id/IBAN` (else `Acct/Id/Othr/Id`), MT940 `:25:` (its IBAN
    * when it holds one, else the bank's account identification as written, e.g. `10020030/1234567`),
    * CSV: an IBAN in an account column or in the rows above the header, else null.
    */
@@ -88,7 +127,43 @@ export interface ParseResult {
 
 /** A result with nothing read: only `errors`. */
 export function unreadable(format: StatementFormat, errors: ParseError[]): ParseResult {
-  return { format, entries: [], errors, balance: null, accountIban: null, encoding: null, csv: null };
+  return {
+    format,
+    entries: [],
+    statements: [],
+    skipped: [],
+    errors,
+    balance: null,
+    accountIban: null,
+    encoding: null,
+    csv: null,
+  };
+}
+
+/**
+ * The whole file as one statement: what a parser answers until it reads the file's own structure.
+ * Period from the first and last booking dates.
+ */
+export function wholeFileStatement(
+  entries: readonly StatementEntry[],
+  accountIban: string | null,
+  balance: BalanceCheck | null,
+): StatementInfo[] {
+  if (entries.length === 0) return [];
+  const dates = entries.map((e) => e.bookingDate).sort();
+  return [
+    {
+      accountIban,
+      currency: entries[0]!.currency || null,
+      statementId: null,
+      sequence: null,
+      periodStart: dates[0]!,
+      periodEnd: dates[dates.length - 1]!,
+      balance,
+      firstEntry: 0,
+      entryCount: entries.length,
+    },
+  ];
 }
 
 export const MAX_STATEMENT_BYTES = 100 * 1024 * 1024;

@@ -23,6 +23,11 @@ export interface StatementEntry {
 export interface ParseError {
   line: number;
   code: string;
+  /**
+   * Index in `ParseResult.statements` of the statement the error belongs to, when it belongs to one
+   * (BALANCE_MISMATCH, MISSING_CLOSING_BALANCE, an entry's error); absent for errors of the file.
+   */
+  statement?: number;
 }
 
 /** Opening and closing balances in cents (signed); `consistent` = opening + entries = closing. */

@@ -311,11 +311,11 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
       return;
     }
     if (pendingErrors.length > 0) errors.push(...pendingErrors.splice(0));
-    lastMovement = { line, cells };
     if (cells.length < rowWidth) {
       errors.push({ line, code: 'ROW_TOO_SHORT' });
       return;
     }
+    lastMovement = { line, cells };
     const amount =
       cols.amount != null
         ? parseAmount(cell(cells, 'amount'))

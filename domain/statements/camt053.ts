@@ -6,6 +6,7 @@ import {
   combineBalances,
   type EntryKind,
   type ParseError,
+  type ParseErrorCode,
   type ParseResult,
   type SkippedEntry,
   type StatementEntry,
@@ -127,7 +128,7 @@ function readEntry(ntry: Node, accountCurrency: string | null): EntryRead {
   const indicator = text(ntry, 'CdtDbtInd');
   if (status && status !== 'BOOK') {
     const reason = SKIPPED_STATUS[status];
-    if (!reason) read.errors.push({ line, code: 'ENTRY_NOT_BOOKED' });
+    if (!reason) read.errors.push({ line, code: 'UNKNOWN_ENTRY_STATUS' });
     else
       read.skipped = {
         statement: 0,
@@ -204,12 +205,21 @@ class EarlyEntry {
   ) {}
 }
 
+/** The XML reader's refusals (domain/xml.ts), each its own parse error. */
+const XML_ERRORS: readonly ParseErrorCode[] = [
+  'FILE_TOO_LARGE',
+  'DOCTYPE_NOT_ALLOWED',
+  'MALFORMED_XML',
+  'TOO_DEEP',
+];
+
 /**
  * Why the XML could not be read. A file whose text does not end with the closing tag of the element
  * it opens with was cut short (UNCLOSED_XML, at its last line), whatever the reader tripped on first
  * at the cut; other faults keep the reader's code and line.
  */
-function unparsed(input: string, code: string, line: number): ParseError {
+function unparsed(input: string, reason: string, line: number): ParseError {
+  const code = XML_ERRORS.find((known) => known === reason) ?? 'MALFORMED_XML';
   if (code !== 'MALFORMED_XML') return { line, code };
   const root = /<([A-Za-z_][\w.:-]*)/.exec(input.replace(/<[?!][^>]*>/g, ''))?.[1];
   const body = input.trimEnd();

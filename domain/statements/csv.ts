@@ -1,5 +1,5 @@
 import { normalizeIban } from '../iban';
-import { parseAmount, parseDebitCredit } from '../money';
+import { type AmountErrorCode, parseAmount, parseDebitCredit } from '../money';
 import { accountIn } from './account';
 import { csvRows, headLines, readCsvRows } from './csv-rows';
 import { kindInText, reasonCodeIn } from './entry-text';
@@ -8,6 +8,7 @@ import {
   type CsvMapping,
   type EntryKind,
   type ParseError,
+  type ParseErrorCode,
   type ParseResult,
   type StatementEntry,
   unreadable,
@@ -154,6 +155,14 @@ export function parseCsvDate(raw: string): string | null {
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || y < 1900) return null;
   return `${y}-${mo < 10 ? '0' : ''}${mo}-${d < 10 ? '0' : ''}${d}`;
 }
+
+/** Why an amount cell could not be read (money.ts's codes), as the statement's error code. */
+const AMOUNT_ERRORS: Record<AmountErrorCode, ParseErrorCode> = {
+  EMPTY: 'MISSING_AMOUNT',
+  INVALID_AMOUNT: 'INVALID_AMOUNT',
+  TOO_MANY_DECIMALS: 'TOO_MANY_DECIMALS',
+  OUT_OF_RANGE: 'AMOUNT_OUT_OF_RANGE',
+};
 
 /** A CSV gives only its description: a return or fee word (entry-text.ts), else a transfer word. */
 function kindFromText(description: string): EntryKind {
@@ -321,7 +330,7 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
         ? parseAmount(cell(cells, 'amount'))
         : parseDebitCredit(cell(cells, 'debit'), cell(cells, 'credit'));
     if (!amount.ok) {
-      errors.push({ line, code: amount.code === 'EMPTY' ? 'MISSING_AMOUNT' : amount.code });
+      errors.push({ line, code: AMOUNT_ERRORS[amount.code] });
       return;
     }
     const valueRaw = cell(cells, 'valueDate');

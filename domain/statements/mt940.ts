@@ -329,7 +329,7 @@ export function parseMt940(input: string): ParseResult {
       if (!m || !valueDate || amount == null) {
         errors.push({
           line: f.line,
-          code: !m ? 'INVALID_LINE' : !valueDate ? 'INVALID_DATE' : 'INVALID_AMOUNT',
+          code: !m ? 'INVALID_TRANSACTION_LINE' : !valueDate ? 'INVALID_DATE' : 'INVALID_AMOUNT',
           statement: statements.length,
         });
         continue;

@@ -20,9 +20,50 @@ export interface StatementEntry {
   lineNumber: number;
 }
 
+/**
+ * Every code a statement parser can put in `ParseError.code`, one per meaning; each is translated under
+ * `statements.parseErrors.<CODE>` in both locales (tests/unit/domain/statement-parse-errors.test.ts reads
+ * the parsers' sources and the locale files to hold that).
+ */
+export const PARSE_ERROR_CODES = [
+  // any format
+  'FILE_TOO_LARGE',
+  'UNREADABLE',
+  'NO_ENTRIES',
+  'LINE_TOO_LONG',
+  'INVALID_DATE',
+  'INVALID_AMOUNT',
+  'BALANCE_MISMATCH',
+  'MISSING_CLOSING_BALANCE',
+  // camt (XML)
+  'DOCTYPE_NOT_ALLOWED',
+  'MALFORMED_XML',
+  'TOO_DEEP',
+  'UNCLOSED_XML',
+  'NOT_CAMT',
+  'UNKNOWN_ENTRY_STATUS',
+  'INVALID_INDICATOR',
+  'BATCH_NOT_EXPANDED',
+  // MT940
+  'INVALID_BALANCE',
+  'INVALID_TRANSACTION_LINE',
+  // CSV
+  'HEADER_NOT_FOUND',
+  'MISSING_AMOUNT',
+  'TOO_MANY_DECIMALS',
+  'AMOUNT_OUT_OF_RANGE',
+  'INVALID_VALUE_DATE',
+  'UNTERMINATED_QUOTE',
+  'TOO_MANY_QUOTE_ERRORS',
+  'ROW_TOO_SHORT',
+  'VALUE_CUT',
+] as const;
+
+export type ParseErrorCode = (typeof PARSE_ERROR_CODES)[number];
+
 export interface ParseError {
   line: number;
-  code: string;
+  code: ParseErrorCode;
   /**
    * Index in `ParseResult.statements` of the statement the error belongs to, when it belongs to one
    * (BALANCE_MISMATCH, MISSING_CLOSING_BALANCE, an entry's error); absent for errors of the file.

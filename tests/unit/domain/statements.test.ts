@@ -251,7 +251,7 @@ describe('MT940 :86: variants', () => {
     const r = parseMt940(
       ':20:X\n:60F:C260101EUR100,00\n:61:2601XXC5,00NTRF\n:61:260102C5,00NTRFREF//B1\n:86:free text\n:62F:C260102EUR105,00\n',
     );
-    expect(r.errors).toEqual([{ line: 3, code: 'INVALID_LINE', statement: 0 }]);
+    expect(r.errors).toEqual([{ line: 3, code: 'INVALID_TRANSACTION_LINE', statement: 0 }]);
     expect(r.entries).toHaveLength(1);
     expect(r.entries[0]).toMatchObject({ description: 'free text', bankReference: 'B1', amountCents: 500 });
     expect(r.balance?.consistent).toBe(true);

@@ -3,6 +3,7 @@ import { decimalToCents } from '../money';
 import { attr, LINE, lineAt, list, type OpenElement, parseXmlSafely, text } from '../xml';
 import {
   type BalanceCheck,
+  bookingSpan,
   combineBalances,
   type EntryKind,
   type ParseError,
@@ -307,8 +308,7 @@ export function parseCamt053(input: string, options: Camt053Options = {}): Parse
       for (const entry of read.entries) entries.push(entry);
       if (read.skipped) skipped.push({ ...read.skipped, statement: index });
     }
-    const own = entries.slice(firstEntry);
-    const dates = own.map((e) => e.bookingDate).sort();
+    const span = bookingSpan(entries, firstEntry);
     const from = text(stmt, 'FrToDt', 'FrDtTm') ?? text(stmt, 'FrToDt', 'FrDt');
     const to = text(stmt, 'FrToDt', 'ToDtTm') ?? text(stmt, 'FrToDt', 'ToDt');
     let balance: BalanceCheck | null = null;
@@ -326,14 +326,14 @@ export function parseCamt053(input: string, options: Camt053Options = {}): Parse
     }
     infos.push({
       accountIban: accountOf(stmt),
-      currency: accountCurrency ?? balanceCurrency ?? own[0]?.currency ?? null,
+      currency: accountCurrency ?? balanceCurrency ?? entries[firstEntry]?.currency ?? null,
       statementId: nonEmpty(text(stmt, 'Id')),
       sequence: nonEmpty(text(stmt, 'ElctrncSeqNb')) ?? nonEmpty(text(stmt, 'LglSeqNb')),
-      periodStart: isoDate(from) ?? opening?.date ?? dates[0] ?? null,
-      periodEnd: isoDate(to) ?? closing?.date ?? dates[dates.length - 1] ?? null,
+      periodStart: isoDate(from) ?? opening?.date ?? span.first,
+      periodEnd: isoDate(to) ?? closing?.date ?? span.last,
       balance,
       firstEntry,
-      entryCount: own.length,
+      entryCount: entries.length - firstEntry,
     });
   }
   errors.sort((a, b) => a.line - b.line);

@@ -4,6 +4,7 @@ import { ibanIn } from './account';
 import { kindInText, reasonCodeIn } from './entry-text';
 import {
   type BalanceCheck,
+  bookingSpan,
   combineBalances,
   type EntryKind,
   type ParseError,
@@ -242,10 +243,9 @@ export function parseMt940(input: string): ParseResult {
     const info = st.info;
     info.entryCount = entries.length - info.firstEntry;
     info.currency = st.opening?.currency ?? st.closing?.currency ?? null;
-    const own = entries.slice(info.firstEntry);
-    const dates = own.map((e) => e.bookingDate).sort();
-    info.periodStart = st.opening?.date ?? dates[0] ?? st.closing?.date ?? null;
-    info.periodEnd = st.closing?.date ?? dates[dates.length - 1] ?? info.periodStart;
+    const span = bookingSpan(entries, info.firstEntry);
+    info.periodStart = st.opening?.date ?? span.first ?? st.closing?.date ?? null;
+    info.periodEnd = st.closing?.date ?? span.last ?? info.periodStart;
     if (!st.closing) {
       errors.push({ line: st.lastLine, code: 'MISSING_CLOSING_BALANCE', statement: index });
     } else if (st.opening) {

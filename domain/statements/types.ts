@@ -186,25 +186,38 @@ export function unreadable(format: StatementFormat, errors: ParseError[]): Parse
   };
 }
 
-/**
- * The whole file as one statement: what a parser answers until it reads the file's own structure.
- * Period from the first and last booking dates.
- */
+/** The first and last booking dates of `entries[from, to)` (ISO dates compare as text); nulls when none. */
+export function bookingSpan(
+  entries: readonly StatementEntry[],
+  from = 0,
+  to = entries.length,
+): { first: string | null; last: string | null } {
+  let first: string | null = null;
+  let last: string | null = null;
+  for (let i = from; i < to; i++) {
+    const date = entries[i]!.bookingDate;
+    if (first === null || date < first) first = date;
+    if (last === null || date > last) last = date;
+  }
+  return { first, last };
+}
+
+/** The whole file as one statement (a CSV states no structure); period from the first and last booking dates. */
 export function wholeFileStatement(
   entries: readonly StatementEntry[],
   accountIban: string | null,
   balance: BalanceCheck | null,
 ): StatementInfo[] {
   if (entries.length === 0) return [];
-  const dates = entries.map((e) => e.bookingDate).sort();
+  const span = bookingSpan(entries);
   return [
     {
       accountIban,
       currency: entries[0]!.currency || null,
       statementId: null,
       sequence: null,
-      periodStart: dates[0]!,
-      periodEnd: dates[dates.length - 1]!,
+      periodStart: span.first,
+      periodEnd: span.last,
       balance,
       firstEntry: 0,
       entryCount: entries.length,

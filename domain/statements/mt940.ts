@@ -176,6 +176,14 @@ function referenceId(customerRef: string | null): string | null {
 const LINE_61 =
   /^(\d{6})(\d{4}| {4})?(RC|RD|C|D)([A-Z])?(\d+(?:,\d{0,2})?)([NFS][A-Z0-9]{3})([^/]*)(?:\/\/(.*))?$/;
 
+/** A `:61:` entry waiting for the `:86:` that may follow it. */
+interface PendingEntry {
+  entry: StatementEntry;
+  mark: string;
+  typeCode: string;
+  customerRef: string | null;
+}
+
 /** One `:20:` … `:62F:` block being read. */
 interface OpenStatement {
   info: StatementInfo;
@@ -227,8 +235,8 @@ export function parseMt940(input: string): ParseResult {
   const statements: StatementInfo[] = [];
   const balances: BalanceCheck[] = [];
   let open: OpenStatement | null = null;
-  let pending: { entry: StatementEntry; mark: string; typeCode: string; customerRef: string | null } | null =
-    null;
+  // Typed by a cast: assigned in `flush` too, so an initialiser would narrow it to `null` in the loop.
+  let pending = null as PendingEntry | null;
 
   const flush = () => {
     if (!pending) return;
@@ -295,14 +303,13 @@ export function parseMt940(input: string): ParseResult {
     const st = statementFor(f);
     if (f.tag === '86' && pending) {
       const d = parseField86([f.value, ...f.extra].join(''));
-      const p = pending as NonNullable<typeof pending>;
-      const e = p.entry;
+      const e = pending.entry;
       e.description = [e.description, d.description].filter(Boolean).join(' ');
       e.counterpartyName = d.counterpartyName;
       e.counterpartyIban = d.counterpartyIban;
-      e.kind = kindOf(p.mark, p.typeCode, { ...d, description: e.description });
+      e.kind = kindOf(pending.mark, pending.typeCode, { ...d, description: e.description });
       // A return's customer reference is the returned payment's EndToEndId when `:86:` names none.
-      e.endToEndId = d.endToEndId ?? (e.kind === 'return' ? referenceId(p.customerRef) : null);
+      e.endToEndId = d.endToEndId ?? (e.kind === 'return' ? referenceId(pending.customerRef) : null);
       e.returnReason = d.returnReason ?? (e.kind === 'return' ? reasonCodeIn(e.description) : null);
       flush();
       continue;

@@ -111,11 +111,11 @@ interface EntryRead {
  * FUTR, booked in the future) and informational (INFO) ones are listed as skipped; anything else is an
  * error. No status at all is read as booked, as banks that leave it out book everything they report.
  */
-const SKIPPED_STATUS: Record<string, SkippedEntry['reason']> = {
-  PDNG: 'PENDING',
-  FUTR: 'PENDING',
-  INFO: 'INFORMATION',
-};
+const SKIPPED_STATUS = new Map<string, SkippedEntry['reason']>([
+  ['PDNG', 'PENDING'],
+  ['FUTR', 'PENDING'],
+  ['INFO', 'INFORMATION'],
+]);
 
 const lineOf = (node: Node) => ((node as Record<string, unknown>)[LINE] as number | undefined) ?? 1;
 
@@ -128,7 +128,7 @@ function readEntry(ntry: Node, accountCurrency: string | null): EntryRead {
   const amount = cents(text(ntry, 'Amt'));
   const indicator = text(ntry, 'CdtDbtInd');
   if (status && status !== 'BOOK') {
-    const reason = SKIPPED_STATUS[status];
+    const reason = SKIPPED_STATUS.get(status);
     if (!reason) read.errors.push({ line, code: 'UNKNOWN_ENTRY_STATUS' });
     else
       read.skipped = {

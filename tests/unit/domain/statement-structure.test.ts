@@ -268,8 +268,10 @@ describe('pending and informational camt entries', () => {
   });
 
   it('a status that is none of these is still an error of its entry', () => {
-    const r = parseCamt053(xml.replace('<Sts>PDNG</Sts>', '<Sts>XXXX</Sts>'));
-    expect(r.errors).toEqual([{ line: 8, code: 'UNKNOWN_ENTRY_STATUS', statement: 0 }]);
+    for (const status of ['XXXX', 'constructor', '__proto__']) {
+      const r = parseCamt053(xml.replace('<Sts>PDNG</Sts>', `<Sts>${status}</Sts>`));
+      expect(r.errors).toEqual([{ line: 8, code: 'UNKNOWN_ENTRY_STATUS', statement: 0 }]);
+    }
   });
 
   it("the real camt.052 sample's pending entry is skipped, not an error", () => {

@@ -4,6 +4,7 @@ import { accountIn } from './account';
 import { csvRows, headLines, readCsvRows } from './csv-rows';
 import { kindInText, reasonCodeIn } from './entry-text';
 import {
+  bookingSpan,
   type CsvField,
   type CsvMapping,
   type EntryKind,
@@ -11,8 +12,8 @@ import {
   type ParseErrorCode,
   type ParseResult,
   type StatementEntry,
+  type StatementInfo,
   unreadable,
-  wholeFileStatement,
 } from './types';
 
 export type { CsvField, CsvMapping };
@@ -237,7 +238,19 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
   let header: string[] | null = null; // the header row's cells, else the first row's
   let c: Columns | null = null;
   let preambleIban: string | null = null; // an IBAN in a row above the header
-  let columnIban: string | null = null; // the first valid IBAN in the account column
+  // Consecutive rows of one account make one statement: the account column's IBAN or NIB where the
+  // row names one, else the account of the rows before it (the first run's: the first one named, else
+  // the one above the header).
+  const runs: { account: string | null; firstEntry: number }[] = [];
+  const accountCells = new Map<string, string | null>();
+  const rowAccount = (raw: string) => {
+    let account = accountCells.get(raw);
+    if (account === undefined) {
+      account = accountIn(raw);
+      if (accountCells.size < 10_000) accountCells.set(raw, account);
+    }
+    return account;
+  };
   const preamble = (cells: string[]) => {
     for (let k = 0; k < cells.length && preambleIban == null; k++) preambleIban = accountIn(cells[k]!);
   };
@@ -339,7 +352,11 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
       errors.push({ line, code: 'INVALID_VALUE_DATE' });
       return;
     }
-    if (columnIban == null && cols.accountIban != null) columnIban = accountIn(cell(cells, 'accountIban'));
+    const account = cols.accountIban != null ? rowAccount(cell(cells, 'accountIban')) : null;
+    const run = runs[runs.length - 1];
+    if (!run) runs.push({ account, firstEntry: entries.length });
+    else if (run.account == null) run.account = account;
+    else if (account != null && account !== run.account) runs.push({ account, firstEntry: entries.length });
     const description = cell(cells, 'description').replace(/\s+/g, ' ');
     const kind = kindFromText(description);
     const iban = cell(cells, 'counterpartyIban');
@@ -389,14 +406,29 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
   if (entries.length === 0) errors.push(...pendingErrors);
   if (entries.length === 0 && errors.length === 0) errors.push({ line: headerAt, code: 'NO_ENTRIES' });
   errors.sort((a, b) => a.line - b.line);
+  const statements = runs.map((run, k): StatementInfo => {
+    const end = runs[k + 1]?.firstEntry ?? entries.length;
+    const span = bookingSpan(entries, run.firstEntry, end);
+    return {
+      accountIban: run.account ?? preambleIban,
+      currency: entries[run.firstEntry]!.currency,
+      statementId: null,
+      sequence: null,
+      periodStart: span.first,
+      periodEnd: span.last,
+      balance: null,
+      firstEntry: run.firstEntry,
+      entryCount: end - run.firstEntry,
+    };
+  });
   return {
     format: 'csv',
     entries,
-    statements: wholeFileStatement(entries, columnIban ?? preambleIban, null),
+    statements,
     skipped: [],
     errors,
     balance: null,
-    accountIban: columnIban ?? preambleIban,
+    accountIban: statements[0]?.accountIban ?? preambleIban,
     encoding: null,
     csv: layout(c),
   };

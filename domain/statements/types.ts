@@ -153,7 +153,7 @@ export interface ParseResult {
   format: StatementFormat;
   /** Every statement's entries, statement after statement (see `StatementInfo.firstEntry`). */
   entries: StatementEntry[];
-  /** At least one when entries were read; the whole file as one statement when it states no structure (CSV). */
+  /** At least one when entries were read; a CSV's: one per run of consecutive rows of one account. */
   statements: StatementInfo[];
   skipped: SkippedEntry[];
   errors: ParseError[];
@@ -200,29 +200,6 @@ export function bookingSpan(
     if (last === null || date > last) last = date;
   }
   return { first, last };
-}
-
-/** The whole file as one statement (a CSV states no structure); period from the first and last booking dates. */
-export function wholeFileStatement(
-  entries: readonly StatementEntry[],
-  accountIban: string | null,
-  balance: BalanceCheck | null,
-): StatementInfo[] {
-  if (entries.length === 0) return [];
-  const span = bookingSpan(entries);
-  return [
-    {
-      accountIban,
-      currency: entries[0]!.currency || null,
-      statementId: null,
-      sequence: null,
-      periodStart: span.first,
-      periodEnd: span.last,
-      balance,
-      firstEntry: 0,
-      entryCount: entries.length,
-    },
-  ];
 }
 
 export const MAX_STATEMENT_BYTES = 100 * 1024 * 1024;

@@ -35,6 +35,26 @@ describe('every line belongs to an account', () => {
     ]);
   });
 
+  it("a CSV's account column splits its rows into one statement per run of one account", () => {
+    const csv =
+      'Número de conta;Data;Descrição;Valor\n' +
+      'PT50 0035 0999 0009 8765 4328 0;01-06-2026;COMISSAO;-7,80\n' +
+      ';02-06-2026;IMPOSTO DO SELO;-0,31\n' +
+      '0035 0999 00012345678 70;01-06-2026;COMISSAO;-7,80\n' +
+      '0035 0999 00012345678 70;03-06-2026;IMPOSTO DO SELO;-0,31\n' +
+      'PT50003509990009876543280;04-06-2026;TRF;5,00\n';
+    const r = parseCsvStatement(csv);
+    expect(r.errors).toEqual([]);
+    expect(
+      r.statements.map((s) => [s.accountIban, s.firstEntry, s.entryCount, s.periodStart, s.periodEnd]),
+    ).toEqual([
+      ['PT50003509990009876543280', 0, 2, '2026-06-01', '2026-06-02'],
+      ['PT50003509990001234567870', 2, 2, '2026-06-01', '2026-06-03'],
+      ['PT50003509990009876543280', 4, 1, '2026-06-04', '2026-06-04'],
+    ]);
+    expect(r.accountIban).toBe('PT50003509990009876543280');
+  });
+
   it('accepts a NIB only when its check digits make the IBAN valid, and only a run of exactly 21 digits', () => {
     expect(nibIbanIn('Conta ;0035 0999 00098765432 80 - EUR - …')).toBe('PT50003509990009876543280');
     expect(nibIbanIn('003509990009876543280')).toBe('PT50003509990009876543280');

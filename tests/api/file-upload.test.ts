@@ -136,6 +136,17 @@ describe.each(testFileSetups())('POST /v2/admin/files on $name', (setup) => {
     },
   );
 
+  it('answers 415 to a large (8 MB) body of a type not allowed, storing nothing', async () => {
+    const files = await count(db, 'stored_files');
+    const body = Buffer.concat([Buffer.from('<!doctype html>'), Buffer.alloc(8 * 1024 * 1024, 0x20)]);
+    const response = await upload('grande.html', body, 'text/html');
+    expect({ status: response.status, body: await response.json() }).toEqual({
+      status: 415,
+      body: { code: 'FILE_TYPE_NOT_ALLOWED' },
+    });
+    expect(await count(db, 'stored_files')).toBe(files);
+  });
+
   it('stores a voice recording for the voice purpose under its audio type', async () => {
     const response = await upload('nota.wav', Buffer.from(wav), 'application/octet-stream', 'voice');
     expect(response.status).toBe(201);

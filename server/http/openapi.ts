@@ -47,7 +47,7 @@ function operation(route: RouteDefinition) {
   const standardErrors: [string, string, boolean][] = [
     [
       '400',
-      'Invalid input (`VALIDATION_ERROR` with `errors`, `INVALID_JSON`, `INVALID_CURSOR`)',
+      'Invalid input (`VALIDATION_ERROR` with `errors`, `INVALID_JSON`, `BODY_TOO_DEEP`, `INVALID_CURSOR`)',
       Boolean(route.body ?? route.query ?? route.params),
     ],
     ['401', 'No valid bearer token (`UNAUTHORIZED`)', route.auth !== 'public'],

@@ -64,8 +64,10 @@ export const MAX_JSON_DEPTH = 32;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const OPENERS = new Set([0x5b, 0x7b]); // [ {
-const CLOSERS = new Set([0x5d, 0x7d]); // ] }
+const OPEN_ARRAY = 0x5b;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
 
 /**
  * Whether JSON text nests arrays and objects deeper than `limit`, read in one pass without parsing
@@ -81,9 +83,9 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
       if (code === BACKSLASH) i++;
       else if (code === QUOTE) inString = false;
     } else if (code === QUOTE) inString = true;
-    else if (OPENERS.has(code)) {
+    else if (code === OPEN_ARRAY || code === OPEN_OBJECT) {
       if (++depth > limit) return true;
-    } else if (CLOSERS.has(code)) depth--;
+    } else if (code === CLOSE_ARRAY || code === CLOSE_OBJECT) depth--;
   }
   return false;
 }

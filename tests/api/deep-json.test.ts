@@ -37,11 +37,36 @@ describe('nestsDeeperThan (the scan before JSON.parse)', () => {
   });
 });
 
+interface JsonSchema {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: JsonSchema | boolean;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+}
+
 interface OpenApiDocument {
   paths: Record<
     string,
-    Record<string, { requestBody?: { content: Record<string, unknown> }; security?: [] }>
+    Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> }; security?: [] }>
   >;
+  components?: { schemas?: Record<string, JsonSchema> };
+}
+
+/** How deep a body matching the schema can nest arrays and objects. */
+function schemaDepth(schema: JsonSchema | boolean | undefined, document: OpenApiDocument): number {
+  if (!schema || schema === true) return 0;
+  if (schema.$ref)
+    return schemaDepth(document.components?.schemas?.[schema.$ref.split('/').pop()!], document);
+  const inner = (schemas: (JsonSchema | boolean | undefined)[]) =>
+    Math.max(0, ...schemas.map((item) => schemaDepth(item, document)));
+  if (schema.type === 'object' || schema.properties)
+    return 1 + inner([...Object.values(schema.properties ?? {}), schema.additionalProperties]);
+  if (schema.type === 'array' || schema.items) return 1 + inner([schema.items]);
+  return inner([...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]);
 }
 
 describe.each(testDatabaseKinds())('a 100,000-deep JSON body on every JSON route, on $name', (kind) => {
@@ -63,9 +88,11 @@ describe.each(testDatabaseKinds())('a 100,000-deep JSON body on every JSON route
     for (const spy of logged) spy.mockRestore();
   });
 
+  const openApi = async () => (await (await fetch(`${api.url}/v2/openapi.json`)).json()) as OpenApiDocument;
+
   /** The routes whose OpenAPI operation takes a JSON body, each with a Hono path to call. */
   async function jsonRoutes() {
-    const document = (await (await fetch(`${api.url}/v2/openapi.json`)).json()) as OpenApiDocument;
+    const document = await openApi();
     const honoPaths = new Map(api.app.routes.map((route) => [toOpenApiPath(route.path), route.path]));
     return Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.entries(operations)
@@ -104,6 +131,19 @@ describe.each(testDatabaseKinds())('a 100,000-deep JSON body on every JSON route
     for (const spy of logged) expect(spy).not.toHaveBeenCalled();
     // No login work happened: the throttle recorded no attempt.
     expect(await count(db, 'login_attempts')).toBe(0);
+  });
+
+  it('leaves room for every JSON body the API declares: none nests deeper than the limit', async () => {
+    logged = [];
+    const document = await openApi();
+    const depths = Object.values(document.paths).flatMap((operations) =>
+      Object.values(operations).flatMap((operation) => {
+        const json = operation.requestBody?.content['application/json'];
+        return json ? [schemaDepth(json.schema, document)] : [];
+      }),
+    );
+    expect(Math.max(...depths)).toBeGreaterThanOrEqual(3); // the settlement confirmation's adjustments
+    expect(Math.max(...depths)).toBeLessThanOrEqual(MAX_JSON_DEPTH);
   });
 
   it('answers 401 without a token on the routes that need one: the body is not read for anyone anonymous', async () => {

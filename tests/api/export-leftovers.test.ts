@@ -107,6 +107,7 @@ describe.skipIf(!serverUrl)('an instance killed (-9) mid-export on PostgreSQL', 
   let database: { url: string; drop(): Promise<void> };
   let db: Database;
   const dataDir = mkdtempSync(join(tmpdir(), 'export-killed-'));
+  const otherDir = mkdtempSync(join(tmpdir(), 'export-other-'));
   const env = (dir: string) => ({ DATABASE_URL: database.url, FILES_BACKEND: 'postgres', DATA_DIR: dir });
   let token: string;
   const processes: ServerProcess[] = [];
@@ -127,7 +128,7 @@ describe.skipIf(!serverUrl)('an instance killed (-9) mid-export on PostgreSQL', 
     await Promise.all(processes.map((process) => process.stop()));
     await db?.close();
     await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of [dataDir, otherDir]) rmSync(dir, { recursive: true, force: true });
   });
 
   const jobStatus = async (id: string) =>
@@ -136,6 +137,7 @@ describe.skipIf(!serverUrl)('an instance killed (-9) mid-export on PostgreSQL', 
 
   it('leaves no part file once another instance failed the job and the killed one is back', async () => {
     const first = await startServerProcess(env(dataDir));
+    processes.push(first); // stopped by afterAll if the test fails before it is killed
     const started = await fetch(`${first.url}/v2/admin/users/export`, {
       method: 'POST',
       headers: { ...bearer(token), 'content-type': 'application/json' },
@@ -152,7 +154,7 @@ describe.skipIf(!serverUrl)('an instance killed (-9) mid-export on PostgreSQL', 
     await db.query(`UPDATE export_jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [
       id,
     ]);
-    processes.push(await startServerProcess(env(mkdtempSync(join(tmpdir(), 'export-other-')))));
+    processes.push(await startServerProcess(env(otherDir)));
     await eventually('the job failed by the other instance', async () => (await jobStatus(id)) === 'failed');
     expect(partsIn(dataDir)).toEqual([part]);
 

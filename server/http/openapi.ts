@@ -48,7 +48,7 @@ function operation(route: RouteDefinition) {
   const standardErrors: [string, string, boolean][] = [
     [
       '400',
-      'Invalid input (`VALIDATION_ERROR` with `errors`, `INVALID_JSON`, `INVALID_CURSOR`)',
+      'Invalid input (`VALIDATION_ERROR` with `errors`, `INVALID_JSON`, `BODY_TOO_DEEP`, `INVALID_CURSOR`)',
       Boolean(route.body ?? route.query ?? route.params),
     ],
     ['401', 'No live session: bearer token or session cookie (`UNAUTHORIZED`)', route.auth !== 'public'],

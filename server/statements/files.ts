@@ -6,7 +6,8 @@ import { type Actor, mutation } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
 
 /**
- * A file with its balance check and its progress (MATCHED or IGNORED of all). The check is the one the
+ * A file with its balance check and its progress (MATCHED or IGNORED of all): the counts are the sums of
+ * what each write added (`statement_file_line_counts`, migration 0034), not a count of its lines. The check is the one the
  * import made on every entry of the file (decision 0097): lines skipped as already imported from an
  * overlapping file are not among this file's lines, so its own lines need not add up. Files recorded
  * before imports stored it are checked against their lines.
@@ -18,10 +19,9 @@ const FILE_FROM = `FROM statement_files s
   LEFT JOIN users up ON up.id = s.uploaded_by
   LEFT JOIN users rb ON rb.id = s.reconciled_by
   CROSS JOIN LATERAL (
-    SELECT count(*)::int AS line_count,
-           (count(*) FILTER (WHERE l.status IN ('MATCHED', 'IGNORED')))::int AS done_count,
-           coalesce(sum(l.bank_amount_cents), 0)::text AS sum_cents
-      FROM statement_lines l WHERE l.statement_file_id = s.id) n`;
+    SELECT coalesce(sum(c.lines), 0)::int AS line_count, coalesce(sum(c.done), 0)::int AS done_count,
+           coalesce(sum(c.sum_cents), 0)::text AS sum_cents
+      FROM statement_file_line_counts c WHERE c.statement_file_id = s.id) n`;
 
 interface FileRow {
   id: string;

@@ -28,6 +28,7 @@ const ACCOUNT_C = 'PT50001800000000000000093';
 const ACCOUNT_D = 'PT50003300000000000000008';
 const ACCOUNT_E = 'PT50001000000000000000009';
 const ACCOUNT_F = 'PT50003600000000000000088';
+const ACCOUNT_G = 'PT50004500000000000000037';
 
 /** A CGD-style export: its preamble names the account by its number only (no IBAN), debits and credits apart. */
 function cgdCsv(accountNumber: string, rows: readonly string[]): Uint8Array<ArrayBuffer> {
@@ -310,6 +311,39 @@ describe.each(testDatabaseKinds())('statements, their accounts and balances on $
     expect(items.map((account) => account.accountIban)).toEqual(
       expect.arrayContaining([ACCOUNT_A, ACCOUNT_B]),
     );
+  });
+
+  it('the files list keeps its counts as lines are imported, ignored and deleted, without counting them', async () => {
+    const rows = [
+      '07-05-2026;07-05-2026;COMISSAO;2,00;',
+      '08-05-2026;08-05-2026;TRF;;40,00',
+      '09-05-2026;09-05-2026;SELO;0,08;',
+    ];
+    const { job } = await importStatement(
+      client,
+      cgdCsv('0005555555555', rows),
+      'contagens.csv',
+      {},
+      {
+        accountIban: ACCOUNT_F,
+      },
+    );
+    const fileId = job!.result!.statementFileId;
+    expect(await fileRow(fileId)).toMatchObject({ lineCount: 3, doneCount: 0 });
+    const { rows: lines } = await db.query<{ id: string }>(
+      'SELECT id FROM statement_lines WHERE statement_file_id = $1 ORDER BY line_number',
+      [fileId],
+    );
+    const ignored = await fetch(`${api.url}/v2/admin/statements/lines/${lines[0]!.id}/ignore`, {
+      method: 'POST',
+      headers: { ...bearer(client.token), 'content-type': 'application/json' },
+      body: JSON.stringify({ note: 'Comissão do banco' }),
+    });
+    expect(ignored.status).toBe(200);
+    expect(await fileRow(fileId)).toMatchObject({ lineCount: 3, doneCount: 1 });
+    await db.query('DELETE FROM statement_lines WHERE id = ANY($1::uuid[])', [[lines[0]!.id, lines[1]!.id]]);
+    expect(await fileRow(fileId)).toMatchObject({ lineCount: 1, doneCount: 0 });
+    expect(await count(db, 'statement_lines WHERE statement_file_id = $1', [fileId])).toBe(1);
   });
 
   it.skipIf(!parsersReadStatements)(

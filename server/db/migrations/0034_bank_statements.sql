@@ -56,11 +56,12 @@ ALTER TABLE statement_lines
 ALTER TABLE statement_lines DROP CONSTRAINT statement_lines_dedup_key_key;
 CREATE INDEX statement_lines_dedup_key_idx ON statement_lines (dedup_key);
 
--- Every existing file is one statement: its account and balances, the period of its lines.
+-- Every existing file is one statement: its account (in the canonical form keys use, line-key.ts's
+-- `canonicalAccount`) and balances, the period of its lines.
 INSERT INTO bank_statements (statement_file_id, number, account_iban, currency, period_start, period_end,
                              opening_balance_cents, closing_balance_cents, balance_consistent, entry_count,
                              line_count, duplicates_skipped)
-SELECT f.id, 0, nullif(f.account_iban, ''), f.currency,
+SELECT f.id, 0, nullif(upper(regexp_replace(f.account_iban, '[[:space:]-]+', '', 'g')), ''), f.currency,
        coalesce(l.first_day, f.imported_at::date), coalesce(l.last_day, f.imported_at::date),
        f.opening_balance_cents, f.closing_balance_cents,
        coalesce(f.balance_consistent,
@@ -93,7 +94,7 @@ WITH referenced AS (
 )
 UPDATE statement_lines l
    SET dedup_key = encode(sha256(convert_to(concat_ws(E'\u001f', 'v2:bank-reference',
-         upper(regexp_replace(coalesce(u.account_iban, ''), '[[:space:]-]+', '', 'g')),
+         coalesce(u.account_iban, ''),
          u.bank_date::text, u.bank_amount_cents::text, u.reference, u.occurrence::text), 'UTF8')), 'hex')
   FROM usable u
  WHERE u.id = l.id;

@@ -57,6 +57,24 @@ const parsersReadStatements = (() => {
   return statements.length === 2 && statements[0]!.sequence !== null;
 })();
 
+/** A camt.053 of one account: one booked entry and one pending (Sts PDNG). */
+function camtWithPending(account: string): Uint8Array<ArrayBuffer> {
+  const entry = (cents: string, status: string, day: string) =>
+    `<Ntry><Amt Ccy="EUR">${cents}</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>${status}</Cd></Sts><BookgDt><Dt>${day}</Dt></BookgDt></Ntry>`;
+  const xml = `<?xml version="1.0"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt><Stmt><Id>PEND-1</Id>
+<Acct><Id><IBAN>${account}</IBAN></Id><Ccy>EUR</Ccy></Acct>
+<Bal><Tp><CdOrPrtry><Cd>PRCD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">10.00</Amt><CdtDbtInd>CRDT</CdtDbtInd></Bal>
+<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">25.00</Amt><CdtDbtInd>CRDT</CdtDbtInd></Bal>
+${entry('15.00', 'BOOK', '2026-12-02')}
+${entry('99.00', 'PDNG', '2026-12-03')}
+</Stmt></BkToCstmrStmt></Document>`;
+  return new Uint8Array(Buffer.from(xml, 'utf8'));
+}
+
+/** Whether the parsers list the pending entries they leave out (the parser work of issue 27). */
+const parsersSkipPending = parseStatement(camtWithPending(ACCOUNT_G)).skipped.length === 1;
+
 describe.each(testDatabaseKinds())('statements, their accounts and balances on $name', (kind) => {
   let db: Database;
   let api: RunningApi;
@@ -391,6 +409,46 @@ describe.each(testDatabaseKinds())('statements, their accounts and balances on $
         [ACCOUNT_A, 'OUT-A', 1],
         [ACCOUNT_B, 'OUT-B', 1],
       ]);
+    },
+  );
+
+  it.skipIf(!parsersReadStatements)(
+    'the same statement again (another export of it): every line known as SAME_STATEMENT, nothing imported',
+    async () => {
+      const block: Mt940Block = {
+        account: ACCOUNT_G,
+        statementId: 'EXT-2026-11',
+        sequence: '00011/001',
+        opening: { date: '261101', cents: 0 },
+        closing: { date: '261130', cents: 2_000 },
+        lines: [
+          { date: '261103', cents: 2_500, text: 'TRF CLIENTE' },
+          { date: '261104', cents: -500, text: 'COMISSAO' },
+        ],
+      };
+      const first = await importStatement(client, mt940File([block]), 'novembro.sta');
+      expect(first.job).toMatchObject({ status: 'DONE', result: { newLines: 2 } });
+      // Exported again: the bank words the movements differently, the statement is the same.
+      const again = mt940File([
+        { ...block, lines: block.lines.map((l) => ({ ...l, text: `${l.text} (2)` })) },
+      ]);
+      const [answer] = await askKnownLines(client, again, null);
+      expect(answer!.known.map((k) => k.reason)).toEqual(['SAME_STATEMENT', 'SAME_STATEMENT']);
+      const before = await written();
+      const refused = await postStatement(client, again, 'novembro (2).sta');
+      expect(await refusal(refused)).toEqual({ status: 409, code: 'STATEMENT_NOTHING_NEW' });
+      expect(await written()).toEqual(before);
+    },
+  );
+
+  it.skipIf(!parsersSkipPending)(
+    'pending entries are not imported, and counted on the statement and in the result',
+    async () => {
+      const { job } = await importStatement(client, camtWithPending(ACCOUNT_G), 'pendente.xml');
+      expect(job).toMatchObject({ status: 'DONE', result: { newLines: 1, skipped: 1 } });
+      const file = await fileRow(job!.result!.statementFileId);
+      expect(file.pendingSkipped).toBe(1);
+      expect(file.statements.map((s) => s.pendingSkipped)).toEqual([1]);
     },
   );
 });

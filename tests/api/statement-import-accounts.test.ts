@@ -343,7 +343,7 @@ describe.each(testDatabaseKinds())('statements, their accounts and balances on $
       'contagens.csv',
       {},
       {
-        accountIban: ACCOUNT_F,
+        accountIban: ACCOUNT_G,
       },
     );
     const fileId = job!.result!.statementFileId;

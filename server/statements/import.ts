@@ -140,10 +140,11 @@ export function createStatementImports(deps: {
     if (parsed.entries.length !== query.expectedLines || sum(parsed.entries) !== query.expectedTotalCents)
       throw refuse('STATEMENT_PREVIEW_MISMATCH');
     const statements = planStatements(parsed, chosenAccount);
-    const mismatchNote = query.mismatchNote ?? null;
     const mismatched = statements.filter((statement) => statement.balance?.consistent === false);
-    if (mismatched.length > 0 && mismatchNote === null)
+    if (mismatched.length > 0 && query.mismatchNote === undefined)
       throw refuse('STATEMENT_BALANCE_MISMATCH', { extra: { statements: mismatched.map(mismatchOf) } });
+    // A note is kept only where there is a mismatch to explain.
+    const mismatchNote = mismatched.length > 0 ? query.mismatchNote! : null;
     const sha256 = sha256Of(upload.bytes);
     const importedBefore = async () =>
       (await db.query('SELECT 1 FROM statement_files WHERE sha256 = $1', [sha256])).rows.length > 0;

@@ -5,23 +5,8 @@ import type {
   StatementImportQuery,
   StatementImportResult,
 } from '../../contract/statement-import';
-import { checkIban } from '../../domain/iban';
 import { parseStatement } from '../../domain/statements/detect';
-import { canonicalAccount, lineKeyRule, statementLineKeys } from '../../domain/statements/line-key';
-import {
-  type KnownReason,
-  recognisedBy,
-  type StatementIdentity,
-  sameStatement,
-} from '../../domain/statements/statement-identity';
-import {
-  type BalanceCheck,
-  type ParseResult,
-  type StatementEntry,
-  type StatementFormat,
-  type StatementInfo,
-  wholeFileStatement,
-} from '../../domain/statements/types';
+import type { ParseResult, StatementEntry, StatementFormat } from '../../domain/statements/types';
 import type { Database, Queryable } from '../db/client';
 import { recordAudit } from '../platform/audit';
 import type { FileStorage } from '../platform/files/storage';
@@ -40,7 +25,14 @@ import {
   insertImportJob,
   storeProgress,
 } from './import-jobs';
-import { recogniseStatementLines } from './known-lines';
+import {
+  checkedAccount,
+  type KnownEntry,
+  mismatchOf,
+  type PlannedStatement,
+  planStatements,
+  recogniseFile,
+} from './import-plan';
 import { type LineState, stateOf } from './line-state';
 import { matchNewLines, type NewStatementLine, writeNewLineMatches } from './matching';
 
@@ -81,20 +73,6 @@ export interface StatementUpload {
   idempotency: Omit<IdempotentRequest, 'sha256'> | null;
 }
 
-/** One statement of the upload as it will be stored and judged (issue 27, docs/decisions/0121). */
-interface PlannedStatement {
-  /** Its position in the file. */
-  number: number;
-  identity: StatementIdentity;
-  currency: string | null;
-  balance: BalanceCheck | null;
-  entries: readonly StatementEntry[];
-  /** `statementLineKeys` of its entries, with its account. */
-  keys: string[];
-  /** Pending entries the parser read and left out. */
-  pending: number;
-}
-
 /** What the server read from the bytes: the preview's parse, done again here with the same code. */
 interface ReadStatement {
   bytes: Uint8Array;
@@ -102,15 +80,8 @@ interface ReadStatement {
   statements: PlannedStatement[];
   sha256: string;
   lineCount: number;
-  knownCount: number;
   /** The admin's reason for importing statements whose balances do not add up. */
   mismatchNote: string | null;
-}
-
-/** A line recognised as imported before: the rule, and the file (null: an earlier statement of this one). */
-interface KnownEntry {
-  reason: KnownReason;
-  statementFileId: string | null;
 }
 
 const sha256HexOf = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -139,7 +110,7 @@ export function createStatementImports(deps: {
       throw refuse('STATEMENT_HAS_ERRORS');
     if (parsed.entries.length !== query.expectedLines || sum(parsed.entries) !== query.expectedTotalCents)
       throw refuse('STATEMENT_PREVIEW_MISMATCH');
-    const statements = planStatements(parsed, chosenAccount);
+    const statements = planStatements(parsed, chosenAccount, sha256HexOf);
     const mismatched = statements.filter((statement) => statement.balance?.consistent === false);
     if (mismatched.length > 0 && query.mismatchNote === undefined)
       throw refuse('STATEMENT_BALANCE_MISMATCH', { extra: { statements: mismatched.map(mismatchOf) } });
@@ -155,7 +126,7 @@ export function createStatementImports(deps: {
     // The same bytes imported meanwhile (by a simultaneous upload) are "already imported", not "nothing new".
     if (knownCount === lineCount)
       throw refuse((await importedBefore()) ? 'STATEMENT_ALREADY_IMPORTED' : 'STATEMENT_NOTHING_NEW');
-    return { bytes: upload.bytes, parsed, statements, sha256, lineCount, knownCount, mismatchNote };
+    return { bytes: upload.bytes, parsed, statements, sha256, lineCount, mismatchNote };
   }
 
   async function run(
@@ -251,103 +222,6 @@ export function createStatementImports(deps: {
 /** The request an Idempotency-Key stands for: the same bytes with the same mapping and expectations. */
 function requestSha(upload: StatementUpload): string {
   return sha256Of(Buffer.concat([Buffer.from(JSON.stringify(upload.query)), Buffer.from([0]), upload.bytes]));
-}
-
-/** The account the admin chose for statements whose file names none: an IBAN, mod-97 checked. */
-function checkedAccount(input: string): string {
-  const check = checkIban(input);
-  if (!check.valid) throw refuse('STATEMENT_ACCOUNT_INVALID');
-  return check.iban;
-}
-
-/** Each statement of the file with its account (the file's, else the chosen one), period and keys. */
-function planStatements(parsed: ParseResult, chosenAccount: string | null): PlannedStatement[] {
-  const infos: StatementInfo[] =
-    parsed.statements.length > 0
-      ? parsed.statements
-      : wholeFileStatement(parsed.entries, parsed.accountIban, parsed.balance);
-  return infos.map((info, number) => {
-    const named = info.accountIban === null ? null : canonicalAccount(info.accountIban);
-    const accountIban = named || chosenAccount;
-    // Never an empty account in a key: two accounts' identical fees would be one line (issue 27).
-    if (!accountIban) throw refuse('STATEMENT_ACCOUNT_REQUIRED');
-    const entries = parsed.entries.slice(info.firstEntry, info.firstEntry + info.entryCount);
-    const days = entries.map((entry) => entry.bookingDate).sort();
-    const periodStart = info.periodStart ?? days[0] ?? info.periodEnd;
-    const periodEnd = info.periodEnd ?? days[days.length - 1] ?? periodStart;
-    // The parsers give a period to every statement with entries; one with neither says nothing to store.
-    if (!periodStart || !periodEnd) throw refuse('STATEMENT_UNREADABLE');
-    return {
-      number,
-      identity: {
-        accountIban,
-        statementId: info.statementId,
-        sequence: info.sequence,
-        periodStart: periodStart <= periodEnd ? periodStart : periodEnd,
-        periodEnd: periodStart <= periodEnd ? periodEnd : periodStart,
-        openingBalanceCents: info.balance?.opening ?? null,
-        closingBalanceCents: info.balance?.closing ?? null,
-      },
-      currency: info.currency,
-      balance: info.balance,
-      entries,
-      keys: statementLineKeys(accountIban, entries, sha256HexOf),
-      pending: parsed.skipped.filter((skipped) => skipped.statement === number).length,
-    };
-  });
-}
-
-/** What a statement whose balances do not add up says, for the admin's decision. */
-function mismatchOf(statement: PlannedStatement) {
-  const entriesSumCents = sum(statement.entries);
-  const { opening, closing } = statement.balance!;
-  return {
-    index: statement.number,
-    accountIban: statement.identity.accountIban,
-    periodStart: statement.identity.periodStart,
-    periodEnd: statement.identity.periodEnd,
-    openingBalanceCents: opening,
-    closingBalanceCents: closing,
-    entriesSumCents,
-    differenceCents: closing - (opening + entriesSumCents),
-  };
-}
-
-/**
- * Per statement, its lines imported before (by key index): from earlier files (`recogniseStatementLines`,
- * the preview's answer) and from the file's own earlier statements of the same account, by the same rules.
- */
-async function recogniseFile(
-  db: Queryable,
-  statements: readonly PlannedStatement[],
-): Promise<Map<number, KnownEntry>[]> {
-  const answers: Map<number, KnownEntry>[] = [];
-  for (const statement of statements) {
-    const stored = await recogniseStatementLines(db, statement.identity, statement.keys);
-    const known = new Map<number, KnownEntry>();
-    statement.keys.forEach((key, index) => {
-      const earlier = stored.get(key);
-      if (earlier) known.set(index, { reason: earlier.reason, statementFileId: earlier.statementFileId });
-    });
-    for (const [before, beforeKnown] of statements
-      .slice(0, statement.number)
-      .map((s, n) => [s, answers[n]!] as const)) {
-      if (before.identity.accountIban !== statement.identity.accountIban) continue;
-      const same = sameStatement(statement.identity, before.identity);
-      const freshKeys = new Set(before.keys.filter((_, index) => !beforeKnown.has(index)));
-      statement.keys.forEach((key, index) => {
-        if (known.has(index)) return;
-        const reason: KnownReason | null = same
-          ? 'SAME_STATEMENT'
-          : freshKeys.has(key)
-            ? recognisedBy(statement.identity, before.identity, lineKeyRule(statement.entries[index]!))
-            : null;
-        if (reason) known.set(index, { reason, statementFileId: null });
-      });
-    }
-    answers.push(known);
-  }
-  return answers;
 }
 
 /** The stored file, its statements and their new lines; answers the counts before matching. */

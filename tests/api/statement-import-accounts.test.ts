@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatementFileRow } from '../../contract/reconciliation';
-import type { StatementAccounts } from '../../contract/statement-import';
+import type { KnownLines, StatementAccounts } from '../../contract/statement-import';
 import { parseStatement } from '../../domain/statements/detect';
 import type { Database } from '../../server/db/client';
 import { testDatabaseKinds } from '../support/databases';
@@ -8,6 +8,7 @@ import { bearer, count, insertUser, issueToken, type RunningApi, startApi } from
 import {
   askKnownLines,
   importStatement,
+  knownLinesQuestions,
   type Mt940Block,
   mt940File,
   postStatement,
@@ -29,6 +30,7 @@ const ACCOUNT_D = 'PT50003300000000000000008';
 const ACCOUNT_E = 'PT50001000000000000000009';
 const ACCOUNT_F = 'PT50003600000000000000088';
 const ACCOUNT_G = 'PT50004500000000000000037';
+const ACCOUNT_H = 'PT50000700000000000000026';
 
 /** A CGD-style export: its preamble names the account by its number only (no IBAN), debits and credits apart. */
 function cgdCsv(accountNumber: string, rows: readonly string[]): Uint8Array<ArrayBuffer> {
@@ -362,6 +364,47 @@ describe.each(testDatabaseKinds())('statements, their accounts and balances on $
     await db.query('DELETE FROM statement_lines WHERE id = ANY($1::uuid[])', [[lines[0]!.id, lines[1]!.id]]);
     expect(await fileRow(fileId)).toMatchObject({ lineCount: 1, doneCount: 0 });
     expect(await count(db, 'statement_lines WHERE statement_file_id = $1', [fileId])).toBe(1);
+  });
+
+  it("known-lines: an identical payment of the day the previous statement was cut is new when the bank's sequences and balances chain", async () => {
+    // The first statement of 5 May, imported; its bank identity as the parsers will read it (issue 27).
+    const first = mt940File([
+      {
+        account: ACCOUNT_H,
+        statementId: 'DIA-0505-1',
+        sequence: '00001/001',
+        opening: { date: '260505', cents: 100_000 },
+        closing: { date: '260505', cents: 99_220 },
+        lines: [{ date: '260505', cents: -780, text: 'COMISSAO MANUTENCAO' }],
+      },
+    ]);
+    const { job } = await importStatement(client, first, 'dia-0505-1.sta');
+    await db.query(
+      `UPDATE bank_statements SET bank_statement_id = 'DIA-0505-1', sequence = '00001/001' WHERE statement_file_id = $1`,
+      [job!.result!.statementFileId],
+    );
+    const [question] = knownLinesQuestions(first, null);
+    const ask = async (over: Record<string, unknown>) => {
+      const response = await fetch(`${api.url}/v2/admin/statements/known-lines`, {
+        method: 'POST',
+        headers: { ...bearer(client.token), 'content-type': 'application/json' },
+        body: JSON.stringify({ ...question, ...over }),
+      });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as KnownLines).known.map((k) => k.reason);
+    };
+    const second = {
+      statementId: 'DIA-0505-2',
+      sequence: '00002/001',
+      openingBalanceCents: 99_220,
+      closingBalanceCents: 98_440,
+    };
+    expect(await ask(second)).toEqual([]);
+    // Balances that do not chain, or no sequence: the statements overlap on the 5th, the fee is the same line.
+    expect(await ask({ ...second, openingBalanceCents: 100_000 })).toEqual(['SAME_CONTENT']);
+    expect(await ask({ ...second, sequence: null })).toEqual(['SAME_CONTENT']);
+    // The same statement asked again.
+    expect(await ask({ statementId: 'DIA-0505-1', sequence: '00001/001' })).toEqual(['SAME_STATEMENT']);
   });
 
   it.skipIf(!parsersReadStatements)(

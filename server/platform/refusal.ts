@@ -82,6 +82,10 @@ export const REFUSAL_CODES = [
   'STATEMENT_ALREADY_IMPORTED',
   'STATEMENT_NOTHING_NEW',
   'STATEMENT_IMPORT_NOT_FOUND',
+  // statements' accounts and balances (issue 27, docs/decisions/0121)
+  'STATEMENT_ACCOUNT_REQUIRED',
+  'STATEMENT_ACCOUNT_INVALID',
+  'STATEMENT_BALANCE_MISMATCH',
   // statement reconciliation (issue 12, docs/decisions/0093, 0094)
   'STATEMENT_FILE_NOT_FOUND',
   'STATEMENT_LINE_NOT_FOUND',

@@ -14,7 +14,7 @@ import {
   type PageRequest,
 } from '../../components/DataTable/DataTable';
 import { useI18n } from '../../i18n/i18n';
-import { isPlainKey, isTypingTarget } from '../../kernel/keys';
+import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
 import { formatMoney, formatMonth, MISSING_FIELD_KEYS, recentMonths } from './format';
 import { SettleNotice, SettlePanel, useSettlementActor } from './SettlePanel';
 
@@ -77,16 +77,11 @@ export function CasesToProcess() {
   }, [actor, doctor, month]);
 
   // Without a doctor, `c` (confirm) can only say what is missing: 'Select one Doctor ID'.
-  useEffect(() => {
-    if (doctor) return;
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'c' || !isPlainKey(event) || isTypingTarget(event.target)) return;
-      event.preventDefault();
-      actor.send({ type: 'settle.request' });
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [actor, doctor]);
+  useScreenKeyHandler((event) => {
+    if (doctor || event.key !== 'c') return false;
+    actor.send({ type: 'settle.request' });
+    return true;
+  });
 
   const columns = useMemo<DataColumn<ProfessionalSettlement>[]>(
     () => [

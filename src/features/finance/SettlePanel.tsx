@@ -20,6 +20,7 @@ import {
   settlementKeys,
 } from '../../api/finance';
 import { useI18n } from '../../i18n/i18n';
+import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
 import { helpLines, type KeyBinding, keyAction } from '../../kernel/key-table';
 import { useScreenKeys } from '../../kernel/screen-keys';
 import { notify } from '../../kernel/toast';
@@ -55,8 +56,6 @@ const SETTLE_KEYS: readonly KeyBinding<SettleKey>[] = [
   { keys: ['Escape'], shown: 'Esc', labelKey: 'finance.keys.back', action: 'back' },
 ];
 const SETTLE_HELP = helpLines(SETTLE_KEYS);
-
-const isModalOpen = () => document.querySelector('[aria-modal="true"], [cmdk-root]') !== null;
 
 export type SettlementActor = ReturnType<typeof useActorRef<typeof settlementMachine>>;
 
@@ -133,38 +132,30 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
 
   useScreenKeys('settle', SETTLE_HELP);
 
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || isModalOpen()) return;
-      const handled = (() => {
-        switch (keyAction(SETTLE_KEYS, event)) {
-          case 'down':
-            setActive((i) => Math.min(cases.length - 1, i + 1));
-            return true;
-          case 'up':
-            setActive((i) => Math.max(0, i - 1));
-            return true;
-          case 'toggle':
-            if (reviewing && activeCase) actor.send({ type: 'case.toggle', settlementId: activeCase.id });
-            return reviewing;
-          case 'adjust':
-            if (reviewing && activeCase) setAdjusting(activeCase.id);
-            return reviewing;
-          case 'confirm':
-            actor.send({ type: 'settle.request' });
-            return true;
-          case 'back':
-            onBack();
-            return true;
-          default:
-            return false;
-        }
-      })();
-      if (handled) event.preventDefault();
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [actor, cases.length, activeCase, reviewing, onBack]);
+  useScreenKeyHandler((event) => {
+    switch (keyAction(SETTLE_KEYS, event)) {
+      case 'down':
+        setActive((i) => Math.min(cases.length - 1, i + 1));
+        return true;
+      case 'up':
+        setActive((i) => Math.max(0, i - 1));
+        return true;
+      case 'toggle':
+        if (reviewing && activeCase) actor.send({ type: 'case.toggle', settlementId: activeCase.id });
+        return reviewing;
+      case 'adjust':
+        if (reviewing && activeCase) setAdjusting(activeCase.id);
+        return reviewing;
+      case 'confirm':
+        actor.send({ type: 'settle.request' });
+        return true;
+      case 'back':
+        onBack();
+        return true;
+      default:
+        return false;
+    }
+  });
 
   const total = formatMoney(includedTotalCents(context), locale);
   const count = includedCases(context).length;

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { CASES_TO_PROCESS_SEARCH_MAX } from '../../../contract/limits';
 import {
   fetchProfessionalSettlements,
   type ProfessionalSettlement,
@@ -24,9 +25,10 @@ export const settleHref = (professionalId: string, referenceMonth: string) =>
 const rowHref = (row: ProfessionalSettlement) => settleHref(row.professionalId, row.referenceMonth);
 
 /** A page of doctor-months (keyset, `limit` at a time); every page carries the totals of them all. */
-function fetchPage({ filters, cursor, limit }: PageRequest): Promise<ProfessionalSettlements> {
+function fetchPage({ q, filters, cursor, limit }: PageRequest): Promise<ProfessionalSettlements> {
   const month = filters.referenceMonth?.[0];
   return fetchProfessionalSettlements({
+    ...(q ? { q } : {}),
     ...(month ? { referenceMonth: month } : {}),
     ...(cursor ? { cursor } : {}),
     limit,
@@ -168,6 +170,7 @@ export function CasesToProcess() {
         getRowId={rowId}
         rowHref={rowHref}
         filters={filters}
+        searchMaxLength={CASES_TO_PROCESS_SEARCH_MAX}
         summary={(first) => <Totals totals={first.totals} />}
       />
     </>

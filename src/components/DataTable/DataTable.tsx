@@ -98,6 +98,11 @@ export interface DataTableProps<T extends RowData, P extends Page<T> = Page<T>> 
 }
 
 const features = tableFeatures({ columnVisibilityFeature });
+/**
+ * A table without filters, the same array every render: a new `[]` each time made a new URL state each
+ * render, whose reset took the keyboard's row away as soon as `j` gave it (the SEPA list).
+ */
+const NO_FILTERS: readonly DataFilter[] = [];
 const OVERSCAN = 10;
 /** Start fetching the next page this many rows before the end is reached. */
 const PREFETCH_ROWS = 30;
@@ -123,7 +128,7 @@ function useAvailableWidth(box: RefObject<HTMLElement | null>): number {
 export function DataTable<T extends RowData, P extends Page<T> = Page<T>>(props: DataTableProps<T, P>) {
   const { t, locale } = useI18n();
   const [, navigate] = useLocation();
-  const { columns, getRowId, rowHref, filters = [], fixedFilters, defaultSort } = props;
+  const { columns, getRowId, rowHref, filters = NO_FILTERS, fixedFilters, defaultSort } = props;
   const rowHeight = props.rowHeight ?? 32;
   const pageSize = props.pageSize ?? DEFAULT_PAGE_SIZE;
   const filterKeys = useMemo(() => filters.flatMap(filterUrlKeys), [filters]);

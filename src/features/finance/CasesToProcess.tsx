@@ -1,5 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { CASES_TO_PROCESS_SEARCH_MAX } from '../../../contract/limits';
 import {
@@ -8,6 +8,7 @@ import {
   type ProfessionalSettlements,
   settlementKeys,
 } from '../../api/finance';
+import { fetchUser, userKeys } from '../../api/users';
 import {
   type DataColumn,
   type DataFilter,
@@ -70,7 +71,20 @@ export function CasesToProcess() {
           if (row.professionalId === doctor && row.referenceMonth === month) return row;
     return undefined;
   }, [queryClient, doctor, month]);
-  const doctorName = () => rowOf()?.fullName ?? rowOf()?.professionalName ?? doctor ?? '';
+  // A deep link or a reload has no list rows cached: the doctor's own record names them (issue 29 point 2).
+  const listed = rowOf();
+  const record = useQuery({
+    queryKey: userKeys.detail(doctor ?? ''),
+    queryFn: () => fetchUser(doctor ?? ''),
+    enabled: doctor !== null && listed === undefined,
+  });
+  const resolvedName = listed
+    ? (listed.fullName ?? listed.professionalName)
+    : record.data && (record.data.fullName ?? record.data.name);
+  const nameNow = useRef(resolvedName);
+  nameNow.current = resolvedName;
+  // Never the id: an ellipsis until the name arrives.
+  const doctorName = () => nameNow.current ?? '…';
   const actor = useSettlementActor(doctorName);
 
   useEffect(() => {

@@ -13,12 +13,7 @@ import {
   type SettleRequest,
   settlementMachine,
 } from '../../../machines/settlement';
-import {
-  confirmSettlement,
-  fetchProfessionalSettlements,
-  fetchSettlements,
-  settlementKeys,
-} from '../../api/finance';
+import { confirmSettlement, fetchProfessionalSettlements, fetchSettlements } from '../../api/finance';
 import { useI18n } from '../../i18n/i18n';
 import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
 import { helpLines, type KeyBinding, keyAction } from '../../kernel/key-table';
@@ -26,6 +21,7 @@ import { useScreenKeys } from '../../kernel/screen-keys';
 import { notify } from '../../kernel/toast';
 import { FlowDialog } from './FlowDialog';
 import { formatMoney, formatMonth, MISSING_FIELD_KEYS, shortId } from './format';
+import { refreshSettlements } from './settlement-actions';
 
 /** A doctor's month as the review reads it: the cases still to settle and what the doctor lacks. */
 async function loadReview({ professionalId, referenceMonth }: DoctorMonth): Promise<SettlementReview> {
@@ -74,7 +70,7 @@ export function useSettlementActor(doctorName: () => string): SettlementActor {
         },
         actions: {
           reportSettled: (_, { request }: { request: SettleRequest }) => {
-            void queryClient.invalidateQueries({ queryKey: settlementKeys.all });
+            refreshSettlements(queryClient);
             notify(
               'success',
               t('finance.process.settled', {
@@ -122,9 +118,15 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
   const [active, setActive] = useState(0);
   const [adjusting, setAdjusting] = useState<string | null>(null);
 
+  // Loaded on opening, and again once a confirmation is done: the month then shows what is left to
+  // settle, and `c` works on it, without a reload (issue 29 point 3).
+  const settled = snapshot.matches('done');
   useEffect(() => {
     actor.send({ type: 'doctor.select', professionalId, referenceMonth });
   }, [actor, professionalId, referenceMonth]);
+  useEffect(() => {
+    if (settled) actor.send({ type: 'doctor.select', professionalId, referenceMonth });
+  }, [actor, professionalId, referenceMonth, settled]);
 
   const cases = context.cases;
   const activeCase = cases[Math.min(active, cases.length - 1)];
@@ -191,6 +193,11 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
           </ul>
           <Link href={`/professionals/${professionalId}`}>{t('finance.process.openDoctor')}</Link>
         </div>
+      ) : null}
+      {reviewing && cases.length === 0 ? (
+        <p role="status" data-testid="settle-nothing-left">
+          {t('finance.process.nothingLeft', { month })}
+        </p>
       ) : null}
       {cases.length > 0 && !snapshot.matches('missingInformation') ? (
         <>

@@ -155,7 +155,7 @@ describe.skipIf(!hasChromium)('the money screens at the keyboard, in Chromium', 
     // The month as it now is: the case left out, alone, included.
     await expect.poll(() => rows.count()).toBe(1);
     // "1 de 1 casos incluídos — …"
-    const oneOfOne = ptPT.finance.process.included.replace('{{count}}', '1').replace('{{total}}', '1');
+    const oneOfOne = ptPT.finance.process.included_one.replace('{{count}}', '1').replace('{{total}}', '1');
     await expect.poll(() => summary.textContent()).toMatch(new RegExp(`^${oneOfOne.split('{{amount}}')[0]}`));
 
     await page.keyboard.press('c');

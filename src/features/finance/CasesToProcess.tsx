@@ -17,7 +17,7 @@ import {
 } from '../../components/DataTable/DataTable';
 import { useI18n } from '../../i18n/i18n';
 import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
-import { formatMoney, formatMonth, MISSING_FIELD_KEYS, recentMonths } from './format';
+import { formatMoney, formatMonth, MISSING_FIELD_KEYS, pluralKey, recentMonths } from './format';
 import { SettleNotice, SettlePanel, useSettlementActor } from './SettlePanel';
 
 const rowId = (row: ProfessionalSettlement) => `${row.professionalId}:${row.referenceMonth}`;
@@ -41,13 +41,19 @@ function Totals({ totals }: { totals: ProfessionalSettlements['totals'] }) {
   const { t, locale } = useI18n();
   return (
     <output className="data-table-total" data-testid="settlement-process-totals">
-      {t('finance.process.totals', {
-        cases: totals.caseCount,
-        gross: formatMoney(totals.grossCents, locale),
-        fee: formatMoney(totals.feeCents, locale),
-        net: formatMoney(totals.netCents, locale),
-        payable: formatMoney(totals.payableCents, locale),
-      })}
+      {t(
+        pluralKey(locale, totals.caseCount, {
+          one: 'finance.process.totals_one',
+          other: 'finance.process.totals_other',
+        }),
+        {
+          cases: totals.caseCount,
+          gross: formatMoney(totals.grossCents, locale),
+          fee: formatMoney(totals.feeCents, locale),
+          net: formatMoney(totals.netCents, locale),
+          payable: formatMoney(totals.payableCents, locale),
+        },
+      )}
     </output>
   );
 }

@@ -20,7 +20,7 @@ import { helpLines, type KeyBinding, keyAction } from '../../kernel/key-table';
 import { useScreenKeys } from '../../kernel/screen-keys';
 import { notify } from '../../kernel/toast';
 import { FlowDialog } from './FlowDialog';
-import { formatMoney, formatMonth, MISSING_FIELD_KEYS, shortId } from './format';
+import { formatMoney, formatMonth, MISSING_FIELD_KEYS, pluralKey, shortId } from './format';
 import { refreshSettlements } from './settlement-actions';
 
 /** A doctor's month as the review reads it: the cases still to settle and what the doctor lacks. */
@@ -73,11 +73,17 @@ export function useSettlementActor(doctorName: () => string): SettlementActor {
             refreshSettlements(queryClient);
             notify(
               'success',
-              t('finance.process.settled', {
-                count: request.expectedCount,
-                doctor: nameOf.current(),
-                amount: formatMoney(request.expectedTotalCents, locale),
-              }),
+              t(
+                pluralKey(locale, request.expectedCount, {
+                  one: 'finance.process.settled_one',
+                  other: 'finance.process.settled_other',
+                }),
+                {
+                  count: request.expectedCount,
+                  doctor: nameOf.current(),
+                  amount: formatMoney(request.expectedTotalCents, locale),
+                },
+              ),
             );
           },
         },
@@ -261,7 +267,13 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
             </tbody>
           </table>
           <p className="settle-summary" data-testid="settle-summary">
-            {t('finance.process.included', { count, total: cases.length, amount: total })}
+            {t(
+              pluralKey(locale, cases.length, {
+                one: 'finance.process.included_one',
+                other: 'finance.process.included_other',
+              }),
+              { count, total: cases.length, amount: total },
+            )}
           </p>
           {adjusting ? (
             <AdjustForm
@@ -291,7 +303,13 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
           onCancel={() => actor.send({ type: 'confirm.cancel' })}
         >
           <p data-testid="settle-confirm-message">
-            {t('finance.process.confirmMessage', { count, month, amount: total })}
+            {t(
+              pluralKey(locale, count, {
+                one: 'finance.process.confirmMessage_one',
+                other: 'finance.process.confirmMessage_other',
+              }),
+              { count, month, amount: total },
+            )}
           </p>
         </FlowDialog>
       ) : null}

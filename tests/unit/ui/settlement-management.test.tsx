@@ -135,11 +135,13 @@ describe('settlement management', () => {
     await rowOf('Doctor 1');
     (document.activeElement as HTMLElement | null)?.blur();
     await user.keyboard('jxjx');
-    await user.click(await screen.findByRole('button', { name: fill(text.bulkDelete, { count: 2 }) }));
-    const dialog = await screen.findByRole('alertdialog', { name: fill(text.bulkDeleteTitle, { count: 2 }) });
-    expect(dialog.textContent).toContain(fill(text.bulkDeleteMessage, { count: 2 }));
+    await user.click(await screen.findByRole('button', { name: fill(text.bulkDelete_other, { count: 2 }) }));
+    const dialog = await screen.findByRole('alertdialog', {
+      name: fill(text.bulkDeleteTitle_other, { count: 2 }),
+    });
+    expect(dialog.textContent).toContain(fill(text.bulkDeleteMessage_other, { count: 2 }));
     await user.keyboard('{Enter}');
-    await screen.findByText(fill(text.bulkDeleted, { deleted: 1, count: 2 }));
+    await screen.findByText(fill(text.bulkDeleted_other, { deleted: 1, count: 2 }));
     expect(calls.find((c) => c.url.endsWith('/bulk-delete'))?.body).toEqual({
       settlementIds: [rows[0]?.id, rows[1]?.id],
     });

@@ -9,6 +9,7 @@ import {
   repeatable,
   sortOrderSchema,
 } from './common';
+import { CASES_TO_PROCESS_SEARCH_MAX } from './limits';
 import { CURRENCIES, LOCALE_IDS, MISSING_PROFESSIONAL_FIELDS, SETTLEMENT_SORTS } from './statuses';
 
 export const settlementStatusSchema = z.enum(SETTLEMENT_STATUSES);
@@ -88,6 +89,8 @@ export const professionalSettlementQuerySchema = z.object({
   referenceMonth: optionalFilter(referenceMonthSchema),
   /** One doctor only: the "settle a doctor" screen's header (their totals and missing fields). */
   professionalId: optionalFilter(z.uuid()),
+  /** Part of the doctor's name or full name (the list's search box). */
+  q: optionalFilter(z.string().trim().max(CASES_TO_PROCESS_SEARCH_MAX)),
   limit: z.preprocess(
     blankToUndefined,
     z.coerce

@@ -5,6 +5,8 @@
 
 /** The longest users search (`q`). */
 export const USER_SEARCH_MAX = 120;
+/** The longest "cases to process" search (`q`, a doctor's name). */
+export const CASES_TO_PROCESS_SEARCH_MAX = 120;
 /** The longest cases search (`q`). */
 export const CASE_SEARCH_MAX = 200;
 /** The longest area-of-interest name. */

@@ -75,14 +75,16 @@ function positionOf(cursor: string | undefined, bound: CursorBound) {
 export interface ProfessionalSettlementsQuery {
   referenceMonth?: string | undefined;
   professionalId?: string | undefined;
+  /** Part of the doctor's name or full name. */
+  q?: string | undefined;
   limit: number;
   cursor?: string | undefined;
 }
 
 /**
  * "Cases to process", a page at a time (docs/decisions/0088): per doctor and reference month, the
- * settlements waiting to be settled (READY_TO_SETTLE or AVAILABLE), optionally for one month and/or
- * one doctor — counts and amounts in integer cents, and what the doctor lacks to be paid (the same
+ * settlements waiting to be settled (READY_TO_SETTLE or AVAILABLE), optionally for one month, one
+ * doctor and/or doctors whose name or full name contains `q` — counts and amounts in integer cents, and what the doctor lacks to be paid (the same
  * `missingProfessionalFields` rule as the user view). Newest month first, then by name; `total` and
  * `totals` cover every doctor-month of the filters, exactly, on every request.
  *
@@ -99,7 +101,15 @@ export async function professionalSettlements(
   const where = [`s.status IN (${TO_PROCESS.map((status) => `'${status}'`).join(', ')})`];
   if (query.referenceMonth) where.push(`s.reference_month = ${params.add(query.referenceMonth)}`);
   if (query.professionalId) where.push(`s.professional_id = ${params.add(query.professionalId)}::uuid`);
-  const bound = { month: query.referenceMonth ?? '', doctor: query.professionalId ?? '' };
+  const q = query.q?.trim() ?? '';
+  if (q) {
+    const pattern = params.add(`%${q.replace(/[\\%_]/g, '\\$&')}%`);
+    where.push(
+      `s.professional_id IN (SELECT u.id FROM users u WHERE u.name ILIKE ${pattern} OR u.full_name ILIKE ${pattern})`,
+    );
+  }
+  // A cursor belongs to its filters and search: another list's is refused, not misread.
+  const bound = { month: query.referenceMonth ?? '', doctor: query.professionalId ?? '', q };
   const position = positionOf(query.cursor, bound);
 
   const totalsStatement = db.query<Sums & { doctor_months: number | string }>(

@@ -28,6 +28,8 @@ export const fetchSettlements = (params: QueryParams) =>
 export const fetchProfessionalSettlements = (params: {
   referenceMonth?: string;
   professionalId?: string;
+  /** Part of the doctor's name or full name. */
+  q?: string;
   limit?: number;
   cursor?: string;
 }) => request<ProfessionalSettlements>(`${SETTLEMENT}/professional`, { params });

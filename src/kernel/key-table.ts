@@ -1,4 +1,4 @@
-import { isPlainKey, isTypingTarget } from './keys';
+import { isControlActivation, isPlainKey, isTypingTarget } from './keys';
 import type { ScreenKey } from './screen-keys';
 
 /**
@@ -19,9 +19,13 @@ export interface KeyBinding<A> {
 
 type KeyLike = Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey' | 'target'>;
 
-/** The action a plain key press means in `table`; nothing while the admin is typing in a field. */
+/**
+ * The action a plain key press means in `table`; nothing while the admin is typing in a field, nor for
+ * Enter or Space on a button, link, menu item or chip (the control activates itself).
+ */
 export function keyAction<A>(table: readonly KeyBinding<A>[], event: KeyLike): A | null {
-  if (!isPlainKey(event as KeyboardEvent) || isTypingTarget(event.target)) return null;
+  if (!isPlainKey(event as KeyboardEvent) || isTypingTarget(event.target) || isControlActivation(event))
+    return null;
   const binding = table.find((row) => row.keys.includes(event.key) && (!row.shift || event.shiftKey));
   return binding ? binding.action : null;
 }

@@ -7,6 +7,19 @@ export function isTypingTarget(target: EventTarget | null): boolean {
   return ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
+/** Elements that Enter and Space activate themselves (a button's click, a link, a menu item, a chip). */
+const ACTIVATABLE =
+  'a[href], button, summary, [role="button"], [role="menuitem"], [role="menuitemcheckbox"], [role="menuitemradio"], [role="option"], [role="tab"], [role="checkbox"], [role="switch"], [role="radio"]';
+
+/**
+ * Enter or Space on a control is that control's (issue 29): a screen's key for the same letter (a
+ * table's Enter "open the row") must neither run nor cancel the control's own activation.
+ */
+export function isControlActivation(event: Pick<KeyboardEvent, 'key' | 'target'>): boolean {
+  if (event.key !== 'Enter' && event.key !== ' ') return false;
+  return event.target instanceof Element && event.target.closest(ACTIVATABLE) !== null;
+}
+
 export const isPaletteChord = (event: KeyboardEvent) =>
   (event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlementListQuerySchema } from '../../contract/finance';
+import { CASES_TO_PROCESS_SEARCH_MAX } from '../../contract/limits';
 import { SETTLEMENT_STATUSES } from '../../domain/settlement-status';
 import { releaseDueSettlements } from '../../server/finance/release';
 import { listSettlements } from '../../server/finance/settlements';
@@ -400,6 +401,50 @@ describe.each(testDatabaseKinds())('settlements API on $name', (kind) => {
       const { currency: _, ...totals } = body.totals;
       expect(totals).toEqual(asNumbers(await sumOf('AND reference_month = $1', [month])));
       await getJson('/v2/admin/settlement/professional?referenceMonth=2026-00', 400);
+    });
+
+    it('searches doctors by part of their name or full name (q), wildcards taken literally, paged with its own cursor', async () => {
+      const all = await allGroups();
+      const { rows: doctors } = await world.db.query<{ id: string; name: string; full_name: string | null }>(
+        'SELECT id, name, full_name FROM users WHERE id = ANY($1::uuid[])',
+        [[...new Set(all.items.map((g) => g.professionalId))]],
+      );
+      expect(doctors.length).toBeGreaterThan(2);
+      const names = (d: (typeof doctors)[number]) => [d.name, d.full_name ?? ''].map((n) => n.toLowerCase());
+      // A piece of one doctor's last word, in another case: not every doctor has it.
+      const word = doctors[0]!.name.split(' ').at(-1)!;
+      const q = word.slice(1, 5).toUpperCase();
+      const matching = new Set(
+        doctors.filter((d) => names(d).some((n) => n.includes(q.toLowerCase()))).map((d) => d.id),
+      );
+      expect(matching.size).toBeGreaterThan(0);
+      expect(matching.size).toBeLessThan(doctors.length);
+
+      const found = await allGroups(`q=${encodeURIComponent(` ${q} `)}`, 1);
+      expect(found.items).toEqual(all.items.filter((g) => matching.has(g.professionalId)));
+      const { currency: _, ...totals } = found.totals;
+      expect(totals).toEqual(
+        asNumbers(await sumOf('AND professional_id = ANY($1::uuid[])', [[...matching]])),
+      );
+
+      for (const literal of ['%', '_', '\\'])
+        expect(
+          (await getJson<Groups>(`/v2/admin/settlement/professional?q=${encodeURIComponent(literal)}`)).total,
+        ).toBe(0);
+
+      const first = await getJson<Groups>(
+        `/v2/admin/settlement/professional?limit=1&q=${encodeURIComponent(q)}`,
+      );
+      if (first.nextCursor)
+        await getJson(
+          `/v2/admin/settlement/professional?limit=1&cursor=${encodeURIComponent(first.nextCursor)}`,
+          400,
+        );
+      const tooLong = await getJson<{ code: string; errors: { field: string }[] }>(
+        `/v2/admin/settlement/professional?q=${'a'.repeat(CASES_TO_PROCESS_SEARCH_MAX + 1)}`,
+        400,
+      );
+      expect(tooLong.errors.map((e) => e.field)).toEqual(['q']);
     });
 
     it('lists what an incomplete doctor lacks, with the user view’s rule', async () => {

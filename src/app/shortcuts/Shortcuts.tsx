@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { trapTab, useModalFocus } from '../../components/Dialog/modal-focus';
 import { useI18n } from '../../i18n/i18n';
-import { G_WINDOW_MS, isPaletteChord, isPlainKey, isTypingTarget } from '../../kernel/keys';
+import { installKeyDispatcher, useChordPending } from '../../kernel/key-dispatcher';
+import { isPaletteChord } from '../../kernel/keys';
 import { useRegisterCommands } from '../../kernel/palette-registry';
 import { useCurrentScreenKeys } from '../../kernel/screen-keys';
 import { helpCommand, PaletteCommandSources } from '../palette/commands';
@@ -52,7 +53,13 @@ function HelpDialog({ onClose }: { onClose(): void }) {
         role="dialog"
         aria-modal="true"
         aria-labelledby="shortcut-help-title"
-        onKeyDown={trapTab}
+        onKeyDown={(event) => {
+          // A modal reads its own keys (decision 0127): Esc closes the help.
+          if (event.key === 'Escape') {
+            event.preventDefault();
+            onClose();
+          } else trapTab(event);
+        }}
       >
         <h2 id="shortcut-help-title">{t('shortcuts.title')}</h2>
         <table className="shortcut-table">
@@ -75,63 +82,55 @@ function HelpDialog({ onClose }: { onClose(): void }) {
   );
 }
 
-/** Global keyboard layer of DESIGN §8: palette, help and `g` + letter navigation. */
+/**
+ * The keys every screen shares (DESIGN §8): palette, help and `g` + letter navigation, given to the one
+ * keyboard dispatcher (decision 0127), which asks the screen's keys first and lets a chord take its
+ * second key before anything else.
+ */
 export function Shortcuts() {
   const { t } = useI18n();
   const [, navigate] = useLocation();
   const [paletteOpen, setPaletteOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
-  const [goPending, setGoPending] = useState(false);
-  const goTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const goPending = useChordPending();
+  // Read by the dispatcher, installed once: a reinstall would drop a chord in progress.
+  const paletteOpenNow = useRef(paletteOpen);
+  paletteOpenNow.current = paletteOpen;
+  const navigateNow = useRef(navigate);
+  navigateNow.current = navigate;
 
   const helpCommands = useMemo(() => [helpCommand(t, () => setHelpOpen(true))], [t]);
   useRegisterCommands('shortcuts', helpCommands);
 
-  const endGo = useCallback(() => {
-    clearTimeout(goTimer.current);
-    setGoPending(false);
-  }, []);
-
   // The palette's dialog is its own chunk (docs/decisions/0053): fetched when the page is idle, or
   // as soon as Ctrl or ⌘ goes down if that comes first; Ctrl/⌘+K opens it whether it is here or not.
   useEffect(preloadPaletteWhenIdle, []);
-
   useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
+    const onModifier = (event: KeyboardEvent) => {
       if (event.key === 'Control' || event.key === 'Meta') void loadPalette().catch(() => undefined);
-      const pressed = GLOBAL_KEYS.find((row) => row.matches(event))?.action;
-      if (pressed === 'palette') {
-        event.preventDefault();
-        setPaletteOpen((v) => !v);
-        return;
-      }
-      if (paletteOpen || !isPlainKey(event) || isTypingTarget(event.target)) return;
-      if (helpOpen) {
-        if (pressed === 'close') setHelpOpen(false);
-        return;
-      }
-      if (goPending) {
-        endGo();
-        const route = GO_ROUTES.find((r) => r.goKey === event.key.toLowerCase());
-        if (route) {
-          event.preventDefault();
-          navigate(route.path);
-        }
-        return;
-      }
-      if (pressed === 'help') {
-        event.preventDefault();
-        setHelpOpen(true);
-      } else if (pressed === 'go') {
-        setGoPending(true);
-        goTimer.current = setTimeout(() => setGoPending(false), G_WINDOW_MS);
-      }
     };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [paletteOpen, helpOpen, goPending, endGo, navigate]);
+    window.addEventListener('keydown', onModifier);
+    return () => window.removeEventListener('keydown', onModifier);
+  }, []);
 
-  useEffect(() => () => clearTimeout(goTimer.current), []);
+  useEffect(
+    () =>
+      installKeyDispatcher({
+        paletteOpen: () => paletteOpenNow.current,
+        togglePalette: () => setPaletteOpen((open) => !open),
+        global: (event) => {
+          const pressed = GLOBAL_KEYS.find((row) => row.matches(event))?.action;
+          if (pressed === 'help') setHelpOpen(true);
+          if (pressed === 'go') return 'chord';
+          return pressed === 'help';
+        },
+        finishChord: (event) => {
+          const route = GO_ROUTES.find((r) => r.goKey === event.key.toLowerCase());
+          if (route) navigateNow.current(route.path);
+        },
+      }),
+    [],
+  );
 
   return (
     <>

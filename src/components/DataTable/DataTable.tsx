@@ -23,6 +23,7 @@ import { useLocation } from 'wouter';
 import type { Page } from '../../../contract/common';
 import { useI18n } from '../../i18n/i18n';
 import { formatError } from '../../kernel/error-format';
+import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
 import { helpLines } from '../../kernel/key-table';
 import { useScreenKeys } from '../../kernel/screen-keys';
 import type { MenuHandle } from '../Menu/Menu';
@@ -97,13 +98,14 @@ export interface DataTableProps<T extends RowData, P extends Page<T> = Page<T>> 
 }
 
 const features = tableFeatures({ columnVisibilityFeature });
+/**
+ * A table without filters, the same array every render: a new `[]` each time made a new URL state each
+ * render, whose reset took the keyboard's row away as soon as `j` gave it (the SEPA list).
+ */
+const NO_FILTERS: readonly DataFilter[] = [];
 const OVERSCAN = 10;
 /** Start fetching the next page this many rows before the end is reached. */
 const PREFETCH_ROWS = 30;
-
-function isInsideModal(target: EventTarget | null): boolean {
-  return target instanceof Element && target.closest('[aria-modal="true"], [cmdk-root]') !== null;
-}
 
 /** The root font size: the columns' widths are in rem. */
 const remPx = () => Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
@@ -126,7 +128,7 @@ function useAvailableWidth(box: RefObject<HTMLElement | null>): number {
 export function DataTable<T extends RowData, P extends Page<T> = Page<T>>(props: DataTableProps<T, P>) {
   const { t, locale } = useI18n();
   const [, navigate] = useLocation();
-  const { columns, getRowId, rowHref, filters = [], fixedFilters, defaultSort } = props;
+  const { columns, getRowId, rowHref, filters = NO_FILTERS, fixedFilters, defaultSort } = props;
   const rowHeight = props.rowHeight ?? 32;
   const pageSize = props.pageSize ?? DEFAULT_PAGE_SIZE;
   const filterKeys = useMemo(() => filters.flatMap(filterUrlKeys), [filters]);
@@ -236,23 +238,14 @@ export function DataTable<T extends RowData, P extends Page<T> = Page<T>>(props:
 
   useScreenKeys(useId(), filters.length > 0 ? TABLE_HELP : UNFILTERED_TABLE_HELP);
 
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || isInsideModal(event.target)) return;
-      const inTable = event.target === document.body || rootRef.current?.contains(event.target as Node);
-      if (!inTable) return;
-      const action = tableKeyAction(event);
-      if (!action) return;
-      // Enter on a button or link in the table does what that control says, not "open the row".
-      if (action.type === 'open' && event.key === 'Enter' && event.target instanceof HTMLElement) {
-        if (event.target.closest('a, button, summary')) return;
-      }
-      event.preventDefault();
-      apply(action);
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [apply]);
+  // Through the one dispatcher (decision 0127): never in a field, under a modal or the palette, or as
+  // a chord's second key; Enter on a button or link in the table is that control's (`keyAction`).
+  useScreenKeyHandler((event) => {
+    const inTable = event.target === document.body || rootRef.current?.contains(event.target as Node);
+    const action = inTable ? tableKeyAction(event) : null;
+    if (action) apply(action);
+    return action !== null;
+  });
 
   /** Sends what is typed (if it changed) and hands the keyboard to the rows: j, k, x, Enter work at once. */
   const searchThenRows = (input: HTMLInputElement | null) => {

@@ -1,12 +1,14 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { CASES_TO_PROCESS_SEARCH_MAX } from '../../../contract/limits';
 import {
   fetchProfessionalSettlements,
   type ProfessionalSettlement,
   type ProfessionalSettlements,
   settlementKeys,
 } from '../../api/finance';
+import { fetchUser, userKeys } from '../../api/users';
 import {
   type DataColumn,
   type DataFilter,
@@ -14,8 +16,8 @@ import {
   type PageRequest,
 } from '../../components/DataTable/DataTable';
 import { useI18n } from '../../i18n/i18n';
-import { isPlainKey, isTypingTarget } from '../../kernel/keys';
-import { formatMoney, formatMonth, MISSING_FIELD_KEYS, recentMonths } from './format';
+import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
+import { formatMoney, formatMonth, MISSING_FIELD_KEYS, pluralKey, recentMonths } from './format';
 import { SettleNotice, SettlePanel, useSettlementActor } from './SettlePanel';
 
 const rowId = (row: ProfessionalSettlement) => `${row.professionalId}:${row.referenceMonth}`;
@@ -24,9 +26,10 @@ export const settleHref = (professionalId: string, referenceMonth: string) =>
 const rowHref = (row: ProfessionalSettlement) => settleHref(row.professionalId, row.referenceMonth);
 
 /** A page of doctor-months (keyset, `limit` at a time); every page carries the totals of them all. */
-function fetchPage({ filters, cursor, limit }: PageRequest): Promise<ProfessionalSettlements> {
+function fetchPage({ q, filters, cursor, limit }: PageRequest): Promise<ProfessionalSettlements> {
   const month = filters.referenceMonth?.[0];
   return fetchProfessionalSettlements({
+    ...(q ? { q } : {}),
     ...(month ? { referenceMonth: month } : {}),
     ...(cursor ? { cursor } : {}),
     limit,
@@ -38,13 +41,19 @@ function Totals({ totals }: { totals: ProfessionalSettlements['totals'] }) {
   const { t, locale } = useI18n();
   return (
     <output className="data-table-total" data-testid="settlement-process-totals">
-      {t('finance.process.totals', {
-        cases: totals.caseCount,
-        gross: formatMoney(totals.grossCents, locale),
-        fee: formatMoney(totals.feeCents, locale),
-        net: formatMoney(totals.netCents, locale),
-        payable: formatMoney(totals.payableCents, locale),
-      })}
+      {t(
+        pluralKey(locale, totals.caseCount, {
+          one: 'finance.process.totals_one',
+          other: 'finance.process.totals_other',
+        }),
+        {
+          cases: totals.caseCount,
+          gross: formatMoney(totals.grossCents, locale),
+          fee: formatMoney(totals.feeCents, locale),
+          net: formatMoney(totals.netCents, locale),
+          payable: formatMoney(totals.payableCents, locale),
+        },
+      )}
     </output>
   );
 }
@@ -68,7 +77,20 @@ export function CasesToProcess() {
           if (row.professionalId === doctor && row.referenceMonth === month) return row;
     return undefined;
   }, [queryClient, doctor, month]);
-  const doctorName = () => rowOf()?.fullName ?? rowOf()?.professionalName ?? doctor ?? '';
+  // A deep link or a reload has no list rows cached: the doctor's own record names them (issue 29 point 2).
+  const listed = rowOf();
+  const record = useQuery({
+    queryKey: userKeys.detail(doctor ?? ''),
+    queryFn: () => fetchUser(doctor ?? ''),
+    enabled: doctor !== null && listed === undefined,
+  });
+  const resolvedName = listed
+    ? (listed.fullName ?? listed.professionalName)
+    : record.data && (record.data.fullName ?? record.data.name);
+  const nameNow = useRef(resolvedName);
+  nameNow.current = resolvedName;
+  // Never the id: an ellipsis until the name arrives.
+  const doctorName = () => nameNow.current ?? '…';
   const actor = useSettlementActor(doctorName);
 
   useEffect(() => {
@@ -77,16 +99,11 @@ export function CasesToProcess() {
   }, [actor, doctor, month]);
 
   // Without a doctor, `c` (confirm) can only say what is missing: 'Select one Doctor ID'.
-  useEffect(() => {
-    if (doctor) return;
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'c' || !isPlainKey(event) || isTypingTarget(event.target)) return;
-      event.preventDefault();
-      actor.send({ type: 'settle.request' });
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [actor, doctor]);
+  useScreenKeyHandler((event) => {
+    if (doctor || event.key !== 'c') return false;
+    actor.send({ type: 'settle.request' });
+    return true;
+  });
 
   const columns = useMemo<DataColumn<ProfessionalSettlement>[]>(
     () => [
@@ -173,6 +190,7 @@ export function CasesToProcess() {
         getRowId={rowId}
         rowHref={rowHref}
         filters={filters}
+        searchMaxLength={CASES_TO_PROCESS_SEARCH_MAX}
         summary={(first) => <Totals totals={first.totals} />}
       />
     </>

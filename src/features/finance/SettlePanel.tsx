@@ -13,18 +13,15 @@ import {
   type SettleRequest,
   settlementMachine,
 } from '../../../machines/settlement';
-import {
-  confirmSettlement,
-  fetchProfessionalSettlements,
-  fetchSettlements,
-  settlementKeys,
-} from '../../api/finance';
+import { confirmSettlement, fetchProfessionalSettlements, fetchSettlements } from '../../api/finance';
 import { useI18n } from '../../i18n/i18n';
+import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
 import { helpLines, type KeyBinding, keyAction } from '../../kernel/key-table';
 import { useScreenKeys } from '../../kernel/screen-keys';
 import { notify } from '../../kernel/toast';
 import { FlowDialog } from './FlowDialog';
-import { formatMoney, formatMonth, MISSING_FIELD_KEYS, shortId } from './format';
+import { formatMoney, formatMonth, MISSING_FIELD_KEYS, pluralKey, shortId } from './format';
+import { refreshSettlements } from './settlement-actions';
 
 /** A doctor's month as the review reads it: the cases still to settle and what the doctor lacks. */
 async function loadReview({ professionalId, referenceMonth }: DoctorMonth): Promise<SettlementReview> {
@@ -56,8 +53,6 @@ const SETTLE_KEYS: readonly KeyBinding<SettleKey>[] = [
 ];
 const SETTLE_HELP = helpLines(SETTLE_KEYS);
 
-const isModalOpen = () => document.querySelector('[aria-modal="true"], [cmdk-root]') !== null;
-
 export type SettlementActor = ReturnType<typeof useActorRef<typeof settlementMachine>>;
 
 /** The settling flow of the cases-to-process tab: one actor for the list and the doctor's review. */
@@ -75,14 +70,20 @@ export function useSettlementActor(doctorName: () => string): SettlementActor {
         },
         actions: {
           reportSettled: (_, { request }: { request: SettleRequest }) => {
-            void queryClient.invalidateQueries({ queryKey: settlementKeys.all });
+            refreshSettlements(queryClient);
             notify(
               'success',
-              t('finance.process.settled', {
-                count: request.expectedCount,
-                doctor: nameOf.current(),
-                amount: formatMoney(request.expectedTotalCents, locale),
-              }),
+              t(
+                pluralKey(locale, request.expectedCount, {
+                  one: 'finance.process.settled_one',
+                  other: 'finance.process.settled_other',
+                }),
+                {
+                  count: request.expectedCount,
+                  doctor: nameOf.current(),
+                  amount: formatMoney(request.expectedTotalCents, locale),
+                },
+              ),
             );
           },
         },
@@ -123,9 +124,15 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
   const [active, setActive] = useState(0);
   const [adjusting, setAdjusting] = useState<string | null>(null);
 
+  // Loaded on opening, and again once a confirmation is done: the month then shows what is left to
+  // settle, and `c` works on it, without a reload (issue 29 point 3).
+  const settled = snapshot.matches('done');
   useEffect(() => {
     actor.send({ type: 'doctor.select', professionalId, referenceMonth });
   }, [actor, professionalId, referenceMonth]);
+  useEffect(() => {
+    if (settled) actor.send({ type: 'doctor.select', professionalId, referenceMonth });
+  }, [actor, professionalId, referenceMonth, settled]);
 
   const cases = context.cases;
   const activeCase = cases[Math.min(active, cases.length - 1)];
@@ -133,38 +140,30 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
 
   useScreenKeys('settle', SETTLE_HELP);
 
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || isModalOpen()) return;
-      const handled = (() => {
-        switch (keyAction(SETTLE_KEYS, event)) {
-          case 'down':
-            setActive((i) => Math.min(cases.length - 1, i + 1));
-            return true;
-          case 'up':
-            setActive((i) => Math.max(0, i - 1));
-            return true;
-          case 'toggle':
-            if (reviewing && activeCase) actor.send({ type: 'case.toggle', settlementId: activeCase.id });
-            return reviewing;
-          case 'adjust':
-            if (reviewing && activeCase) setAdjusting(activeCase.id);
-            return reviewing;
-          case 'confirm':
-            actor.send({ type: 'settle.request' });
-            return true;
-          case 'back':
-            onBack();
-            return true;
-          default:
-            return false;
-        }
-      })();
-      if (handled) event.preventDefault();
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [actor, cases.length, activeCase, reviewing, onBack]);
+  useScreenKeyHandler((event) => {
+    switch (keyAction(SETTLE_KEYS, event)) {
+      case 'down':
+        setActive((i) => Math.min(cases.length - 1, i + 1));
+        return true;
+      case 'up':
+        setActive((i) => Math.max(0, i - 1));
+        return true;
+      case 'toggle':
+        if (reviewing && activeCase) actor.send({ type: 'case.toggle', settlementId: activeCase.id });
+        return reviewing;
+      case 'adjust':
+        if (reviewing && activeCase) setAdjusting(activeCase.id);
+        return reviewing;
+      case 'confirm':
+        actor.send({ type: 'settle.request' });
+        return true;
+      case 'back':
+        onBack();
+        return true;
+      default:
+        return false;
+    }
+  });
 
   const total = formatMoney(includedTotalCents(context), locale);
   const count = includedCases(context).length;
@@ -200,6 +199,11 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
           </ul>
           <Link href={`/professionals/${professionalId}`}>{t('finance.process.openDoctor')}</Link>
         </div>
+      ) : null}
+      {reviewing && cases.length === 0 ? (
+        <p role="status" data-testid="settle-nothing-left">
+          {t('finance.process.nothingLeft', { month })}
+        </p>
       ) : null}
       {cases.length > 0 && !snapshot.matches('missingInformation') ? (
         <>
@@ -263,7 +267,13 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
             </tbody>
           </table>
           <p className="settle-summary" data-testid="settle-summary">
-            {t('finance.process.included', { count, total: cases.length, amount: total })}
+            {t(
+              pluralKey(locale, cases.length, {
+                one: 'finance.process.included_one',
+                other: 'finance.process.included_other',
+              }),
+              { count, total: cases.length, amount: total },
+            )}
           </p>
           {adjusting ? (
             <AdjustForm
@@ -293,7 +303,13 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
           onCancel={() => actor.send({ type: 'confirm.cancel' })}
         >
           <p data-testid="settle-confirm-message">
-            {t('finance.process.confirmMessage', { count, month, amount: total })}
+            {t(
+              pluralKey(locale, count, {
+                one: 'finance.process.confirmMessage_one',
+                other: 'finance.process.confirmMessage_other',
+              }),
+              { count, month, amount: total },
+            )}
           </p>
         </FlowDialog>
       ) : null}

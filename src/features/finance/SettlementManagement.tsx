@@ -17,6 +17,7 @@ import { notify } from '../../kernel/toast';
 import {
   formatMoney,
   formatMonth,
+  pluralKey,
   recentMonths,
   SETTLEMENT_STATUS_KEYS,
   SETTLEMENT_STATUS_TONES,
@@ -163,7 +164,13 @@ export function SettlementManagement() {
         defaultSort={{ sort: 'created', order: 'desc' }}
         bulkActions={(rows, clear) => (
           <button type="button" className="danger" onClick={() => bulk.run(rows, clear)}>
-            {t('settlementAdmin.bulkDelete', { count: rows.length })}
+            {t(
+              pluralKey(locale, rows.length, {
+                one: 'settlementAdmin.bulkDelete_one',
+                other: 'settlementAdmin.bulkDelete_other',
+              }),
+              { count: rows.length },
+            )}
           </button>
         )}
       />
@@ -175,13 +182,25 @@ export function SettlementManagement() {
 function useBulkDelete(
   show: (outcome: { rows: SettlementItem[]; result: SettlementBulkDeleteResult }) => void,
 ) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const queryClient = useQueryClient();
   const { ask, dialog } = useConfirmation();
   const run = (rows: SettlementItem[], clear: () => void) =>
     ask({
-      title: t('settlementAdmin.bulkDeleteTitle', { count: rows.length }),
-      message: t('settlementAdmin.bulkDeleteMessage', { count: rows.length }),
+      title: t(
+        pluralKey(locale, rows.length, {
+          one: 'settlementAdmin.bulkDeleteTitle_one',
+          other: 'settlementAdmin.bulkDeleteTitle_other',
+        }),
+        { count: rows.length },
+      ),
+      message: t(
+        pluralKey(locale, rows.length, {
+          one: 'settlementAdmin.bulkDeleteMessage_one',
+          other: 'settlementAdmin.bulkDeleteMessage_other',
+        }),
+        { count: rows.length },
+      ),
       confirmLabel: t('settlementAdmin.delete'),
       danger: true,
       action: () => bulkDeleteSettlements(rows.map((row) => row.id)),
@@ -192,7 +211,13 @@ function useBulkDelete(
         refreshSettlements(queryClient);
         notify(
           'success',
-          t('settlementAdmin.bulkDeleted', { deleted: result.deleted.length, count: rows.length }),
+          t(
+            pluralKey(locale, rows.length, {
+              one: 'settlementAdmin.bulkDeleted_one',
+              other: 'settlementAdmin.bulkDeleted_other',
+            }),
+            { deleted: result.deleted.length, count: rows.length },
+          ),
         );
       },
     });

@@ -1,12 +1,20 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { canDeleteSettlement, refundedSettlementStatus } from '../../../domain/settlement-status';
+import { dashboardQuery } from '../../api/dashboard';
 import { type SettlementItem, settlementKeys } from '../../api/finance';
+import { sepaKeys } from '../../api/sepa';
 import { deleteSettlement, refundSettlement } from '../../api/settlement-manage';
 import { type EntityActions, entityAction } from '../../components/EntityActions/useEntityActions';
 
-/** Every list and report of settlements is read again after a change. */
-export const refreshSettlements = (queryClient: QueryClient) =>
-  void queryClient.invalidateQueries({ queryKey: settlementKeys.all });
+/**
+ * After any change to settlements (confirm, adjust, notes, invoice, refund, delete) everything that
+ * shows them is read again: every settlement list and report, the SEPA screens (what a file can pay,
+ * a doctor's payouts) and the home screen's counters.
+ */
+export function refreshSettlements(queryClient: QueryClient): void {
+  for (const queryKey of [settlementKeys.all, sepaKeys.all, dashboardQuery.queryKey])
+    void queryClient.invalidateQueries({ queryKey });
+}
 
 /** A settlement with its month and amount already written in the console's language. */
 export type ShownSettlement = SettlementItem & { monthLabel: string; amountLabel: string };

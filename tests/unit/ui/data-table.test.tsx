@@ -45,13 +45,15 @@ afterEach(() => {
 interface SetupOptions {
   locale?: 'pt-PT' | 'en-GB';
   collapseWhenEmpty?: boolean;
+  /** A table that offers no filters (the prop left out). */
+  unfiltered?: boolean;
 }
 
 function setup(
   path: string,
   data: Person[] = people,
   extraFilters: DataFilter[] = [],
-  { locale = 'en-GB', collapseWhenEmpty = false }: SetupOptions = {},
+  { locale = 'en-GB', collapseWhenEmpty = false, unfiltered = false }: SetupOptions = {},
 ) {
   window.history.replaceState(null, '', path);
   const requests: PageRequest[] = [];
@@ -76,10 +78,19 @@ function setup(
             fetchPage={fetchPage}
             getRowId={(p) => p.id}
             rowHref={(p) => `/people/${p.id}`}
-            filters={[
-              { key: 'status', label: 'Status', kind: 'select', options: [{ value: 'A', label: 'Alpha' }] },
-              ...extraFilters,
-            ]}
+            filters={
+              unfiltered
+                ? undefined
+                : [
+                    {
+                      key: 'status',
+                      label: 'Status',
+                      kind: 'select',
+                      options: [{ value: 'A', label: 'Alpha' }],
+                    },
+                    ...extraFilters,
+                  ]
+            }
             bulkActions={(rows) => <button type="button">Bulk {rows.length}</button>}
             pageSize={200}
             rowHeight={ROW}
@@ -236,6 +247,16 @@ describe('DataTable', () => {
     expect(screen.queryByRole('button', { name: /Bulk/ })).toBeNull();
     await user.keyboard('{Enter}');
     expect(window.location.pathname).toBe('/people/p2');
+  });
+
+  it('keeps the row j gives it in a table without filters (issue 29: the SEPA list lost it at once)', async () => {
+    const user = userEvent.setup();
+    setup('/people', people, [], { unfiltered: true });
+    await screen.findByText('Person 0');
+    await user.keyboard('jj');
+    await waitFor(() =>
+      expect(screen.getByText('Person 1').closest('tr')?.hasAttribute('data-active')).toBe(true),
+    );
   });
 
   it('shows the empty state', async () => {

@@ -1,8 +1,13 @@
 // @vitest-environment jsdom
+
+import { QueryClient } from '@tanstack/react-query';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SettlementItem } from '../../../src/api/finance';
+import { dashboardQuery } from '../../../src/api/dashboard';
+import { type SettlementItem, settlementKeys } from '../../../src/api/finance';
+import { sepaKeys } from '../../../src/api/sepa';
+import { refreshSettlements } from '../../../src/features/finance/settlement-actions';
 import { enGB } from '../../support/messages';
 import { adminProfile, clearCookies, type FakeCall, fakeApi } from './fake-api';
 import { fillJsdomGaps, layOutTables } from './jsdom-gaps';
@@ -135,11 +140,13 @@ describe('settlement management', () => {
     await rowOf('Doctor 1');
     (document.activeElement as HTMLElement | null)?.blur();
     await user.keyboard('jxjx');
-    await user.click(await screen.findByRole('button', { name: fill(text.bulkDelete, { count: 2 }) }));
-    const dialog = await screen.findByRole('alertdialog', { name: fill(text.bulkDeleteTitle, { count: 2 }) });
-    expect(dialog.textContent).toContain(fill(text.bulkDeleteMessage, { count: 2 }));
+    await user.click(await screen.findByRole('button', { name: fill(text.bulkDelete_other, { count: 2 }) }));
+    const dialog = await screen.findByRole('alertdialog', {
+      name: fill(text.bulkDeleteTitle_other, { count: 2 }),
+    });
+    expect(dialog.textContent).toContain(fill(text.bulkDeleteMessage_other, { count: 2 }));
     await user.keyboard('{Enter}');
-    await screen.findByText(fill(text.bulkDeleted, { deleted: 1, count: 2 }));
+    await screen.findByText(fill(text.bulkDeleted_other, { deleted: 1, count: 2 }));
     expect(calls.find((c) => c.url.endsWith('/bulk-delete'))?.body).toEqual({
       settlementIds: [rows[0]?.id, rows[1]?.id],
     });
@@ -254,5 +261,103 @@ describe('settlement management', () => {
     expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
       { notes: 'Called the clinic' },
     ]);
+  });
+});
+
+describe('settlement management on a wide screen (every column shown)', () => {
+  layOutTables(640, 2400);
+
+  it('shows each change in the table without a reload: adjust, notes, refund, delete (issue 29 point 3)', async () => {
+    const user = userEvent.setup();
+    const open = settlement(1);
+    const paid = settlement(2, { status: 'PAID' });
+    let rows = [open, paid];
+    const change = (id: string, patch: Partial<SettlementItem>) => {
+      rows = rows.map((row) => (row.id === id ? { ...row, ...patch } : row));
+      return { status: 200, body: rows.find((row) => row.id === id) };
+    };
+    fakeApi({
+      'GET /v2/user/me': () => ({ status: 200, body: adminProfile }),
+      'GET /v2/admin/settlement/': () => ({
+        status: 200,
+        body: { items: rows, nextCursor: null, total: rows.length },
+      }),
+      [`PATCH /v2/admin/settlement/${open.id}`]: (call) => {
+        const body = call.body as { adjustedCents?: number; adjustmentNote?: string; notes?: string };
+        return change(
+          open.id,
+          body.adjustedCents === undefined
+            ? { notes: body.notes ?? null }
+            : {
+                adjustedCents: body.adjustedCents,
+                adjustmentNote: body.adjustmentNote ?? null,
+                payableCents: body.adjustedCents,
+              },
+        );
+      },
+      [`POST /v2/admin/settlement/${paid.id}/refund`]: () => change(paid.id, { status: 'REFUNDED_PAID' }),
+      [`DELETE /v2/admin/settlement/${open.id}`]: () => {
+        rows = rows.filter((row) => row.id !== open.id);
+        return { status: 204 };
+      },
+    });
+    renderApp('/settlement?tab=manage', { token: 'tok' });
+    const cellsOf = async (name: string) =>
+      [...(await rowOf(name)).querySelectorAll('td')].map((cell) => cell.textContent);
+
+    await user.click(within(await rowOf('Doctor 1')).getByRole('button', { name: text.manage }));
+    await user.click(screen.getByRole('button', { name: text.adjust }));
+    const form = screen.getByRole('form', {
+      name: fill(enGB.finance.process.adjustTitle, { case: open.caseId?.slice(0, 8) ?? '' }),
+    });
+    await user.type(within(form).getByLabelText(enGB.finance.process.amount), '12,50');
+    await user.type(within(form).getByLabelText(enGB.finance.process.note), 'Agreed by phone');
+    await user.click(within(form).getByRole('button', { name: enGB.finance.process.saveAdjustment }));
+    await waitFor(async () => expect(await cellsOf('Doctor 1')).toContain('€12.50'));
+
+    const notes = screen.getByRole('form', { name: text.notes });
+    await user.type(within(notes).getByLabelText(text.notes), 'Called the clinic');
+    await user.click(within(notes).getByRole('button', { name: text.saveNotes }));
+    await waitFor(async () => expect(await cellsOf('Doctor 1')).toContain('Called the clinic'));
+
+    await user.click(within(await rowOf('Doctor 2')).getByRole('button', { name: text.manage }));
+    await user.click(
+      within(screen.getByTestId('settlement-editor')).getByRole('button', { name: text.refund }),
+    );
+    await screen.findByRole('alertdialog');
+    await user.keyboard('{Enter}');
+    await waitFor(async () => expect(await cellsOf('Doctor 2')).toContain(enGB.finance.status.REFUNDED_PAID));
+
+    await user.click(within(await rowOf('Doctor 1')).getByRole('button', { name: text.manage }));
+    await user.click(
+      within(screen.getByTestId('settlement-editor')).getByRole('button', { name: text.delete }),
+    );
+    await screen.findByRole('alertdialog');
+    await user.keyboard('{Enter}');
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('table', { name: text.tabs.manage })).queryByText('Doctor 1'),
+      ).toBeNull(),
+    );
+  });
+});
+
+describe('refreshSettlements', () => {
+  it('marks every screen that shows settlements stale: their lists and reports, the SEPA screens, the home counters', () => {
+    const client = new QueryClient();
+    const shown = [
+      settlementKeys.toProcess(null),
+      settlementKeys.list,
+      settlementKeys.report('2026-10'),
+      sepaKeys.toProcess('2026-10'),
+      sepaKeys.payouts('p1'),
+      dashboardQuery.queryKey,
+    ];
+    for (const queryKey of shown) client.setQueryData(queryKey, {});
+    client.setQueryData(['users', 'list'], {});
+    refreshSettlements(client);
+    for (const queryKey of shown)
+      expect(client.getQueryState(queryKey)?.isInvalidated, String(queryKey)).toBe(true);
+    expect(client.getQueryState(['users', 'list'])?.isInvalidated).toBe(false);
   });
 });

@@ -86,6 +86,14 @@ export async function rejectTransfer(
       WHERE id = $1`,
     [transfer.id, reason.code, reason.text, actor.at, returned ? source.statementLineId : null],
   );
+  // Rejected before payment, the transfer leaves what the bank will debit for its file (migration
+  // 0036): the batch debit of the accepted total then matches exactly. A return comes after the debit.
+  if (!returned)
+    await tx.query(
+      `UPDATE sepa_files f SET rejected_cents = f.rejected_cents + t.amount_cents
+         FROM sepa_transactions t WHERE t.id = $1 AND f.id = t.sepa_file_id`,
+      [transfer.id],
+    );
   const payoutBlockId = blocksPayouts(reason.code)
     ? await blockPayouts(tx, actor, transfer, reason, source, context)
     : null;

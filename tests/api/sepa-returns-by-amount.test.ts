@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseKinds } from '../support/databases';
+import { camt053, importThroughApi } from './sepa-statement-support';
+import { expectStatus, type SepaWorld, startSepaWorld } from './sepa-support';
+import {
+  type GeneratedFile,
+  generateSepaFile,
+  sepaStatus,
+  settlementStatuses,
+  transferStatus,
+} from './statements-reconcile-support';
+
+// Issue 27, point 9 (the matcher's part): a return that names no EndToEndId finds its transfer by the
+// amount it gives back, the sign handled (+7,50 returns a −7,50 transfer, difference 0); point 10's
+// rule holds for returns too: only an account reason blocks the doctor. Through the import route.
+
+interface Candidates {
+  candidates: { kind: string; id: string; reasons: { amountExact: boolean } }[];
+}
+
+describe.each(testDatabaseKinds())('returns without an EndToEndId on $name', (kind) => {
+  let world: SepaWorld;
+  beforeAll(async () => {
+    world = await startSepaWorld(kind);
+  }, 120_000);
+  afterAll(async () => world?.stop());
+
+  /** A file paid by its batch debit on a first statement. */
+  async function paidFile(grossCents: number[]): Promise<GeneratedFile> {
+    const file = await generateSepaFile(world, grossCents);
+    const [debit] = await importThroughApi(
+      world,
+      camt053([{ cents: -file.amountCents, date: '2026-05-08', paymentInfoId: file.paymentInfoId }]),
+    );
+    expect(debit!.status).toBe('MATCHED');
+    expect(await sepaStatus(world.db, file.id)).toBe('PAID');
+    return file;
+  }
+  const blockOf = async (professionalId: string) =>
+    (
+      await expectStatus<{ payoutBlock: { reasonCode: string | null } | null }>(
+        await world.call('GET', `/v2/admin/professionals/${professionalId}/payouts`),
+        200,
+      )
+    ).payoutBlock;
+  const settlementsOf = async (transferId: string) =>
+    (
+      await world.db.query<{ settlement_id: string }>(
+        'SELECT settlement_id FROM sepa_transaction_settlements WHERE sepa_transaction_id = $1',
+        [transferId],
+      )
+    ).rows.map((r) => r.settlement_id);
+
+  it('suggests the transfer whose amount a return gives back, and accepting it returns the transfer with difference 0', async () => {
+    const file = await paidFile([4000, 5500]);
+    const returned = file.transfers[1]!;
+    const [line] = await importThroughApi(
+      world,
+      camt053([
+        {
+          cents: returned.amountCents,
+          date: '2026-05-12',
+          returnReason: 'AC04',
+          text: 'DEVOLUCAO TRF SEPA',
+        },
+      ]),
+    );
+    expect(line).toMatchObject({ kind: 'return', returnReason: 'AC04', status: 'SUGGESTED' });
+    const candidates = await expectStatus<Candidates>(
+      await world.call('GET', `/v2/admin/statements/lines/${line!.id}/candidates`),
+      200,
+    );
+    expect(candidates.candidates[0]).toMatchObject({
+      kind: 'SEPA_TRANSFER',
+      id: returned.id,
+      reasons: { amountExact: true },
+    });
+
+    await expectStatus(await world.call('POST', `/v2/admin/statements/lines/${line!.id}/accept`), 200);
+    const [after] = await importThroughApiLines(line!.id);
+    expect(after).toMatchObject({ status: 'MATCHED' });
+    expect(after!.differenceCents ?? 0).toBe(0);
+    expect(await transferStatus(world.db, returned.id)).toBe('REJECTED');
+    expect(await settlementStatuses(world.db, await settlementsOf(returned.id))).toEqual(['SETTLED']);
+    expect((await blockOf(returned.professionalId))?.reasonCode).toBe('AC04');
+    // The other transfer stays paid.
+    expect(await settlementStatuses(world.db, await settlementsOf(file.transfers[0]!.id))).toEqual(['PAID']);
+  });
+
+  it('returns a transfer for a reason that says nothing against the account (AM05) without blocking the doctor', async () => {
+    const file = await paidFile([4200]);
+    const transfer = file.transfers[0]!;
+    const [line] = await importThroughApi(
+      world,
+      camt053([
+        {
+          cents: transfer.amountCents,
+          date: '2026-05-12',
+          endToEndId: transfer.endToEndId,
+          returnReason: 'AM05',
+        },
+      ]),
+    );
+    expect(line!.status).toBe('MATCHED');
+    expect(await transferStatus(world.db, transfer.id)).toBe('REJECTED');
+    expect(await settlementStatuses(world.db, await settlementsOf(transfer.id))).toEqual(['SETTLED']);
+    expect(await blockOf(transfer.professionalId)).toBeNull();
+  });
+
+  /** One line as the reconciliation table reads it. */
+  async function importThroughApiLines(lineId: string) {
+    const { rows } = await world.db.query<{ statement_file_id: string }>(
+      'SELECT statement_file_id FROM statement_lines WHERE id = $1',
+      [lineId],
+    );
+    const page = await expectStatus<{
+      items: { id: string; status: string; differenceCents: number | null }[];
+    }>(
+      await world.call('GET', `/v2/admin/statements/lines?statementFileId=${rows[0]!.statement_file_id}`),
+      200,
+    );
+    return page.items.filter((l) => l.id === lineId);
+  }
+});

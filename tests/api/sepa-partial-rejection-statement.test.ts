@@ -39,11 +39,19 @@ describe.each(testDatabaseKinds())('a batch debit after a partial rejection on $
     expect(debit).toMatchObject({ bankAmountCents: -acceptedCents, status: 'MATCHED' });
     expect(debit!.differenceCents ?? 0).toBe(0);
 
-    const detail = await expectStatus<{ status: string; transfers: { id: string; status: string }[] }>(
-      await world.call('GET', `/v2/admin/settlement/sepa/${file.id}`),
-      200,
-    );
+    const detail = await expectStatus<{
+      status: string;
+      transfers: { id: string; status: string; rejection: { reasonCode: string | null } | null }[];
+      statusReports: { outcome: string; fileStatus: string }[];
+      statementLines: { lineId: string; amountCents: number; role: string; endToEndId: string | null }[];
+    }>(await world.call('GET', `/v2/admin/settlement/sepa/${file.id}`), 200);
     expect(detail.status).toBe('PAID');
+    // The file page's facts: the rejected transfer with its reason, the report, the line that paid it.
+    expect(detail.transfers.find((t) => t.id === rejected!.id)?.rejection?.reasonCode).toBe('AC04');
+    expect(detail.statusReports).toMatchObject([{ outcome: 'PARTIAL', fileStatus: 'AVAILABLE' }]);
+    expect(detail.statementLines).toMatchObject([
+      { lineId: debit!.id, amountCents: -acceptedCents, role: 'PAYMENT', endToEndId: null },
+    ]);
     expect(await transferStatus(world.db, rejected!.id)).toBe('REJECTED');
     for (const t of accepted) expect(await transferStatus(world.db, t.id)).toBe('INCLUDED');
     const bySettlement = (transferId: string) =>

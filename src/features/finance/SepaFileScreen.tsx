@@ -11,7 +11,13 @@ import { useI18n } from '../../i18n/i18n';
 import { formatDate, formatDateTime } from '../../kernel/dates';
 import { formatMoney, formatMonth, SETTLEMENT_STATUS_KEYS, shortId } from './format';
 import { SEPA_FILE_ACTIONS } from './sepa-file-actions';
-import { bankReason, SEPA_STATUS_KEYS, SEPA_STATUS_TONES } from './sepa-format';
+import {
+  bankReason,
+  REPORT_OUTCOME_KEYS,
+  SEPA_STATUS_KEYS,
+  SEPA_STATUS_TONES,
+  STATEMENT_ROLE_KEYS,
+} from './sepa-format';
 
 /**
  * `/sepa/:id`: one file, its transfers (a rejected one with the bank's translated reason) and the
@@ -159,7 +165,7 @@ function StatusReports({ file }: { file: SepaFileDetail }) {
                 <td>
                   <code>{r.messageId}</code>
                 </td>
-                <td>{t(`sepa.file.outcomes.${r.outcome}`)}</td>
+                <td>{t(REPORT_OUTCOME_KEYS[r.outcome])}</td>
                 <td>
                   <Pill tone={SEPA_STATUS_TONES[r.fileStatus]}>{t(SEPA_STATUS_KEYS[r.fileStatus])}</Pill>
                 </td>
@@ -196,7 +202,7 @@ function StatementLines({ file }: { file: SepaFileDetail }) {
                 <td>{formatDate(line.bankDate, locale)}</td>
                 <td>{formatMoney(line.amountCents, locale)}</td>
                 <td>
-                  {t(`sepa.file.roles.${line.role}`)}
+                  {t(STATEMENT_ROLE_KEYS[line.role])}
                   {': '}
                   {line.endToEndId ? <code>{line.endToEndId}</code> : t('sepa.file.wholeFile')}
                 </td>

@@ -107,6 +107,39 @@ describe.each(testDatabaseKinds())('returns without an EndToEndId on $name', (ki
     expect(await blockOf(transfer.professionalId)).toBeNull();
   });
 
+  it('matches a return to its transfer by hand with difference 0, and a bank fee never counts as a return', async () => {
+    const file = await paidFile([4300]);
+    const transfer = file.transfers[0]!;
+    const returnedCount = async () =>
+      (
+        await expectStatus<{ attention: { transfersRejectedOrReturned: { count: number } } }>(
+          await world.call('GET', '/v2/admin/dashboard'),
+          200,
+        )
+      ).attention.transfersRejectedOrReturned.count;
+    const before = await returnedCount();
+    const [ret, fee] = await importThroughApi(
+      world,
+      camt053([
+        // Named by another EndToEndId: nothing to match it to by itself; the admin links it.
+        { cents: transfer.amountCents, date: '2026-05-12', endToEndId: 'NOT-OURS-1', returnReason: 'AC04' },
+        { cents: -150, date: '2026-05-12', family: 'CHRG', text: 'COMISSAO DEVOLUCAO SEPA' },
+      ]),
+    );
+    expect([ret!.kind, fee!.kind]).toEqual(['return', 'fee']);
+    // The unlinked return needs attention; the fee is not a return.
+    expect(await returnedCount()).toBe(before + 1);
+    await expectStatus(
+      await world.call('POST', `/v2/admin/statements/lines/${ret!.id}/match`, {
+        body: { counterparts: [{ kind: 'SEPA_TRANSFER', id: transfer.id }] },
+      }),
+      200,
+    );
+    const [matched] = await importThroughApiLines(ret!.id);
+    expect(matched).toMatchObject({ status: 'MATCHED', differenceCents: 0 });
+    expect(await transferStatus(world.db, transfer.id)).toBe('REJECTED');
+  });
+
   /** One line as the reconciliation table reads it. */
   async function importThroughApiLines(lineId: string) {
     const { rows } = await world.db.query<{ statement_file_id: string }>(

@@ -140,6 +140,28 @@ describe.each(testDatabaseKinds())('returns without an EndToEndId on $name', (ki
     expect(await transferStatus(world.db, transfer.id)).toBe('REJECTED');
   });
 
+  it('pays the file with its batch debit and returns one transfer when both are on the same statement', async () => {
+    const file = await generateSepaFile(world, [4400, 5400]);
+    const [returned, kept] = file.transfers;
+    const [debit, ret] = await importThroughApi(
+      world,
+      camt053([
+        { cents: -file.amountCents, date: '2026-05-08', paymentInfoId: file.paymentInfoId },
+        {
+          cents: returned!.amountCents,
+          date: '2026-05-11',
+          endToEndId: returned!.endToEndId,
+          returnReason: 'AC01',
+        },
+      ]),
+    );
+    expect([debit!.status, ret!.status]).toEqual(['MATCHED', 'MATCHED']);
+    expect(await sepaStatus(world.db, file.id)).toBe('PAID');
+    expect(await transferStatus(world.db, returned!.id)).toBe('REJECTED');
+    expect(await settlementStatuses(world.db, await settlementsOf(returned!.id))).toEqual(['SETTLED']);
+    expect(await settlementStatuses(world.db, await settlementsOf(kept!.id))).toEqual(['PAID']);
+  });
+
   /** One line as the reconciliation table reads it. */
   async function importThroughApiLines(lineId: string) {
     const { rows } = await world.db.query<{ statement_file_id: string }>(

@@ -55,8 +55,11 @@ interface ItemRow {
   sepa_file_id: string | null;
   /** A transfer already paid (itself or its file): only a return can still link to it. */
   paid: boolean;
-  /** Its amount is given back by a return naming no EndToEndId, soon after it was executed. */
-  returnable_by_amount: boolean;
+  /**
+   * Given back by a return matched on an earlier statement, its file not yet paid: still part of the
+   * bank's batch debit, so it counts there and nowhere else.
+   */
+  returned: boolean;
 }
 
 const toEntry = (row: EntryRow): MatchEntry => ({
@@ -99,8 +102,10 @@ const toItem = (row: ItemRow): ExpectedItem => ({
 /**
  * The open counterparts a statement can meet: transfers named by its EndToEndIds or batch ids, or of
  * files not yet paid around its dates (a paid one only for a return naming it, or giving back its
- * amount without naming any, decision 0123); payouts and invoices around its dates with something
- * left to match. Not every counterpart ever: a statement covers days.
+ * amount without naming any, decision 0123); a transfer returned on an earlier statement while its
+ * file waits, for its batch's debit only (the bank debited it before giving it back); payouts and
+ * invoices around its dates with something left to match. Not every counterpart ever: a statement
+ * covers days.
  */
 async function openItems(tx: Queryable, lines: readonly EntryRow[]): Promise<ItemRow[]> {
   const { rows } = await tx.query<ItemRow>(
@@ -113,6 +118,7 @@ async function openItems(tx: Queryable, lines: readonly EntryRow[]): Promise<Ite
        SELECT min(bank_date) - ${DAYS_BEFORE} AS first, max(bank_date) + ${DAYS_AFTER} AS last FROM lines
      ), transfers AS (
        SELECT t.id, t.amount_cents, f.execution_date, t.end_to_end_id, f.msg_id, f.payment_info_id,
+              t.status = 'REJECTED' AS returned,
               t.creditor_name, t.creditor_iban, t.sepa_file_id,
               (f.status = 'PAID'
                OR EXISTS (SELECT 1 FROM statement_line_matches m WHERE m.sepa_transaction_id = t.id AND m.role = 'PAYMENT' AND m.state = 'MATCHED')
@@ -121,20 +127,25 @@ async function openItems(tx: Queryable, lines: readonly EntryRow[]): Promise<Ite
               EXISTS (SELECT 1 FROM unnamed_returns r WHERE r.amount_cents = t.amount_cents
                          AND r.bank_date BETWEEN f.execution_date AND f.execution_date + ${RETURN_WINDOW_DAYS}) AS returnable_by_amount
          FROM sepa_transactions t JOIN sepa_files f ON f.id = t.sepa_file_id, span
-        WHERE t.status = 'INCLUDED' AND f.status <> 'UNAVAILABLE'
-          AND (t.end_to_end_id IN (SELECT end_to_end_id FROM lines WHERE end_to_end_id IS NOT NULL)
-               OR f.msg_id IN (SELECT batch_id FROM lines WHERE batch_id IS NOT NULL)
-               OR f.payment_info_id IN (SELECT batch_id FROM lines WHERE batch_id IS NOT NULL)
-               OR (f.status IN ('GENERATED', 'AVAILABLE') AND f.execution_date BETWEEN span.first AND span.last)
-               OR t.amount_cents IN (SELECT amount_cents FROM unnamed_returns))
-          AND NOT EXISTS (SELECT 1 FROM statement_line_matches m
-                           WHERE m.sepa_transaction_id = t.id AND m.role = 'RETURN' AND m.state = 'MATCHED')
+        WHERE f.status <> 'UNAVAILABLE'
+          AND ((t.status = 'INCLUDED'
+                AND (t.end_to_end_id IN (SELECT end_to_end_id FROM lines WHERE end_to_end_id IS NOT NULL)
+                     OR f.msg_id IN (SELECT batch_id FROM lines WHERE batch_id IS NOT NULL)
+                     OR f.payment_info_id IN (SELECT batch_id FROM lines WHERE batch_id IS NOT NULL)
+                     OR (f.status IN ('GENERATED', 'AVAILABLE') AND f.execution_date BETWEEN span.first AND span.last)
+                     OR t.amount_cents IN (SELECT amount_cents FROM unnamed_returns))
+                AND NOT EXISTS (SELECT 1 FROM statement_line_matches m
+                                 WHERE m.sepa_transaction_id = t.id AND m.role = 'RETURN' AND m.state = 'MATCHED'))
+               OR (t.status = 'REJECTED' AND t.returned_by_statement_line_id IS NOT NULL
+                   AND f.status IN ('GENERATED', 'AVAILABLE')
+                   AND (f.msg_id IN (SELECT batch_id FROM lines WHERE batch_id IS NOT NULL)
+                        OR f.payment_info_id IN (SELECT batch_id FROM lines WHERE batch_id IS NOT NULL))))
      )
      SELECT 'SEPA_TRANSFER' AS kind, id, amount_cents, amount_cents AS open_cents, -1 AS direction, execution_date::text AS date,
-            end_to_end_id, ARRAY[payment_info_id, msg_id] AS batch_ids, NULL AS reference,
-            creditor_name AS counterparty_name, creditor_iban AS counterparty_iban, sepa_file_id, paid,
-            returnable_by_amount
-       FROM transfers WHERE NOT paid OR named_by_return OR returnable_by_amount
+            CASE WHEN returned THEN NULL ELSE end_to_end_id END, ARRAY[payment_info_id, msg_id] AS batch_ids,
+            NULL AS reference, creditor_name AS counterparty_name, creditor_iban AS counterparty_iban, sepa_file_id,
+            paid, returned
+       FROM transfers WHERE returned OR NOT paid OR named_by_return OR returnable_by_amount
      UNION ALL
      SELECT 'PAYOUT', p.id, p.amount_cents, p.amount_cents - m.cents, 1, p.payout_date::text, NULL, NULL, p.provider_payout_id,
             NULL, NULL, NULL, false, false
@@ -210,6 +221,8 @@ async function decide(
   for (const match of result.matches) {
     const matchItems = match.itemIds.map((id) => byId.get(id)!);
     if (matchItems.some((item) => item.paid)) continue; // a paid transfer only accepts its return
+    // A transfer returned already counts only inside its batch's debit.
+    if (match.method !== 'batch' && matchItems.some((item) => item.returned)) continue;
     const lineId = match.entryIds[0]!;
     if (match.method === 'batch') {
       // The whole batch debit: one link to the file, not one per transfer.
@@ -247,7 +260,7 @@ async function decide(
     const lineId = suggestion.entryIds[0]!;
     const item = byId.get(suggestion.itemIds[0]!)!;
     const role = roleFor({ kind: kindOf.get(lineId)! }, item.kind);
-    if (item.paid && role !== 'RETURN') continue; // a paid transfer only accepts its return
+    if (item.returned || (item.paid && role !== 'RETURN')) continue; // a paid transfer only accepts its return
     link(
       lineId,
       {

@@ -162,6 +162,34 @@ describe.each(testDatabaseKinds())('returns without an EndToEndId on $name', (ki
     expect(await settlementStatuses(world.db, await settlementsOf(kept!.id))).toEqual(['PAID']);
   });
 
+  it('pays the file with its batch debit imported after the return of one of its transfers', async () => {
+    const file = await generateSepaFile(world, [4500, 5500]);
+    const [returned, kept] = file.transfers;
+    const [ret] = await importThroughApi(
+      world,
+      camt053([
+        {
+          cents: returned!.amountCents,
+          date: '2026-05-11',
+          endToEndId: returned!.endToEndId,
+          returnReason: 'AC01',
+        },
+      ]),
+    );
+    expect(ret!.status).toBe('MATCHED');
+    expect(await transferStatus(world.db, returned!.id)).toBe('REJECTED');
+    // The bank's statement of the week before, imported late: the debit of the whole file.
+    const [debit] = await importThroughApi(
+      world,
+      camt053([{ cents: -file.amountCents, date: '2026-05-08', paymentInfoId: file.paymentInfoId }]),
+    );
+    expect(debit).toMatchObject({ status: 'MATCHED' });
+    expect(debit!.differenceCents ?? 0).toBe(0);
+    expect(await sepaStatus(world.db, file.id)).toBe('PAID');
+    expect(await settlementStatuses(world.db, await settlementsOf(returned!.id))).toEqual(['SETTLED']);
+    expect(await settlementStatuses(world.db, await settlementsOf(kept!.id))).toEqual(['PAID']);
+  });
+
   /** One line as the reconciliation table reads it. */
   async function importThroughApiLines(lineId: string) {
     const { rows } = await world.db.query<{ statement_file_id: string }>(

@@ -217,7 +217,23 @@ export const sepaStatusReportSummarySchema = z.object({
   id: z.uuid(),
   messageId: z.string(),
   outcome: z.enum(SEPA_REPORT_OUTCOMES),
+  /** The file's status once the report was applied (unchanged by a pending or undetermined one). */
+  fileStatus: sepaStatusSchema,
   receivedAt: z.iso.datetime(),
+});
+
+/** A bank statement line reconciled with the file: its debit (or a transfer's), or a transfer's return. */
+export const sepaStatementLineSchema = z.object({
+  lineId: z.uuid(),
+  statementFileId: z.uuid(),
+  statementFileName: z.string(),
+  bankDate: z.iso.date(),
+  /** Signed as the bank booked it: a debit negative, a return positive. */
+  amountCents: cents,
+  /** PAYMENT: the line pays the file or one of its transfers; RETURN: it gives a transfer back. */
+  role: z.enum(['PAYMENT', 'RETURN']),
+  /** The transfer the line is linked to; null when it is the file's batch debit. */
+  endToEndId: z.string().nullable(),
 });
 
 export const sepaFileDetailSchema = sepaFileSchema.extend({
@@ -226,6 +242,8 @@ export const sepaFileDetailSchema = sepaFileSchema.extend({
   debtorBic: z.string().nullable(),
   transfers: z.array(sepaTransferSchema),
   statusReports: z.array(sepaStatusReportSummarySchema),
+  /** MATCHED lines of bank statements linked to the file or its transfers, by bank date. */
+  statementLines: z.array(sepaStatementLineSchema),
 });
 
 /** What generating answers (and a retry with the same `Idempotency-Key` answers again). */

@@ -57,6 +57,9 @@ export interface ReconcileResult {
   unmatchedItems: string[];
 }
 
+/** How long after a transfer its return may arrive: the EPC SCT rulebook's 3 banking days, with weekends and late banks to spare. */
+export const RETURN_WINDOW_DAYS = 30;
+
 export interface MatchOptions {
   /** Date window for suggestions, in days either side. */
   windowDays?: number;
@@ -277,7 +280,11 @@ export function reconcile(
     }
   }
 
-  const suggestions = suggest(entries, items, signed, usedE, usedI, windowDays, maxCandidates);
+  // Returns first: a return's amount is not a payment's. In entry order, as each list already is.
+  const suggestions = [
+    ...suggestReturns(entries, items, signed, usedE, usedI),
+    ...suggest(entries, items, signed, usedE, usedI, windowDays, maxCandidates),
+  ].sort((a, b) => (a.entryIds[0]! < b.entryIds[0]! ? -1 : 1));
   const batches = batchChecks(entries, items, signed, byBatch, matchedTo);
 
   return {
@@ -288,6 +295,81 @@ export function reconcile(
     unmatchedEntries: entries.filter((_, k) => !usedE[k]).map((e) => e.id),
     unmatchedItems: items.filter((_, k) => !usedI[k]).map((i) => i.id),
   };
+}
+
+/**
+ * Returns that name no EndToEndId (a CSV's "DEVOLUÇÃO TRF AC04", an MT940 line without EREF):
+ * suggested against the SEPA transfer whose amount they give back — the same amount, the other
+ * sign (+7,50 returns a −7,50 transfer) — executed at most RETURN_WINDOW_DAYS before the return; the
+ * counterparty weighs as in `suggest`, then the nearest date, then the item id. A suggestion only:
+ * an amount alone does not say which doctor's transfer came back.
+ */
+function suggestReturns(
+  entries: MatchEntry[],
+  items: ExpectedItem[],
+  signed: number[],
+  usedE: Uint8Array,
+  usedI: Uint8Array,
+): Match[] {
+  const byAmount = new Map<number, number[]>();
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k]!;
+    if (!usedE[k] && e.kind === 'return') push(byAmount, -e.amountCents, k);
+  }
+  if (byAmount.size === 0) return [];
+  const candidates = new Map<number, number[]>();
+  for (let i = 0; i < items.length; i++)
+    if (!usedI[i] && items[i]!.type === 'sepa' && byAmount.has(signed[i]!)) push(candidates, signed[i]!, i);
+  const out: Match[] = [];
+  for (const [amount, entryIndexes] of byAmount) {
+    for (const k of entryIndexes) {
+      const e = entries[k]!;
+      const day = dayNumber(e.bookingDate);
+      let best = -1;
+      let bestScore = 0;
+      let bestDays = 0;
+      for (const i of candidates.get(amount) ?? []) {
+        if (usedI[i]) continue;
+        const item = items[i]!;
+        const days = item.date ? day - dayNumber(item.date) : 0;
+        if (!(days >= 0 && days <= RETURN_WINDOW_DAYS)) continue;
+        const party = returnParty(e, item);
+        if (party === 0) continue;
+        const score = suggestionScore(party, days, RETURN_WINDOW_DAYS);
+        if (score > bestScore || (score === bestScore && days < bestDays)) {
+          best = i;
+          bestScore = score;
+          bestDays = days;
+        }
+      }
+      if (best < 0) continue;
+      usedE[k] = 1;
+      usedI[best] = 1;
+      out.push({
+        entryIds: [e.id],
+        itemIds: [items[best]!.id],
+        method: 'amount-counterparty-date',
+        confidence: Math.min(bestScore, 0.95),
+        differenceCents: 0,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * How well a return's counterparty agrees with a transfer: a different IBAN contradicts; the same
+ * IBAN, or the doctor's name among the return's words, counts as in `partyScore`. A return's text
+ * is the bank's ("DEVOLUCAO TRF SEPA AC04") far more often than the doctor's name, so a name not
+ * found there says nothing (0.5), unlike a payment's.
+ */
+function returnParty(entry: MatchEntry, item: ExpectedItem): number {
+  if (entry.counterpartyIban && item.counterpartyIban)
+    return entry.counterpartyIban === item.counterpartyIban ? 1 : 0;
+  const wanted = tokens(item.counterpartyName);
+  const have = new Set(tokens(`${entry.counterpartyName ?? ''} ${entry.description}`));
+  const found = wanted.filter((w) => have.has(w)).length;
+  return found === 0 ? 0.5 : partyScore(found, wanted.length, have.size);
 }
 
 /** Open items of one amount: distinct days ascending, and per day its item indexes in id order. */

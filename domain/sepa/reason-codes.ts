@@ -13,6 +13,7 @@ export const BANK_REASON_CODES = {
   AC01: ['reject', 'return'],
   AC04: ['return', 'recall'],
   AC06: ['return'],
+  AC13: ['reject', 'return'],
   AG01: ['return'],
   AG02: ['reject', 'return'],
   AM04: ['recall'],
@@ -67,6 +68,34 @@ export const REASON_CODES = Object.keys(BANK_REASON_CODES) as BankReasonCode[];
 
 export function isKnownReasonCode(code: string): code is BankReasonCode {
   return Object.hasOwn(BANK_REASON_CODES, code);
+}
+
+/**
+ * Reasons that say the doctor's account cannot receive the money (decision 0123): the IBAN is wrong,
+ * closed or blocked, the account holder died, the beneficiary bank cannot be reached with it, or the
+ * beneficiary's data the regulation requires is missing. Sending again to the same IBAN would fail
+ * again, so the doctor's payouts are blocked until their IBAN changes. Every other reason (amount,
+ * duplicate, technical, unspecified, a bank's own code, and AC13/RR01/RR02, which name the debtor's
+ * account or data — ours, in a credit transfer) says nothing against the doctor's account: the
+ * settlements are payable again, without a block.
+ */
+export const ACCOUNT_REASON_CODES: ReadonlySet<string> = new Set([
+  'AC01',
+  'AC03',
+  'AC04',
+  'AC06',
+  'AG01',
+  'BE04',
+  'CNOR',
+  'MD07',
+  'RC01',
+  'RR03',
+  'RR04',
+]);
+
+/** Whether a rejection or return with this ISO code blocks the doctor's payouts (see ACCOUNT_REASON_CODES). */
+export function blocksPayouts(code: string | null): boolean {
+  return code !== null && ACCOUNT_REASON_CODES.has(code);
 }
 
 /** The locale key of a code's description, or null for a code we have no text for (show the code). */

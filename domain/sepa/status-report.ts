@@ -35,6 +35,7 @@ export interface PaymentInformationDecision {
    * null when neither level has a status.
    */
   others: TransferOutcome | null;
+  /** The block's own reasons, else those of the level that decided. */
   reasons: StatusReason[];
 }
 
@@ -83,6 +84,8 @@ export interface StatusInterpretation {
   paymentInformation: PaymentInformationDecision[];
   /** What applies to transfers of payment blocks the report does not mention (from the group status). */
   otherPaymentInformation: TransferOutcome | null;
+  /** `OrgnlGrpInfAndSts/StsRsnInf`: the group's reasons, whatever its status. */
+  groupReasons: StatusReason[];
   rejections: Rejection[];
   notes: InterpretationNote[];
 }
@@ -171,7 +174,9 @@ export function interpretStatusReport(report: Pain002Report): StatusInterpretati
       status: p.status?.code ?? (groupWhole ? groupWhole.status : null),
       decidedAt: p.status ? 'PAYMENT_INFORMATION' : groupWhole ? 'GROUP' : null,
       others,
-      reasons: deciding?.reasons ?? [],
+      // The block's own reasons first, also under PART (which decides nothing itself): they cover
+      // the block's transfers that have none of their own.
+      reasons: p.reasons.length > 0 ? p.reasons : (deciding?.reasons ?? []),
     });
 
     let named = 0;
@@ -317,6 +322,7 @@ export function interpretStatusReport(report: Pain002Report): StatusInterpretati
     transfers,
     paymentInformation,
     otherPaymentInformation,
+    groupReasons: g.reasons,
     rejections,
     notes,
   };
@@ -339,4 +345,23 @@ export function decisionForTransfer(
   );
   if (block) return block.others;
   return interpretation.otherPaymentInformation;
+}
+
+/**
+ * Why the bank decided as it did for one transfer: its own reasons, else its block's, else the
+ * group's — a reason given once for the whole block or file covers every transfer in it, unless the
+ * transfer has its own (decision 0123).
+ */
+export function reasonsForTransfer(
+  interpretation: StatusInterpretation,
+  paymentInformationId: string,
+  endToEndId: string,
+): StatusReason[] {
+  const named = interpretation.transfers.find((t) => t.endToEndId === endToEndId);
+  const block = interpretation.paymentInformation.find(
+    (p) => p.paymentInformationId === paymentInformationId,
+  );
+  return (
+    [named?.reasons ?? [], block?.reasons ?? [], interpretation.groupReasons].find((r) => r.length > 0) ?? []
+  );
 }

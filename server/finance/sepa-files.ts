@@ -120,50 +120,59 @@ interface TransferRow {
 export async function sepaFileDetail(db: Queryable, id: string): Promise<SepaFileDetail> {
   const file = await sepaFileSummary(db, id);
   if (!file) throw refuse('SEPA_FILE_NOT_FOUND');
-  const [{ rows: header }, { rows: transfers }, { rows: links }, { rows: deductions }, { rows: reports }] =
-    await Promise.all([
-      db.query<{ debtor_name: string; debtor_iban: string; debtor_bic: string | null }>(
-        'SELECT debtor_name, debtor_iban, debtor_bic FROM sepa_files WHERE id = $1',
-        [id],
-      ),
-      db.query<TransferRow>(
-        `SELECT t.id, t.end_to_end_id, t.professional_id, p.name AS professional_name, t.creditor_name,
+  const [
+    { rows: header },
+    { rows: transfers },
+    { rows: links },
+    { rows: deductions },
+    { rows: reports },
+    { rows: statementLines },
+  ] = await Promise.all([
+    db.query<{ debtor_name: string; debtor_iban: string; debtor_bic: string | null }>(
+      'SELECT debtor_name, debtor_iban, debtor_bic FROM sepa_files WHERE id = $1',
+      [id],
+    ),
+    db.query<TransferRow>(
+      `SELECT t.id, t.end_to_end_id, t.professional_id, p.name AS professional_name, t.creditor_name,
                 t.creditor_iban, t.creditor_bic, t.amount_cents, t.status, t.rejection_reason_code,
                 t.rejection_reason_text
            FROM sepa_transactions t JOIN users p ON p.id = t.professional_id
           WHERE t.sepa_file_id = $1 ORDER BY t.end_to_end_id`,
-        [id],
-      ),
-      db.query<{
-        sepa_transaction_id: string;
-        id: string;
-        case_id: string | null;
-        subscription_payment_id: string | null;
-        reference_month: string;
-        amount_cents: number;
-        status: SettlementStatus;
-      }>(
-        `SELECT l.sepa_transaction_id, s.id, s.case_id, s.subscription_payment_id, s.reference_month,
+      [id],
+    ),
+    db.query<{
+      sepa_transaction_id: string;
+      id: string;
+      case_id: string | null;
+      subscription_payment_id: string | null;
+      reference_month: string;
+      amount_cents: number;
+      status: SettlementStatus;
+    }>(
+      `SELECT l.sepa_transaction_id, s.id, s.case_id, s.subscription_payment_id, s.reference_month,
                 l.amount_cents, ${SHOWN_STATUS} AS status
            FROM sepa_transaction_settlements l JOIN settlements s ON s.id = l.settlement_id ${LIVE_LINK_JOIN}
           WHERE l.sepa_file_id = $1 ORDER BY s.id`,
-        [id],
-      ),
-      db.query<{ sepa_transaction_id: string; settlement_id: string; amount_cents: number }>(
-        `SELECT sepa_transaction_id, settlement_id, amount_cents FROM sepa_transaction_recoveries
+      [id],
+    ),
+    db.query<{ sepa_transaction_id: string; settlement_id: string; amount_cents: number }>(
+      `SELECT sepa_transaction_id, settlement_id, amount_cents FROM sepa_transaction_recoveries
           WHERE sepa_file_id = $1 ORDER BY settlement_id`,
-        [id],
-      ),
-      db.query<{
-        id: string;
-        message_id: string;
-        outcome: SepaFileDetail['statusReports'][number]['outcome'];
-        received_at: Date;
-      }>(
-        'SELECT id, message_id, outcome, received_at FROM sepa_status_reports WHERE sepa_file_id = $1 ORDER BY received_at, id',
-        [id],
-      ),
-    ]);
+      [id],
+    ),
+    db.query<{
+      id: string;
+      message_id: string;
+      outcome: SepaFileDetail['statusReports'][number]['outcome'];
+      file_status_after: SepaStatus;
+      received_at: Date;
+    }>(
+      `SELECT id, message_id, outcome, file_status_after, received_at FROM sepa_status_reports
+          WHERE sepa_file_id = $1 ORDER BY received_at, id`,
+      [id],
+    ),
+    db.query<StatementLineRow>(STATEMENT_LINES_OF_FILE, [id]),
+  ]);
   const byTransfer = new Map<string, SepaTransfer>();
   const items = transfers.map((row): SepaTransfer => {
     const transfer: SepaTransfer = {
@@ -216,10 +225,43 @@ export async function sepaFileDetail(db: Queryable, id: string): Promise<SepaFil
       id: r.id,
       messageId: r.message_id,
       outcome: r.outcome,
+      fileStatus: r.file_status_after,
       receivedAt: new Date(r.received_at).toISOString(),
+    })),
+    statementLines: statementLines.map((l) => ({
+      lineId: l.id,
+      statementFileId: l.statement_file_id,
+      statementFileName: l.file_name,
+      bankDate: l.bank_date,
+      amountCents: wholeCents(l.bank_amount_cents),
+      role: l.role,
+      endToEndId: l.end_to_end_id,
     })),
   };
 }
+
+interface StatementLineRow {
+  id: string;
+  statement_file_id: string;
+  file_name: string;
+  bank_date: string;
+  bank_amount_cents: number | string;
+  role: 'PAYMENT' | 'RETURN';
+  end_to_end_id: string | null;
+}
+
+/** The MATCHED statement lines linked to a file ($1) — its batch debit — or to its transfers. */
+const STATEMENT_LINES_OF_FILE = `
+  SELECT l.id, l.statement_file_id, sf.file_name, l.bank_date::text AS bank_date, l.bank_amount_cents, m.role,
+         t.end_to_end_id
+    FROM statement_line_matches m
+    JOIN statement_lines l ON l.id = m.statement_line_id AND l.status = 'MATCHED'
+    JOIN statement_files sf ON sf.id = l.statement_file_id
+    LEFT JOIN sepa_transactions t ON t.id = m.sepa_transaction_id
+   WHERE m.state = 'MATCHED'
+     AND (m.sepa_file_id = $1
+          OR m.sepa_transaction_id IN (SELECT id FROM sepa_transactions WHERE sepa_file_id = $1))
+   ORDER BY l.bank_date, l.id, t.end_to_end_id`;
 
 export interface LockedFile {
   id: string;

@@ -242,7 +242,9 @@ export function registerSepaRoutes(routes: RouteRegistry): void {
       },
       400: refused('STATUS_REPORT_MISSING'),
       409: refused('STATUS_REPORT_TOO_LATE'),
-      422: refused('STATUS_REPORT_UNREADABLE, STATUS_REPORT_UNKNOWN_FILE, STATUS_REPORT_MISMATCH'),
+      422: refused(
+        'STATUS_REPORT_UNREADABLE, STATUS_REPORT_ENCODING_UNSUPPORTED, STATUS_REPORT_UNKNOWN_FILE, STATUS_REPORT_MISMATCH',
+      ),
     },
     async handler(c) {
       const bytes = await reportBytes(c);

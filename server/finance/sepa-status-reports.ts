@@ -4,8 +4,10 @@ import { type Pain002Report, readPain002, type StatusReason } from '../../domain
 import {
   decisionForTransfer,
   interpretStatusReport,
+  reasonsForTransfer,
   type StatusInterpretation,
 } from '../../domain/sepa/status-report';
+import { decodeXmlBytes } from '../../domain/sepa/xml-bytes';
 import { sha256Hex } from '../../domain/sha256';
 import type { Database } from '../db/client';
 import { recordAudit } from '../platform/audit';
@@ -35,14 +37,16 @@ function reasonOf(reasons: readonly StatusReason[]): { code: string | null; text
   return { code: chosen.code ?? chosen.proprietary, text: text === '' ? null : text };
 }
 
+/** The report's bytes in the encoding its XML declaration names (decision 0123), then read. */
 function readReport(bytes: Uint8Array): Pain002Report {
-  let xml: string;
-  try {
-    xml = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
-  } catch {
-    throw refuse('STATUS_REPORT_UNREADABLE');
-  }
-  const read = readPain002(xml);
+  const decoded = decodeXmlBytes(bytes);
+  if (!decoded.ok)
+    throw refuse(
+      decoded.code === 'UNSUPPORTED_ENCODING'
+        ? 'STATUS_REPORT_ENCODING_UNSUPPORTED'
+        : 'STATUS_REPORT_UNREADABLE',
+    );
+  const read = readPain002(decoded.xml);
   if (!read.ok) throw refuse('STATUS_REPORT_UNREADABLE');
   return read.report;
 }
@@ -146,8 +150,9 @@ export async function applyStatusReport(
       if (transfer.status === 'REJECTED') continue;
       if (decisionForTransfer(interpretation, file.payment_info_id, transfer.end_to_end_id) !== 'REJECTED')
         continue;
-      const named = interpretation.transfers.find((t) => t.endToEndId === transfer.end_to_end_id);
-      const reason = reasonOf(named?.reasons ?? []);
+      const reason = reasonOf(
+        reasonsForTransfer(interpretation, file.payment_info_id, transfer.end_to_end_id),
+      );
       rejectedTransfers.push({
         endToEndId: transfer.end_to_end_id,
         professionalId: transfer.professional_id,
@@ -156,15 +161,14 @@ export async function applyStatusReport(
         reasonCode: reason.code,
         reasonText: reason.text,
       });
-      // Rejected by its own TxSts: the doctor's account is the matter — the transfer is marked, its
-      // money comes back and the doctor is blocked. Rejected with its block or the whole file: the
-      // file's matter, handled by the file going UNAVAILABLE below.
-      if (named?.decidedAt === 'TRANSACTION')
-        await rejectTransfer(tx, actor, transfer, reason, {
-          ...context,
-          sepaFileId: file.id,
-          msgId: file.msg_id,
-        });
+      // Whichever level rejected it, the transfer is marked with its reason and its settlements are
+      // payable again; the doctor is blocked only for an account reason (decision 0123). A whole file
+      // rejected then goes UNAVAILABLE below with nothing left in it.
+      await rejectTransfer(tx, actor, transfer, reason, {
+        ...context,
+        sepaFileId: file.id,
+        msgId: file.msg_id,
+      });
     }
     let fileStatus = file.status;
     if (interpretation.fileStatus === 'UNAVAILABLE')

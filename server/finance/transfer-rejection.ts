@@ -1,5 +1,6 @@
 import type { AuditAction } from '../../contract/statuses';
 import { normalizeIban } from '../../domain/iban';
+import { blocksPayouts } from '../../domain/sepa/reason-codes';
 import type { Queryable } from '../db/client';
 import { recordAudit } from '../platform/audit';
 import type { Actor } from '../platform/mutation';
@@ -30,15 +31,17 @@ export interface TransferRejection {
   /** Settlement and recovery links that were live and no longer are. */
   liveSettlementIds: string[];
   liveRecoveryIds: string[];
-  payoutBlockId: string;
+  /** null: the reason says nothing against the doctor's account, so no block was made. */
+  payoutBlockId: string | null;
 }
 
 /**
  * A transfer whose money did not reach the doctor — rejected by the bank's pain.002 before payment,
  * or returned on a statement, also after the file was PAID (decisions 0070, 0071, 0094): marked
  * REJECTED with its reason (an ISO code the console translates as `bankReasons.<CODE>`), its
- * settlements back to SETTLED (payable again), its recoveries owed again, and the doctor's payouts
- * blocked for that IBAN. Inside the caller's transaction, with its audit rows.
+ * settlements back to SETTLED (payable again), its recoveries owed again, and — for an account reason
+ * only (`blocksPayouts`, decision 0123) — the doctor's payouts blocked for that IBAN. Inside the
+ * caller's transaction, with its audit rows.
  */
 export async function rejectTransfer(
   tx: Queryable,
@@ -83,6 +86,36 @@ export async function rejectTransfer(
       WHERE id = $1`,
     [transfer.id, reason.code, reason.text, actor.at, returned ? source.statementLineId : null],
   );
+  // Rejected before payment, the transfer leaves what the bank will debit for its file (migration
+  // 0036): the batch debit of the accepted total then matches exactly. A return comes after the debit.
+  if (!returned)
+    await tx.query(
+      `UPDATE sepa_files f SET rejected_cents = f.rejected_cents + t.amount_cents
+         FROM sepa_transactions t WHERE t.id = $1 AND f.id = t.sepa_file_id`,
+      [transfer.id],
+    );
+  const payoutBlockId = blocksPayouts(reason.code)
+    ? await blockPayouts(tx, actor, transfer, reason, source, context)
+    : null;
+  return {
+    fromPendingTransfer: fromPendingTransfer.map((s) => s.id),
+    fromPaid: fromPaid.map((s) => s.id),
+    liveSettlementIds: links.map((l) => l.settlement_id),
+    liveRecoveryIds: recoveries.map((r) => r.settlement_id),
+    payoutBlockId,
+  };
+}
+
+/** The doctor's payouts blocked for the IBAN the bank refused (decision 0070), audited: the block's id. */
+async function blockPayouts(
+  tx: Queryable,
+  actor: Actor,
+  transfer: RejectedTransferRow,
+  reason: TransferReason,
+  source: RejectionSource,
+  context: Record<string, unknown>,
+): Promise<string> {
+  const returned = 'statementLineId' in source;
   const { rows: block } = await tx.query<{ id: string }>(
     `INSERT INTO payout_blocks (professional_id, blocked_iban, reason_code, reason_text, sepa_transaction_id,
                                 sepa_status_report_id, statement_line_id, created_at)
@@ -106,11 +139,5 @@ export async function rejectTransfer(
     after: { ...context, iban: transfer.creditor_iban },
     at: actor.at,
   });
-  return {
-    fromPendingTransfer: fromPendingTransfer.map((s) => s.id),
-    fromPaid: fromPaid.map((s) => s.id),
-    liveSettlementIds: links.map((l) => l.settlement_id),
-    liveRecoveryIds: recoveries.map((r) => r.settlement_id),
-    payoutBlockId: block[0]!.id,
-  };
+  return block[0]!.id;
 }

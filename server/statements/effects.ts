@@ -157,7 +157,7 @@ async function undoReturn(
       WHERE id = $1`,
     [transfer.id],
   );
-  await tx.query('DELETE FROM payout_blocks WHERE id = $1', [before.payoutBlockId]);
+  if (before.payoutBlockId) await tx.query('DELETE FROM payout_blocks WHERE id = $1', [before.payoutBlockId]);
 }
 
 interface FileRow {

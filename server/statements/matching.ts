@@ -1,7 +1,13 @@
 import type { CounterpartKind } from '../../contract/reconciliation';
-import { type ExpectedItem, type MatchEntry, reconcile } from '../../domain/reconcile/match';
+import {
+  type ExpectedItem,
+  type MatchEntry,
+  RETURN_WINDOW_DAYS,
+  reconcile,
+} from '../../domain/reconcile/match';
 import type { Queryable } from '../db/client';
 import type { Actor } from '../platform/mutation';
+import { roleFor } from './counterparts';
 import { reviewEffects } from './effects';
 import {
   type LineChange,
@@ -49,6 +55,11 @@ interface ItemRow {
   sepa_file_id: string | null;
   /** A transfer already paid (itself or its file): only a return can still link to it. */
   paid: boolean;
+  /**
+   * Given back by a return matched on an earlier statement, its file not yet paid: still part of the
+   * bank's batch debit, so it counts there and nowhere else.
+   */
+  returned: boolean;
 }
 
 const toEntry = (row: EntryRow): MatchEntry => ({
@@ -90,45 +101,61 @@ const toItem = (row: ItemRow): ExpectedItem => ({
 
 /**
  * The open counterparts a statement can meet: transfers named by its EndToEndIds or batch ids, or of
- * files not yet paid around its dates (a paid one only for a return naming it); payouts and invoices
- * around its dates with something left to match. Not every counterpart ever: a statement covers days.
+ * files not yet paid around its dates (a paid one only for a return naming it, or giving back its
+ * amount without naming any, decision 0123); a transfer returned on an earlier statement while its
+ * file waits, for its batch's debit only (the bank debited it before giving it back); payouts and
+ * invoices around its dates with something left to match. Not every counterpart ever: a statement
+ * covers days.
  */
 async function openItems(tx: Queryable, lines: readonly EntryRow[]): Promise<ItemRow[]> {
   const { rows } = await tx.query<ItemRow>(
     `WITH lines AS (
-       SELECT * FROM unnest($1::date[], $2::text[], $3::text[], $4::text[]) AS l(bank_date, end_to_end_id, batch_id, kind)
+       SELECT * FROM unnest($1::date[], $2::text[], $3::text[], $4::text[], $5::bigint[])
+                AS l(bank_date, end_to_end_id, batch_id, kind, amount_cents)
+     ), unnamed_returns AS (
+       SELECT amount_cents, bank_date FROM lines WHERE kind = 'return' AND end_to_end_id IS NULL AND amount_cents > 0
      ), span AS (
        SELECT min(bank_date) - ${DAYS_BEFORE} AS first, max(bank_date) + ${DAYS_AFTER} AS last FROM lines
      ), transfers AS (
        SELECT t.id, t.amount_cents, f.execution_date, t.end_to_end_id, f.msg_id, f.payment_info_id,
+              t.status = 'REJECTED' AS returned,
               t.creditor_name, t.creditor_iban, t.sepa_file_id,
               (f.status = 'PAID'
                OR EXISTS (SELECT 1 FROM statement_line_matches m WHERE m.sepa_transaction_id = t.id AND m.role = 'PAYMENT' AND m.state = 'MATCHED')
                OR EXISTS (SELECT 1 FROM statement_line_matches m WHERE m.sepa_file_id = f.id AND m.state = 'MATCHED')) AS paid,
-              t.end_to_end_id IN (SELECT end_to_end_id FROM lines WHERE kind = 'return' AND end_to_end_id IS NOT NULL) AS named_by_return
+              t.end_to_end_id IN (SELECT end_to_end_id FROM lines WHERE kind = 'return' AND end_to_end_id IS NOT NULL) AS named_by_return,
+              EXISTS (SELECT 1 FROM unnamed_returns r WHERE r.amount_cents = t.amount_cents
+                         AND r.bank_date BETWEEN f.execution_date AND f.execution_date + ${RETURN_WINDOW_DAYS}) AS returnable_by_amount
          FROM sepa_transactions t JOIN sepa_files f ON f.id = t.sepa_file_id, span
-        WHERE t.status = 'INCLUDED' AND f.status <> 'UNAVAILABLE'
-          AND (t.end_to_end_id IN (SELECT end_to_end_id FROM lines WHERE end_to_end_id IS NOT NULL)
-               OR f.msg_id IN (SELECT batch_id FROM lines WHERE batch_id IS NOT NULL)
-               OR f.payment_info_id IN (SELECT batch_id FROM lines WHERE batch_id IS NOT NULL)
-               OR (f.status IN ('GENERATED', 'AVAILABLE') AND f.execution_date BETWEEN span.first AND span.last))
-          AND NOT EXISTS (SELECT 1 FROM statement_line_matches m
-                           WHERE m.sepa_transaction_id = t.id AND m.role = 'RETURN' AND m.state = 'MATCHED')
+        WHERE f.status <> 'UNAVAILABLE'
+          AND ((t.status = 'INCLUDED'
+                AND (t.end_to_end_id IN (SELECT end_to_end_id FROM lines WHERE end_to_end_id IS NOT NULL)
+                     OR f.msg_id IN (SELECT batch_id FROM lines WHERE batch_id IS NOT NULL)
+                     OR f.payment_info_id IN (SELECT batch_id FROM lines WHERE batch_id IS NOT NULL)
+                     OR (f.status IN ('GENERATED', 'AVAILABLE') AND f.execution_date BETWEEN span.first AND span.last)
+                     OR t.amount_cents IN (SELECT amount_cents FROM unnamed_returns))
+                AND NOT EXISTS (SELECT 1 FROM statement_line_matches m
+                                 WHERE m.sepa_transaction_id = t.id AND m.role = 'RETURN' AND m.state = 'MATCHED'))
+               OR (t.status = 'REJECTED' AND t.returned_by_statement_line_id IS NOT NULL
+                   AND f.status IN ('GENERATED', 'AVAILABLE')
+                   AND (f.msg_id IN (SELECT batch_id FROM lines WHERE batch_id IS NOT NULL)
+                        OR f.payment_info_id IN (SELECT batch_id FROM lines WHERE batch_id IS NOT NULL))))
      )
      SELECT 'SEPA_TRANSFER' AS kind, id, amount_cents, amount_cents AS open_cents, -1 AS direction, execution_date::text AS date,
-            end_to_end_id, ARRAY[payment_info_id, msg_id] AS batch_ids, NULL AS reference,
-            creditor_name AS counterparty_name, creditor_iban AS counterparty_iban, sepa_file_id, paid
-       FROM transfers WHERE NOT paid OR named_by_return
+            CASE WHEN returned THEN NULL ELSE end_to_end_id END, ARRAY[payment_info_id, msg_id] AS batch_ids,
+            NULL AS reference, creditor_name AS counterparty_name, creditor_iban AS counterparty_iban, sepa_file_id,
+            paid, returned
+       FROM transfers WHERE returned OR NOT paid OR named_by_return OR returnable_by_amount
      UNION ALL
      SELECT 'PAYOUT', p.id, p.amount_cents, p.amount_cents - m.cents, 1, p.payout_date::text, NULL, NULL, p.provider_payout_id,
-            NULL, NULL, NULL, false
+            NULL, NULL, NULL, false, false
        FROM provider_payouts p CROSS JOIN span
        CROSS JOIN LATERAL (SELECT coalesce(sum(allocated_cents), 0) AS cents FROM statement_line_matches
                             WHERE payout_id = p.id AND state = 'MATCHED') m
       WHERE p.payout_date BETWEEN span.first AND span.last AND p.amount_cents > m.cents
      UNION ALL
      SELECT 'INVOICE', i.id, i.amount_cents, i.amount_cents - m.cents, -1, i.invoice_date::text, NULL, NULL, i.provider_invoice_id,
-            NULL, NULL, NULL, false
+            NULL, NULL, NULL, false, false
        FROM provider_invoices i CROSS JOIN span
        CROSS JOIN LATERAL (SELECT coalesce(sum(allocated_cents), 0) AS cents FROM statement_line_matches
                             WHERE invoice_id = i.id AND state = 'MATCHED') m
@@ -138,6 +165,7 @@ async function openItems(tx: Queryable, lines: readonly EntryRow[]): Promise<Ite
       lines.map((l) => l.end_to_end_id),
       lines.map((l) => l.batch_id),
       lines.map((l) => l.kind),
+      lines.map((l) => Number(l.bank_amount_cents)),
     ],
   );
   return rows;
@@ -193,6 +221,8 @@ async function decide(
   for (const match of result.matches) {
     const matchItems = match.itemIds.map((id) => byId.get(id)!);
     if (matchItems.some((item) => item.paid)) continue; // a paid transfer only accepts its return
+    // A transfer returned already counts only inside its batch's debit.
+    if (match.method !== 'batch' && matchItems.some((item) => item.returned)) continue;
     const lineId = match.entryIds[0]!;
     if (match.method === 'batch') {
       // The whole batch debit: one link to the file, not one per transfer.
@@ -225,16 +255,18 @@ async function decide(
         'REFERENCE',
       );
   }
+  const kindOf = new Map(entryRows.map((r) => [r.id, r.kind]));
   for (const suggestion of result.suggestions) {
     const lineId = suggestion.entryIds[0]!;
     const item = byId.get(suggestion.itemIds[0]!)!;
-    if (item.paid) continue;
+    const role = roleFor({ kind: kindOf.get(lineId)! }, item.kind);
+    if (item.returned || (item.paid && role !== 'RETURN')) continue; // a paid transfer only accepts its return
     link(
       lineId,
       {
         kind: item.kind,
         id: item.id,
-        role: 'PAYMENT',
+        role,
         state: 'SUGGESTED',
         allocatedCents: Math.min(amountOf.get(lineId)!, Number(item.open_cents)),
         score: Math.min(1, Math.max(0, suggestion.confidence)),

@@ -8,12 +8,22 @@ import { useEntityActions } from '../../components/EntityActions/useEntityAction
 import { Pill } from '../../components/Pill/Pill';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
-import { formatDateTime } from '../../kernel/dates';
+import { formatDate, formatDateTime } from '../../kernel/dates';
 import { formatMoney, formatMonth, SETTLEMENT_STATUS_KEYS, shortId } from './format';
 import { SEPA_FILE_ACTIONS } from './sepa-file-actions';
-import { bankReason, SEPA_STATUS_KEYS, SEPA_STATUS_TONES } from './sepa-format';
+import {
+  bankReason,
+  REPORT_OUTCOME_KEYS,
+  SEPA_STATUS_KEYS,
+  SEPA_STATUS_TONES,
+  STATEMENT_ROLE_KEYS,
+} from './sepa-format';
 
-/** `/sepa/:id`: one file, its transfers and the settlements in each; downloads only while GENERATED. */
+/**
+ * `/sepa/:id`: one file, its transfers (a rejected one with the bank's translated reason) and the
+ * settlements in each, the bank's status reports and the statement lines that paid it or returned a
+ * transfer, each a link to its statement; downloads only while GENERATED.
+ */
 export default function SepaFileScreen() {
   const { t, locale } = useI18n();
   const { id = '' } = useParams<{ id: string }>();
@@ -123,7 +133,92 @@ export default function SepaFileScreen() {
           ))}
         </tbody>
       </table>
+      <StatusReports file={f} />
+      <StatementLines file={f} />
       {dialog}
     </div>
+  );
+}
+
+/** When the bank answered and what each answer made of the file. */
+function StatusReports({ file }: { file: SepaFileDetail }) {
+  const { t, locale } = useI18n();
+  return (
+    <section aria-labelledby="sepa-file-reports">
+      <h3 id="sepa-file-reports">{t('sepa.file.reportsTitle')}</h3>
+      {file.statusReports.length === 0 ? (
+        <p>{t('sepa.file.reportsNone')}</p>
+      ) : (
+        <table data-testid="sepa-file-reports" aria-labelledby="sepa-file-reports">
+          <thead>
+            <tr>
+              <th scope="col">{t('sepa.file.receivedAt')}</th>
+              <th scope="col">{t('sepa.file.reportId')}</th>
+              <th scope="col">{t('sepa.file.outcome')}</th>
+              <th scope="col">{t('sepa.file.fileStatus')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {file.statusReports.map((r) => (
+              <tr key={r.id}>
+                <td>{formatDateTime(r.receivedAt, locale)}</td>
+                <td>
+                  <code>{r.messageId}</code>
+                </td>
+                <td>{t(REPORT_OUTCOME_KEYS[r.outcome])}</td>
+                <td>
+                  <Pill tone={SEPA_STATUS_TONES[r.fileStatus]}>{t(SEPA_STATUS_KEYS[r.fileStatus])}</Pill>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** The bank statement lines reconciled with the file: its batch debit, a transfer's debit or return. */
+function StatementLines({ file }: { file: SepaFileDetail }) {
+  const { t, locale } = useI18n();
+  return (
+    <section aria-labelledby="sepa-file-lines">
+      <h3 id="sepa-file-lines">{t('sepa.file.linesTitle')}</h3>
+      {file.statementLines.length === 0 ? (
+        <p>{t('sepa.file.linesNone')}</p>
+      ) : (
+        <table data-testid="sepa-file-lines" aria-labelledby="sepa-file-lines">
+          <thead>
+            <tr>
+              <th scope="col">{t('sepa.file.bankDate')}</th>
+              <th scope="col">{t('sepa.columns.amount')}</th>
+              <th scope="col">{t('sepa.file.movement')}</th>
+              <th scope="col">{t('sepa.file.statementFile')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {file.statementLines.map((line) => (
+              <tr key={`${line.lineId}-${line.endToEndId ?? ''}`}>
+                <td>{formatDate(line.bankDate, locale)}</td>
+                <td>{formatMoney(line.amountCents, locale)}</td>
+                <td>
+                  {t(STATEMENT_ROLE_KEYS[line.role])}
+                  {': '}
+                  {line.endToEndId ? <code>{line.endToEndId}</code> : t('sepa.file.wholeFile')}
+                </td>
+                <td>
+                  <Link
+                    href={`/statements?statementFileId=${encodeURIComponent(line.statementFileId)}`}
+                    aria-label={t('sepa.file.openStatement', { file: line.statementFileName })}
+                  >
+                    {line.statementFileName}
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
   );
 }

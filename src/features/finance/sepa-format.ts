@@ -1,4 +1,4 @@
-import type { SepaExclusionReason } from '../../../contract/sepa-statuses';
+import type { SepaExclusionReason, SepaReportOutcome } from '../../../contract/sepa-statuses';
 import { REASON_CODES } from '../../../domain/sepa/reason-codes';
 import type { SepaStatus } from '../../../domain/sepa-status';
 import type { Tone } from '../../components/Pill/Pill';
@@ -17,6 +17,21 @@ export const SEPA_STATUS_TONES: Record<SepaStatus, Tone> = {
   AVAILABLE: 'waiting',
   PAID: 'success',
   UNAVAILABLE: 'danger',
+};
+
+/** What a bank's status report answered, as the file's page lists it. */
+export const REPORT_OUTCOME_KEYS: Record<SepaReportOutcome, string> = {
+  ACCEPTED: 'sepa.file.outcomes.ACCEPTED',
+  REJECTED: 'sepa.file.outcomes.REJECTED',
+  PARTIAL: 'sepa.file.outcomes.PARTIAL',
+  PENDING: 'sepa.file.outcomes.PENDING',
+  UNDETERMINED: 'sepa.file.outcomes.UNDETERMINED',
+};
+
+/** A statement line's part in the file: paying it (or a transfer), or giving a transfer back. */
+export const STATEMENT_ROLE_KEYS: Record<'PAYMENT' | 'RETURN', string> = {
+  PAYMENT: 'sepa.file.roles.PAYMENT',
+  RETURN: 'sepa.file.roles.RETURN',
 };
 
 export const EXCLUSION_KEYS: Record<SepaExclusionReason, string> = {

@@ -381,7 +381,10 @@ function oldReconcile(
     }
   }
 
-  const suggestions = suggest(entries, items, usedEntries, usedItems, windowDays, maxCandidates);
+  const suggestions = [
+    ...suggestReturns(entries, items, usedEntries, usedItems),
+    ...suggest(entries, items, usedEntries, usedItems, windowDays, maxCandidates),
+  ].sort((a, b) => (a.entryIds[0]! < b.entryIds[0]! ? -1 : 1));
   const matchedBy = new Map<string, string>();
   for (const m of matches) for (const i of m.itemIds) matchedBy.set(i, m.entryIds[0]!);
   const batches = batchChecks(entries, byBatch, matchedBy);
@@ -394,6 +397,51 @@ function oldReconcile(
     unmatchedEntries: entries.filter(free).map((e) => e.id),
     unmatchedItems: items.filter((i) => !usedItems.has(i)).map((i) => i.id),
   };
+}
+
+/**
+ * Returns naming no EndToEndId (decision 0123), entry by entry in id order: the free SEPA item of the
+ * amount given back, executed 0–30 days before; best score, then fewest days, then smallest id. A
+ * name not found in the return's words does not contradict (the bank writes a return's text).
+ */
+function suggestReturns(
+  entries: MatchEntry[],
+  items: ExpectedItem[],
+  usedEntries: Set<MatchEntry>,
+  usedItems: Set<ExpectedItem>,
+): Match[] {
+  const out: Match[] = [];
+  for (const e of entries) {
+    if (usedEntries.has(e) || e.kind !== 'return') continue;
+    const words = new Set(tokens(`${e.counterpartyName ?? ''} ${e.description}`));
+    const scored = items
+      .filter((i) => !usedItems.has(i) && i.type === 'sepa' && signedExpected(i) === -e.amountCents)
+      .map((i) => {
+        const days = i.date ? dayNumber(e.bookingDate) - dayNumber(i.date) : 0;
+        let party = counterpartyScore(e, i, () => words);
+        if (party === 0 && !(i.counterpartyIban && e.counterpartyIban)) party = 0.5;
+        return {
+          i,
+          days,
+          party,
+          score: Math.round((0.5 + 0.3 * party + (0.2 * (30 - days)) / 31) * 100) / 100,
+        };
+      })
+      .filter((c) => c.days >= 0 && c.days <= 30 && c.party > 0)
+      .sort((a, b) => b.score - a.score || a.days - b.days || byId(a.i, b.i));
+    const best = scored[0];
+    if (!best) continue;
+    usedEntries.add(e);
+    usedItems.add(best.i);
+    out.push({
+      entryIds: [e.id],
+      itemIds: [best.i.id],
+      method: 'amount-counterparty-date',
+      confidence: Math.min(best.score, 0.95),
+      differenceCents: 0,
+    });
+  }
+  return out;
 }
 
 function suggest(

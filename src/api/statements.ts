@@ -3,35 +3,72 @@ import type {
   Candidate,
   StatementActionResult,
   StatementBulkAcceptResult,
-  StatementFileRow,
+  StatementFileRow as StatementFileRowOfContract,
   StatementUndoResult,
-  statementFilePageSchema,
   statementLineHistorySchema,
   statementLinePageSchema,
 } from '../../contract/reconciliation';
-import type { KnownLines, StatementImportJob } from '../../contract/statement-import';
+import type { StatementImportJob } from '../../contract/statement-import';
 import type { CsvMapping } from '../../domain/statements/types';
 import type { ReconciliationRequest } from '../../machines/reconciliation';
+import type { KnownLinesQuestion } from '../../machines/statement-import';
 import { type QueryParams, request } from './http';
 
 // Types only: the schemas (and zod) stay out of the console's bundle.
-export type {
-  Candidate,
-  Counterpart,
-  StatementFileRow,
-  StatementLineRow,
-} from '../../contract/reconciliation';
-export type { KnownLine, StatementImportJob } from '../../contract/statement-import';
-export type StatementFilePage = z.infer<typeof statementFilePageSchema>;
+export type { Candidate, Counterpart, StatementLineRow } from '../../contract/reconciliation';
+export type { StatementImportJob } from '../../contract/statement-import';
+
+// Issue 27's wire, declared here until the server's contract has it (the same shapes; swapped at merge).
+/** Why a line counts as imported: the bank's own reference, the same statement, or the same content in an overlapping statement of the account. */
+export type KnownLineReason = 'BANK_REFERENCE' | 'SAME_STATEMENT' | 'SAME_CONTENT';
+export interface KnownLine {
+  key: string;
+  statementFileId: string;
+  fileName: string;
+  importedAt: string;
+  reason: KnownLineReason;
+}
+/** An account statements were imported for: offered when a file names none. */
+export interface StatementAccount {
+  accountIban: string;
+  lastPeriodEnd: string | null;
+  lastClosingCents: number | null;
+  statements: number;
+}
+/** How a statement follows the account's previous one: its opening against that one's closing. */
+export type StatementContinuity = 'FIRST' | 'CONTINUES' | 'GAP' | 'OVERLAP';
+export interface StatementFileStatement {
+  accountIban: string;
+  periodStart: string;
+  periodEnd: string;
+  openingCents: number | null;
+  closingCents: number | null;
+  lineCount: number;
+  continuity: StatementContinuity;
+  /** GAP: the opening minus the previous statement's closing. */
+  gapCents?: number;
+  /** Why it was imported although its balances do not add up. */
+  mismatchNote?: string;
+}
+export type StatementFileRow = StatementFileRowOfContract & { statements?: StatementFileStatement[] };
+export interface StatementFilePage {
+  items: StatementFileRow[];
+  nextCursor: string | null;
+  total: number;
+  totalEstimated?: boolean;
+}
 export type StatementLinePage = z.infer<typeof statementLinePageSchema>;
 export type StatementLineHistory = z.infer<typeof statementLineHistorySchema>;
 
 const STATEMENTS = 'admin/statements';
 const line = (id: string) => `${STATEMENTS}/lines/${encodeURIComponent(id)}`;
 
-/** Which of these line keys were imported before (≤ 5,000 per call: the caller chunks). */
-export const fetchKnownLines = (keys: readonly string[]) =>
-  request<KnownLines>(`${STATEMENTS}/known-lines`, { method: 'post', data: { keys } });
+/** Which of one statement's line keys were imported before, and why (≤ 5,000 keys per call: the caller chunks). */
+export const fetchKnownLines = (statement: KnownLinesQuestion) =>
+  request<{ known: KnownLine[] }>(`${STATEMENTS}/known-lines`, { method: 'post', data: statement });
+
+/** The accounts statements were imported for, to pick one for a file that names none. */
+export const fetchStatementAccounts = () => request<StatementAccount[]>(`${STATEMENTS}/accounts`);
 
 export interface StatementUploadRequest {
   file: Blob;
@@ -40,6 +77,8 @@ export interface StatementUploadRequest {
   expectedLines: number;
   expectedTotalCents: number;
   idempotencyKey: string;
+  accountIban: string | null;
+  mismatchNote: string | null;
 }
 
 /** The original bytes as the body; what the preview saw in the query. Answers 202 with the job. */
@@ -51,6 +90,8 @@ export const startStatementImport = (upload: StatementUploadRequest) =>
       mapping: upload.mapping ? JSON.stringify(upload.mapping) : undefined,
       expectedLines: upload.expectedLines,
       expectedTotalCents: upload.expectedTotalCents,
+      accountIban: upload.accountIban ?? undefined,
+      mismatchNote: upload.mismatchNote ?? undefined,
     },
     data: upload.file,
     headers: { 'Content-Type': 'application/octet-stream', 'Idempotency-Key': upload.idempotencyKey },
@@ -109,6 +150,7 @@ export const statementKeys = {
   all: ['statements'] as const,
   files: ['statements', 'files'] as const,
   lines: ['statements', 'lines'] as const,
+  accounts: ['statements', 'accounts'] as const,
   candidates: (id: string) => ['statements', 'candidates', id] as const,
   history: (id: string) => ['statements', 'history', id] as const,
 };

@@ -13,6 +13,7 @@ const line = (key: string, statementFileId: string, fileName: string) => ({
   statementFileId,
   fileName,
   importedAt: '2026-05-08T06:00:00.000Z',
+  reason: 'SAME_CONTENT' as const,
 });
 
 describe('the statement preview, in the console', () => {

@@ -78,6 +78,14 @@ export const ERROR_CODES = [
   'STATEMENT_ALREADY_IMPORTED',
   'STATEMENT_NOTHING_NEW',
   'STATEMENT_IMPORT_NOT_FOUND',
+  // Refused before a job exists (issue 27): what the bytes or the upload's query already show.
+  'STATEMENT_NOT_A_STATEMENT',
+  'STATEMENT_EMPTY',
+  'STATEMENT_CURRENCY_UNSUPPORTED',
+  'STATEMENT_CONTROL_CHARACTERS',
+  'STATEMENT_BALANCE_MISMATCH',
+  'STATEMENT_ACCOUNT_REQUIRED',
+  'STATEMENT_ACCOUNT_INVALID',
   /** Not refusals: why a statement import job failed (its `errorCode`). */
   'STATEMENT_IMPORT_FAILED',
   'STATEMENT_IMPORT_INTERRUPTED',

@@ -110,7 +110,7 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
     await expect.poll(() => page.getByTestId('statement-known').textContent()).toContain('Linhas novas: 6');
     expect(await page.getByTestId('statement-preview').locator('tbody tr').count()).toBe(6);
     const filesBefore = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM statement_files');
-    await tabTo(page, ptPT.statements.import.submitNew.replace('{{count}}', '6'));
+    await tabTo(page, ptPT.statements.import.submitNew.other.replace('{{count}}', '6'));
     // A second Enter while the upload is on its way sends nothing.
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
@@ -156,7 +156,7 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
     await page.getByRole('heading', { name: ptPT.statements.mapping.title }).waitFor();
     await tabTo(page, ptPT.statements.mapping.accept);
     await page.keyboard.press('Enter');
-    await tabTo(page, ptPT.statements.import.submitNew.replace('{{count}}', '1'));
+    await tabTo(page, ptPT.statements.import.submitNew.one.replace('{{count}}', '1'));
     await page.keyboard.press('Enter');
     await page.getByTestId('statement-result').waitFor();
     const credit = 'PRESTADOR PAGAMENTOS';

@@ -34,6 +34,18 @@ vi.mock('../../../src/features/statements/import-actors', () => ({
     }),
 }));
 
+vi.mock('../../../src/api/statements', async (original) => ({
+  ...(await original<typeof import('../../../src/api/statements')>()),
+  fetchStatementAccounts: async () => [
+    {
+      accountIban: 'PT50000201231234567890154',
+      lastPeriodEnd: '2026-04-30',
+      lastClosingCents: 10_000,
+      statements: 4,
+    },
+  ],
+}));
+
 const { ImportPanel } = await import('../../../src/features/statements/ImportPanel');
 await import('../../../src/features/statements/statements-messages');
 
@@ -58,6 +70,20 @@ function fileOf(spec: { name: string; size: number }): File {
 
 const button = (name: string) => screen.getByRole('button', { name });
 
+/** The "import anyway" dialog: the event's note typed, its button pressed twice, Esc if it stays open. */
+async function writeNote(event: ModelEvent) {
+  const note = screen.getByTestId('statement-mismatch-note');
+  await act(async () => fireEvent.change(note, { target: { value: event.mismatchNote ?? '' } }));
+  const confirm = screen.getByRole('button', { name: text.mismatch.import });
+  await act(async () => {
+    fireEvent.click(confirm);
+    fireEvent.click(confirm);
+  });
+  // A note the server would not take: the button does nothing, and Esc closes the dialog.
+  const dialog = screen.queryByRole('dialog');
+  if (dialog) await act(async () => fireEvent.keyDown(dialog, { key: 'Escape' }));
+}
+
 async function perform(event: ModelEvent) {
   const outcome = OUTCOME.exec(event.type);
   if (outcome?.[2]) {
@@ -68,7 +94,7 @@ async function perform(event: ModelEvent) {
     );
     return;
   }
-  await act(async () => {
+  const next = await act(async () => {
     switch (event.type) {
       case 'file.chosen':
         fireEvent.change(screen.getByTestId('statement-file'), {
@@ -82,12 +108,28 @@ async function perform(event: ModelEvent) {
         fireEvent.click(button(text.mapping.edit));
         return;
       case 'submit': {
+        const anyway = screen.queryByRole('button', { name: text.import.importAnyway });
+        if (anyway) {
+          // Balances that do not add up: the note dialog, its note typed, then its own button (twice).
+          fireEvent.click(anyway);
+          await Promise.resolve();
+          return 'note';
+        }
         // Twice: a second Enter while the first is on its way must send nothing.
         const submit = screen.getAllByRole('button').find((b) => b.textContent?.startsWith('Import'));
         fireEvent.click(submit as HTMLElement);
         fireEvent.click(submit as HTMLElement);
         return;
       }
+      case 'account.choose': {
+        const field = screen.getByRole('combobox', { name: text.account.label });
+        fireEvent.change(field, { target: { value: event.accountIban } });
+        fireEvent.submit(field);
+        return;
+      }
+      case 'account.change':
+        fireEvent.click(button(text.account.change));
+        return;
       case 'retry':
         fireEvent.click(button(text.import.retry));
         return;
@@ -99,6 +141,7 @@ async function perform(event: ModelEvent) {
         return;
     }
   });
+  if (next === 'note') await writeNote(event);
 }
 
 /** What the panel must show for the model's expectation. */
@@ -130,6 +173,11 @@ function check(expected: StatementImportExpected, where: string) {
   expect(screen.queryByTestId('statement-file') !== null, `${where}: input`).toBe(
     expected.state !== 'submitting' && expected.state !== 'importing',
   );
+  expect(screen.queryByRole('combobox', { name: text.account.label }) !== null, `${where}: account`).toBe(
+    expected.state === 'account',
+  );
+  if (expected.state === 'account')
+    expect(screen.getByTestId('statement-known').textContent).toBe(text.import.accountFirst);
   if (expected.state === 'checking' || expected.state === 'preview') {
     const known = screen.getByTestId('statement-known').textContent;
     if (expected.known) expect(known).toBe(fill(text.import.known, { fresh: 2, known: 1 }));
@@ -140,7 +188,16 @@ function check(expected: StatementImportExpected, where: string) {
 
 // Walks whose every admin step the panel offers as a control (an applied mapping needs a changed
 // column: the mapping editor's own choice, covered by the machine's walks).
-const UI_EVENTS = new Set(['file.chosen', 'mapping.accept', 'mapping.edit', 'submit', 'retry', 'cancel']);
+const UI_EVENTS = new Set([
+  'file.chosen',
+  'mapping.accept',
+  'mapping.edit',
+  'account.choose',
+  'account.change',
+  'submit',
+  'retry',
+  'cancel',
+]);
 const journeys = walksOf(statementImportModel, undefined)
   .map((w) => w.events)
   .filter((events) => {
@@ -151,7 +208,9 @@ const journeys = walksOf(statementImportModel, undefined)
       const row = statementImportModel.transitions[expected.state]?.[event.type];
       expected = expectedAfter(statementImportModel, expected, event);
       // Only events the state answers: a control the panel does not show cannot be pressed.
-      const offered = event.type !== 'mapping.edit' || before.preview?.csv;
+      const offered =
+        (event.type !== 'mapping.edit' || before.preview?.csv) &&
+        (event.type !== 'account.change' || before.account !== null);
       return (
         drivable &&
         offered &&

@@ -250,3 +250,90 @@ describe('the statement import panel, driven through the statementImport walks',
     });
   }
 });
+
+describe('the statement import panel keeps the focus', () => {
+  const statement = (accountIban: string | null, consistent: boolean) => ({
+    accountIban,
+    currency: 'EUR',
+    statementId: null,
+    sequence: null,
+    periodStart: '2026-05-01',
+    periodEnd: '2026-05-31',
+    balance: { opening: 10_000, closing: consistent ? 9_000 : 8_000, consistent },
+    totalCents: -1_000,
+    firstEntry: 0,
+    entryCount: 1,
+  });
+  const outcome = (accountIban: string | null, consistent: boolean) => ({
+    format: 'csv',
+    lineCount: 1,
+    totalCents: -1_000,
+    problem: null,
+    keys: ['a'.repeat(64)],
+    csv: { header: ['Data', 'Montante'], mapping: { bookingDate: 0, amount: 1 }, guessed: false },
+    statements: [statement(accountIban, consistent)],
+  });
+  const settle = (id: string, output: unknown) =>
+    act(async () => {
+      const running = pending.get(id);
+      pending.delete(id);
+      running?.resolve(output);
+    });
+  const start = async () => {
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <I18nProvider initial="en-GB">
+          <ImportPanel onImported={() => {}} />
+        </I18nProvider>
+      </QueryClientProvider>,
+    );
+    await act(async () =>
+      fireEvent.change(screen.getByTestId('statement-file'), {
+        target: { files: [fileOf({ name: 'a.csv', size: 9 })] },
+      }),
+    );
+  };
+
+  it('in the account field when the file names none, then on Import once the account is given', async () => {
+    await start();
+    await settle('read', outcome(null, true));
+    const field = screen.getByRole('combobox', { name: text.account.label });
+    expect(document.activeElement).toBe(field);
+    await act(async () => fireEvent.change(field, { target: { value: 'PT50000201231234567890154' } }));
+    await act(async () => fireEvent.submit(field));
+    expect(requests.at(-1)).toEqual({
+      actor: 'read',
+      input: expect.objectContaining({ accountIban: 'PT50000201231234567890154' }),
+    });
+    await settle('read', outcome(null, true));
+    expect(document.activeElement?.textContent).toBe(text.import.submit);
+    expect(requests.at(-1)?.input).toEqual({
+      statements: [
+        expect.objectContaining({ accountIban: 'PT50000201231234567890154', keys: ['a'.repeat(64)] }),
+      ],
+    });
+  });
+
+  it('back on "Import anyway" when its dialog is closed, and on the progress once the note is sent', async () => {
+    await start();
+    await settle('read', outcome('PT50000201231234567890154', false));
+    await settle('known', { newLines: 1, knownLines: 0, files: [] });
+    const anyway = screen.getByRole('button', { name: text.import.importAnyway });
+    anyway.focus();
+    await act(async () => fireEvent.click(anyway));
+    const note = screen.getByTestId('statement-mismatch-note');
+    expect(document.activeElement).toBe(note);
+    await act(async () => fireEvent.keyDown(note, { key: 'Escape' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(anyway);
+    await act(async () => fireEvent.click(anyway));
+    const again = screen.getByTestId('statement-mismatch-note');
+    await act(async () => fireEvent.change(again, { target: { value: 'Closing corrected by the bank' } }));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: text.mismatch.import })));
+    expect(requests.at(-1)).toEqual({
+      actor: 'submit',
+      input: expect.objectContaining({ mismatchNote: 'Closing corrected by the bank', accountIban: null }),
+    });
+    expect(document.activeElement).toBe(screen.getByTestId('statement-progress'));
+  });
+});

@@ -8,7 +8,7 @@ import type { PreviewStatement } from '../../../machines/statement-import';
 import type { StatementFileRow } from '../../../src/api/statements';
 import { I18nProvider } from '../../../src/i18n/i18n';
 import { enGB, ptPT } from '../../support/messages';
-import { fillJsdomGaps } from './jsdom-gaps';
+import { fillJsdomGaps, layOutTables } from './jsdom-gaps';
 
 const accounts = vi.hoisted(() => [
   {
@@ -29,6 +29,8 @@ const { FilesList, previousStatement } = await import('../../../src/features/sta
 const { ParseErrors } = await import('../../../src/features/statements/ParseErrors');
 const { PreviewStatements } = await import('../../../src/features/statements/PreviewStatements');
 const { SkippedEntries } = await import('../../../src/features/statements/SkippedEntries');
+const { PreviewTable } = await import('../../../src/features/statements/PreviewTable');
+const { PreviewRows } = await import('../../../src/features/statements/preview-client');
 await import('../../../src/features/statements/statements-messages');
 
 beforeAll(fillJsdomGaps);
@@ -321,5 +323,50 @@ describe('the statement files list', () => {
     expect(within(screen.getAllByRole('row')[1] as HTMLElement).getAllByRole('cell')[5]?.textContent).toBe(
       '—',
     );
+  });
+});
+
+describe('the preview table, line by line', () => {
+  layOutTables();
+  const entry = (lineNumber: number, description: string) => ({
+    bookingDate: '2026-05-04',
+    valueDate: null,
+    amountCents: -7_80,
+    currency: 'EUR',
+    description,
+    counterpartyName: null,
+    counterpartyIban: null,
+    bankReference: null,
+    endToEndId: null,
+    batchId: null,
+    kind: 'fee' as const,
+    returnReason: null,
+    lineNumber,
+  });
+
+  it('says of each line whether it is new, or from which file it was imported and why', () => {
+    const rows = new PreviewRows();
+    rows.addChunk(3, JSON.stringify([entry(2, 'COMISSAO'), entry(3, 'IMPOSTO SELO'), entry(4, 'TRF NOVA')]));
+    rows.addKeys(['k1', 'k2', 'k3']);
+    const earlier = (key: string, reason: 'BANK_REFERENCE' | 'SAME_CONTENT') => ({
+      key,
+      statementFileId: 'f1',
+      fileName: 'abril.csv',
+      importedAt: '2026-05-08T06:00:00.000Z',
+      reason,
+    });
+    const known = new Map([
+      ['k1', earlier('k1', 'BANK_REFERENCE')],
+      ['k2', earlier('k2', 'SAME_CONTENT')],
+    ]);
+    mount(<PreviewTable rows={rows} known={known} />, 'en-GB');
+    const cells = screen
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => row.querySelectorAll('td')[7]?.textContent ?? '');
+    expect(cells).toHaveLength(3);
+    expect(cells[0]).toMatch(/^Already imported from abril\.csv \(.+\): same bank reference$/);
+    expect(cells[1]).toMatch(/: same content in an overlapping statement$/);
+    expect(cells[2]).toBe(enGB.statements.preview.new);
   });
 });

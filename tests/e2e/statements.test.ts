@@ -11,6 +11,7 @@ import {
   openTestPage,
   signInByKeyboard,
   type TestPage,
+  tabTo as tabUntil,
 } from '../support/browser';
 import { ptPT } from '../support/messages';
 
@@ -185,8 +186,9 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'detached' });
 
-    // Keyboard: j to the suggested line, a accepts, u unmatches, z undoes the unmatch.
-    await page.locator('body').focus();
+    // Keyboard: Tab into the lines table (the import's Close button kept the focus), j to the suggested
+    // line, a accepts, u unmatches, z undoes the unmatch.
+    await tabUntil(page, (el) => el.closest('.statement-lines') !== null);
     await page.keyboard.press('j');
     await page.keyboard.press('a');
     await expect.poll(() => status(credit)).toBe('MATCHED');

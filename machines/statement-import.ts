@@ -100,6 +100,9 @@ export interface KnownLinesQuestion {
   periodEnd: string | null;
   statementId: string | null;
   sequence: string | null;
+  /** The stated balances: a statement that opens with another's closing balance continues it. */
+  openingBalanceCents: number | null;
+  closingBalanceCents: number | null;
   keys: readonly string[];
 }
 
@@ -216,9 +219,12 @@ const REFUSALS: Record<string, RefusalReason> = {
   STATEMENT_ACCOUNT_INVALID: 'accountInvalid',
 };
 
-/** A note the server takes: 1–500 characters once trimmed. */
+/**
+ * A note the server takes: 1–500 characters, no control characters — a line break typed in the dialog
+ * becomes a space, like any run of whitespace.
+ */
 const noteOf = (note: string | undefined): string | null => {
-  const trimmed = note?.trim() ?? '';
+  const trimmed = (note ?? '').replace(/[\s\p{Cc}]+/gu, ' ').trim();
   return trimmed.length >= 1 && trimmed.length <= MISMATCH_NOTE_MAX ? trimmed : null;
 };
 
@@ -499,6 +505,8 @@ function knownLinesQuestions(context: StatementImportContext): KnownLinesQuestio
     periodEnd: statement.periodEnd,
     statementId: statement.statementId,
     sequence: statement.sequence,
+    openingBalanceCents: statement.balance?.opening ?? null,
+    closingBalanceCents: statement.balance?.closing ?? null,
     keys: preview.keys.slice(statement.firstEntry, statement.firstEntry + statement.entryCount),
   }));
 }

@@ -31,24 +31,38 @@ export interface KnownLine {
 /** An account statements were imported for: offered when a file names none. */
 export interface StatementAccount {
   accountIban: string;
-  lastPeriodEnd: string | null;
-  lastClosingCents: number | null;
-  statements: number;
+  currency: string | null;
+  statementCount: number;
+  /** The latest statement's period end and closing balance (null: it stated none). */
+  lastPeriodEnd: string;
+  lastClosingBalanceCents: number | null;
 }
 /** How a statement follows the account's previous one: its opening against that one's closing. */
 export type StatementContinuity = 'FIRST' | 'CONTINUES' | 'GAP' | 'OVERLAP';
+/** One statement of an imported file (one account, one period). */
 export interface StatementFileStatement {
-  accountIban: string;
+  id: string;
+  accountIban: string | null;
+  currency: string | null;
+  statementId: string | null;
+  sequence: string | null;
   periodStart: string;
   periodEnd: string;
-  openingCents: number | null;
-  closingCents: number | null;
-  lineCount: number;
-  continuity: StatementContinuity;
-  /** GAP: the opening minus the previous statement's closing. */
-  gapCents?: number;
+  openingBalanceCents: number | null;
+  closingBalanceCents: number | null;
+  balanceConsistent: boolean | null;
   /** Why it was imported although its balances do not add up. */
-  mismatchNote?: string;
+  mismatchNote: string | null;
+  entryCount: number;
+  lineCount: number;
+  duplicatesSkipped: number;
+  pendingSkipped: number;
+  continuity: StatementContinuity;
+  /** GAP: the opening minus the previous statement's closing (null without balances). */
+  gapCents: number | null;
+  /** The account's previous statement's period (null when FIRST). */
+  previousPeriodStart: string | null;
+  previousPeriodEnd: string | null;
 }
 export type StatementFileRow = StatementFileRowOfContract & { statements?: StatementFileStatement[] };
 export interface StatementFilePage {
@@ -68,7 +82,8 @@ export const fetchKnownLines = (statement: KnownLinesQuestion) =>
   request<{ known: KnownLine[] }>(`${STATEMENTS}/known-lines`, { method: 'post', data: statement });
 
 /** The accounts statements were imported for, to pick one for a file that names none. */
-export const fetchStatementAccounts = () => request<StatementAccount[]>(`${STATEMENTS}/accounts`);
+export const fetchStatementAccounts = async () =>
+  (await request<{ items: StatementAccount[] }>(`${STATEMENTS}/accounts`)).items;
 
 export interface StatementUploadRequest {
   file: Blob;

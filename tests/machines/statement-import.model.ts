@@ -73,21 +73,23 @@ const CSV_KNOWN_MAPPING = {
   statements: [statement(null, 0, 3)],
 };
 /** What the server is asked: each statement with its own keys and account (given, or the admin's). */
-const question = (accountIban: string, statementId: string | null, keys: string[]) => ({
+const question = (accountIban: string, statementId: string | null, keys: string[], closing = 5_390) => ({
   accountIban,
   periodStart: '2026-05-01',
   periodEnd: '2026-05-31',
   statementId,
   sequence: null,
+  openingBalanceCents: 10_000,
+  closingBalanceCents: closing,
   keys,
 });
 const QUESTIONS = new Map<unknown, (account: string | null) => unknown[]>([
   [CAMT, () => [question(MAIN, 'ST-0', KEYS.slice(0, 2)), question(OTHER, 'ST-2', KEYS.slice(2))]],
-  [CAMT_MISMATCH, () => [question(MAIN, 'ST-0', KEYS)]],
+  [CAMT_MISMATCH, () => [question(MAIN, 'ST-0', KEYS, 5_000)]],
   [CSV_GUESSED, (account) => [question(account as string, null, KEYS)]],
   [CSV_KNOWN_MAPPING, (account) => [question(account as string, null, KEYS)]],
 ]);
-const NOTE = 'O banco corrigiu o saldo final no extrato seguinte';
+const NOTE = 'O banco corrigiu o saldo final\r\nno extrato seguinte';
 const NEW = {
   newLines: 2,
   knownLines: 1,
@@ -207,7 +209,8 @@ const send = (e: StatementImportExpected, key: string, note: string | null): Sta
 });
 const submit = (e: StatementImportExpected, ev: ModelEvent): StatementImportExpected => {
   if (!mismatched(e.preview)) return send(e, ev.idempotencyKey as string, null);
-  const note = typeof ev.mismatchNote === 'string' ? ev.mismatchNote.trim() : '';
+  // Line breaks and runs of spaces become one space (the server takes no control characters).
+  const note = typeof ev.mismatchNote === 'string' ? ev.mismatchNote.replace(/\s+/g, ' ').trim() : '';
   // Balances that do not add up: only "import anyway" with a note of 1–500 characters sends it.
   if (note.length === 0 || note.length > 500) return e;
   return send(e, ev.idempotencyKey as string, note);

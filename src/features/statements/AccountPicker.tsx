@@ -99,15 +99,13 @@ export function AccountPicker(props: { onChoose(accountIban: string): void }) {
           >
             <span className="iban">{printedIban(account.accountIban)}</span>{' '}
             <span className="hint">
-              {account.lastPeriodEnd
-                ? t('statements.account.last', {
-                    end: formatDate(account.lastPeriodEnd, locale),
-                    closing:
-                      account.lastClosingCents === null
-                        ? '—'
-                        : formatCents(account.lastClosingCents, locale, 'EUR'),
-                  })
-                : ''}
+              {t('statements.account.last', {
+                end: formatDate(account.lastPeriodEnd, locale),
+                closing:
+                  account.lastClosingBalanceCents === null
+                    ? '—'
+                    : formatCents(account.lastClosingBalanceCents, locale, account.currency ?? 'EUR'),
+              })}
             </span>
           </div>
         ))}

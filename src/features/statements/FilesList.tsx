@@ -30,27 +30,6 @@ export const canMarkReconciled = (file: StatementFileRow) =>
   file.reconciledAt === null && file.balanceConsistent && file.doneCount === file.lineCount;
 
 /**
- * The statement of the same account that ends last before `statement` starts, among those listed: the
- * one a gap or an overlap is counted from.
- */
-export function previousStatement(
-  files: readonly StatementFileRow[],
-  statement: StatementFileStatement,
-): StatementFileStatement | null {
-  let previous: StatementFileStatement | null = null;
-  for (const file of files)
-    for (const other of file.statements ?? [])
-      if (
-        other !== statement &&
-        other.accountIban === statement.accountIban &&
-        other.periodStart < statement.periodStart &&
-        (previous === null || other.periodEnd > previous.periodEnd)
-      )
-        previous = other;
-  return previous;
-}
-
-/**
  * The imported files with their balances and progress; one is marked reconciled when it may be (item 6).
  * Each file's statements say how they follow the account's previous one (a gap: by how much, since which
  * period; an overlap) and why one was imported although its balances do not add up.
@@ -59,17 +38,16 @@ export function FilesList({ files }: { files: readonly StatementFileRow[] }) {
   const { t, locale } = useI18n();
   const queryClient = useQueryClient();
   const money = (cents: number | null) => (cents === null ? '—' : formatCents(cents, locale, 'EUR'));
-  const period = (statement: StatementFileStatement) =>
-    t('statements.statement.period', {
-      start: formatDate(statement.periodStart, locale),
-      end: formatDate(statement.periodEnd, locale),
-    });
+  const period = (start: string, end: string) =>
+    t('statements.statement.period', { start: formatDate(start, locale), end: formatDate(end, locale) });
   const continuity = (statement: StatementFileStatement) => {
     if (statement.continuity !== 'GAP') return t(CONTINUITY[statement.continuity]);
-    const previous = previousStatement(files, statement);
-    const gap = money(statement.gapCents ?? null);
-    return previous
-      ? t('statements.files.continuity.gapAfter', { gap, previous: period(previous) })
+    const gap = money(statement.gapCents);
+    return statement.previousPeriodStart && statement.previousPeriodEnd
+      ? t('statements.files.continuity.gapAfter', {
+          gap,
+          previous: period(statement.previousPeriodStart, statement.previousPeriodEnd),
+        })
       : t('statements.files.continuity.GAP', { gap });
   };
   const mark = async (file: StatementFileRow) => {
@@ -117,11 +95,9 @@ export function FilesList({ files }: { files: readonly StatementFileRow[] }) {
                 {file.statements && file.statements.length > 0 ? (
                   <ul className="statement-file-statements">
                     {file.statements.map((statement) => (
-                      <li
-                        key={`${statement.accountIban}-${statement.periodStart}`}
-                        data-continuity={statement.continuity}
-                      >
-                        {printedIban(statement.accountIban)} · {period(statement)} · {continuity(statement)}
+                      <li key={statement.id} data-continuity={statement.continuity}>
+                        {statement.accountIban ? printedIban(statement.accountIban) : '—'} ·{' '}
+                        {period(statement.periodStart, statement.periodEnd)} · {continuity(statement)}
                         {statement.mismatchNote ? (
                           <p className="statement-mismatch-note" data-testid="statement-mismatch-note">
                             {t('statements.files.mismatchNote', { note: statement.mismatchNote })}

@@ -39,9 +39,10 @@ vi.mock('../../../src/api/statements', async (original) => ({
   fetchStatementAccounts: async () => [
     {
       accountIban: 'PT50000201231234567890154',
+      currency: 'EUR',
+      statementCount: 4,
       lastPeriodEnd: '2026-04-30',
-      lastClosingCents: 10_000,
-      statements: 4,
+      lastClosingBalanceCents: 10_000,
     },
   ],
 }));

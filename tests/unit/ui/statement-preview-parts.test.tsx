@@ -13,11 +13,18 @@ import { fillJsdomGaps, layOutTables } from './jsdom-gaps';
 const accounts = vi.hoisted(() => [
   {
     accountIban: 'PT50000201231234567890154',
+    currency: 'EUR',
+    statementCount: 4,
     lastPeriodEnd: '2026-04-30',
-    lastClosingCents: 1_000_00,
-    statements: 4,
+    lastClosingBalanceCents: 1_000_00,
   },
-  { accountIban: 'DE89370400440532013000', lastPeriodEnd: null, lastClosingCents: null, statements: 0 },
+  {
+    accountIban: 'DE89370400440532013000',
+    currency: 'EUR',
+    statementCount: 1,
+    lastPeriodEnd: '2026-03-31',
+    lastClosingBalanceCents: null,
+  },
 ]);
 vi.mock('../../../src/api/statements', async (original) => ({
   ...(await original<typeof import('../../../src/api/statements')>()),
@@ -25,7 +32,7 @@ vi.mock('../../../src/api/statements', async (original) => ({
 }));
 
 const { AccountPicker } = await import('../../../src/features/statements/AccountPicker');
-const { FilesList, previousStatement } = await import('../../../src/features/statements/FilesList');
+const { FilesList } = await import('../../../src/features/statements/FilesList');
 const { ParseErrors } = await import('../../../src/features/statements/ParseErrors');
 const { PreviewStatements } = await import('../../../src/features/statements/PreviewStatements');
 const { SkippedEntries } = await import('../../../src/features/statements/SkippedEntries');
@@ -265,55 +272,69 @@ describe('the statement files list', () => {
     statements,
   });
   const april = {
+    id: '00000000-0000-4000-8000-000000000001',
     accountIban: 'PT50000201231234567890154',
+    currency: 'EUR',
+    statementId: '1',
+    sequence: '1',
     periodStart: '2026-04-01',
     periodEnd: '2026-04-30',
-    openingCents: 0,
-    closingCents: 1_000,
+    openingBalanceCents: 0,
+    closingBalanceCents: 1_000,
+    balanceConsistent: true,
+    mismatchNote: null,
+    entryCount: 3,
     lineCount: 3,
+    duplicatesSkipped: 0,
+    pendingSkipped: 0,
     continuity: 'FIRST' as const,
+    gapCents: null,
+    previousPeriodStart: null,
+    previousPeriodEnd: null,
   };
   const june = {
     ...april,
+    id: '00000000-0000-4000-8000-000000000002',
     periodStart: '2026-06-01',
     periodEnd: '2026-06-30',
-    openingCents: 1_250,
+    openingBalanceCents: 1_250,
+    balanceConsistent: false,
     continuity: 'GAP' as const,
     gapCents: 250,
+    previousPeriodStart: '2026-04-01',
+    previousPeriodEnd: '2026-04-30',
     mismatchNote: 'Saldo final corrigido pelo banco',
   };
-  const otherAccountMay = {
+  const overlap = {
     ...april,
-    accountIban: 'DE89370400440532013000',
-    periodStart: '2026-05-01',
-    periodEnd: '2026-05-31',
+    id: '00000000-0000-4000-8000-000000000003',
+    periodStart: '2026-04-15',
+    periodEnd: '2026-05-15',
+    continuity: 'OVERLAP' as const,
   };
 
-  it('counts a gap from the same account’s latest earlier statement, not another account’s', () => {
-    const files = [file('a', [april]), file('b', [otherAccountMay]), file('c', [june])];
-    expect(previousStatement(files, june)).toBe(april);
-    expect(previousStatement(files, april)).toBeNull();
-  });
-
   it('shows each statement’s continuity — a gap with its amount and previous period, an overlap — and the mismatch note', () => {
-    const overlap = {
-      ...april,
-      periodStart: '2026-04-15',
-      periodEnd: '2026-05-15',
-      continuity: 'OVERLAP' as const,
-    };
     mount(<FilesList files={[file('a', [april]), file('c', [june]), file('d', [overlap])]} />);
     const rows = screen.getAllByRole('row').slice(1);
     const cell = (row: HTMLElement | undefined) =>
       nbsp(within(row as HTMLElement).getAllByRole('cell')[5]?.textContent);
     expect(cell(rows[0])).toContain(ptPT.statements.files.continuity.FIRST);
     expect(cell(rows[1])).toContain(
-      // The latest statement of the account before June is the overlapping one (15 April – 15 May).
-      fill(ptPT.statements.files.continuity.gapAfter, { gap: '2,50 €', previous: '15/04/2026 – 15/05/2026' }),
+      fill(ptPT.statements.files.continuity.gapAfter, { gap: '2,50 €', previous: '01/04/2026 – 30/04/2026' }),
     );
     expect(cell(rows[2])).toContain(ptPT.statements.files.continuity.OVERLAP);
     expect(screen.getByTestId('statement-mismatch-note').textContent).toBe(
       fill(ptPT.statements.files.mismatchNote, { note: 'Saldo final corrigido pelo banco' }),
+    );
+  });
+
+  it('a gap whose previous period is unknown still says by how much', () => {
+    mount(
+      <FilesList files={[file('c', [{ ...june, previousPeriodStart: null, previousPeriodEnd: null }])]} />,
+    );
+    const row = screen.getAllByRole('row')[1] as HTMLElement;
+    expect(nbsp(within(row).getAllByRole('cell')[5]?.textContent)).toContain(
+      fill(ptPT.statements.files.continuity.GAP, { gap: '2,50 €' }),
     );
   });
 

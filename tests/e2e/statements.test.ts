@@ -258,9 +258,9 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
       const answer = await fetch('/v2/admin/statements/accounts', {
         headers: { Authorization: `Bearer ${token}` },
       });
-      return (await answer.json()) as { accountIban: string }[];
+      return (await answer.json()) as { items: { accountIban: string }[] };
     });
-    expect(accounts.map((a) => a.accountIban)).toContain('DE89370400440532013000');
+    expect(accounts.items.map((a) => a.accountIban)).toContain('DE89370400440532013000');
 
     // The next month's CSV: the account is now a known one, chosen with ↓ and Enter.
     const second = join(dir, 'extrato-sem-conta-junho.csv');

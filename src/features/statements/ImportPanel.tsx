@@ -2,19 +2,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { type DragEvent, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { formatCents } from '../../../domain/money';
-import {
-  balanceMismatch,
-  MISMATCH_NOTE_MAX,
-  type StatementImportJobView,
-} from '../../../machines/statement-import';
+import { balanceMismatch, type StatementImportJobView } from '../../../machines/statement-import';
 import { statementKeys } from '../../api/statements';
 import { FilePicker } from '../../components/FilePicker/FilePicker';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
 import { AccountPicker } from './AccountPicker';
 import { type PreviewState, statementImportWithConsole } from './import-actors';
-import { LineDialog } from './LineDialog';
 import { MappingEditor } from './MappingEditor';
+import { MismatchNoteDialog } from './MismatchNoteDialog';
 import { ParseErrors } from './ParseErrors';
 import { PreviewStatements } from './PreviewStatements';
 import { PreviewTable } from './PreviewTable';
@@ -325,33 +321,5 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
         </div>
       ) : null}
     </section>
-  );
-}
-
-/** "Import anyway": the statement's balances do not add up, and the admin says why (sent as `mismatchNote`). */
-function MismatchNoteDialog(props: { onImport(note: string): void; onClose(): void }) {
-  const { t } = useI18n();
-  const [note, setNote] = useState('');
-  const trimmed = note.trim();
-  return (
-    <LineDialog
-      title={t('statements.mismatch.title')}
-      submitLabel={t('statements.mismatch.import')}
-      canSubmit={trimmed.length > 0 && trimmed.length <= MISMATCH_NOTE_MAX}
-      onSubmit={() => props.onImport(trimmed)}
-      onClose={props.onClose}
-    >
-      <p>{t('statements.mismatch.explain')}</p>
-      <label className="statement-note">
-        <span>{t('statements.mismatch.note')}</span>
-        <textarea
-          value={note}
-          maxLength={MISMATCH_NOTE_MAX}
-          required
-          data-testid="statement-mismatch-note"
-          onChange={(e) => setNote(e.target.value)}
-        />
-      </label>
-    </LineDialog>
   );
 }

@@ -86,7 +86,13 @@ export function AccountPicker(props: { onChoose(accountIban: string): void }) {
           setError(null);
         }}
       />
-      <div id={`${id}-list`} role="listbox" aria-label={t('statements.account.known')}>
+      <div
+        id={`${id}-list`}
+        role="listbox"
+        aria-label={t('statements.account.known')}
+        // An empty listbox is not offered (and has no options for assistive technology to expect).
+        hidden={options.length === 0}
+      >
         {options.map((account, index) => (
           // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard chooses through the combobox (arrows, Enter)
           <div

@@ -217,6 +217,7 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
     );
     rmSync(dir, { recursive: true, force: true });
   });
+
   it('asks for the account of a CSV without an account line, refuses a mistyped IBAN, and imports under the one given; the next CSV picks it from the known accounts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'statement-e2e-'));
     const first = join(dir, 'extrato-sem-conta.csv');
@@ -254,10 +255,8 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
     const row = page.locator('[data-testid="statement-files"] tr[data-file="extrato-sem-conta.csv"]');
     await expect.poll(() => row.textContent()).toContain('DE89 3704 0044 0532 0130 00');
     const accounts = await page.evaluate(async () => {
-      const token = decodeURIComponent(document.cookie.match(/authorization=([^;]+)/)?.[1] ?? '');
-      const answer = await fetch('/v2/admin/statements/accounts', {
-        headers: { Authorization: `Bearer ${token}` },
-      });
+      // The browser sends the session cookie itself (the page cannot read it).
+      const answer = await fetch('/v2/admin/statements/accounts');
       return (await answer.json()) as { items: { accountIban: string }[] };
     });
     expect(accounts.items.map((a) => a.accountIban)).toContain('DE89370400440532013000');

@@ -8,6 +8,21 @@
  * Dynamic imports (`React.lazy`) count too, for the layers and for cycles.
  */
 
+const { readdirSync } = require('node:fs');
+const { join } = require('node:path');
+
+/** Folders under server/ that are machinery, not areas: the HTTP layer, the database, the seed. */
+const SERVER_MACHINERY = ['http', 'db', 'seed'];
+/**
+ * The server's areas, read from its folders: an area made tomorrow is guarded by the rules below the day
+ * it is made, without editing this file.
+ */
+const SERVER_AREAS = readdirSync(join(__dirname, 'server'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !SERVER_MACHINERY.includes(entry.name))
+  .map((entry) => entry.name);
+const AREA = `^server/(${SERVER_AREAS.join('|')})/`;
+const BUSINESS_AREA = `^server/(${SERVER_AREAS.filter((area) => area !== 'platform').join('|')})/`;
+
 /** Console modules every feature may use (besides machines/, contract/, domain/ and npm packages). */
 const SHARED = '^src/(kernel|components|api|i18n|lib)/';
 /** npm packages the banking core may use: pure code, no I/O (what domain/ imports today). */
@@ -72,19 +87,27 @@ module.exports = {
       comment:
         'server/http/ knows no area service: it may reach only the platform leaves it is built on (sessions, refusal codes, stored files, the mutation Actor, client addresses) — docs/decisions/0061.',
       severity: 'error',
-      from: { path: '^server/http/' },
+      from: { path: '^server/http/', pathNot: '^server/http/context\\.ts$' },
       to: {
-        path: '^server/(users|cases|platform|finance|exports)/',
+        path: AREA,
         pathNot:
           '^server/platform/(sessions|refusal|mutation|client-addresses|files/store|files/storage)\\.ts$',
       },
+    },
+    {
+      name: 'http-context-types-its-dependencies-only',
+      comment:
+        'server/http/context.ts may name an area service it carries in the request dependencies, as a type only (no code of the area runs in the HTTP layer).',
+      severity: 'error',
+      from: { path: '^server/http/context\\.ts$' },
+      to: { path: AREA, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'only-route-modules-import-http',
       comment:
         'Inside an area only the route modules (…routes.ts) import server/http/: services and queries raise Refusal codes, never HTTP statuses (docs/decisions/0061).',
       severity: 'error',
-      from: { path: '^server/(users|cases|platform|finance|exports)/', pathNot: 'routes\\.ts$' },
+      from: { path: AREA, pathNot: 'routes\\.ts$' },
       to: { path: '^server/http/' },
     },
     {
@@ -93,7 +116,24 @@ module.exports = {
         'The seed (server/seed/) writes rows directly: business rules come from domain/, statuses from contract/, files and passwords from server/platform/ — never an area service (users, cases, finance).',
       severity: 'error',
       from: { path: '^server/seed/' },
-      to: { path: '^server/(users|cases|finance|http)/' },
+      to: { path: [BUSINESS_AREA, '^server/http/'] },
+    },
+    {
+      name: 'db-imports-no-server-module',
+      comment:
+        'server/db/ (the client, migrations, the list engine) is the floor of the server: it imports no other server module but the Refusal leaf.',
+      severity: 'error',
+      from: { path: '^server/db/' },
+      // The list engine refuses a bad cursor with the platform's Refusal, a leaf that imports nothing.
+      to: { path: '^server/', pathNot: ['^server/db/', '^server/platform/refusal\\.ts$'] },
+    },
+    {
+      name: 'platform-imports-no-business-area',
+      comment:
+        'server/platform/ is what every area stands on (sessions, audit, files, mutation): it never imports an area (users, cases, finance, statements, …).',
+      severity: 'error',
+      from: { path: '^server/platform/' },
+      to: { path: BUSINESS_AREA },
     },
     {
       name: 'machines-no-react-no-src',

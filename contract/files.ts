@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FILE_PURPOSES } from '../domain/file-type';
 
 /** An uploaded file's name as it will be shown and offered for download again. */
 export const uploadFileNameSchema = z
@@ -8,8 +9,14 @@ export const uploadFileNameSchema = z
   .max(255)
   .refine((name) => !/[\p{Cc}/\\]/u.test(name), 'no control characters or slashes');
 
-/** `POST /v2/admin/files?name=…`: the body is the file itself, its type in `Content-Type`. */
-export const fileUploadQuerySchema = z.object({ name: uploadFileNameSchema });
+/**
+ * `POST /v2/admin/files?name=…&purpose=…`: the body is the file itself. Its type is sniffed from its
+ * bytes and must be one the purpose allows (`attachment`, the default: PDF and images; `voice`: audio).
+ */
+export const fileUploadQuerySchema = z.object({
+  name: uploadFileNameSchema,
+  purpose: z.enum(FILE_PURPOSES).default('attachment'),
+});
 
 export const storedFileSchema = z.object({
   id: z.uuid(),

@@ -63,6 +63,44 @@ const noteSchema = z
 // ---------------------------------------------------------------------------------------------------
 // Files
 
+export const STATEMENT_CONTINUITIES = ['FIRST', 'CONTINUES', 'GAP', 'OVERLAP'] as const;
+
+/**
+ * One statement of a file (issue 27, docs/decisions/0121): one account's statement of one period, and how
+ * it follows the account's previous statement (by period, then sequence): FIRST (none before),
+ * CONTINUES (its opening balance is the previous closing one; without balances, it starts the day
+ * after), GAP (`gapCents` = opening − previous closing, null without balances) or OVERLAP (their periods
+ * overlap: the lines both hold were imported once).
+ */
+export const bankStatementSchema = z.object({
+  id: z.uuid(),
+  /** Null only for a statement imported before statements were stored, from a file that named no account. */
+  accountIban: z.string().nullable(),
+  currency: z.string().nullable(),
+  /** The bank's statement id (camt Stmt/Id, MT940 :20:) and sequence number; null when the file gives none. */
+  statementId: z.string().nullable(),
+  sequence: z.string().nullable(),
+  periodStart: isoDay,
+  periodEnd: isoDay,
+  openingBalanceCents: cents.nullable(),
+  closingBalanceCents: cents.nullable(),
+  /** opening + entries = closing as the file states them; null: the statement states no balances. */
+  balanceConsistent: z.boolean().nullable(),
+  /** Why it was imported although its balances do not add up. */
+  mismatchNote: z.string().nullable(),
+  entryCount: z.number().int(),
+  lineCount: z.number().int(),
+  duplicatesSkipped: z.number().int(),
+  /** Pending entries read but not imported. */
+  pendingSkipped: z.number().int(),
+  continuity: z.enum(STATEMENT_CONTINUITIES),
+  gapCents: cents.nullable(),
+  /** The period of the account's previous statement (null when FIRST). */
+  previousPeriodStart: isoDay.nullable(),
+  previousPeriodEnd: isoDay.nullable(),
+});
+export type BankStatement = z.infer<typeof bankStatementSchema>;
+
 export const statementFileRowSchema = z.object({
   id: z.uuid(),
   fileName: z.string(),
@@ -79,6 +117,10 @@ export const statementFileRowSchema = z.object({
   uploadedBy: person.nullable(),
   reconciledAt: z.iso.datetime().nullable(),
   reconciledBy: person.nullable(),
+  /** Its statements in file order (none only for a file written without an import). */
+  statements: z.array(bankStatementSchema),
+  /** Pending entries of its statements, read but not imported. */
+  pendingSkipped: z.number().int(),
 });
 export type StatementFileRow = z.infer<typeof statementFileRowSchema>;
 

@@ -1,26 +1,21 @@
 // What a doctor's invoice may be (issue 11): PDF, JPEG or PNG, known by its first bytes. The name and
 // the Content-Type a browser sends are the uploader's claims; the magic bytes are the file's own.
 
+import { FILE_SIGNATURE_BYTES, sniffFileType } from './file-type';
+
 export const INVOICE_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
 export type InvoiceType = (typeof INVOICE_TYPES)[number];
 
-const SIGNATURES: ReadonlyArray<readonly [InvoiceType, readonly number[]]> = [
-  // "%PDF-": readers tolerate junk before it, we do not: an invoice file starts with its header.
-  ['application/pdf', [0x25, 0x50, 0x44, 0x46, 0x2d]],
-  // SOI marker followed by the first segment's marker prefix.
-  ['image/jpeg', [0xff, 0xd8, 0xff]],
-  ['image/png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
-];
+/** How many first bytes sniffInvoiceType needs. */
+export const INVOICE_SIGNATURE_BYTES = FILE_SIGNATURE_BYTES;
 
-/** How many first bytes sniffInvoiceType needs: the longest signature. */
-export const INVOICE_SIGNATURE_BYTES = Math.max(...SIGNATURES.map(([, signature]) => signature.length));
+const isInvoiceType = (type: string | null): type is InvoiceType =>
+  (INVOICE_TYPES as readonly (string | null)[]).includes(type);
 
-/** The invoice type the bytes really are, or null when they are none of the accepted ones. */
+/** The invoice type the bytes really are (domain/file-type.ts), or null when they are none of the accepted ones. */
 export function sniffInvoiceType(bytes: Uint8Array): InvoiceType | null {
-  for (const [type, signature] of SIGNATURES)
-    if (bytes.length >= signature.length && signature.every((byte, index) => bytes[index] === byte))
-      return type;
-  return null;
+  const type = sniffFileType(bytes);
+  return isInvoiceType(type) ? type : null;
 }
 
 const EXTENSION: Record<InvoiceType, string> = {

@@ -9,8 +9,12 @@ export type Locale = Profile['selectedLocale'];
 export type Credentials = z.input<typeof credentialsSchema>;
 export type LoginResult = z.infer<typeof loginResultSchema>;
 
+/**
+ * The console never holds the session's token: the server keeps it in an HttpOnly cookie the browser
+ * sends by itself (docs/decisions/0126). The console only learns who is signed in, from `user/me` on
+ * load and from the login answer.
+ */
 export interface SessionContext {
-  token: string | null;
   user: Profile | null;
   /** Server error code of the last failed login, shown on the login screen. */
   loginError: string | null;
@@ -22,11 +26,6 @@ export type SessionEvent =
   | { type: 'session.login'; email: string; password: string }
   | { type: 'session.logout' }
   | { type: 'session.unauthorized'; path: string };
-
-export interface SessionInput {
-  /** Token read from the `authorization` cookie at load time, if any. */
-  token: string | null;
-}
 
 /** The login failure code used when a non-admin profile slips through. */
 export const NOT_ALLOWED_CODE = 'EMAIL_OR_PASSWORD_INVALID';
@@ -43,7 +42,7 @@ export function errorCodeOf(error: unknown): string {
  * Whether a failed session check means the server refused the token (401, or 403 for a user who is
  * no longer an administrator). Anything else — no answer because the page is being left or reloaded
  * (the browser aborts the request), the network is down, the server failed — says nothing about the
- * token, so the cookie must survive it: clearing it signed the admin out on a quick Back or reload.
+ * session: the admin is shown the login screen with the error, and a reload resumes the session.
  */
 export function refusesToken(error: unknown): boolean {
   if (typeof error !== 'object' || error === null || !('status' in error)) return false;
@@ -59,58 +58,50 @@ export const sessionMachine = setup({
   types: {
     context: {} as SessionContext,
     events: {} as SessionEvent,
-    input: {} as SessionInput,
   },
   actors: {
     login: fromPromise<LoginResult, Credentials>(notProvided('login')),
-    logout: fromPromise<void, { token: string | null }>(notProvided('logout')),
-    fetchCurrentUser: fromPromise<Profile, { token: string }>(notProvided('fetchCurrentUser')),
+    logout: fromPromise<void, void>(notProvided('logout')),
+    fetchCurrentUser: fromPromise<Profile, void>(notProvided('fetchCurrentUser')),
   },
   actions: {
-    // Cookie writes live outside the machine (the console provides them) so tests stay pure.
-    persistToken: (_, _params: { token: string }) => {},
-    forgetToken: () => {},
-    clearSession: assign({ token: null, user: null }),
+    clearSession: assign({ user: null }),
   },
   guards: {
-    hasToken: ({ context }) => context.token !== null,
     refusesToken: (_, params: { error: unknown }) => refusesToken(params.error),
     isAdmin: (_, params: { profile: Profile | null | undefined }) => Boolean(params.profile?.adminData),
   },
 }).createMachine({
   id: 'session',
-  initial: 'restoring',
-  context: ({ input }) => ({ token: input.token, user: null, loginError: null, redirectPath: null }),
+  // Whether the browser holds a live session cookie only the server can tell: ask it on every load.
+  initial: 'loadingUser',
+  context: { user: null, loginError: null, redirectPath: null },
   on: {
     'session.unauthorized': {
       target: '.loggedOut',
-      actions: ['clearSession', 'forgetToken', assign({ redirectPath: ({ event }) => event.path })],
+      actions: ['clearSession', assign({ redirectPath: ({ event }) => event.path })],
     },
   },
   states: {
-    restoring: {
-      always: [{ guard: 'hasToken', target: 'loadingUser' }, { target: 'loggedOut' }],
-    },
     loadingUser: {
       invoke: {
         id: 'fetchCurrentUser',
         src: 'fetchCurrentUser',
-        input: ({ context }) => ({ token: context.token ?? '' }),
         onDone: [
           {
             guard: { type: 'isAdmin', params: ({ event }) => ({ profile: event.output }) },
             target: 'loggedIn',
             actions: assign({ user: ({ event }) => event.output }),
           },
-          { target: 'loggedOut', actions: ['clearSession', 'forgetToken'] },
+          { target: 'loggedOut', actions: 'clearSession' },
         ],
         onError: [
           {
             guard: { type: 'refusesToken', params: ({ event }) => ({ error: event.error }) },
             target: 'loggedOut',
-            actions: ['clearSession', 'forgetToken'],
+            actions: 'clearSession',
           },
-          // The cookie stays: a reload (or signing in again) resumes the session.
+          // No verdict on the session: a reload (or signing in again) resumes it.
           {
             target: 'loggedOut',
             actions: ['clearSession', assign({ loginError: ({ event }) => errorCodeOf(event.error) })],
@@ -140,14 +131,7 @@ export const sessionMachine = setup({
           {
             guard: { type: 'isAdmin', params: ({ event }) => ({ profile: event.output.user }) },
             target: 'loggedIn',
-            actions: [
-              assign({
-                token: ({ event }) => event.output.token,
-                user: ({ event }) => event.output.user,
-                loginError: null,
-              }),
-              { type: 'persistToken', params: ({ event }) => ({ token: event.output.token }) },
-            ],
+            actions: [assign({ user: ({ event }) => event.output.user, loginError: null })],
           },
           { target: 'loggedOut', actions: assign({ loginError: NOT_ALLOWED_CODE }) },
         ],
@@ -166,16 +150,10 @@ export const sessionMachine = setup({
       invoke: {
         id: 'logout',
         src: 'logout',
-        input: ({ context }) => ({ token: context.token }),
-        // The server call is best effort: the local session ends whatever it answers.
-        onDone: {
-          target: 'loggedOut',
-          actions: ['clearSession', 'forgetToken', assign({ redirectPath: null })],
-        },
-        onError: {
-          target: 'loggedOut',
-          actions: ['clearSession', 'forgetToken', assign({ redirectPath: null })],
-        },
+        // The server call is best effort (it revokes the session and clears the cookie): the console's
+        // session ends whatever it answers.
+        onDone: { target: 'loggedOut', actions: ['clearSession', assign({ redirectPath: null })] },
+        onError: { target: 'loggedOut', actions: ['clearSession', assign({ redirectPath: null })] },
       },
     },
   },

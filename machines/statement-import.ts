@@ -78,9 +78,9 @@ export interface StatementImportJobView {
     matched: number;
     suggested: number;
     unmatched: number;
-    /** Statements imported and entries skipped (pending, informational); absent from older servers. */
-    statements?: number;
-    skipped?: number;
+    /** The file's statements, and its pending entries read but not imported. */
+    statements: number;
+    skipped: number;
   };
   errorCode: string | null;
 }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { checkPayableIban, isValidBicFormat, normalizeBic } from '../domain/iban';
 import { sepaText } from '../domain/sepa/transliterate';
 import { parseTrustedProxies } from './platform/client-addresses';
+import { DEFAULT_SESSION_POLICY, type SessionPolicy } from './platform/sessions';
 
 export interface Config {
   port: number;
@@ -23,6 +24,13 @@ export interface Config {
    * built from it, never from the request's Host header (which the sender of the request chooses).
    */
   publicUrl: string;
+  /**
+   * Whether PUBLIC_URL was set. Unset, `publicUrl` is only a guess at this machine's own address, so a
+   * cookie mutation's Origin may also be the request's own host (docs/decisions/0126).
+   */
+  publicUrlSet: boolean;
+  /** How long a console session lives: `SESSION_IDLE_HOURS` without a request, `SESSION_LIFETIME_DAYS` in all. */
+  session: SessionPolicy;
   /**
    * `TRUSTED_PROXIES`: addresses or CIDR ranges of the reverse proxies in front of the API. Only a
    * request whose socket comes from one of them has its X-Forwarded-For read. Unset: never read.
@@ -72,6 +80,30 @@ export function readSepaConfig(env: NodeJS.ProcessEnv): SepaConfig {
   if (booking !== 'true' && booking !== 'false')
     throw new Error(`SEPA_BATCH_BOOKING must be true or false, got ${booking}`);
   return { debtor: { name, iban: iban.iban, bic }, batchBooking: booking === 'true' };
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** A positive number of hours or days from the environment, or the default; anything else stops the start. */
+function readDuration(env: NodeJS.ProcessEnv, name: string, fallback: number, unitMs: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback * unitMs;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
+  return value * unitMs;
+}
+
+/** `SESSION_IDLE_HOURS` (default 8) and `SESSION_LIFETIME_DAYS` (default 7), docs/decisions/0126. */
+export function readSessionPolicy(env: NodeJS.ProcessEnv): SessionPolicy {
+  return {
+    idleMs: readDuration(env, 'SESSION_IDLE_HOURS', DEFAULT_SESSION_POLICY.idleMs / HOUR_MS, HOUR_MS),
+    lifetimeMs: readDuration(
+      env,
+      'SESSION_LIFETIME_DAYS',
+      DEFAULT_SESSION_POLICY.lifetimeMs / (24 * HOUR_MS),
+      24 * HOUR_MS,
+    ),
+  };
 }
 
 export type FilesBackend = 'local' | 'postgres';
@@ -128,6 +160,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoPassword: env.DEMO_PASSWORD ?? DEFAULT_DEMO_PASSWORD,
     smtpUrl: env.SMTP_URL || undefined,
     publicUrl: readPublicUrl(env.PUBLIC_URL, host, port),
+    publicUrlSet: Boolean(env.PUBLIC_URL),
+    session: readSessionPolicy(env),
     trustedProxies: env.TRUSTED_PROXIES || undefined,
     development: env.NODE_ENV === 'development',
     checkResponses: env.NODE_ENV === 'test',

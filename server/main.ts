@@ -5,6 +5,7 @@ import { build } from 'vite';
 import { createApp } from './app';
 import { readConfig } from './config';
 import { openDatabase, SERVER_WARM_CONNECTIONS } from './db/client';
+import { DataFolderInUseError } from './db/data-folder-lock';
 import { createExportRunner } from './exports/runner';
 import { prepareSepaGeneration } from './finance/sepa-generate';
 import { listen } from './http/listen';
@@ -94,6 +95,8 @@ Admin Panel v2 is running at ${server.url}/
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A folder in use is an operator's mistake, not a bug: one line says which process holds it.
+  if (error instanceof DataFolderInUseError) console.error(error.message);
+  else console.error(error);
   process.exit(1);
 });

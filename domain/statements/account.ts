@@ -21,3 +21,22 @@ export function ibanIn(text: string): string | null {
   }
   return null;
 }
+
+/**
+ * A Portuguese NIB written inside `text` (21 digits, spaces between its groups allowed:
+ * `0035 0999 00098765432 10`), as its IBAN `PT50` + NIB, accepted only when that IBAN checks (mod 97):
+ * a NIB's own check digits are chosen so that every Portuguese IBAN's are 50. Null when there is none.
+ */
+export function nibIbanIn(text: string): string | null {
+  const runs = /(?<!\d ?)\d(?: ?\d){20}(?! ?\d)/g;
+  for (let m = runs.exec(text); m; m = runs.exec(text)) {
+    const iban = `PT50${m[0].replace(/ /g, '')}`;
+    if (isValidIban(iban)) return iban;
+  }
+  return null;
+}
+
+/** The account named in a statement's text: an IBAN, else a Portuguese NIB turned into its IBAN. */
+export function accountIn(text: string): string | null {
+  return ibanIn(text) ?? nibIbanIn(text);
+}

@@ -1,18 +1,21 @@
 import { normalizeIban } from '../iban';
 import { decimalToCents } from '../money';
-import { attr, LINE, list, type OpenElement, parseXmlSafely, text } from '../xml';
+import { attr, LINE, lineAt, list, type OpenElement, parseXmlSafely, text } from '../xml';
 import {
   type BalanceCheck,
+  bookingSpan,
   combineBalances,
   type EntryKind,
   type ParseError,
+  type ParseErrorCode,
   type ParseResult,
+  type SkippedEntry,
   type StatementEntry,
+  type StatementInfo,
   unreadable,
-  wholeFileStatement,
 } from './types';
 
-const LINE_TAGS = new Set(['Ntry', 'TxDtls']);
+const LINE_TAGS = new Set(['Stmt', 'Rpt', 'Ntfctn', 'Ntry', 'TxDtls']);
 const ARRAYS = new Set([
   'Stmt',
   'Rpt',
@@ -33,9 +36,12 @@ function cents(value: string | null): number | null {
   return value == null || value.startsWith('-') ? null : decimalToCents(value);
 }
 
-function date(node: Node, tag: string): string | null {
-  const d = text(node, tag, 'Dt') ?? text(node, tag, 'DtTm');
+function isoDate(d: string | null): string | null {
   return d && /^\d{4}-\d{2}-\d{2}/.test(d) ? d.slice(0, 10) : null;
+}
+
+function date(node: Node, tag: string): string | null {
+  return isoDate(text(node, tag, 'Dt') ?? text(node, tag, 'DtTm'));
 }
 
 function signed(amount: number, indicator: string | null): number {
@@ -96,22 +102,45 @@ interface EntryRead {
   errors: ParseError[];
   booked: number;
   line: number;
+  /** Set when the entry is not booked: read, listed, not imported (its `statement` is filled in later). */
+  skipped: SkippedEntry | null;
 }
+
+/**
+ * `Sts` (camt.053.001.02–.07) or `Sts/Cd` (.08 on): booked entries are imported; pending (PDNG, and
+ * FUTR, booked in the future) and informational (INFO) ones are listed as skipped; anything else is an
+ * error. No status at all is read as booked, as banks that leave it out book everything they report.
+ */
+const SKIPPED_STATUS = new Map<string, SkippedEntry['reason']>([
+  ['PDNG', 'PENDING'],
+  ['FUTR', 'PENDING'],
+  ['INFO', 'INFORMATION'],
+]);
 
 const lineOf = (node: Node) => ((node as Record<string, unknown>)[LINE] as number | undefined) ?? 1;
 
 function readEntry(ntry: Node, accountCurrency: string | null): EntryRead {
   const line = lineOf(ntry);
-  const read: EntryRead = { entries: [], errors: [], booked: 0, line };
+  const read: EntryRead = { entries: [], errors: [], booked: 0, line, skipped: null };
   const details = list(ntry, 'NtryDtls');
   const txs = details.flatMap((d) => list(d, 'TxDtls'));
   const status = text(ntry, 'Sts') ?? text(ntry, 'Sts', 'Cd');
-  if (status && status !== 'BOOK') {
-    read.errors.push({ line, code: 'ENTRY_NOT_BOOKED' });
-    return read;
-  }
   const amount = cents(text(ntry, 'Amt'));
   const indicator = text(ntry, 'CdtDbtInd');
+  if (status && status !== 'BOOK') {
+    const reason = SKIPPED_STATUS.get(status);
+    if (!reason) read.errors.push({ line, code: 'UNKNOWN_ENTRY_STATUS' });
+    else
+      read.skipped = {
+        statement: 0,
+        line,
+        reason,
+        bookingDate: date(ntry, 'BookgDt') ?? date(ntry, 'ValDt'),
+        amountCents: amount == null ? null : signed(amount, indicator),
+        description: remittance(txs[0]) ?? text(ntry, 'AddtlNtryInf') ?? '',
+      };
+    return read;
+  }
   const bookingDate = date(ntry, 'BookgDt') ?? date(ntry, 'ValDt');
   if (amount == null || (indicator !== 'CRDT' && indicator !== 'DBIT') || !bookingDate) {
     read.errors.push({
@@ -177,6 +206,28 @@ class EarlyEntry {
   ) {}
 }
 
+/** The XML reader's refusals (domain/xml.ts), each its own parse error. */
+const XML_ERRORS: readonly ParseErrorCode[] = [
+  'FILE_TOO_LARGE',
+  'DOCTYPE_NOT_ALLOWED',
+  'MALFORMED_XML',
+  'TOO_DEEP',
+];
+
+/**
+ * Why the XML could not be read. A file whose text does not end with the closing tag of the element
+ * it opens with was cut short (UNCLOSED_XML, at its last line), whatever the reader tripped on first
+ * at the cut; other faults keep the reader's code and line.
+ */
+function unparsed(input: string, reason: string, line: number): ParseError {
+  const code = XML_ERRORS.find((known) => known === reason) ?? 'MALFORMED_XML';
+  if (code !== 'MALFORMED_XML') return { line, code };
+  const root = /<([A-Za-z_][\w.:-]*)/.exec(input.replace(/<[?!][^>]*>/g, ''))?.[1];
+  const body = input.trimEnd();
+  const closed = root != null && new RegExp(`</${root.replace(/\./g, '\\.')}\\s*>$`).test(body);
+  return closed ? { line, code } : { line: lineAt(body, body.length), code: 'UNCLOSED_XML' };
+}
+
 const BODIES = ['BkToCstmrStmt', 'BkToCstmrAcctRpt', 'BkToCstmrDbtCdtNtfctn'];
 const STATEMENTS = ['Stmt', 'Rpt', 'Ntfctn'];
 const NTRY = new Set(['Ntry']);
@@ -217,30 +268,33 @@ export function parseCamt053(input: string, options: Camt053Options = {}): Parse
     lineTags: LINE_TAGS,
     onClose: { tags: NTRY, handle: readEarly },
   });
-  if (!parsed.ok) return unreadable('camt053', [{ line: parsed.line ?? 1, code: parsed.code }]);
+  if (!parsed.ok) return unreadable('camt053', [unparsed(input, parsed.code, parsed.line ?? 1)]);
   const doc = parsed.doc.Document as Record<string, Node> | undefined;
   const body = doc?.BkToCstmrStmt ?? doc?.BkToCstmrAcctRpt ?? doc?.BkToCstmrDbtCdtNtfctn;
   if (!body) return unreadable('camt053', [{ line: 1, code: 'NOT_CAMT' }]);
   const statements = [...list(body, 'Stmt'), ...list(body, 'Rpt'), ...list(body, 'Ntfctn')];
   const entries: StatementEntry[] = [];
+  const infos: StatementInfo[] = [];
+  const skipped: SkippedEntry[] = [];
   const balances: BalanceCheck[] = [];
-  let accountIban: string | null = null;
 
-  for (const stmt of statements) {
-    accountIban ??= accountOf(stmt);
+  for (const [index, stmt] of statements.entries()) {
     const accountCurrency = text(stmt, 'Acct', 'Ccy');
-    let opening: number | null = null;
-    let closing: number | null = null;
+    let opening: { cents: number; date: string | null } | null = null;
+    let closing: { cents: number; date: string | null } | null = null;
+    let balanceCurrency: string | null = null;
     for (const bal of list(stmt, 'Bal')) {
       const code = text(bal, 'Tp', 'CdOrPrtry', 'Cd');
       const amount = cents(text(bal, 'Amt'));
       if (amount == null) continue;
-      const value = signed(amount, text(bal, 'CdtDbtInd'));
+      const value = { cents: signed(amount, text(bal, 'CdtDbtInd')), date: date(bal, 'Dt') };
       if (code === 'OPBD' || (code === 'PRCD' && opening == null)) opening = value;
       if (code === 'CLBD') closing = value;
+      if (code === 'OPBD' || code === 'PRCD' || code === 'CLBD') balanceCurrency ??= attr(bal, 'Ccy', 'Amt');
     }
+    const firstEntry = entries.length;
     let booked = 0;
-    let lastLine = 1;
+    let lastLine = lineOf(stmt);
     for (const ntry of list(stmt, 'Ntry')) {
       const read =
         ntry instanceof EarlyEntry
@@ -250,23 +304,47 @@ export function parseCamt053(input: string, options: Camt053Options = {}): Parse
           : readEntry(ntry, accountCurrency);
       lastLine = read.line;
       booked += read.booked;
-      for (const error of read.errors) errors.push(error);
+      for (const error of read.errors) errors.push({ ...error, statement: index });
       for (const entry of read.entries) entries.push(entry);
+      if (read.skipped) skipped.push({ ...read.skipped, statement: index });
     }
-    if (opening != null && closing != null) {
-      const consistent = opening + booked === closing;
-      balances.push({ opening, closing, consistent });
-      if (!consistent) errors.push({ line: lastLine, code: 'BALANCE_MISMATCH' });
+    const span = bookingSpan(entries, firstEntry);
+    const from = text(stmt, 'FrToDt', 'FrDtTm') ?? text(stmt, 'FrToDt', 'FrDt');
+    const to = text(stmt, 'FrToDt', 'ToDtTm') ?? text(stmt, 'FrToDt', 'ToDt');
+    let balance: BalanceCheck | null = null;
+    if (opening && closing) {
+      balance = {
+        opening: opening.cents,
+        closing: closing.cents,
+        consistent: opening.cents + booked === closing.cents,
+      };
+      balances.push(balance);
+      if (!balance.consistent) errors.push({ line: lastLine, code: 'BALANCE_MISMATCH', statement: index });
+    } else if (opening) {
+      // An opening balance states a statement; its closing one is what says it is complete.
+      errors.push({ line: lineOf(stmt), code: 'MISSING_CLOSING_BALANCE', statement: index });
     }
+    infos.push({
+      accountIban: accountOf(stmt),
+      currency: accountCurrency ?? balanceCurrency ?? entries[firstEntry]?.currency ?? null,
+      statementId: nonEmpty(text(stmt, 'Id')),
+      sequence: nonEmpty(text(stmt, 'ElctrncSeqNb')) ?? nonEmpty(text(stmt, 'LglSeqNb')),
+      periodStart: isoDate(from) ?? opening?.date ?? span.first,
+      periodEnd: isoDate(to) ?? closing?.date ?? span.last,
+      balance,
+      firstEntry,
+      entryCount: entries.length - firstEntry,
+    });
   }
+  errors.sort((a, b) => a.line - b.line);
   return {
     format: 'camt053',
     entries,
-    statements: wholeFileStatement(entries, accountIban, combineBalances(balances)),
-    skipped: [],
+    statements: infos,
+    skipped,
     errors,
     balance: combineBalances(balances),
-    accountIban,
+    accountIban: infos[0]?.accountIban ?? null,
     encoding: null,
     csv: null,
   };

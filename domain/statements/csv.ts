@@ -1,16 +1,19 @@
 import { normalizeIban } from '../iban';
-import { parseAmount, parseDebitCredit } from '../money';
-import { ibanIn } from './account';
+import { type AmountErrorCode, parseAmount, parseDebitCredit } from '../money';
+import { accountIn } from './account';
 import { csvRows, headLines, readCsvRows } from './csv-rows';
+import { kindInText, reasonCodeIn } from './entry-text';
 import {
+  bookingSpan,
   type CsvField,
   type CsvMapping,
   type EntryKind,
   type ParseError,
+  type ParseErrorCode,
   type ParseResult,
   type StatementEntry,
+  type StatementInfo,
   unreadable,
-  wholeFileStatement,
 } from './types';
 
 export type { CsvField, CsvMapping };
@@ -154,11 +157,27 @@ export function parseCsvDate(raw: string): string | null {
   return `${y}-${mo < 10 ? '0' : ''}${mo}-${d < 10 ? '0' : ''}${d}`;
 }
 
+/** Why an amount cell could not be read (money.ts's codes), as the statement's error code. */
+const AMOUNT_ERRORS: Record<AmountErrorCode, ParseErrorCode> = {
+  EMPTY: 'MISSING_AMOUNT',
+  INVALID_AMOUNT: 'INVALID_AMOUNT',
+  TOO_MANY_DECIMALS: 'TOO_MANY_DECIMALS',
+  OUT_OF_RANGE: 'AMOUNT_OUT_OF_RANGE',
+};
+
+/** A CSV gives only its description: a return or fee word (entry-text.ts), else a transfer word. */
 function kindFromText(description: string): EntryKind {
-  if (/DEVOL|RETORN|\bRETURN|ESTORNO/i.test(description)) return 'return';
-  if (/COMISS|IMPOSTO DO SELO|IMP\.? SELO|MANUTEN|\bFEE\b|CHARGE/i.test(description)) return 'fee';
+  const named = kindInText(description);
+  if (named) return named;
   if (/\bTRF\b|TRANSF|SEPA/i.test(description)) return 'transfer';
   return 'other';
+}
+
+/** Cells up to the last non-empty one: a header's trailing `;` names no column. */
+function usedWidth(cells: readonly string[]): number {
+  let n = cells.length;
+  while (n > 0 && cells[n - 1]!.trim() === '') n--;
+  return n;
 }
 
 type Columns = Partial<Record<CsvField, number>>;
@@ -186,6 +205,17 @@ function guessColumns(cells: string[]): Columns | null {
 }
 
 /**
+ * Whether a file whose last row is a movement ends inside one of that row's values we read: no line
+ * break after it, its last cell is a mapped column, and that cell is not a closed quoted value. A cut
+ * there reads as another amount, date or text (`45.310,9` for `45.310,92`); a cut in an unread column
+ * (a balance, a category) changes nothing imported.
+ */
+function endsInsideValue(text: string, cells: readonly string[], cols: Columns): boolean {
+  if (/[\r\n]$/.test(text) || text.endsWith('"')) return false;
+  return Object.values(cols).includes(cells.length - 1);
+}
+
+/**
  * Portuguese bank CSV exports → normalised entries. Finds the header row below any preamble,
  * skips summary rows after the last movement, reports bad lines with their numbers; never throws.
  */
@@ -208,15 +238,31 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
   let header: string[] | null = null; // the header row's cells, else the first row's
   let c: Columns | null = null;
   let preambleIban: string | null = null; // an IBAN in a row above the header
-  let columnIban: string | null = null; // the first valid IBAN in the account column
-  const preamble = (cells: string[]) => {
-    for (let k = 0; k < cells.length && preambleIban == null; k++) preambleIban = ibanIn(cells[k]!);
+  // Consecutive rows of one account make one statement: the account column's IBAN or NIB where the
+  // row names one, else the account of the rows before it (the first run's: the first one named, else
+  // the one above the header).
+  const runs: { account: string | null; firstEntry: number }[] = [];
+  const accountCells = new Map<string, string | null>();
+  const rowAccount = (raw: string) => {
+    let account = accountCells.get(raw);
+    if (account === undefined) {
+      account = accountIn(raw);
+      if (accountCells.size < 10_000) accountCells.set(raw, account);
+    }
+    return account;
   };
+  const preamble = (cells: string[]) => {
+    for (let k = 0; k < cells.length && preambleIban == null; k++) preambleIban = accountIn(cells[k]!);
+  };
+  // How many cells a movement row must have: as many as the header names, else up to the last column
+  // mapped. A row with fewer was cut (issue 27: `45.310,9` at the end of a file missing its balances).
+  let rowWidth = 0;
   const decide = (cols: Columns | null, line: number, cells: string[] | null) => {
     decided = true;
     headerAt = line;
     c = cols;
     if (cells) header = cells;
+    rowWidth = cells ? usedWidth(cells) : Math.max(0, ...Object.values(cols ?? {}).map((k) => k + 1));
   };
   // With `headerLine`: the named row (null: none) is the header, whatever it holds.
   const fromHeader = (header: string[] | null) =>
@@ -224,7 +270,12 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
   const usable = () =>
     c != null && c.bookingDate != null && (c.amount != null || c.debit != null || c.credit != null);
 
+  // The last row read, and the last one read as a movement (a dated row): a movement that ends the file
+  // without a line break may have been cut inside its last value.
+  let lastLine = 0;
+  let lastMovement: { line: number; cells: string[] } | null = null;
   const row = (cells: string[], line: number) => {
+    lastLine = line;
     if (!decided) {
       header ??= cells;
       if (mapping.headerLine != null) {
@@ -282,12 +333,17 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
       return;
     }
     if (pendingErrors.length > 0) errors.push(...pendingErrors.splice(0));
+    if (cells.length < rowWidth) {
+      errors.push({ line, code: 'ROW_TOO_SHORT' });
+      return;
+    }
+    lastMovement = { line, cells };
     const amount =
       cols.amount != null
         ? parseAmount(cell(cells, 'amount'))
         : parseDebitCredit(cell(cells, 'debit'), cell(cells, 'credit'));
     if (!amount.ok) {
-      errors.push({ line, code: amount.code === 'EMPTY' ? 'MISSING_AMOUNT' : amount.code });
+      errors.push({ line, code: AMOUNT_ERRORS[amount.code] });
       return;
     }
     const valueRaw = cell(cells, 'valueDate');
@@ -296,8 +352,13 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
       errors.push({ line, code: 'INVALID_VALUE_DATE' });
       return;
     }
-    if (columnIban == null && cols.accountIban != null) columnIban = ibanIn(cell(cells, 'accountIban'));
+    const account = cols.accountIban != null ? rowAccount(cell(cells, 'accountIban')) : null;
+    const run = runs[runs.length - 1];
+    if (!run) runs.push({ account, firstEntry: entries.length });
+    else if (run.account == null) run.account = account;
+    else if (account != null && account !== run.account) runs.push({ account, firstEntry: entries.length });
     const description = cell(cells, 'description').replace(/\s+/g, ' ');
+    const kind = kindFromText(description);
     const iban = cell(cells, 'counterpartyIban');
     entries.push({
       bookingDate,
@@ -310,8 +371,8 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
       bankReference: cell(cells, 'bankReference') || null,
       endToEndId: cell(cells, 'endToEndId') || null,
       batchId: null,
-      kind: kindFromText(description),
-      returnReason: null,
+      kind,
+      returnReason: kind === 'return' ? reasonCodeIn(description) : null,
       lineNumber: line,
     });
   };
@@ -339,17 +400,35 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
   // line at the end, so they fall into place).
   for (const line of unterminated) if (line > headerAt) errors.push({ line, code: 'UNTERMINATED_QUOTE' });
   if (stoppedAt != null) errors.push({ line: stoppedAt, code: 'TOO_MANY_QUOTE_ERRORS' });
+  const cut = lastMovement as { line: number; cells: string[] } | null;
+  if (cut && cut.line === lastLine && endsInsideValue(text, cut.cells, c!))
+    errors.push({ line: cut.line, code: 'VALUE_CUT' });
   if (entries.length === 0) errors.push(...pendingErrors);
   if (entries.length === 0 && errors.length === 0) errors.push({ line: headerAt, code: 'NO_ENTRIES' });
   errors.sort((a, b) => a.line - b.line);
+  const statements = runs.map((run, k): StatementInfo => {
+    const end = runs[k + 1]?.firstEntry ?? entries.length;
+    const span = bookingSpan(entries, run.firstEntry, end);
+    return {
+      accountIban: run.account ?? preambleIban,
+      currency: entries[run.firstEntry]!.currency,
+      statementId: null,
+      sequence: null,
+      periodStart: span.first,
+      periodEnd: span.last,
+      balance: null,
+      firstEntry: run.firstEntry,
+      entryCount: end - run.firstEntry,
+    };
+  });
   return {
     format: 'csv',
     entries,
-    statements: wholeFileStatement(entries, columnIban ?? preambleIban, null),
+    statements,
     skipped: [],
     errors,
     balance: null,
-    accountIban: columnIban ?? preambleIban,
+    accountIban: statements[0]?.accountIban ?? preambleIban,
     encoding: null,
     csv: layout(c),
   };

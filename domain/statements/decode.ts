@@ -38,6 +38,24 @@ export function decodeWindows1252(bytes: Uint8Array): string {
 }
 
 /**
+ * Strict UTF-8, except for a character cut by the end of the bytes in a file that has other UTF-8
+ * characters: a file cut short is still read as the UTF-8 it is, its last character as U+FFFD, so the
+ * parser sees the cut at the end rather than every accent of the file read as windows-1252 (decision
+ * 0120). Throws when the bytes are not UTF-8.
+ */
+function strictUtf8(bytes: Uint8Array): string {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const text = decoder.decode(bytes, { stream: true });
+  try {
+    return text + decoder.decode();
+  } catch (cut) {
+    // Nothing but plain ASCII text before the cut: one high byte at the end is windows-1252, not UTF-8.
+    if (!/[^ -~\t\r\n]/.test(text)) throw cut;
+    return `${text}\uFFFD`;
+  }
+}
+
+/**
  * Bytes → text: a BOM wins; then UTF-16 without BOM (NULs on alternate bytes); then strict UTF-8;
  * anything that is not valid UTF-8 is read as windows-1252 (what Portuguese bank exports use).
  */
@@ -62,7 +80,7 @@ export function decodeBytes(bytes: Uint8Array): { text: string; encoding: TextEn
     return { text: new TextDecoder('utf-16be').decode(bytes), encoding: 'utf-16be' };
   }
   try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'utf-8' };
+    return { text: strictUtf8(bytes), encoding: 'utf-8' };
   } catch {
     return { text: decodeWindows1252(bytes), encoding: 'windows-1252' };
   }

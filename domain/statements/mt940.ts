@@ -1,14 +1,16 @@
 import { normalizeIban } from '../iban';
 import { parseAmount } from '../money';
 import { ibanIn } from './account';
+import { kindInText, reasonCodeIn } from './entry-text';
 import {
   type BalanceCheck,
+  bookingSpan,
   combineBalances,
   type EntryKind,
   type ParseError,
   type ParseResult,
   type StatementEntry,
-  wholeFileStatement,
+  type StatementInfo,
 } from './types';
 
 const MAX_LINE = 10_000;
@@ -36,12 +38,19 @@ function mtAmount(s: string): number | null {
   return r.ok ? r.cents : null;
 }
 
-/** `C131016EUR84349,74` → signed cents and currency. */
-function balanceField(v: string): { cents: number; currency: string } | null {
+interface Balance {
+  cents: number;
+  currency: string;
+  date: string;
+}
+
+/** `C131016EUR84349,74` → signed cents, currency and date. */
+function balanceField(v: string): Balance | null {
   const m = /^([CD])(\d{6})([A-Z]{3})(\d+,\d*)/.exec(v.trim());
   const amount = m ? mtAmount(m[4]!) : null;
-  if (!m || amount == null) return null;
-  return { cents: m[1] === 'D' ? -amount : amount, currency: m[3]! };
+  const date = m ? yymmdd(m[2]!) : null;
+  if (!m || amount == null || !date) return null;
+  return { cents: m[1] === 'D' ? -amount : amount, currency: m[3]!, date };
 }
 
 interface Details {
@@ -138,23 +147,72 @@ const NO_DETAILS: Details = {
   code: null,
 };
 
+/**
+ * The entry's kind from what the bank states, most explicit first: the `:61:` transaction type (`RTI`
+ * returned item; `CHG`/`COM` charges and commissions), a reversal mark (`RC`/`RD`), a Dutch `/RTRN/`
+ * reason, the German posting code 159 (SEPA return); then the `:86:` text (entry-text.ts: the first of
+ * a return or fee word decides); then a transfer type or an EndToEndId.
+ */
 function kindOf(mark: string, typeCode: string, d: Details): EntryKind {
-  if (
-    mark.startsWith('R') ||
-    d.returnReason ||
-    /RETOUR|RUECK|RETURN|DEVOLU/i.test(d.description) ||
-    d.code === '159'
-  ) {
-    return 'return';
-  }
-  if (/CHG|COM/.test(typeCode) || /ENTGELT|GEBUEHR|COMISS|CHARGES|\bFEE\b/i.test(d.description)) return 'fee';
-  if (/TRF/.test(typeCode) || d.endToEndId) return 'transfer';
+  const type = typeCode.slice(1);
+  if (type === 'RTI') return 'return';
+  if (type === 'CHG' || type === 'COM') return 'fee';
+  if (mark.startsWith('R') || d.returnReason || d.code === '159') return 'return';
+  const named = kindInText(d.description);
+  if (named) return named;
+  if (type === 'TRF' || d.endToEndId) return 'transfer';
   return 'other';
 }
 
-const LINE_61 = /^(\d{6})(\d{4})?(RC|RD|C|D)([A-Z])?(\d+,\d{0,2})([NFS][A-Z0-9]{3})([^/]*)(?:\/\/(.*))?$/;
+/** A customer reference that can be an EndToEndId: SWIFT characters, no spaces, at most 35, not NONREF. */
+function referenceId(customerRef: string | null): string | null {
+  return customerRef && customerRef !== 'NONREF' && /^[A-Za-z0-9/\-?:().,'+]{1,35}$/.test(customerRef)
+    ? customerRef
+    : null;
+}
 
-/** Tolerant MT940: bank header lines ignored, balance mismatches reported rather than fatal. */
+// Value date, entry date (MMDD, or four spaces some banks write), mark, funds code, amount (some banks
+// leave out the comma of a whole amount), type, customer reference // bank reference.
+const LINE_61 =
+  /^(\d{6})(\d{4}| {4})?(RC|RD|C|D)([A-Z])?(\d+(?:,\d{0,2})?)([NFS][A-Z0-9]{3})([^/]*)(?:\/\/(.*))?$/;
+
+/** A `:61:` entry waiting for the `:86:` that may follow it. */
+interface PendingEntry {
+  entry: StatementEntry;
+  mark: string;
+  typeCode: string;
+  customerRef: string | null;
+}
+
+/** One `:20:` … `:62F:` block being read. */
+interface OpenStatement {
+  info: StatementInfo;
+  opening: Balance | null;
+  closing: Balance | null;
+  closingLine: number;
+  /** Sum of the entries read so far (signed cents). */
+  sum: number;
+  lastLine: number;
+}
+
+function entryDate(valueDate: string, mmdd: string | undefined): string {
+  if (!mmdd || mmdd.trim() === '') return valueDate;
+  const month = Number(mmdd.slice(0, 2));
+  const vMonth = Number(valueDate.slice(5, 7));
+  let year = Number(valueDate.slice(0, 4));
+  if (month - vMonth > 6) year--;
+  if (vMonth - month > 6) year++;
+  const candidate = `${year}-${mmdd.slice(0, 2)}-${mmdd.slice(2)}`;
+  return yymmdd(candidate.slice(2).replace(/-/g, '')) ? candidate : valueDate;
+}
+
+/**
+ * Tolerant MT940: bank header lines ignored. Each `:20:` starts a statement (so does a `:25:` or an
+ * opening balance after a closing one); each statement is one `StatementInfo` with its account (`:25:`),
+ * identity (`:20:`, `:28C:`), balances and period. A statement without its closing balance (`:62F:`/
+ * `:62M:`) is a file cut short: MISSING_CLOSING_BALANCE, the file is refused. A balance mismatch is an
+ * error of its statement (decision 0120).
+ */
 export function parseMt940(input: string): ParseResult {
   const errors: ParseError[] = [];
   const fields: Field[] = [];
@@ -174,50 +232,103 @@ export function parseMt940(input: string): ParseResult {
   });
 
   const entries: StatementEntry[] = [];
+  const statements: StatementInfo[] = [];
   const balances: BalanceCheck[] = [];
-  let accountIban: string | null = null;
-  let currency = 'EUR';
-  let opening: number | null = null;
-  let sum = 0;
-  let pending: { entry: StatementEntry; mark: string; typeCode: string } | null = null;
+  let open: OpenStatement | null = null;
+  // Typed by a cast: assigned in `flush` too, so an initialiser would narrow it to `null` in the loop.
+  let pending = null as PendingEntry | null;
+
   const flush = () => {
     if (!pending) return;
     entries.push(pending.entry);
     pending = null;
   };
+  const close = () => {
+    flush();
+    if (!open) return;
+    const st = open;
+    const index = statements.length;
+    const info = st.info;
+    info.entryCount = entries.length - info.firstEntry;
+    info.currency = st.opening?.currency ?? st.closing?.currency ?? null;
+    const span = bookingSpan(entries, info.firstEntry);
+    info.periodStart = st.opening?.date ?? span.first ?? st.closing?.date ?? null;
+    info.periodEnd = st.closing?.date ?? span.last ?? info.periodStart;
+    if (!st.closing) {
+      errors.push({ line: st.lastLine, code: 'MISSING_CLOSING_BALANCE', statement: index });
+    } else if (st.opening) {
+      const consistent = st.opening.cents + st.sum === st.closing.cents;
+      info.balance = { opening: st.opening.cents, closing: st.closing.cents, consistent };
+      balances.push(info.balance);
+      if (!consistent) errors.push({ line: st.closingLine, code: 'BALANCE_MISMATCH', statement: index });
+    }
+    statements.push(info);
+    open = null;
+  };
+  const start = (line: number): OpenStatement => {
+    close();
+    open = {
+      info: {
+        accountIban: null,
+        currency: null,
+        statementId: null,
+        sequence: null,
+        periodStart: null,
+        periodEnd: null,
+        balance: null,
+        firstEntry: entries.length,
+        entryCount: 0,
+      },
+      opening: null,
+      closing: null,
+      closingLine: line,
+      sum: 0,
+      lastLine: line,
+    };
+    return open;
+  };
+  const statementFor = (f: Field): OpenStatement => {
+    const restarts = f.tag === '20' || ((f.tag === '25' || f.tag.startsWith('60')) && open?.closing);
+    const st = restarts || !open ? start(f.line) : open;
+    st.lastLine = f.line + f.extra.length;
+    return st;
+  };
+  const text = (f: Field) => [f.value, ...f.extra].join('').trim();
 
   for (const f of fields) {
+    if (f.tag === '') {
+      flush();
+      continue;
+    }
+    const st = statementFor(f);
     if (f.tag === '86' && pending) {
       const d = parseField86([f.value, ...f.extra].join(''));
       const e = pending.entry;
       e.description = [e.description, d.description].filter(Boolean).join(' ');
       e.counterpartyName = d.counterpartyName;
       e.counterpartyIban = d.counterpartyIban;
-      e.endToEndId = d.endToEndId;
-      e.returnReason = d.returnReason;
-      e.kind = kindOf(pending.mark, pending.typeCode, d);
+      e.kind = kindOf(pending.mark, pending.typeCode, { ...d, description: e.description });
+      // A return's customer reference is the returned payment's EndToEndId when `:86:` names none.
+      e.endToEndId = d.endToEndId ?? (e.kind === 'return' ? referenceId(pending.customerRef) : null);
+      e.returnReason = d.returnReason ?? (e.kind === 'return' ? reasonCodeIn(e.description) : null);
       flush();
       continue;
     }
     flush();
-    if (f.tag === '25' && accountIban == null) {
-      const account = [f.value, ...f.extra].join('').trim();
-      accountIban = account === '' ? null : (ibanIn(account) ?? account);
+    if (f.tag === '20') st.info.statementId = clean(text(f));
+    else if (f.tag === '28C' || f.tag === '28') st.info.sequence = clean(text(f));
+    else if (f.tag === '25') {
+      const account = text(f);
+      st.info.accountIban = account === '' ? null : (ibanIn(account) ?? account);
     } else if (f.tag === '60F' || f.tag === '60M') {
       const b = balanceField(f.value);
-      if (!b) errors.push({ line: f.line, code: 'INVALID_BALANCE' });
-      opening = b?.cents ?? null;
-      currency = b?.currency ?? currency;
-      sum = 0;
+      if (!b) errors.push({ line: f.line, code: 'INVALID_BALANCE', statement: statements.length });
+      st.opening = b;
     } else if (f.tag === '62F' || f.tag === '62M') {
       const b = balanceField(f.value);
-      if (!b) errors.push({ line: f.line, code: 'INVALID_BALANCE' });
-      else if (opening != null) {
-        const consistent = opening + sum === b.cents;
-        balances.push({ opening, closing: b.cents, consistent });
-        if (!consistent) errors.push({ line: f.line, code: 'BALANCE_MISMATCH' });
-      }
-      opening = null;
+      if (!b) errors.push({ line: f.line, code: 'INVALID_BALANCE', statement: statements.length });
+      st.closing = b;
+      st.closingLine = f.line;
     } else if (f.tag === '61') {
       const m = LINE_61.exec(f.value.trim());
       const valueDate = m ? yymmdd(m[1]!) : null;
@@ -225,55 +336,50 @@ export function parseMt940(input: string): ParseResult {
       if (!m || !valueDate || amount == null) {
         errors.push({
           line: f.line,
-          code: !m ? 'INVALID_LINE' : !valueDate ? 'INVALID_DATE' : 'INVALID_AMOUNT',
+          code: !m ? 'INVALID_TRANSACTION_LINE' : !valueDate ? 'INVALID_DATE' : 'INVALID_AMOUNT',
+          statement: statements.length,
         });
         continue;
       }
-      let bookingDate = valueDate;
-      if (m[2]) {
-        const month = Number(m[2].slice(0, 2));
-        const vMonth = Number(valueDate.slice(5, 7));
-        let year = Number(valueDate.slice(0, 4));
-        if (month - vMonth > 6) year--;
-        if (vMonth - month > 6) year++;
-        const candidate = `${year}-${m[2].slice(0, 2)}-${m[2].slice(2)}`;
-        if (yymmdd(candidate.slice(2).replace(/-/g, ''))) bookingDate = candidate;
-      }
       const signedAmount = m[3] === 'D' || m[3] === 'RC' ? -amount : amount;
-      sum += signedAmount;
+      st.sum += signedAmount;
       const customerRef = clean(m[7]);
+      const supplementary = f.extra.join(' ').trim();
+      const kind = kindOf(m[3]!, m[6]!, { ...NO_DETAILS, description: supplementary });
       pending = {
         mark: m[3]!,
         typeCode: m[6]!,
+        customerRef,
         entry: {
-          bookingDate,
+          bookingDate: entryDate(valueDate, m[2]),
           valueDate,
           amountCents: signedAmount,
-          currency,
-          description: f.extra.join(' ').trim(),
+          currency: st.opening?.currency ?? 'EUR',
+          description: supplementary,
           counterpartyName: null,
           counterpartyIban: null,
           bankReference: clean(m[8]) ?? (customerRef === 'NONREF' ? null : customerRef),
-          endToEndId: null,
+          endToEndId: kind === 'return' ? referenceId(customerRef) : null,
           batchId: null,
-          kind: kindOf(m[3]!, m[6]!, NO_DETAILS),
-          returnReason: null,
+          kind,
+          returnReason: kind === 'return' ? reasonCodeIn(supplementary) : null,
           lineNumber: f.line,
         },
       };
     }
   }
-  flush();
-  if (entries.length === 0 && balances.length === 0 && errors.length === 0)
+  close();
+  if (entries.length === 0 && statements.length === 0 && errors.length === 0)
     errors.push({ line: 1, code: 'NO_ENTRIES' });
+  errors.sort((a, b) => a.line - b.line);
   return {
     format: 'mt940',
     entries,
-    statements: wholeFileStatement(entries, accountIban, combineBalances(balances)),
+    statements,
     skipped: [],
     errors,
     balance: combineBalances(balances),
-    accountIban,
+    accountIban: statements[0]?.accountIban ?? null,
     encoding: null,
     csv: null,
   };

@@ -20,9 +20,55 @@ export interface StatementEntry {
   lineNumber: number;
 }
 
+/**
+ * Every code a statement parser can put in `ParseError.code`, one per meaning; each is translated under
+ * `statements.parseErrors.<CODE>` in both locales (tests/unit/domain/statement-parse-errors.test.ts reads
+ * the parsers' sources and the locale files to hold that).
+ */
+export const PARSE_ERROR_CODES = [
+  // any format
+  'FILE_TOO_LARGE',
+  'UNREADABLE',
+  'NO_ENTRIES',
+  'LINE_TOO_LONG',
+  'INVALID_DATE',
+  'INVALID_AMOUNT',
+  'BALANCE_MISMATCH',
+  'MISSING_CLOSING_BALANCE',
+  // camt (XML)
+  'DOCTYPE_NOT_ALLOWED',
+  'MALFORMED_XML',
+  'TOO_DEEP',
+  'UNCLOSED_XML',
+  'NOT_CAMT',
+  'UNKNOWN_ENTRY_STATUS',
+  'INVALID_INDICATOR',
+  'BATCH_NOT_EXPANDED',
+  // MT940
+  'INVALID_BALANCE',
+  'INVALID_TRANSACTION_LINE',
+  // CSV
+  'HEADER_NOT_FOUND',
+  'MISSING_AMOUNT',
+  'TOO_MANY_DECIMALS',
+  'AMOUNT_OUT_OF_RANGE',
+  'INVALID_VALUE_DATE',
+  'UNTERMINATED_QUOTE',
+  'TOO_MANY_QUOTE_ERRORS',
+  'ROW_TOO_SHORT',
+  'VALUE_CUT',
+] as const;
+
+export type ParseErrorCode = (typeof PARSE_ERROR_CODES)[number];
+
 export interface ParseError {
   line: number;
-  code: string;
+  code: ParseErrorCode;
+  /**
+   * Index in `ParseResult.statements` of the statement the error belongs to, when it belongs to one
+   * (BALANCE_MISMATCH, MISSING_CLOSING_BALANCE, an entry's error); absent for errors of the file.
+   */
+  statement?: number;
 }
 
 /** Opening and closing balances in cents (signed); `consistent` = opening + entries = closing. */
@@ -107,7 +153,7 @@ export interface ParseResult {
   format: StatementFormat;
   /** Every statement's entries, statement after statement (see `StatementInfo.firstEntry`). */
   entries: StatementEntry[];
-  /** At least one when entries were read; the whole file as one statement when it states no structure (CSV). */
+  /** At least one when entries were read; a CSV's: one per run of consecutive rows of one account. */
   statements: StatementInfo[];
   skipped: SkippedEntry[];
   errors: ParseError[];
@@ -140,30 +186,20 @@ export function unreadable(format: StatementFormat, errors: ParseError[]): Parse
   };
 }
 
-/**
- * The whole file as one statement: what a parser answers until it reads the file's own structure.
- * Period from the first and last booking dates.
- */
-export function wholeFileStatement(
+/** The first and last booking dates of `entries[from, to)` (ISO dates compare as text); nulls when none. */
+export function bookingSpan(
   entries: readonly StatementEntry[],
-  accountIban: string | null,
-  balance: BalanceCheck | null,
-): StatementInfo[] {
-  if (entries.length === 0) return [];
-  const dates = entries.map((e) => e.bookingDate).sort();
-  return [
-    {
-      accountIban,
-      currency: entries[0]!.currency || null,
-      statementId: null,
-      sequence: null,
-      periodStart: dates[0]!,
-      periodEnd: dates[dates.length - 1]!,
-      balance,
-      firstEntry: 0,
-      entryCount: entries.length,
-    },
-  ];
+  from = 0,
+  to = entries.length,
+): { first: string | null; last: string | null } {
+  let first: string | null = null;
+  let last: string | null = null;
+  for (let i = from; i < to; i++) {
+    const date = entries[i]!.bookingDate;
+    if (first === null || date < first) first = date;
+    if (last === null || date > last) last = date;
+  }
+  return { first, last };
 }
 
 export const MAX_STATEMENT_BYTES = 100 * 1024 * 1024;

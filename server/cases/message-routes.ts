@@ -6,6 +6,7 @@ import {
   voiceParamsSchema,
 } from '../../contract/cases';
 import { errorBodySchema } from '../../contract/common';
+import { FILE_PURPOSE_TYPES } from '../../domain/file-type';
 import type { AppContext } from '../http/context';
 import type { RouteRegistry } from '../http/routes';
 import { type SendOptions, sendStoredFile } from '../http/send-file';
@@ -70,7 +71,11 @@ export function registerCaseMessageRoutes(routes: RouteRegistry): void {
     },
     async handler(c, { params }) {
       const fileId = await voiceFileId(c.var.deps.db, params.id);
-      return sendFileById(c, fileId, 'VOICE_MESSAGE_NOT_FOUND', { disposition: 'inline', ranges: true });
+      return sendFileById(c, fileId, 'VOICE_MESSAGE_NOT_FOUND', {
+        disposition: 'inline',
+        servedTypes: FILE_PURPOSE_TYPES.voice,
+        ranges: true,
+      });
     },
   });
 
@@ -90,7 +95,10 @@ export function registerCaseMessageRoutes(routes: RouteRegistry): void {
     },
     async handler(c, { query }) {
       const fileId = await attachmentFileId(c.var.deps.db, query.id);
-      return sendFileById(c, fileId, 'ATTACHMENT_NOT_FOUND', { disposition: 'attachment' });
+      return sendFileById(c, fileId, 'ATTACHMENT_NOT_FOUND', {
+        disposition: 'attachment',
+        servedTypes: FILE_PURPOSE_TYPES.attachment,
+      });
     },
   });
 }

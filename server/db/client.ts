@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { type DataFolderLock, lockDataFolder } from './data-folder-lock';
 
 export interface QueryResult<Row> {
   rows: Row[];
@@ -63,11 +64,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   let location: string | undefined;
+  let lock: DataFolderLock | undefined;
   if (dataDir) {
     location = join(dataDir, 'pglite');
     mkdirSync(location, { recursive: true });
+    // Before PGlite reads a byte: a second process on the folder corrupts it (docs/decisions/0125).
+    lock = await lockDataFolder(dataDir);
   }
-  const db = await PGlite.create(location, { parsers: { [INT8_OID]: parseInt8 } });
+  let db: PGlite;
+  try {
+    db = await PGlite.create(location, { parsers: { [INT8_OID]: parseInt8 } });
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
   const adapt = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<Row>(text: string, params?: readonly unknown[]) {
       const result = await q.query<Row>(text, params as unknown[] | undefined);
@@ -82,7 +92,10 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     kind: 'pglite',
     ...adapt(db),
     transaction: (work) => db.transaction((tx) => work(adapt(tx))),
-    close: () => db.close(),
+    async close() {
+      await db.close();
+      await lock?.release();
+    },
   };
 }
 

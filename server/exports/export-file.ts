@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Database, Queryable } from '../db/client';
 import { type FileStorage, isSha256 } from '../platform/files/storage';
@@ -20,7 +20,8 @@ import { type FileStorage, isSha256 } from '../platform/files/storage';
 /** Larger than the 40 MB of stored files: a million-row export is hundreds of megabytes (spec §9). */
 export const EXPORT_MAX_BYTES = 4 * 1024 ** 3;
 
-const PART_NAME = /^[0-9a-f-]{36}\.(csv|xlsx)\.part$/;
+/** A part file's name: its job's id (a uuid), its format. */
+const PART_NAME = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(csv|xlsx)\.part$/;
 
 const exportsDir = (dataDir: string) => join(dataDir, 'exports');
 
@@ -103,13 +104,31 @@ export async function openExportFile(
   return size === null ? null : { stream: storage.get(ref), sizeBytes: size };
 }
 
-/** Removes what a job that died mid-write left on this instance. */
-export async function deleteExportPart(
-  dataDir: string,
-  jobId: string,
-  format: 'CSV' | 'XLSX',
-): Promise<void> {
-  await rm(partPathOf(dataDir, jobId, format), { force: true });
+/**
+ * Removes the part files under this instance's `DATA_DIR/exports` whose job is not running: what a
+ * process killed mid-write left there (issue 28). The job may have been failed by another instance,
+ * whose own folder is not this one, so each instance sweeps its folder itself, at start and every
+ * round. A running job's part stays: another instance on the same DATA_DIR may be writing it (it claims
+ * the job before it creates the file). Answers how many were removed.
+ */
+export async function removeLeftoverParts(db: Queryable, dataDir: string): Promise<number> {
+  const names = await readdir(exportsDir(dataDir)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  const parts = names.flatMap((name) => {
+    const jobId = PART_NAME.exec(name)?.[1];
+    return jobId ? [{ name, jobId }] : [];
+  });
+  if (parts.length === 0) return 0;
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM export_jobs WHERE id = ANY($1::uuid[]) AND status = 'running'`,
+    [parts.map((part) => part.jobId)],
+  );
+  const running = new Set(rows.map((row) => row.id));
+  const left = parts.filter((part) => !running.has(part.jobId));
+  await Promise.all(left.map((part) => rm(join(exportsDir(dataDir), part.name), { force: true })));
+  return left.length;
 }
 
 /** Serialises deciding about one content: recording a job done with it against deleting it. */

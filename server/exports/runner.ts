@@ -6,7 +6,7 @@ import { keysetTextBatches } from '../db/list';
 import type { FileStorage } from '../platform/files/storage';
 import { csvHead } from './csv-sql';
 import { writeCsvCopy } from './csv-stream';
-import { createExportFile, deleteExportPart, recordExportDone, releaseExportContent } from './export-file';
+import { createExportFile, recordExportDone, releaseExportContent, removeLeftoverParts } from './export-file';
 import { EXPORT_RETENTION_MS, type ExportJobRow } from './jobs';
 import { csvRows, type ExportSource, exportSource, jsonRows, xlsxRows } from './sources';
 import { WriterFailure, type WriterRun } from './writer';
@@ -49,6 +49,8 @@ export interface ExportRunner {
   runNext(): Promise<boolean>;
   /** Marks jobs whose lease ran out failed (their instance stopped), answering how many. */
   recoverAbandoned(): Promise<number>;
+  /** Removes this instance's part files whose job is no longer running, answering how many. */
+  removeLeftoverParts(): Promise<number>;
   /** Removes files of exports older than the retention, and old rows (decision 0077). */
   sweepExpired(): Promise<number>;
   /** Polls the queue every `pollMs` until stopped; `wake` starts a round at once. */
@@ -249,13 +251,12 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
   }
 
   async function recoverAbandoned(): Promise<number> {
-    const { rows } = await db.query<{ id: string; format: 'CSV' | 'XLSX' }>(
+    const { rows } = await db.query<{ id: string }>(
       `UPDATE export_jobs SET status = 'failed', error_reason = 'INSTANCE_STOPPED', finished_at = $1,
               runner_id = NULL, lease_expires_at = NULL
-        WHERE status = 'running' AND lease_expires_at < $1 RETURNING id, format`,
+        WHERE status = 'running' AND lease_expires_at < $1 RETURNING id`,
       [clock()],
     );
-    for (const job of rows) await deleteExportPart(dataDir, job.id, job.format);
     return rows.length;
   }
 
@@ -285,6 +286,9 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
     do {
       again = false;
       await recoverAbandoned();
+      // After recovery: the parts of the jobs just failed go too, and those of jobs another
+      // instance failed while this one's process was dead (decision 0125).
+      await removeLeftoverParts(db, dataDir);
       await sweepExpired();
       while (!stopping && (await runNext())) {}
     } while (again && !stopping);
@@ -309,6 +313,7 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
     run,
     runNext,
     recoverAbandoned,
+    removeLeftoverParts: () => removeLeftoverParts(db, dataDir),
     sweepExpired,
     wake,
     start(pollMs = 2000) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorBodySchema } from '../../contract/common';
+import { SESSION_COOKIE } from './auth';
 import type { RouteDefinition } from './routes';
 
 type JsonSchema = Record<string, unknown>;
@@ -47,11 +48,17 @@ function operation(route: RouteDefinition) {
   const standardErrors: [string, string, boolean][] = [
     [
       '400',
-      'Invalid input (`VALIDATION_ERROR` with `errors`, `INVALID_JSON`, `INVALID_CURSOR`)',
+      'Invalid input (`VALIDATION_ERROR` with `errors`, `INVALID_JSON`, `BODY_TOO_DEEP`, `INVALID_CURSOR`)',
       Boolean(route.body ?? route.query ?? route.params),
     ],
-    ['401', 'No valid bearer token (`UNAUTHORIZED`)', route.auth !== 'public'],
-    ['403', 'The user is not an administrator (`FORBIDDEN`)', route.auth === 'admin'],
+    ['401', 'No live session: bearer token or session cookie (`UNAUTHORIZED`)', route.auth !== 'public'],
+    [
+      '403',
+      route.auth === 'admin'
+        ? "The user is not an administrator (`FORBIDDEN`), or the session cookie came with another site's Origin (`ORIGIN_NOT_ALLOWED`)"
+        : "The session cookie came with another site's Origin (`ORIGIN_NOT_ALLOWED`)",
+      route.auth === 'admin' || (route.auth === 'session' && route.method !== 'get'),
+    ],
     ['413', 'Body over the limit (`PAYLOAD_TOO_LARGE`)', route.method !== 'get'],
     ['415', 'The body is not JSON (`UNSUPPORTED_MEDIA_TYPE`)', Boolean(route.body)],
     ['500', 'Unexpected failure (`GENERIC_ERROR`)', true],
@@ -98,10 +105,14 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[]) {
   return {
     openapi: '3.1.0',
     info: { title: 'Admin Panel v2 API', version: '2.0.0' },
-    security: [{ bearer: [] }],
+    // Either: API clients send the bearer token; the console's browser sends the session cookie.
+    security: [{ bearer: [] }, { session: [] }],
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer' },
+        session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+      },
       schemas: { Error: jsonSchema(errorBodySchema, 'output') },
     },
   };

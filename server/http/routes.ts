@@ -136,12 +136,14 @@ export class RouteRegistry {
           : bodyLimit({ maxSize, onError: (c) => errorResponse(c, payloadTooLarge()) }),
       );
     const handler: MiddlewareHandler<AppEnv> = async (c) => {
+      // The body first: one too deep (BODY_TOO_DEEP) or not JSON is refused before any other work.
+      const body = definition.body ? await readJsonBody(c) : undefined;
       const input = {
         params: definition.params
           ? parseOrThrow(definition.params, refuseNulBytes(c.req.param()))
           : undefined,
         query: definition.query ? parseOrThrow(definition.query, readQuery(c)) : undefined,
-        body: definition.body ? parseOrThrow(definition.body, await readJsonBody(c)) : undefined,
+        body: definition.body ? parseOrThrow(definition.body, body) : undefined,
       } as RouteInput<B, Q, P>;
       const response = await definition.handler(c, input);
       return this.options.checkResponses

@@ -1,3 +1,4 @@
+import { AUDIO_TYPES, DOCUMENT_TYPES } from '../../domain/file-type';
 import type { StoredFile } from '../platform/files/store';
 import type { AppContext } from './context';
 import { ApiError } from './errors';
@@ -6,11 +7,20 @@ import { parseRange } from './range';
 export interface SendOptions {
   /** `attachment` makes browsers save the file under its original name; `inline` lets media play it. */
   disposition: 'attachment' | 'inline';
+  /**
+   * The stored types this route hands out as they are stored; any other goes as
+   * `application/octet-stream`, `attachment`, so a file that is not what the route serves (an HTML page
+   * stored before uploads were sniffed) is never shown from the console's own origin. Default: every
+   * type an upload may be sniffed as, and the XML the server writes itself (SEPA pain.001).
+   */
+  servedTypes?: readonly string[];
   /** Honour `Range` (audio seeking); downloads answer the whole file. */
   ranges?: boolean;
   /** The code when the row outlived its bytes; `FILE_NOT_FOUND` unless the route's contract says otherwise. */
   missingCode?: string;
 }
+
+const SERVED_TYPES: readonly string[] = [...DOCUMENT_TYPES, ...AUDIO_TYPES, 'application/xml'];
 
 /** RFC 6266/8187: an ASCII fallback for old clients plus the exact UTF-8 name. */
 export function contentDisposition(kind: 'attachment' | 'inline', fileName: string): string {
@@ -40,9 +50,10 @@ export async function sendStoredFile(
     throw new ApiError(404, options.missingCode ?? 'FILE_NOT_FOUND');
   }
 
+  const served = (options.servedTypes ?? SERVED_TYPES).includes(file.contentType);
   const headers: Record<string, string> = {
-    'Content-Type': file.contentType,
-    'Content-Disposition': contentDisposition(options.disposition, file.originalName),
+    'Content-Type': served ? file.contentType : 'application/octet-stream',
+    'Content-Disposition': contentDisposition(served ? options.disposition : 'attachment', file.originalName),
     // Content-addressed: the hash is a strong validator for free.
     ETag: `"${file.sha256}"`,
     'Cache-Control': 'private, no-store',

@@ -46,6 +46,12 @@ export function normalizeAddress(raw: string | undefined): string | null {
 const isTrusted = (list: BlockList, address: string) =>
   list.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
 
+/** Whether a socket's peer is one of the trusted proxies (never, without TRUSTED_PROXIES). */
+export function isTrustedPeer(peer: string | undefined, trusted: BlockList | null): boolean {
+  const socket = normalizeAddress(peer);
+  return socket !== null && trusted !== null && isTrusted(trusted, socket);
+}
+
 /**
  * The client is the socket's peer, unless that peer is a trusted proxy: then X-Forwarded-For is
  * read from the right (each proxy appends the address it saw), skipping trusted proxies, and the

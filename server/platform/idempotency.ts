@@ -8,7 +8,8 @@ import { refuse } from './refusal';
  * of its request, in the same transaction as the change it answers, so a retry (double Enter, a
  * network repeat, another server process) gets that answer again and changes nothing; the same key
  * with a different request is refused (IDEMPOTENCY_KEY_REUSED) rather than guessed at. A refusal
- * rolls back and stores nothing: the retry is judged afresh.
+ * rolls back and stores nothing: the retry is judged afresh. A key is the admin's own, per route
+ * (`scope`): another admin sending the same key makes a new request (migration 0037, decision 0125).
  */
 
 /** Printable ASCII, as a client-generated UUID or ULID is; 1–200 characters. */
@@ -36,22 +37,30 @@ export const requestHash = (request: unknown): string =>
   createHash('sha256').update(canonical(request)).digest('hex');
 
 export interface IdempotentRequest {
+  /** The route the key was sent to (`sepa.generate`, …). */
   scope: string;
   key: string;
   sha256: string;
+  /** The admin who sent it: the key is theirs alone. */
   actorId: string;
   at: Date;
 }
 
 /**
- * Inside the caller's transaction: waits for any other request with the same key (a transaction
- * lock), then answers the stored body if this key was answered before, or null to go ahead.
+ * Inside the caller's transaction: waits for any other request with the same key from the same admin
+ * (a transaction lock), then answers the stored body if that admin's key was answered before, or null
+ * to go ahead.
  */
 export async function previousAnswer<T>(tx: Queryable, request: IdempotentRequest): Promise<T | null> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [request.scope, request.key]);
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2 || ' ' || $3))`, [
+    request.scope,
+    request.actorId,
+    request.key,
+  ]);
   const { rows } = await tx.query<{ request_sha256: string; response_body: T }>(
-    'SELECT request_sha256, response_body FROM idempotent_requests WHERE scope = $1 AND idempotency_key = $2',
-    [request.scope, request.key],
+    `SELECT request_sha256, response_body FROM idempotent_requests
+      WHERE actor_id = $1 AND scope = $2 AND idempotency_key = $3`,
+    [request.actorId, request.scope, request.key],
   );
   const stored = rows[0];
   if (!stored) return null;

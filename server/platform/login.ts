@@ -3,7 +3,7 @@ import type { Database } from '../db/client';
 import { purgeExpiredLoginAttempts, reserveLoginAttempt, settleLoginAttempt } from './login-throttle';
 import { mutation } from './mutation';
 import { hashPassword, verifyPassword } from './passwords';
-import { createSession, revokeSession, type SessionUser } from './sessions';
+import { createSession, revokeSession, type SessionPolicy, type SessionUser } from './sessions';
 
 export type LoginResult =
   | { kind: 'signed-in'; token: string; userId: string }
@@ -28,6 +28,7 @@ export async function login(
   password: string,
   clientAddress: string,
   now: Date,
+  policy: SessionPolicy,
 ): Promise<LoginResult> {
   // Reserved before the password is checked, so however many requests arrive at once, at most ten
   // passwords per e-mail (and a hundred per address) are tried in 15 minutes.
@@ -53,7 +54,7 @@ export async function login(
   const actor = { userId: user.id, at: now };
   const token = await mutation(db, actor, { action: 'user.login', entityType: 'user' }, async (tx) => {
     await settleLoginAttempt(tx, reservation.attemptId, true);
-    const issued = await createSession(tx, user.id, now);
+    const issued = await createSession(tx, user.id, now, policy.lifetimeMs);
     await tx.query('UPDATE users SET last_active_at = $2 WHERE id = $1', [user.id, now]);
     return { result: issued, entityId: user.id };
   });

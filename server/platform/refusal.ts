@@ -10,6 +10,8 @@ export const REFUSAL_CODES = [
   // sign-in
   'EMAIL_OR_PASSWORD_INVALID',
   'TOO_MANY_ATTEMPTS',
+  // a mutation carrying the session cookie from another site (docs/decisions/0126)
+  'ORIGIN_NOT_ALLOWED',
   // users (docs/decisions/0041)
   'USER_NOT_FOUND',
   'CANNOT_DISABLE_SELF',
@@ -31,6 +33,8 @@ export const REFUSAL_CODES = [
   'ATTACHMENT_NOT_FOUND',
   'VOICE_MESSAGE_NOT_FOUND',
   'FILE_NOT_FOUND',
+  // an upload whose bytes are none of the types its purpose allows (docs/decisions/0126)
+  'FILE_TYPE_NOT_ALLOWED',
   // settlements (issue 11, docs/decisions/0066–0068)
   'SELECT_ONE_DOCTOR',
   'PROFESSIONAL_MISSING_DATA',
@@ -78,6 +82,10 @@ export const REFUSAL_CODES = [
   'STATEMENT_ALREADY_IMPORTED',
   'STATEMENT_NOTHING_NEW',
   'STATEMENT_IMPORT_NOT_FOUND',
+  // statements' accounts and balances (issue 27, docs/decisions/0121)
+  'STATEMENT_ACCOUNT_REQUIRED',
+  'STATEMENT_ACCOUNT_INVALID',
+  'STATEMENT_BALANCE_MISMATCH',
   // statement reconciliation (issue 12, docs/decisions/0093, 0094)
   'STATEMENT_FILE_NOT_FOUND',
   'STATEMENT_LINE_NOT_FOUND',

@@ -1,5 +1,6 @@
 import { errorBodySchema } from '../../contract/common';
 import { loginBodySchema, loginResultSchema, profileSchema } from '../../contract/session';
+import { clearedSessionCookie, setSessionCookie } from '../http/auth';
 import { clientAddressOf } from '../http/client-address';
 import { type AppContext, now } from '../http/context';
 import { unauthorized } from '../http/errors';
@@ -26,7 +27,8 @@ export function registerSessionRoutes(routes: RouteRegistry): void {
     body: loginBodySchema,
     responses: {
       200: {
-        description: 'Signed in; send the token as `Authorization: Bearer <token>`',
+        description:
+          'Signed in: the session cookie is set (HttpOnly, SameSite=Strict, Secure but in development) for the console; API clients send the token as `Authorization: Bearer <token>`',
         schema: loginResultSchema,
       },
       401: { description: 'Wrong e-mail or password, or not an administrator', schema: errorBodySchema },
@@ -36,24 +38,27 @@ export function registerSessionRoutes(routes: RouteRegistry): void {
       },
     },
     async handler(c, { body }) {
-      const result = await login(c.var.deps.db, body.email, body.password, clientAddressOf(c), now(c));
+      const { db, config } = c.var.deps;
+      const result = await login(db, body.email, body.password, clientAddressOf(c), now(c), config.session);
       if (result.kind === 'throttled')
         throw refuse('TOO_MANY_ATTEMPTS', { retryAfterSeconds: result.retryAfterSeconds });
       if (result.kind === 'invalid') throw refuse('EMAIL_OR_PASSWORD_INVALID');
-      return c.json({ token: result.token, user: await currentProfile(c, result.userId) });
+      const user = await currentProfile(c, result.userId);
+      setSessionCookie(c, result.token);
+      return c.json({ token: result.token, user });
     },
   });
 
   routes.add({
     method: 'post',
     path: '/v2/user/logout',
-    summary: 'Revoke the bearer token',
+    summary: 'End the session: revoke its token and clear the session cookie',
     tags: ['session'],
     auth: 'session',
-    responses: { 204: { description: 'The token no longer works' } },
+    responses: { 204: { description: 'The token no longer works; the cookie is cleared' } },
     async handler(c) {
       await logout(c.var.deps.db, c.var.session, now(c));
-      return c.body(null, 204);
+      return c.body(null, 204, { 'Set-Cookie': clearedSessionCookie(c) });
     },
   });
 

@@ -1,8 +1,12 @@
 import { addDays, nextTarget2BusinessDay, todayInLisbon } from '../../domain/business-days';
 import { caseSettlementAmounts, subscriptionSettlementAmounts } from '../../domain/fees';
-import type { SepaStatus } from '../../domain/sepa-status';
+import type { SepaBatch, SepaTransaction } from '../../domain/sepa/validate-batch';
+import { writePain001 } from '../../domain/sepa/write-pain001';
+import { canDownloadSepa, type SepaStatus } from '../../domain/sepa-status';
 import type { SettlementStatus } from '../../domain/settlement-status';
 import type { Queryable } from '../db/client';
+import type { FileStorage } from '../platform/files/storage';
+import { storeFile } from '../platform/files/store';
 import { type Cell, type Column, insertRows, iso } from './bulk';
 import type { SettlementSource } from './cases';
 import type { FilePools } from './files';
@@ -100,6 +104,8 @@ export interface FinanceSeedInput {
   professionals: SeededProfessional[];
   sources: SettlementSource[];
   pools: FilePools;
+  /** Where the XML of every file the console offers to download is stored. */
+  storage: FileStorage;
 }
 
 export async function seedSettlementsAndSepa(input: FinanceSeedInput): Promise<SeededFinance> {
@@ -172,7 +178,7 @@ export async function seedSettlementsAndSepa(input: FinanceSeedInput): Promise<S
     });
   }
   await insertRows(db, 'settlements', SETTLEMENT_COLUMNS, rows);
-  const sepaFiles = await seedSepaFiles(db, rng, now, input.adminId, settlements, byId);
+  const sepaFiles = await seedSepaFiles(db, input.storage, rng, now, input.adminId, settlements, byId);
   return { settlements, sepaFiles };
 }
 
@@ -209,6 +215,7 @@ function sepaGroups(settlements: SeededSettlement[]): SepaGroup[] {
 
 async function seedSepaFiles(
   db: Queryable,
+  storage: FileStorage,
   rng: Rng,
   now: number,
   adminId: string,
@@ -219,6 +226,7 @@ async function seedSepaFiles(
   const fileRows: Cell[][] = [];
   const transactionRows: Cell[][] = [];
   const linkRows: Cell[][] = [];
+  const xmlToStore: { row: number; messageId: string; at: Date; batch: SepaBatch }[] = [];
   const today = todayInLisbon(new Date(now));
   sepaGroups(settlements).forEach((group, index) => {
     const id = rng.uuid();
@@ -234,6 +242,7 @@ async function seedSepaFiles(
     for (const s of group.settlements)
       byProfessional.set(s.professionalId, [...(byProfessional.get(s.professionalId) ?? []), s]);
     const transactions: SeededSepaFile['transactions'] = [];
+    const written: SepaTransaction[] = [];
     [...byProfessional.entries()].forEach(([professionalId, own], t) => {
       const professional = professionals.get(professionalId)!;
       const transactionId = rng.uuid();
@@ -246,6 +255,15 @@ async function seedSepaFiles(
         creditorName: professional.fullName,
         creditorIban: professional.iban!,
       });
+      const remittance = `Consultas ${group.referenceMonth}: ${own.length} liquidacao(oes)`;
+      written.push({
+        endToEndId,
+        creditorName: professional.fullName,
+        creditorIban: professional.iban!,
+        creditorBic: professional.bic,
+        amountCents,
+        remittanceInformation: remittance,
+      });
       transactionRows.push([
         transactionId,
         id,
@@ -255,12 +273,28 @@ async function seedSepaFiles(
         professional.fullName,
         professional.iban,
         professional.bic,
-        `Consultas ${group.referenceMonth}: ${own.length} liquidacao(oes)`,
+        remittance,
       ]);
       for (const s of own)
         linkRows.push([transactionId, id, s.id, s.payableCents, group.status !== 'UNAVAILABLE']);
     });
     const amountCents = transactions.reduce((sum, t) => sum + t.amountCents, 0);
+    // The console offers a GENERATED file's XML for download: it must exist, written as a generation writes it.
+    if (canDownloadSepa(group.status)) {
+      xmlToStore.push({
+        row: fileRows.length,
+        messageId: msgId,
+        at: new Date(createdAt),
+        batch: {
+          messageId: msgId,
+          paymentInformationId: paymentInfoId,
+          executionDate,
+          batchBooking: true,
+          debtor: DEBTOR,
+          transactions: written,
+        },
+      });
+    }
     fileRows.push([
       id,
       msgId,
@@ -279,6 +313,7 @@ async function seedSepaFiles(
       adminId,
       iso(createdAt),
       iso(createdAt),
+      null,
     ]);
     files.push({
       id,
@@ -291,6 +326,17 @@ async function seedSepaFiles(
       transactions,
     });
   });
+  for (const { row, messageId, at, batch } of xmlToStore) {
+    const xml = writePain001(batch, { now: at });
+    if (!xml.ok)
+      throw new Error(`seeded SEPA file ${messageId} is not writable: ${JSON.stringify(xml.errors)}`);
+    fileRows[row]![fileRows[row]!.length - 1] = await storeFile(db, storage, {
+      content: new TextEncoder().encode(xml.xml),
+      originalName: `${messageId}.xml`,
+      contentType: 'application/xml',
+      inTransaction: true,
+    });
+  }
   await insertRows(
     db,
     'sepa_files',
@@ -310,6 +356,7 @@ async function seedSepaFiles(
       { name: 'created_by', type: 'uuid' },
       { name: 'created_at', type: 'timestamptz' },
       { name: 'updated_at', type: 'timestamptz' },
+      { name: 'xml_file_id', type: 'uuid' },
     ],
     fileRows,
   );

@@ -128,6 +128,7 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
       professionals: users.professionals,
       sources: cases.sources,
       pools,
+      storage: options.storage,
     });
     const statements = await seedStatements({
       db: tx,

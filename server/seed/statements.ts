@@ -204,6 +204,7 @@ export async function seedStatements(input: StatementSeedInput): Promise<SeededS
 const LINE_COLUMNS: Column[] = [
   { name: 'id', type: 'uuid' },
   { name: 'statement_file_id', type: 'uuid' },
+  { name: 'statement_number', type: 'smallint' },
   { name: 'line_number', type: 'int' },
   { name: 'dedup_key', type: 'text' },
   { name: 'bank_amount_cents', type: 'bigint' },
@@ -265,6 +266,7 @@ async function writeStatementFiles(
 ): Promise<number> {
   const months = [...new Set(lines.map((l) => monthOf(l.bankDate)))].sort();
   const fileRows: Cell[][] = [];
+  const bankStatementRows: Cell[][] = [];
   const lineRows: Cell[][] = [];
   const historyRows: Cell[][] = [];
   const matchRows: Cell[][] = [];
@@ -307,6 +309,22 @@ async function writeStatementFiles(
       input.adminId,
       iso(importedAt),
     ]);
+    // Each file is one statement of the account (docs/decisions/0121); its id is the file's, so the
+    // seed's random sequence, and with it every other seeded value, is unchanged.
+    bankStatementRows.push([
+      statementId,
+      statementId,
+      0,
+      DEBTOR.iban,
+      'EUR',
+      own[0]!.bankDate,
+      own[own.length - 1]!.bankDate,
+      opening,
+      balance,
+      true,
+      own.length,
+      own.length,
+    ]);
     // The rule an import applies (domain/statements/line-key.ts); value date = booking date here.
     const keys = statementLineKeys(
       DEBTOR.iban,
@@ -318,6 +336,7 @@ async function writeStatementFiles(
       lineRows.push([
         id,
         statementId,
+        0,
         index + 1,
         keys[index]!,
         l.amountCents,
@@ -378,6 +397,25 @@ async function writeStatementFiles(
       { name: 'imported_at', type: 'timestamptz' },
     ],
     fileRows,
+  );
+  await insertRows(
+    input.db,
+    'bank_statements',
+    [
+      { name: 'id', type: 'uuid' },
+      { name: 'statement_file_id', type: 'uuid' },
+      { name: 'number', type: 'smallint' },
+      { name: 'account_iban', type: 'text' },
+      { name: 'currency', type: 'text' },
+      { name: 'period_start', type: 'date' },
+      { name: 'period_end', type: 'date' },
+      { name: 'opening_balance_cents', type: 'bigint' },
+      { name: 'closing_balance_cents', type: 'bigint' },
+      { name: 'balance_consistent', type: 'boolean' },
+      { name: 'entry_count', type: 'int' },
+      { name: 'line_count', type: 'int' },
+    ],
+    bankStatementRows,
   );
   await insertRows(input.db, 'statement_lines', LINE_COLUMNS, lineRows);
   await insertRows(input.db, 'statement_line_matches', MATCH_COLUMNS, matchRows);

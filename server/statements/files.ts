@@ -1,11 +1,13 @@
-import type { StatementFileRow } from '../../contract/reconciliation';
+import type { BankStatement, StatementFileRow } from '../../contract/reconciliation';
+import { continuityOf, type StatementIdentity } from '../../domain/statements/statement-identity';
 import type { Database, Queryable } from '../db/client';
 import { exactPage, type KeysetQuery, SqlParams } from '../db/list';
 import { type Actor, mutation } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
 
 /**
- * A file with its balance check and its progress (MATCHED or IGNORED of all). The check is the one the
+ * A file with its balance check and its progress (MATCHED or IGNORED of all): the counts are the sums of
+ * what each write added (`statement_file_line_counts`, migration 0034), not a count of its lines. The check is the one the
  * import made on every entry of the file (decision 0097): lines skipped as already imported from an
  * overlapping file are not among this file's lines, so its own lines need not add up. Files recorded
  * before imports stored it are checked against their lines.
@@ -17,10 +19,9 @@ const FILE_FROM = `FROM statement_files s
   LEFT JOIN users up ON up.id = s.uploaded_by
   LEFT JOIN users rb ON rb.id = s.reconciled_by
   CROSS JOIN LATERAL (
-    SELECT count(*)::int AS line_count,
-           (count(*) FILTER (WHERE l.status IN ('MATCHED', 'IGNORED')))::int AS done_count,
-           coalesce(sum(l.bank_amount_cents), 0)::text AS sum_cents
-      FROM statement_lines l WHERE l.statement_file_id = s.id) n`;
+    SELECT coalesce(sum(c.lines), 0)::int AS line_count, coalesce(sum(c.done), 0)::int AS done_count,
+           coalesce(sum(c.sum_cents), 0)::text AS sum_cents
+      FROM statement_file_line_counts c WHERE c.statement_file_id = s.id) n`;
 
 interface FileRow {
   id: string;
@@ -43,7 +44,7 @@ interface FileRow {
 
 const cents = (value: string | number | null) => (value === null ? null : Number(value));
 
-function toFileRow(row: FileRow): StatementFileRow {
+function toFileRow(row: FileRow, statements: readonly BankStatement[]): StatementFileRow {
   const opening = cents(row.opening_balance_cents);
   const closing = cents(row.closing_balance_cents);
   return {
@@ -62,7 +63,102 @@ function toFileRow(row: FileRow): StatementFileRow {
     uploadedBy: row.uploaded_by ? { id: row.uploaded_by, name: row.uploaded_by_name ?? '' } : null,
     reconciledAt: row.reconciled_at ? new Date(row.reconciled_at).toISOString() : null,
     reconciledBy: row.reconciled_by ? { id: row.reconciled_by, name: row.reconciled_by_name ?? '' } : null,
+    statements: [...statements],
+    pendingSkipped: statements.reduce((total, statement) => total + statement.pendingSkipped, 0),
   };
+}
+
+const STATEMENT_COLUMNS = `bank_statement_id, sequence, period_start::text AS period_start,
+  period_end::text AS period_end, opening_balance_cents, closing_balance_cents`;
+/** The order an account's statements follow each other in: by period, then by the bank's sequence. */
+const STATEMENT_ORDER = (b: string) =>
+  `${b}.period_start, ${b}.period_end, lpad(coalesce(${b}.sequence, ''), 40, '0'), ${b}.id`;
+
+interface IdentityRow {
+  bank_statement_id: string | null;
+  sequence: string | null;
+  period_start: string;
+  period_end: string;
+  opening_balance_cents: string | number | null;
+  closing_balance_cents: string | number | null;
+}
+
+interface StatementRow extends IdentityRow {
+  statement_file_id: string;
+  id: string;
+  account_iban: string | null;
+  currency: string | null;
+  balance_consistent: boolean | null;
+  mismatch_note: string | null;
+  entry_count: number;
+  line_count: number;
+  duplicates_skipped: number;
+  pending_skipped: number;
+  previous: IdentityRow | null;
+}
+
+const identityOf = (account: string, row: IdentityRow): StatementIdentity => ({
+  accountIban: account,
+  statementId: row.bank_statement_id,
+  sequence: row.sequence,
+  periodStart: row.period_start,
+  periodEnd: row.period_end,
+  openingBalanceCents: cents(row.opening_balance_cents),
+  closingBalanceCents: cents(row.closing_balance_cents),
+});
+
+/**
+ * The statements of these files, each with its continuity: judged against its account's previous
+ * statement (by period, then sequence), found through the (account, period) index — one row per listed
+ * statement, whatever the number of lines.
+ */
+async function statementsOf(
+  db: Queryable,
+  fileIds: readonly string[],
+): Promise<Map<string, BankStatement[]>> {
+  const { rows } = await db.query<StatementRow>(
+    `SELECT b.statement_file_id, b.id, b.account_iban, b.currency, b.balance_consistent, b.mismatch_note,
+            b.entry_count, b.line_count, b.duplicates_skipped, b.pending_skipped, ${STATEMENT_COLUMNS},
+            (SELECT to_jsonb(p) FROM (
+               SELECT ${STATEMENT_COLUMNS} FROM bank_statements p
+                WHERE p.account_iban = b.account_iban AND (${STATEMENT_ORDER('p')}) < (${STATEMENT_ORDER('b')})
+                ORDER BY p.period_start DESC, p.period_end DESC, lpad(coalesce(p.sequence, ''), 40, '0') DESC, p.id DESC
+                LIMIT 1) p) AS previous
+       FROM bank_statements b
+      WHERE b.statement_file_id = ANY($1::uuid[])
+      ORDER BY b.statement_file_id, b.number`,
+    [fileIds],
+  );
+  const byFile = new Map<string, BankStatement[]>();
+  for (const row of rows) {
+    const account = row.account_iban ?? '';
+    const previous =
+      row.account_iban === null || row.previous === null ? null : identityOf(account, row.previous);
+    const { continuity, gapCents } = continuityOf(previous, identityOf(account, row));
+    const statement: BankStatement = {
+      id: row.id,
+      accountIban: row.account_iban,
+      currency: row.currency,
+      statementId: row.bank_statement_id,
+      sequence: row.sequence,
+      periodStart: row.period_start,
+      periodEnd: row.period_end,
+      openingBalanceCents: cents(row.opening_balance_cents),
+      closingBalanceCents: cents(row.closing_balance_cents),
+      balanceConsistent: row.balance_consistent,
+      mismatchNote: row.mismatch_note,
+      entryCount: row.entry_count,
+      lineCount: row.line_count,
+      duplicatesSkipped: row.duplicates_skipped,
+      pendingSkipped: row.pending_skipped,
+      continuity,
+      gapCents,
+      previousPeriodStart: previous?.periodStart ?? null,
+      previousPeriodEnd: previous?.periodEnd ?? null,
+    };
+    byFile.set(row.statement_file_id, [...(byFile.get(row.statement_file_id) ?? []), statement]);
+  }
+  return byFile;
 }
 
 /** Statement files, newest import first. */
@@ -85,13 +181,21 @@ export async function listStatementFiles(
     cursor: query.cursor,
     limit: query.limit,
   });
-  return { items: page.rows.map(toFileRow), nextCursor: page.nextCursor, total: page.total };
+  const statements = await statementsOf(
+    db,
+    page.rows.map((row) => row.id),
+  );
+  return {
+    items: page.rows.map((row) => toFileRow(row, statements.get(row.id) ?? [])),
+    nextCursor: page.nextCursor,
+    total: page.total,
+  };
 }
 
 export async function statementFile(db: Queryable, id: string): Promise<StatementFileRow> {
   const { rows } = await db.query<FileRow>(`SELECT ${FILE_SELECT} ${FILE_FROM} WHERE s.id = $1`, [id]);
   if (!rows[0]) throw refuse('STATEMENT_FILE_NOT_FOUND');
-  return toFileRow(rows[0]);
+  return toFileRow(rows[0], (await statementsOf(db, [id])).get(id) ?? []);
 }
 
 /**

@@ -1,9 +1,11 @@
 import {
   knownLinesBodySchema,
   knownLinesSchema,
+  statementAccountsSchema,
   statementImportAcceptedSchema,
   statementImportJobSchema,
   statementImportQuerySchema,
+  statementImportRefusalSchema,
 } from '../../contract/statement-import';
 import { actorOf, ID, idParams } from '../http/actor';
 import { now } from '../http/context';
@@ -12,6 +14,7 @@ import { refusingOversize, requestBody } from '../http/stream';
 import { readAll } from '../platform/files/storage';
 import { optionalIdempotencyKey } from '../platform/idempotency';
 import { refuse } from '../platform/refusal';
+import { listStatementAccounts } from './accounts';
 import { knownLines } from './known-lines';
 
 const STATEMENTS = '/v2/admin/statements';
@@ -22,13 +25,18 @@ export function registerStatementImportRoutes(routes: RouteRegistry): void {
     method: 'post',
     path: `${STATEMENTS}/known-lines`,
     summary:
-      'Which of these line keys (statementLineKey, domain/statements/line-key.ts) were imported before, and from which file',
+      'Which lines of one statement (its account, period, bank statement id and sequence, and its line keys: statementLineKeys, domain/statements/line-key.ts) were imported before, by which rule and from which file',
     tags: ['statements'],
     auth: 'admin',
     body: knownLinesBodySchema,
-    responses: { 200: { description: 'The keys already imported', schema: knownLinesSchema } },
+    responses: {
+      200: {
+        description: 'The keys already imported, each with the rule that recognised it',
+        schema: knownLinesSchema,
+      },
+    },
     async handler(c, { body }) {
-      return c.json({ known: await knownLines(c.var.deps.db, body.keys) });
+      return c.json({ known: await knownLines(c.var.deps.db, body) });
     },
   });
 
@@ -36,7 +44,7 @@ export function registerStatementImportRoutes(routes: RouteRegistry): void {
     method: 'post',
     path: `${STATEMENTS}/imports`,
     summary:
-      "Import a statement (CSV, camt.053, MT940; ≤ 40 MB): parsed again, checked against the preview's line count and total, then imported in one transaction as a job (optional `Idempotency-Key`)",
+      "Import a statement file (CSV, camt.053, MT940; ≤ 40 MB; one or more statements, one per account and period): parsed again, checked against the preview's line count and total, then imported in one transaction as a job (optional `Idempotency-Key`). `accountIban`: the account of a statement whose file names none; `mismatchNote`: imports statements whose balances do not add up",
     tags: ['statements'],
     auth: 'admin',
     query: statementImportQuerySchema,
@@ -47,7 +55,11 @@ export function registerStatementImportRoutes(routes: RouteRegistry): void {
       400: refused('IDEMPOTENCY_KEY_INVALID'),
       409: refused('STATEMENT_ALREADY_IMPORTED, STATEMENT_NOTHING_NEW, STATEMENT_PREVIEW_MISMATCH'),
       413: refused('PAYLOAD_TOO_LARGE (over 40 MB)'),
-      422: refused('STATEMENT_UNREADABLE, STATEMENT_HAS_ERRORS, IDEMPOTENCY_KEY_REUSED'),
+      422: {
+        description:
+          'STATEMENT_UNREADABLE, STATEMENT_HAS_ERRORS, STATEMENT_ACCOUNT_REQUIRED, STATEMENT_ACCOUNT_INVALID, STATEMENT_BALANCE_MISMATCH (with `statements`: each one whose balances do not add up), IDEMPOTENCY_KEY_REUSED',
+        schema: statementImportRefusalSchema,
+      },
     },
     async handler(c, { query }) {
       const actor = actorOf(c);
@@ -77,6 +89,19 @@ export function registerStatementImportRoutes(routes: RouteRegistry): void {
       const job = await c.var.deps.statementImports.job(params.id, now(c));
       if (!job) throw refuse('STATEMENT_IMPORT_NOT_FOUND');
       return c.json(job);
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: `${STATEMENTS}/accounts`,
+    summary:
+      "The accounts statements were imported for: each one's number of statements and its latest statement's period end and closing balance (the preview's account picker)",
+    tags: ['statements'],
+    auth: 'admin',
+    responses: { 200: { description: 'The known accounts, by IBAN', schema: statementAccountsSchema } },
+    async handler(c) {
+      return c.json({ items: await listStatementAccounts(c.var.deps.db) });
     },
   });
 }

@@ -6,7 +6,6 @@ import type {
   StatementImportResult,
 } from '../../contract/statement-import';
 import { parseStatement } from '../../domain/statements/detect';
-import { statementLineKeys } from '../../domain/statements/line-key';
 import type { ParseResult, StatementEntry, StatementFormat } from '../../domain/statements/types';
 import type { Database, Queryable } from '../db/client';
 import { recordAudit } from '../platform/audit';
@@ -26,6 +25,14 @@ import {
   insertImportJob,
   storeProgress,
 } from './import-jobs';
+import {
+  checkedAccount,
+  type KnownEntry,
+  mismatchOf,
+  type PlannedStatement,
+  planStatements,
+  recogniseFile,
+} from './import-plan';
 import { type LineState, stateOf } from './line-state';
 import { matchNewLines, type NewStatementLine, writeNewLineMatches } from './matching';
 
@@ -70,9 +77,11 @@ export interface StatementUpload {
 interface ReadStatement {
   bytes: Uint8Array;
   parsed: ParseResult;
-  keys: string[];
+  statements: PlannedStatement[];
   sha256: string;
-  knownCount: number;
+  lineCount: number;
+  /** The admin's reason for importing statements whose balances do not add up. */
+  mismatchNote: string | null;
 }
 
 const sha256HexOf = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -92,26 +101,32 @@ export function createStatementImports(deps: {
 
   async function read(upload: StatementUpload): Promise<ReadStatement> {
     const { query } = upload;
+    const chosenAccount = query.accountIban === undefined ? null : checkedAccount(query.accountIban);
     const parsed = parseStatement(upload.bytes, { mapping: query.mapping });
     if (parsed.entries.length === 0) throw refuse('STATEMENT_UNREADABLE');
     // A line the parser could not read would be a euro nobody sees: the admin fixes the mapping first.
-    if (parsed.errors.length > 0) throw refuse('STATEMENT_HAS_ERRORS');
+    // Balances that do not add up are the admin's decision instead (below).
+    if (parsed.errors.some((error) => error.code !== 'BALANCE_MISMATCH'))
+      throw refuse('STATEMENT_HAS_ERRORS');
     if (parsed.entries.length !== query.expectedLines || sum(parsed.entries) !== query.expectedTotalCents)
       throw refuse('STATEMENT_PREVIEW_MISMATCH');
+    const statements = planStatements(parsed, chosenAccount, sha256HexOf);
+    const mismatched = statements.filter((statement) => statement.balance?.consistent === false);
+    if (mismatched.length > 0 && query.mismatchNote === undefined)
+      throw refuse('STATEMENT_BALANCE_MISMATCH', { extra: { statements: mismatched.map(mismatchOf) } });
+    // A note is kept only where there is a mismatch to explain.
+    const mismatchNote = mismatched.length > 0 ? query.mismatchNote! : null;
     const sha256 = sha256Of(upload.bytes);
     const importedBefore = async () =>
       (await db.query('SELECT 1 FROM statement_files WHERE sha256 = $1', [sha256])).rows.length > 0;
     if (await importedBefore()) throw refuse('STATEMENT_ALREADY_IMPORTED');
-    const keys = statementLineKeys(parsed.accountIban ?? '', parsed.entries, sha256HexOf);
-    const known = await db.query<{ known: number }>(
-      'SELECT count(*)::int AS known FROM statement_lines WHERE dedup_key = ANY($1::text[])',
-      [keys],
-    );
-    const knownCount = known.rows[0]!.known;
+    const known = await recogniseFile(db, statements);
+    const knownCount = known.reduce((total, lines) => total + lines.size, 0);
+    const lineCount = statements.reduce((total, statement) => total + statement.keys.length, 0);
     // The same bytes imported meanwhile (by a simultaneous upload) are "already imported", not "nothing new".
-    if (knownCount === keys.length)
+    if (knownCount === lineCount)
       throw refuse((await importedBefore()) ? 'STATEMENT_ALREADY_IMPORTED' : 'STATEMENT_NOTHING_NEW');
-    return { bytes: upload.bytes, parsed, keys, sha256, knownCount };
+    return { bytes: upload.bytes, parsed, statements, sha256, lineCount, mismatchNote };
   }
 
   async function run(
@@ -120,7 +135,7 @@ export function createStatementImports(deps: {
     upload: StatementUpload,
     statement: ReadStatement,
   ) {
-    const progress: ImportProgress = { phase: 'waiting', done: 0, total: statement.keys.length };
+    const progress: ImportProgress = { phase: 'waiting', done: 0, total: statement.lineCount };
     let resolveFinished!: () => void;
     running.set(job.id, { progress, finished: new Promise((resolve) => (resolveFinished = resolve)) });
     // PGlite is one connection: a heartbeat would wait behind the import's own transaction.
@@ -141,7 +156,11 @@ export function createStatementImports(deps: {
           action: 'statement.imported',
           entityType: 'statement_file',
           entityId: result.statementFileId,
-          after: { fileName: upload.query.fileName, ...result },
+          after: {
+            fileName: upload.query.fileName,
+            ...result,
+            ...(statement.mismatchNote !== null && { mismatchNote: statement.mismatchNote }),
+          },
           at: actor.at,
         });
         await finishImportJob(tx, job.id, instanceId, result, clock());
@@ -176,7 +195,7 @@ export function createStatementImports(deps: {
           requestedBy: actor.userId,
           fileName: upload.query.fileName,
           sha256: statement.sha256,
-          total: statement.keys.length,
+          total: statement.lineCount,
           runnerId: instanceId,
           leaseExpiresAt: new Date(clock().getTime() + IMPORT_LEASE_MS),
           at: actor.at,
@@ -205,7 +224,7 @@ function requestSha(upload: StatementUpload): string {
   return sha256Of(Buffer.concat([Buffer.from(JSON.stringify(upload.query)), Buffer.from([0]), upload.bytes]));
 }
 
-/** The stored file, the statement and its new lines; answers the counts before matching. */
+/** The stored file, its statements and their new lines; answers the counts before matching. */
 async function importStatement(
   tx: Queryable,
   storage: FileStorage,
@@ -214,13 +233,14 @@ async function importStatement(
   statement: ReadStatement,
   progress: ImportProgress,
 ): Promise<StatementImportResult> {
-  const { parsed, keys, sha256 } = statement;
+  const { parsed, statements, sha256 } = statement;
   const fileId = await storeFile(tx, storage, {
     content: statement.bytes,
     originalName: fileName,
     contentType: CONTENT_TYPE[parsed.format],
     inTransaction: true,
   });
+  const checked = statements.filter((s) => s.balance !== null);
   const inserted = await tx.query<{ id: string }>(
     `INSERT INTO statement_files (file_id, file_name, format, sha256, account_iban, opening_balance_cents,
         closing_balance_cents, entry_count, balance_consistent, uploaded_by, imported_at)
@@ -231,11 +251,11 @@ async function importStatement(
       fileId,
       FORMAT_COLUMN[parsed.format],
       sha256,
-      parsed.accountIban,
+      statements[0]!.identity.accountIban,
       parsed.balance?.opening ?? null,
       parsed.balance?.closing ?? null,
       parsed.entries.length,
-      parsed.balance?.consistent ?? null,
+      checked.length === 0 ? null : checked.every((s) => s.balance!.consistent),
       actor.userId,
       actor.at,
       fileName,
@@ -247,15 +267,15 @@ async function importStatement(
   // Imports hold one lock, so the lines known now stay known until this one commits: an overlapping
   // statement's lines (or those of an import that committed while this one waited) are skipped here,
   // whatever the preview said.
-  const { rows: knownRows } = await tx.query<{ key: string }>(
-    'SELECT dedup_key AS key FROM statement_lines WHERE dedup_key = ANY($1::text[])',
-    [keys],
-  );
-  const known = new Set(knownRows.map((row) => row.key));
-  const fresh = parsed.entries.flatMap((entry, index) =>
-    known.has(keys[index]!) ? [] : [{ entry, key: keys[index]! }],
+  const known = await recogniseFile(tx, statements);
+  const fresh = statements.flatMap((s, n) =>
+    s.entries.flatMap((entry, index) =>
+      known[n]!.has(index) ? [] : [{ entry, key: s.keys[index]!, statementNumber: s.number }],
+    ),
   );
   if (fresh.length === 0) throw refuse('STATEMENT_NOTHING_NEW');
+  for (const [n, s] of statements.entries())
+    await insertBankStatement(tx, statementFileId, s, known[n]!, statement.mismatchNote);
   // Inserted by booking date (then file order), with ids increasing in that order: the primary key and the
   // indexes that lead with the date grow at their edges whatever order the bank wrote the file in
   // (newest first, or interleaved), instead of each line landing on another page (decisions 0112, 0118).
@@ -263,7 +283,9 @@ async function importStatement(
     a.entry.bookingDate < b.entry.bookingDate ? -1 : a.entry.bookingDate > b.entry.bookingDate ? 1 : 0,
   );
   const ids = orderedIds(fresh.length);
-  const lines = fresh.map(({ entry, key }, n) => newLine(ids[n]!, entry, key));
+  const lines = fresh.map(({ entry, key, statementNumber }, n) =>
+    newLine(ids[n]!, entry, key, statementNumber),
+  );
 
   // The matcher decides first, so each line is inserted once in its final state (decision 0097).
   progress.phase = 'matching';
@@ -274,13 +296,61 @@ async function importStatement(
   progress.phase = 'matching';
   const newIds = new Set(lines.map((line) => line.id));
   const matching = await writeNewLineMatches(tx, statementFileId, newIds, changes, actor);
-  const duplicatesSkipped = keys.length - lines.length;
+  const duplicatesSkipped = statement.lineCount - lines.length;
   await tx.query('UPDATE statement_files SET line_count = $2, duplicates_skipped = $3 WHERE id = $1', [
     statementFileId,
     lines.length,
     duplicatesSkipped,
   ]);
-  return { statementFileId, newLines: lines.length, duplicatesSkipped, ...matching };
+  return {
+    statementFileId,
+    newLines: lines.length,
+    duplicatesSkipped,
+    statements: statements.length,
+    skipped: parsed.skipped.length,
+    ...matching,
+  };
+}
+
+/** One statement's row: its identity, balances, counts, the rule that recognised each skipped line. */
+async function insertBankStatement(
+  tx: Queryable,
+  statementFileId: string,
+  statement: PlannedStatement,
+  known: ReadonlyMap<number, KnownEntry>,
+  mismatchNote: string | null,
+): Promise<void> {
+  const { identity, balance } = statement;
+  const skippedLines = [...known].map(([index, entry]) => ({
+    line: statement.entries[index]!.lineNumber,
+    reason: entry.reason,
+    statementFileId: entry.statementFileId ?? statementFileId,
+  }));
+  await tx.query(
+    `INSERT INTO bank_statements (statement_file_id, number, account_iban, currency, bank_statement_id, sequence,
+        period_start, period_end, opening_balance_cents, closing_balance_cents, balance_consistent, entry_count,
+        line_count, duplicates_skipped, pending_skipped, skipped_lines, mismatch_note)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb, $17)`,
+    [
+      statementFileId,
+      statement.number,
+      identity.accountIban,
+      statement.currency,
+      identity.statementId,
+      identity.sequence,
+      identity.periodStart,
+      identity.periodEnd,
+      identity.openingBalanceCents,
+      identity.closingBalanceCents,
+      balance?.consistent ?? null,
+      statement.entries.length,
+      statement.entries.length - known.size,
+      known.size,
+      statement.pending,
+      JSON.stringify(skippedLines),
+      balance?.consistent === false ? mismatchNote : null,
+    ],
+  );
 }
 
 /**
@@ -317,8 +387,10 @@ const newLine = (
   id: string,
   entry: StatementEntry,
   key: string,
-): NewStatementLine & { dedup_key: string; currency: string } => ({
+  statementNumber: number,
+): NewStatementLine & { dedup_key: string; currency: string; statement_number: number } => ({
   id,
+  statement_number: statementNumber,
   dedup_key: key,
   line_number: entry.lineNumber,
   bank_amount_cents: entry.amountCents,
@@ -344,6 +416,7 @@ const LINE_COLUMNS: [
   cell: (line: InsertedLine, state?: LineState) => LineCell,
 ][] = [
   ['id', 'uuid', (l) => l.id],
+  ['statement_number', 'smallint', (l) => l.statement_number],
   ['line_number', 'int', (l) => l.line_number],
   ['dedup_key', 'text', (l) => l.dedup_key],
   ['bank_amount_cents', 'bigint', (l) => l.bank_amount_cents],

@@ -1,23 +1,127 @@
-import type { KnownLine } from '../../contract/statement-import';
+import type { KnownLine, KnownLinesBody } from '../../contract/statement-import';
+import { canonicalAccount, lineKeyRule } from '../../domain/statements/line-key';
+import {
+  type KnownReason,
+  recognisedBy,
+  type StatementIdentity,
+} from '../../domain/statements/statement-identity';
 import type { Queryable } from '../db/client';
 
 /**
- * The preview's question: which of these lines are already imported, and from which file (the earlier
- * upload's name). Answered by the unique index on `statement_lines.dedup_key`.
+ * Which lines of one statement were imported before, by which rule and from which file (issue 27,
+ * docs/decisions/0121). One function for the preview's question (`POST …/known-lines`) and the import,
+ * so the import skips exactly the lines the preview showed as known:
+ *
+ *   1. SAME_STATEMENT — the account's statement with the same bank statement id, sequence and period
+ *      was imported: all its lines are;
+ *   2. BANK_REFERENCE — a line with the same bank-reference key (account, reference, day, amount) in any
+ *      statement of the account;
+ *   3. SAME_CONTENT — a line with the same content key in a statement of the account whose period
+ *      overlaps this one's.
  */
-export async function knownLines(db: Queryable, keys: readonly string[]): Promise<KnownLine[]> {
-  const { rows } = await db.query<{
-    key: string;
-    statementFileId: string;
-    fileName: string;
-    importedAt: Date;
-  }>(
-    `SELECT l.dedup_key AS key, f.id AS "statementFileId", f.file_name AS "fileName", f.imported_at AS "importedAt"
+
+export interface Recognition {
+  reason: KnownReason;
+  statementFileId: string;
+  fileName: string;
+  importedAt: Date;
+}
+
+interface SourceRow {
+  statement_file_id: string;
+  file_name: string;
+  imported_at: Date | string;
+}
+
+const sourceOf = (row: SourceRow, reason: KnownReason): Recognition => ({
+  reason,
+  statementFileId: row.statement_file_id,
+  fileName: row.file_name,
+  importedAt: new Date(row.imported_at),
+});
+
+const cents = (value: string | number | null) => (value === null ? null : Number(value));
+
+/** The recognised keys of `keys` (one statement's, `statementLineKeys`), each with its rule and file. */
+export async function recogniseStatementLines(
+  db: Queryable,
+  statement: StatementIdentity,
+  keys: readonly string[],
+): Promise<Map<string, Recognition>> {
+  const known = new Map<string, Recognition>();
+  if (statement.statementId !== null) {
+    const { rows } = await db.query<SourceRow>(
+      `SELECT f.id AS statement_file_id, f.file_name, f.imported_at
+         FROM bank_statements b JOIN statement_files f ON f.id = b.statement_file_id
+        WHERE b.account_iban = $1 AND b.bank_statement_id = $2 AND b.sequence IS NOT DISTINCT FROM $3
+          AND b.period_start = $4 AND b.period_end = $5
+        ORDER BY f.imported_at, f.id LIMIT 1`,
+      [
+        statement.accountIban,
+        statement.statementId,
+        statement.sequence,
+        statement.periodStart,
+        statement.periodEnd,
+      ],
+    );
+    if (rows[0]) {
+      for (const key of keys) known.set(key, sourceOf(rows[0], 'SAME_STATEMENT'));
+      return known;
+    }
+  }
+  const { rows } = await db.query<
+    SourceRow & {
+      key: string;
+      bank_reference: string | null;
+      bank_statement_id: string | null;
+      sequence: string | null;
+      period_start: string;
+      period_end: string;
+      opening_balance_cents: string | number | null;
+      closing_balance_cents: string | number | null;
+    }
+  >(
+    `SELECT l.dedup_key AS key, l.bank_reference, b.bank_statement_id, b.sequence,
+            b.period_start::text AS period_start, b.period_end::text AS period_end,
+            b.opening_balance_cents, b.closing_balance_cents,
+            f.id AS statement_file_id, f.file_name, f.imported_at
        FROM statement_lines l
+       JOIN bank_statements b ON b.statement_file_id = l.statement_file_id AND b.number = l.statement_number
        JOIN statement_files f ON f.id = l.statement_file_id
-      WHERE l.dedup_key = ANY($1::text[])
-      ORDER BY l.dedup_key`,
-    [keys],
+      WHERE l.dedup_key = ANY($1::text[]) AND b.account_iban = $2
+      ORDER BY f.imported_at, f.id`,
+    [keys, statement.accountIban],
   );
-  return rows.map((row) => ({ ...row, importedAt: row.importedAt.toISOString() }));
+  for (const row of rows) {
+    if (known.has(row.key)) continue;
+    const earlier: StatementIdentity = {
+      accountIban: statement.accountIban,
+      statementId: row.bank_statement_id,
+      sequence: row.sequence,
+      periodStart: row.period_start,
+      periodEnd: row.period_end,
+      openingBalanceCents: cents(row.opening_balance_cents),
+      closingBalanceCents: cents(row.closing_balance_cents),
+    };
+    const reason = recognisedBy(statement, earlier, lineKeyRule({ bankReference: row.bank_reference }));
+    if (reason) known.set(row.key, sourceOf(row, reason));
+  }
+  return known;
+}
+
+/** The preview's question for one statement: its known lines, in key order. */
+export async function knownLines(db: Queryable, body: KnownLinesBody): Promise<KnownLine[]> {
+  const statement: StatementIdentity = {
+    accountIban: canonicalAccount(body.accountIban),
+    statementId: body.statementId,
+    sequence: body.sequence,
+    periodStart: body.periodStart,
+    periodEnd: body.periodEnd,
+    openingBalanceCents: body.openingBalanceCents ?? null,
+    closingBalanceCents: body.closingBalanceCents ?? null,
+  };
+  const known = await recogniseStatementLines(db, statement, body.keys);
+  return [...known]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, { importedAt, ...source }]) => ({ key, ...source, importedAt: importedAt.toISOString() }));
 }

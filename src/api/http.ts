@@ -1,8 +1,5 @@
 import redaxios from 'redaxios';
 import type { FieldError } from '../../contract/common';
-import { readCookie } from '../lib/cookies';
-
-export const AUTH_COOKIE = 'authorization';
 
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
 export type QueryParams = Record<string, QueryValue>;
@@ -61,6 +58,8 @@ export function toApiError(reason: unknown, path: string): ApiError {
 }
 
 const baseURL = `${(import.meta.env.VITE_API_BASE_URL ?? '').replace(/\/+$/, '')}/v2`;
+// No Authorization header: the session is the HttpOnly cookie the server set at sign-in, which the
+// browser sends by itself (docs/decisions/0126).
 const client = redaxios.create({ baseURL, paramsSerializer: serializeParams as (p: unknown) => string });
 
 // Session calls settle their own 401s (wrong password, expired token on logout).
@@ -89,8 +88,6 @@ export interface RequestOptions {
   method?: 'get' | 'post' | 'put' | 'patch' | 'delete';
   params?: QueryParams;
   data?: unknown;
-  /** Overrides the cookie, for calls made before the cookie is written. */
-  token?: string | null;
   /** Extra headers: `Idempotency-Key` on money-moving POSTs, the content type of a raw upload. */
   headers?: Record<string, string>;
 }
@@ -98,39 +95,31 @@ export interface RequestOptions {
 // GETs started before anyone asked for them, each waiting for the first identical request to take it.
 const PREFETCH_TTL_MS = 10_000;
 const prefetched = new Map<string, { response: Promise<unknown>; at: number }>();
-const prefetchKey = (token: string | null, path: string, params: QueryParams | undefined) => {
+const prefetchKey = (path: string, params: QueryParams | undefined) => {
   const search = new URLSearchParams(serializeParams(params ?? {}));
   search.sort();
-  return `${token ?? ''} ${path}?${search.toString()}`;
+  return `${path}?${search.toString()}`;
 };
 
 /**
  * Starts a GET now (a list's first page while the session is still being checked) and hands its
- * answer to the next identical `request()` — same path, parameters and token — within 10 s, instead
+ * answer to the next identical `request()` — same path and parameters — within 10 s, instead
  * of asking twice. A failed prefetch is forgotten, so whoever asks next gets a fresh attempt; its
  * 401 goes to the unauthorized handler like any other call's.
  */
-export function prefetchRequest(
-  path: string,
-  params?: QueryParams,
-  token: string | null = readCookie(AUTH_COOKIE),
-): void {
-  const key = prefetchKey(token, path, params);
+export function prefetchRequest(path: string, params?: QueryParams): void {
+  const key = prefetchKey(path, params);
   if (prefetched.has(key)) return;
-  const response = request(path, { params, token });
+  const response = request(path, { params });
   prefetched.set(key, { response, at: Date.now() });
   response.catch(() => {
     if (prefetched.get(key)?.response === response) prefetched.delete(key);
   });
 }
 
-function takePrefetched(
-  token: string | null,
-  path: string,
-  options: RequestOptions,
-): Promise<unknown> | null {
+function takePrefetched(path: string, options: RequestOptions): Promise<unknown> | null {
   if (prefetched.size === 0 || (options.method ?? 'get') !== 'get') return null;
-  const key = prefetchKey(token, path, options.params);
+  const key = prefetchKey(path, options.params);
   const entry = prefetched.get(key);
   if (!entry) return null;
   prefetched.delete(key);
@@ -138,8 +127,7 @@ function takePrefetched(
 }
 
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const token = options.token !== undefined ? options.token : readCookie(AUTH_COOKIE);
-  const ahead = takePrefetched(token, path, options);
+  const ahead = takePrefetched(path, options);
   if (ahead) return ahead as Promise<T>;
   setInFlight(inFlight + 1);
   try {
@@ -147,7 +135,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       method: options.method ?? 'get',
       params: options.params,
       data: options.data,
-      headers: { ...options.headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      headers: options.headers,
     });
     return response.data;
   } catch (reason) {
@@ -163,7 +151,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 const apiOrigin = (import.meta.env.VITE_API_BASE_URL ?? '').replace(/\/+$/, '');
 
 /**
- * Where `<audio>` and download links fetch their bytes. The API reads the `authorization` cookie on
- * GETs (decision 0003), so the browser's own range requests and downloads work.
+ * Where `<audio>` and download links fetch their bytes. The browser sends the session cookie with
+ * them (docs/decisions/0126), so its own range requests and downloads work.
  */
 export const fileUrl = (path: string) => `${apiOrigin}${path}`;

@@ -3,74 +3,32 @@ import type {
   Candidate,
   StatementActionResult,
   StatementBulkAcceptResult,
-  StatementFileRow as StatementFileRowOfContract,
+  StatementFileRow,
   StatementUndoResult,
+  statementFilePageSchema,
   statementLineHistorySchema,
   statementLinePageSchema,
 } from '../../contract/reconciliation';
-import type { StatementImportJob } from '../../contract/statement-import';
+import type { KnownLines, StatementAccounts, StatementImportJob } from '../../contract/statement-import';
 import type { CsvMapping } from '../../domain/statements/types';
 import type { ReconciliationRequest } from '../../machines/reconciliation';
 import type { KnownLinesQuestion } from '../../machines/statement-import';
 import { type QueryParams, request } from './http';
 
 // Types only: the schemas (and zod) stay out of the console's bundle.
-export type { Candidate, Counterpart, StatementLineRow } from '../../contract/reconciliation';
-export type { StatementImportJob } from '../../contract/statement-import';
-
-// Issue 27's wire, declared here until the server's contract has it (the same shapes; swapped at merge).
-/** Why a line counts as imported: the bank's own reference, the same statement, or the same content in an overlapping statement of the account. */
-export type KnownLineReason = 'BANK_REFERENCE' | 'SAME_STATEMENT' | 'SAME_CONTENT';
-export interface KnownLine {
-  key: string;
-  statementFileId: string;
-  fileName: string;
-  importedAt: string;
-  reason: KnownLineReason;
-}
-/** An account statements were imported for: offered when a file names none. */
-export interface StatementAccount {
-  accountIban: string;
-  currency: string | null;
-  statementCount: number;
-  /** The latest statement's period end and closing balance (null: it stated none). */
-  lastPeriodEnd: string;
-  lastClosingBalanceCents: number | null;
-}
-/** How a statement follows the account's previous one: its opening against that one's closing. */
-export type StatementContinuity = 'FIRST' | 'CONTINUES' | 'GAP' | 'OVERLAP';
-/** One statement of an imported file (one account, one period). */
-export interface StatementFileStatement {
-  id: string;
-  accountIban: string | null;
-  currency: string | null;
-  statementId: string | null;
-  sequence: string | null;
-  periodStart: string;
-  periodEnd: string;
-  openingBalanceCents: number | null;
-  closingBalanceCents: number | null;
-  balanceConsistent: boolean | null;
-  /** Why it was imported although its balances do not add up. */
-  mismatchNote: string | null;
-  entryCount: number;
-  lineCount: number;
-  duplicatesSkipped: number;
-  pendingSkipped: number;
-  continuity: StatementContinuity;
-  /** GAP: the opening minus the previous statement's closing (null without balances). */
-  gapCents: number | null;
-  /** The account's previous statement's period (null when FIRST). */
-  previousPeriodStart: string | null;
-  previousPeriodEnd: string | null;
-}
-export type StatementFileRow = StatementFileRowOfContract & { statements?: StatementFileStatement[] };
-export interface StatementFilePage {
-  items: StatementFileRow[];
-  nextCursor: string | null;
-  total: number;
-  totalEstimated?: boolean;
-}
+export type {
+  BankStatement,
+  Candidate,
+  Counterpart,
+  StatementFileRow,
+  StatementLineRow,
+} from '../../contract/reconciliation';
+export type {
+  KnownLine,
+  StatementAccountRow,
+  StatementImportJob,
+} from '../../contract/statement-import';
+export type StatementFilePage = z.infer<typeof statementFilePageSchema>;
 export type StatementLinePage = z.infer<typeof statementLinePageSchema>;
 export type StatementLineHistory = z.infer<typeof statementLineHistorySchema>;
 
@@ -79,11 +37,11 @@ const line = (id: string) => `${STATEMENTS}/lines/${encodeURIComponent(id)}`;
 
 /** Which of one statement's line keys were imported before, and why (≤ 5,000 keys per call: the caller chunks). */
 export const fetchKnownLines = (statement: KnownLinesQuestion) =>
-  request<{ known: KnownLine[] }>(`${STATEMENTS}/known-lines`, { method: 'post', data: statement });
+  request<KnownLines>(`${STATEMENTS}/known-lines`, { method: 'post', data: statement });
 
 /** The accounts statements were imported for, to pick one for a file that names none. */
 export const fetchStatementAccounts = async () =>
-  (await request<{ items: StatementAccount[] }>(`${STATEMENTS}/accounts`)).items;
+  (await request<StatementAccounts>(`${STATEMENTS}/accounts`)).items;
 
 export interface StatementUploadRequest {
   file: Blob;

@@ -24,11 +24,10 @@ function RouteView({ route }: { route: RouteDef }) {
   useEffect(() => {
     // The guard waits for the session check; fetching the screen's code meanwhile saves a round trip,
     // and so does the screen's first request at start-up (docs/decisions/0052). Once the session is
-    // known the screen asks for itself as it mounts, so only a pending check with a token prefetches.
+    // known the screen asks for itself as it mounts, so only a pending check prefetches.
     // The data first: Chromium queues what exceeds 6 connections, and the code is smaller and cached.
     const snapshot = session.getSnapshot();
-    const checking = snapshot.matches('restoring') || snapshot.matches('loadingUser');
-    if (checking && snapshot.context.token !== null) startScreenAhead(route, window.location.search);
+    if (snapshot.matches('loadingUser')) startScreenAhead(route, window.location.search);
     else route.screen.preload();
   }, [route, session]);
   // The Suspense boundary only serves a screen whose code failed to load (the error is rethrown).
@@ -96,14 +95,13 @@ function Routes() {
 export interface AppProps {
   queryClient: QueryClient;
   locale: Locale;
-  token: string | null;
 }
 
-export function App({ queryClient, locale, token }: AppProps) {
+export function App({ queryClient, locale }: AppProps) {
   return (
     <QueryClientProvider client={queryClient}>
       <I18nProvider initial={locale}>
-        <SessionContext.Provider options={{ input: { token } }}>
+        <SessionContext.Provider>
           <RouteLinksProvider value={ROUTES}>
             <PaletteRegistryProvider>
               <SessionEffects queryClient={queryClient} />

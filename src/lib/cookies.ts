@@ -1,3 +1,4 @@
+/** The console's own cookies (the chosen language). Never the session: the server keeps that in an HttpOnly cookie no script can read (docs/decisions/0126). */
 export interface CookieOptions {
   maxAgeSeconds: number;
   sameSite?: 'Lax' | 'Strict';
@@ -17,9 +18,4 @@ export function readCookie(name: string): string | null {
 export function writeCookie(name: string, value: string, options: CookieOptions): void {
   // biome-ignore lint/suspicious/noDocumentCookie: Cookie Store API is async and missing in Firefox/Safari and jsdom
   document.cookie = `${name}=${encodeURIComponent(value)}; Max-Age=${options.maxAgeSeconds}; Path=/; SameSite=${options.sameSite ?? 'Lax'}${secureFlag()}`;
-}
-
-export function removeCookie(name: string): void {
-  // biome-ignore lint/suspicious/noDocumentCookie: see writeCookie
-  document.cookie = `${name}=; Max-Age=0; Path=/; SameSite=Lax${secureFlag()}`;
 }

@@ -2,19 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { testDatabaseKinds } from '../support/databases';
 import { bearer, insertUser, issueToken, type RunningApi, startApi } from './harness';
-
-// Sample values for path parameters; a parameter with a pattern gets the first sample it accepts.
-const SAMPLES = ['00000000-0000-4000-8000-000000000001', '1', '2026-01', 'sample'];
-
-function samplePath(path: string): string {
-  return path.replace(/:(\w+)(\{([^}]*)\})?/g, (_match, _name, _group, pattern?: string) => {
-    if (!pattern) return SAMPLES[0]!;
-    const accepts = new RegExp(`^(?:${pattern})$`);
-    const sample = SAMPLES.find((value) => accepts.test(value));
-    if (!sample) throw new Error(`No sample value for ${path}: add one matching ${pattern}`);
-    return sample;
-  });
-}
+import { samplePath } from './route-samples';
 
 describe.each(testDatabaseKinds())('every admin route is guarded on $name', (kind) => {
   let db: Database;

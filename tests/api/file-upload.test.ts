@@ -9,6 +9,8 @@ import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
 import { type Listening, listen } from '../../server/http/listen';
 import { UPLOAD_BODY_LIMIT_BYTES } from '../../server/http/routes';
+import type { FileStorage } from '../../server/platform/files/storage';
+import { storeFile } from '../../server/platform/files/store';
 import { openTestStorage, testFileSetups } from '../support/file-storages';
 import { bearer, chunkedUpload, count, insertUser, issueToken } from './harness';
 
@@ -19,11 +21,12 @@ describe.each(testFileSetups())('POST /v2/admin/files on $name', (setup) => {
   let server: Listening;
   let dataDir: string;
   let token: string;
+  let storage: FileStorage;
 
   beforeAll(async () => {
     db = await setup.database.open();
     dataDir = mkdtempSync(join(tmpdir(), 'upload-test-'));
-    const storage = openTestStorage(setup.storage, db, dataDir);
+    storage = openTestStorage(setup.storage, db, dataDir);
     const config = readConfig({ NODE_ENV: 'test', DATA_DIR: dataDir });
     server = await listen(createApp({ db, config, storage }), { host: '127.0.0.1', port: 0 });
     token = await issueToken(db, await insertUser(db, { email: 'admin@upload.test', admin: true }));
@@ -34,12 +37,18 @@ describe.each(testFileSetups())('POST /v2/admin/files on $name', (setup) => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const upload = (name: string, body: Buffer<ArrayBuffer>, type = 'application/pdf') =>
-    fetch(`${server.url}/v2/admin/files?name=${encodeURIComponent(name)}`, {
-      method: 'POST',
-      headers: { ...bearer(token), 'content-type': type },
-      body,
-    });
+  const upload = (name: string, body: Buffer<ArrayBuffer>, type = 'application/pdf', purpose?: string) =>
+    fetch(
+      `${server.url}/v2/admin/files?name=${encodeURIComponent(name)}${purpose ? `&purpose=${purpose}` : ''}`,
+      { method: 'POST', headers: { ...bearer(token), 'content-type': type }, body },
+    );
+  const audited = async (id: string) =>
+    (
+      await db.query<{ after: unknown }>(
+        `SELECT after FROM audit_log WHERE action = 'file.store' AND entity_id = $1 ORDER BY id`,
+        [id],
+      )
+    ).rows.map((row) => row.after);
 
   it('stores the body, answers its row, audits it, and serves it back; identical bytes answer the same row', async () => {
     const content = Buffer.from('%PDF-1.4 fatura-recibo FR 2026/77');
@@ -60,6 +69,103 @@ describe.each(testFileSetups())('POST /v2/admin/files on $name', (setup) => {
 
     const again = await upload('outro nome.pdf', Buffer.from(content));
     expect(((await again.json()) as { id: string }).id).toBe(file.id);
+  });
+
+  it('answers and audits a repeated upload with the name and type the bytes were first stored under', async () => {
+    const content = Buffer.from('%PDF-1.7 recibo repetido');
+    const first = (await (await upload('recibo.pdf', content)).json()) as { id: string };
+    const again = await upload('outro nome.png', Buffer.from(content), 'image/png');
+    expect(again.status).toBe(201);
+    const answer = await again.json();
+    expect(answer).toMatchObject({
+      id: first.id,
+      originalName: 'recibo.pdf',
+      contentType: 'application/pdf',
+    });
+    expect(await audited(first.id)).toEqual([
+      expect.objectContaining({ originalName: 'recibo.pdf', contentType: 'application/pdf' }),
+      expect.objectContaining({ originalName: 'recibo.pdf', contentType: 'application/pdf' }),
+    ]);
+  });
+
+  it.each([
+    ['a PDF declared as HTML', Buffer.from('%PDF-1.4 declarada como html'), 'text/html', 'application/pdf'],
+    [
+      'a PNG declared as a PDF',
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2]),
+      'application/pdf',
+      'image/png',
+    ],
+    ['a GIF with no declared type', Buffer.from('GIF89a\x01\x00\x01\x00'), '', 'image/gif'],
+  ])('stores %s under the type its bytes are', async (_case, content, declared, sniffed) => {
+    const response = await upload('ficheiro', content, declared);
+    expect(response.status).toBe(201);
+    const file = (await response.json()) as { id: string; contentType: string };
+    expect(file.contentType).toBe(sniffed);
+    const { rows } = await db.query<{ content_type: string }>(
+      'SELECT content_type FROM stored_files WHERE id = $1',
+      [file.id],
+    );
+    expect(rows[0]!.content_type).toBe(sniffed);
+  });
+
+  const wav = Buffer.concat([Buffer.from('RIFF\x24\x00\x00\x00WAVEfmt '), Buffer.alloc(64, 7)]);
+  it.each([
+    [
+      'HTML as an attachment',
+      Buffer.from('<!doctype html><script>alert(1)</script>'),
+      'text/html',
+      undefined,
+    ],
+    ['JavaScript as an attachment', Buffer.from('fetch("/v2/user/logout")'), 'text/javascript', undefined],
+    ['an audio recording as an attachment', wav, 'audio/wav', 'attachment'],
+    ['a PDF as a voice message', Buffer.from('%PDF-1.4 voz'), 'audio/mpeg', 'voice'],
+    ['HTML as a voice message', Buffer.from('<html><body>voz</body></html>'), 'audio/ogg', 'voice'],
+  ])(
+    'refuses %s with 415 FILE_TYPE_NOT_ALLOWED, storing and auditing nothing',
+    async (_case, content, type, purpose) => {
+      const before = { files: await count(db, 'stored_files'), audits: await count(db, 'audit_log') };
+      const response = await upload('ficheiro', content, type, purpose);
+      expect({ status: response.status, body: await response.json() }).toEqual({
+        status: 415,
+        body: { code: 'FILE_TYPE_NOT_ALLOWED' },
+      });
+      expect({ files: await count(db, 'stored_files'), audits: await count(db, 'audit_log') }).toEqual(
+        before,
+      );
+    },
+  );
+
+  it('answers 415 to a large (8 MB) body of a type not allowed, storing nothing', async () => {
+    const files = await count(db, 'stored_files');
+    const body = Buffer.concat([Buffer.from('<!doctype html>'), Buffer.alloc(8 * 1024 * 1024, 0x20)]);
+    const response = await upload('grande.html', body, 'text/html');
+    expect({ status: response.status, body: await response.json() }).toEqual({
+      status: 415,
+      body: { code: 'FILE_TYPE_NOT_ALLOWED' },
+    });
+    expect(await count(db, 'stored_files')).toBe(files);
+  });
+
+  it('stores a voice recording for the voice purpose under its audio type', async () => {
+    const response = await upload('nota.wav', Buffer.from(wav), 'application/octet-stream', 'voice');
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ originalName: 'nota.wav', contentType: 'audio/wav' });
+  });
+
+  it('sends a stored file of a type attachments do not serve as octet-stream, attachment', async () => {
+    const id = await storeFile(db, storage, {
+      content: Buffer.from('<!doctype html><p>guardado antes da verificação</p>'),
+      originalName: 'pagina.html',
+      contentType: 'text/html',
+    });
+    const response = await fetch(`${server.url}/v2/admin/attachments/${id}/download`, {
+      headers: bearer(token),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/octet-stream');
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="pagina.html"/);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('refuses a declared length over 40 MB with 413 before reading it', async () => {
@@ -83,6 +189,7 @@ describe.each(testFileSetups())('POST /v2/admin/files on $name', (setup) => {
       `${server.url}/v2/admin/files?name=big.pdf`,
       token,
       UPLOAD_BODY_LIMIT_BYTES + 1,
+      new TextEncoder().encode('%PDF-1.4'),
     );
     expect({ status: answer.status, body: JSON.parse(answer.body) }).toEqual({
       status: 413,

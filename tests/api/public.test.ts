@@ -97,6 +97,12 @@ describe.each(testDatabaseKinds())('public and admin reads over HTTP on $name', 
     };
     expect(document.openapi).toBe('3.1.0');
     expect(document.components.securitySchemes.bearer?.scheme).toBe('bearer');
+    // The console's browser authenticates with the server's session cookie instead (decision 0126).
+    expect(document.components.securitySchemes.session).toEqual({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'authorization',
+    });
     const registered = api.app.routes.filter(
       (route) => route.method !== 'ALL' && route.path.startsWith('/v2/'),
     );

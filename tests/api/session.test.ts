@@ -5,6 +5,8 @@ import { testDatabaseKinds } from '../support/databases';
 import { bearer, count, insertUser, postJson, type RunningApi, startApi } from './harness';
 
 const PASSWORD = 'correct-horse-9';
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 describe.each(testDatabaseKinds())('sign-in and session over HTTP on $name', (kind) => {
   let db: Database;
@@ -45,7 +47,7 @@ describe.each(testDatabaseKinds())('sign-in and session over HTTP on $name', (ki
     expect(profileSchema.parse(await me.json()).user.id).toBe(profile.user.id);
   });
 
-  it('stores only the hash of the token, with a 30-day expiry, and audits the sign-in', async () => {
+  it('stores only the hash of the token, with a 7-day expiry, and audits the sign-in', async () => {
     const { token, user } = (await (await login('admin@demo.pt', PASSWORD)).json()) as {
       token: string;
       user: { user: { id: string } };
@@ -57,7 +59,7 @@ describe.each(testDatabaseKinds())('sign-in and session over HTTP on $name', (ki
     );
     expect(rows[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(rows[0]!.token_hash).not.toContain(token);
-    expect(Number(rows[0]!.days)).toBe(30);
+    expect(Number(rows[0]!.days)).toBe(7);
     expect(
       await count(db, "audit_log WHERE action = 'user.login' AND actor_id = $1", [user.user.id]),
     ).toBeGreaterThan(0);
@@ -89,14 +91,31 @@ describe.each(testDatabaseKinds())('sign-in and session over HTTP on $name', (ki
     expect(again.status).toBe(401);
   });
 
-  it('refuses a token after 30 days', async () => {
+  it('refuses a token used every 7 hours once 7 days have passed since sign-in (the absolute lifetime)', async () => {
     const start = new Date('2026-03-01T10:00:00Z');
     api.clock.current = start;
     const { token } = (await (await login('admin@demo.pt', PASSWORD)).json()) as { token: string };
-    api.clock.current = new Date(start.getTime() + 29 * 86_400_000);
-    expect((await fetch(`${api.url}/v2/user/me`, { headers: bearer(token) })).status).toBe(200);
-    api.clock.current = new Date(start.getTime() + 30 * 86_400_000 + 1000);
-    expect((await fetch(`${api.url}/v2/user/me`, { headers: bearer(token) })).status).toBe(401);
+    const me = async (at: number) => {
+      api.clock.current = new Date(start.getTime() + at);
+      return (await fetch(`${api.url}/v2/user/me`, { headers: bearer(token) })).status;
+    };
+    // Never idle for 8 hours, so only the lifetime can end it.
+    for (let at = 7 * HOUR; at < 7 * DAY; at += 7 * HOUR) expect(await me(at)).toBe(200);
+    expect(await me(7 * DAY - 1000)).toBe(200);
+    expect(await me(7 * DAY + 1000)).toBe(401);
+  });
+
+  it('refuses a token unused for 8 hours (the idle timeout), each use restarting the wait', async () => {
+    const start = new Date('2026-03-10T10:00:00Z');
+    api.clock.current = start;
+    const { token } = (await (await login('admin@demo.pt', PASSWORD)).json()) as { token: string };
+    const me = async (at: number) => {
+      api.clock.current = new Date(start.getTime() + at);
+      return (await fetch(`${api.url}/v2/user/me`, { headers: bearer(token) })).status;
+    };
+    expect(await me(8 * HOUR - 1000)).toBe(200);
+    expect(await me(16 * HOUR - 2000)).toBe(200);
+    expect(await me(24 * HOUR)).toBe(401);
   });
 
   it.each([

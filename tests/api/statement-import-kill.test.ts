@@ -2,7 +2,6 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatementImportJob } from '../../contract/statement-import';
 import { parseStatement } from '../../domain/statements/detect';
-import { statementLineKeys } from '../../domain/statements/line-key';
 import { readConfig } from '../../server/config';
 import { type Database, openDatabase } from '../../server/db/client';
 import { prepareDatabase } from '../../server/platform/bootstrap';
@@ -28,15 +27,16 @@ async function eventually<T>(what: string, attempt: () => Promise<T | null>): Pr
   throw new Error(`never happened: ${what}`);
 }
 
-/** 20,000 movements of 2031 (dates no seeded line has), consultation prices repeating. */
+/** The payout the first movement pays: matching it locks the payout, where the import is held. */
+const PAYOUT = 'po_KILL2031';
+
+/** 20,000 movements of 2031 (dates no seeded line has), consultation prices repeating; the first names a payout. */
 const LINES: CsvLine[] = Array.from({ length: 20_000 }, (_, i) => ({
   date: `${String((i % 28) + 1).padStart(2, '0')}-${String((Math.floor(i / 28) % 12) + 1).padStart(2, '0')}-2031`,
-  description: `TRF SEPA CONSULTA ${i}`,
+  description: i === 0 ? `TRF STRIPE PAYMENTS ${PAYOUT}` : `TRF SEPA CONSULTA ${i}`,
   cents: [25_00, 30_00, 45_00, -3_50][i % 4]!,
   counterparty: 'Clínica Médica do Porto, Lda',
 }));
-/** The import is held at this line: past the first INSERTs, which are then written but not committed. */
-const HELD_AT = 16_000;
 
 /**
  * Issue 12: a server killed (-9) in the middle of an import leaves nothing half-written, and the same
@@ -67,9 +67,11 @@ describe.skipIf(!serverUrl)('a statement import killed in the middle', () => {
 
   it('nothing of it is written, its job ends FAILED, and the same upload then imports every line', async () => {
     const bytes = statementCsv(LINES);
-    const parsed = parseStatement(bytes);
-    expect(parsed.entries).toHaveLength(LINES.length);
-    const heldKey = statementLineKeys(parsed.accountIban ?? '', parsed.entries)[HELD_AT]!;
+    expect(parseStatement(bytes).entries).toHaveLength(LINES.length);
+    await db.query(
+      `INSERT INTO provider_payouts (provider_payout_id, amount_cents, payout_date) VALUES ($1, 2500, '2031-01-01')`,
+      [PAYOUT],
+    );
     const before = {
       files: await count(db, 'statement_files'),
       lines: await count(db, 'statement_lines'),
@@ -77,18 +79,14 @@ describe.skipIf(!serverUrl)('a statement import killed in the middle', () => {
       stored: await count(db, 'stored_files'),
     };
 
-    // Another transaction holds one of the file's keys, uncommitted: the import's INSERT reaching it
-    // waits to learn whether that line exists, with the earlier lines already written in its transaction.
+    // Another transaction holds the payout the first line pays: once every line is written in the
+    // import's transaction, linking that line waits for the payout's lock (its over-match check).
     const holder = new pg.Client({ connectionString: database.url });
     await holder.connect();
     await holder.query('BEGIN');
     const { rows: held } = await holder.query<{ id: string }>(
-      `WITH f AS (INSERT INTO stored_files (original_name, content_type, size_bytes, sha256, storage_key)
-                  VALUES ('held.csv', 'text/csv', 1, repeat('a', 64), 'held/held') RETURNING id),
-            s AS (INSERT INTO statement_files (file_id, format, sha256) SELECT id, 'CSV', repeat('b', 64) FROM f RETURNING id)
-       INSERT INTO statement_lines (statement_file_id, line_number, dedup_key, bank_amount_cents, bank_date)
-       SELECT id, 1, $1, 1, '2031-01-01' FROM s RETURNING id`,
-      [heldKey],
+      'SELECT id FROM provider_payouts WHERE provider_payout_id = $1 FOR UPDATE',
+      [PAYOUT],
     );
     expect(held).toHaveLength(1);
 
@@ -96,18 +94,19 @@ describe.skipIf(!serverUrl)('a statement import killed in the middle', () => {
     expect(started.status).toBe(202);
     const { job } = (await started.json()) as { job: StatementImportJob };
     const waitingInsert = `SELECT count(*)::int AS n FROM pg_stat_activity
-       WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO statement_lines%'`;
-    await eventually('the import waiting at the held line', async () =>
+       WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO statement_line_matches%'`;
+    await eventually('the import waiting at the held payout', async () =>
       (await db.query<{ n: number }>(waitingInsert)).rows[0]!.n > 0 ? true : null,
     );
-    const progress = await eventually('a heartbeat with progress', async () => {
-      const { rows } = await db.query<{ done: number }>(
-        `SELECT done FROM statement_import_jobs WHERE id = $1 AND status = 'RUNNING' AND done > 0`,
-        [job.id],
+    // Every line is written in the import's transaction (its heartbeat says so); it waits while matching.
+    const progress = await eventually('a heartbeat with every line written', async () => {
+      const { rows } = await db.query<{ done: number; phase: string }>(
+        `SELECT done, phase FROM statement_import_jobs WHERE id = $1 AND status = 'RUNNING' AND done = $2`,
+        [job.id, LINES.length],
       );
-      return rows[0]?.done ?? null;
+      return rows[0] ?? null;
     });
-    expect(progress).toBeLessThan(LINES.length);
+    expect(progress).toEqual({ done: LINES.length, phase: 'matching' });
 
     await a!.killHard();
     a = undefined;

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KnownLines } from '../../contract/statement-import';
 import { parseStatement } from '../../domain/statements/detect';
-import { statementLineKeys } from '../../domain/statements/line-key';
 import type { Database } from '../../server/db/client';
 import { UPLOAD_BODY_LIMIT_BYTES } from '../../server/http/routes';
 import { testDatabaseKinds } from '../support/databases';
 import { bearer, count, insertUser, issueToken, type RunningApi, startApi } from './harness';
 import {
+  askKnownLines,
   type CsvLine,
   finishedJob,
   importPath,
@@ -105,17 +104,10 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
 
   it('an overlapping statement: the preview learns which lines are known and from which file; only the new ones go in', async () => {
     const overlapping = statementCsv(MAY.slice(3, 9));
-    const parsed = parseStatement(overlapping);
-    const keys = statementLineKeys(parsed.accountIban ?? '', parsed.entries);
-    const known = await fetch(`${api.url}/v2/admin/statements/known-lines`, {
-      method: 'POST',
-      headers: { ...bearer(client.token), 'content-type': 'application/json' },
-      body: JSON.stringify({ keys }),
-    });
-    expect(known.status).toBe(200);
-    const answer = (await known.json()) as KnownLines;
-    expect(answer.known.map((k) => k.key).sort()).toEqual(keys.slice(0, 3).sort());
-    expect(new Set(answer.known.map((k) => k.fileName))).toEqual(new Set(['extrato-maio.csv']));
+    const [answer] = await askKnownLines(client, overlapping);
+    expect(answer!.known.map((k) => k.key).sort()).toEqual(answer!.keys.slice(0, 3).sort());
+    expect(new Set(answer!.known.map((k) => k.fileName))).toEqual(new Set(['extrato-maio.csv']));
+    expect(new Set(answer!.known.map((k) => k.reason))).toEqual(new Set(['SAME_CONTENT']));
 
     const { job } = await importStatement(client, overlapping, 'extrato-maio-2.csv');
     expect(job).toMatchObject({ status: 'DONE', result: { newLines: 3, duplicatesSkipped: 3 } });

@@ -17,6 +17,8 @@ if (!serverUrl)
 const MiB = 1_048_576;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer());
+/** Random bytes behind a WAV header: what the voice upload sniffs as audio/wav (issue 28). */
+const wavOf = (size: number) => Buffer.concat([Buffer.from('RIFF\0\0\0\0WAVE'), randomBytes(size - 12)]);
 
 /** Polls a condition the other processes will make true; the bound only turns a hang into a failure. */
 async function eventually(what: string, condition: () => Promise<boolean>): Promise<void> {
@@ -56,7 +58,7 @@ describe.skipIf(!serverUrl)('two server processes on one PostgreSQL database', (
   });
 
   const upload = (instance: ServerProcess, content: Buffer<ArrayBuffer>, name: string) =>
-    fetch(`${instance.url}/v2/admin/files?name=${encodeURIComponent(name)}`, {
+    fetch(`${instance.url}/v2/admin/files?purpose=voice&name=${encodeURIComponent(name)}`, {
       method: 'POST',
       headers: { ...bearer(token), 'content-type': 'audio/wav' },
       body: content,
@@ -65,7 +67,7 @@ describe.skipIf(!serverUrl)('two server processes on one PostgreSQL database', (
     fetch(`${instance.url}${path}`, { headers: { ...bearer(token), ...headers } });
 
   it('serves through B what A stored: whole, byte ranges across chunks, If-Range and 416', async () => {
-    const content = randomBytes(3 * MiB + 12_345);
+    const content = wavOf(3 * MiB + 12_345);
     const stored = await upload(a!, content, 'mensagem longa.wav');
     expect(stored.status).toBe(201);
     const file = (await stored.json()) as { id: string; sha256: string; sizeBytes: number };
@@ -120,7 +122,7 @@ describe.skipIf(!serverUrl)('two server processes on one PostgreSQL database', (
   });
 
   it('A killed (-9) while it streams an upload: nothing half-stored exists or is served; the retry succeeds', async () => {
-    const content = randomBytes(24 * MiB);
+    const content = wavOf(24 * MiB);
     const before = {
       chunks: await count(db, 'stored_file_chunks'),
       contents: await count(db, 'stored_contents'),
@@ -131,7 +133,7 @@ describe.skipIf(!serverUrl)('two server processes on one PostgreSQL database', (
     const uploadsInFlight = async () => (await db.query<{ n: number }>(writing)).rows[0]!.n;
 
     // Half the file goes out, then the client waits (as a slow phone would) with the request open.
-    const url = new URL(`${a!.url}/v2/admin/files?name=grande.wav`);
+    const url = new URL(`${a!.url}/v2/admin/files?purpose=voice&name=grande.wav`);
     const outgoing = request(url, {
       method: 'POST',
       headers: { ...bearer(token), 'content-type': 'audio/wav', 'transfer-encoding': 'chunked' },

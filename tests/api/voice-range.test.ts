@@ -155,4 +155,30 @@ describe.each(testFileSetups())('voice messages streamed with ranges on $name', 
       body: { code: 'FILE_NOT_FOUND' },
     });
   });
+
+  it.each([
+    ['an HTML page', 'pagina.html', 'text/html', '<!doctype html><script>alert(1)</script>'],
+    ['a PDF', 'relatorio.pdf', 'application/pdf', '%PDF-1.4 nao e voz'],
+  ])(
+    'sends %s stored as a voice message as octet-stream, attachment — never inline',
+    async (_case, name, type, text) => {
+      const fileId = await storeFile(world.db, world.storage, {
+        content: Buffer.from(text),
+        originalName: name,
+        contentType: type,
+      });
+      const { rows } = await world.db.query<{ id: string }>(
+        `INSERT INTO case_messages (case_id, sender_id, type, voice_file_id, voice_duration_ms)
+       SELECT id, customer_id, 'VOICE', $1, 1000 FROM cases LIMIT 1 RETURNING id`,
+        [fileId],
+      );
+      const response = await world.get(`/v2/admin/case/voice/${rows[0]!.id}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/octet-stream');
+      expect(response.headers.get('content-disposition')).toMatch(
+        new RegExp(`^attachment; filename="${name}"`),
+      );
+      expect((await bytesOf(response)).toString()).toBe(text);
+    },
+  );
 });

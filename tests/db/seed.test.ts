@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateIBAN } from 'ibantools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPain001 } from '../../domain/sepa/read-pain001';
 import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/client';
@@ -196,6 +197,39 @@ describe.each(testDatabaseKinds())('demo seed on $name', (kind) => {
       'SELECT f.sha256 FROM statement_files s JOIN stored_files f ON f.id = s.file_id LIMIT 1',
     );
     expect((await readAll(storage.get(statement.rows[0]!.sha256))).toString('utf8')).toContain('Data Mov.;');
+  });
+
+  it('stores the XML of every SEPA file the console offers to download, as the file and its transfers say', async () => {
+    const files = await db.query<{
+      id: string;
+      msg_id: string;
+      payment_info_id: string;
+      status: string;
+      amount_cents: string;
+      sha256: string | null;
+    }>(
+      `SELECT s.id, s.msg_id, s.payment_info_id, s.status, s.amount_cents::text, f.sha256
+         FROM sepa_files s LEFT JOIN stored_files f ON f.id = s.xml_file_id ORDER BY s.msg_id`,
+    );
+    const generated = files.rows.filter((file) => file.status === 'GENERATED');
+    expect(generated.length).toBeGreaterThan(0);
+    for (const file of generated) {
+      expect(file.sha256, file.msg_id).not.toBeNull();
+      const read = readPain001((await readAll(storage.get(file.sha256!))).toString('utf8'));
+      if (!read.ok) throw new Error(`${file.msg_id}: ${read.code}`);
+      const transfers = await db.query<{ end_to_end_id: string; amount_cents: string }>(
+        'SELECT end_to_end_id, amount_cents::text FROM sepa_transactions WHERE sepa_file_id = $1 ORDER BY end_to_end_id',
+        [file.id],
+      );
+      expect(read.file.messageId).toBe(file.msg_id);
+      expect(read.file.payments.map((p) => p.paymentInformationId)).toEqual([file.payment_info_id]);
+      expect(
+        read.file.payments[0]!.transactions.map((t) => [t.endToEndId, String(t.amountCents)]).sort(),
+      ).toEqual(transfers.rows.map((t) => [t.end_to_end_id, t.amount_cents]));
+      expect(String(read.file.payments[0]!.transactions.reduce((sum, t) => sum + t.amountCents!, 0))).toBe(
+        file.amount_cents,
+      );
+    }
   });
 });
 

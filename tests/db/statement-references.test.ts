@@ -167,11 +167,12 @@ describe.each(testDatabaseKinds())('statement references on $name', (kind) => {
   });
 
   it('holds exactly the foreign keys’ references, each checked on write and kept on delete and truncate', async () => {
-    const { rows: keys } = await db.query<{ child: string }>(
-      `SELECT conrelid::regclass::text AS child FROM pg_constraint
+    const { rows: keys } = await db.query<{ child: string; name: string }>(
+      `SELECT conrelid::regclass::text AS child, conname AS name FROM pg_constraint
         WHERE contype = 'f' AND conrelid::regclass::text IN ('statement_lines', 'statement_line_matches', 'statement_line_history')`,
     );
-    expect(keys).toEqual([]);
+    // The one native key: a line's statement within its file (migration 0034, docs/decisions/0121).
+    expect(keys).toEqual([{ child: 'statement_lines', name: 'statement_lines_statement_fkey' }]);
     const { rows } = await db.query<{ on: string; definition: string }>(
       `SELECT tgrelid::regclass::text AS on, pg_get_triggerdef(oid) AS definition FROM pg_trigger
         WHERE tgfoid IN ('check_references'::regproc, 'references_deleted'::regproc)`,
@@ -410,10 +411,12 @@ describe.each(testDatabaseKinds())('statement references on $name', (kind) => {
       code: FEATURE_NOT_SUPPORTED,
       message: expect.stringContaining(`rows of "${child}" name it`),
     });
-    // A key's CASCADE emptied the lines too; now they are named, or the truncation is refused.
-    await expect(db.query('TRUNCATE statement_files CASCADE')).rejects.toMatchObject(
-      refusedNaming('statement_lines'),
-    );
+    // The lines name their statement by a native key (migration 0034), so a file is truncated only with
+    // its statements and their lines (TRUNCATE … CASCADE empties them, as the file's key did before 0030).
+    await expect(db.query('TRUNCATE statement_files')).rejects.toMatchObject({
+      code: FEATURE_NOT_SUPPORTED,
+      message: expect.stringContaining('referenced in a foreign key constraint'),
+    });
     await expect(db.query('TRUNCATE provider_payouts')).rejects.toMatchObject(
       refusedNaming('statement_line_matches'),
     );

@@ -64,9 +64,10 @@ describe.skipIf(!hasChromium)('console in Chromium', () => {
     await page.getByRole('heading', { name: ptPT.routes.home, level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
     expect(await page.title()).toBe(`${ptPT.routes.home} Admin Panel - v2`);
+    // Set by the server (docs/decisions/0126): out of the page's scripts' reach, never sent cross-site.
     const cookie = await authCookie();
-    expect(cookie?.sameSite).toBe('Lax');
-    expect(cookie?.path).toBe('/');
+    expect(cookie).toMatchObject({ sameSite: 'Strict', path: '/', httpOnly: true, secure: true });
+    expect(await page.evaluate(() => document.cookie)).not.toContain('authorization=');
     // The seeded professionals, counted here, not by the endpoint under test.
     const { rows } = await server.db.query<{ status: string; n: number }>(
       `SELECT status, count(*)::int AS n FROM users

@@ -85,8 +85,8 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
     }
     // The SEPA file of exactly these doctors, through the API the SEPA screen uses.
     const generated = await page.evaluate(async (professionalIds) => {
-      const token = decodeURIComponent(document.cookie.match(/authorization=([^;]+)/)?.[1] ?? '');
-      const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+      // The browser sends the session cookie (HttpOnly, the page cannot read it) and its Origin.
+      const headers = { 'Content-Type': 'application/json' };
       const made = await fetch('/v2/admin/settlement/sepa/', {
         method: 'POST',
         headers: { ...headers, 'Idempotency-Key': crypto.randomUUID() },

@@ -1,11 +1,12 @@
 import { expect } from 'vitest';
-import { NOT_ALLOWED_CODE, type Profile, type SessionInput, sessionMachine } from '../../machines/session';
+import { NOT_ALLOWED_CODE, type Profile, sessionMachine } from '../../machines/session';
 import { adminProfile } from '../fixtures/profiles';
 import { describeModel, type Expected, type ModelEvent, type Observed } from './model';
 
 /**
- * The session as the specification (§4 Session, § authenticated guard) and docs/decisions/0020
- * describe it, written without reading the machine.
+ * The session as the specification (§4 Session, § authenticated guard) and docs/decisions/0020 and
+ * 0126 describe it, written without reading the machine. The token is the server's HttpOnly cookie:
+ * the console never holds it, so every load asks the server who is signed in.
  */
 
 const admin: Profile = adminProfile;
@@ -14,10 +15,6 @@ const CREDENTIALS = { email: 'admin@example.com', password: 'secret-pass' };
 const CAME_FROM = '/customers?q=x';
 
 interface SessionExpected extends Expected {
-  /** The `authorization` cookie, as the console's cookie actions leave it. */
-  cookie: string | null;
-  /** The token the session holds (sent on logout). */
-  token: string | null;
   user: Profile | null;
   /** The code the login screen explains. */
   loginError: string | null;
@@ -25,15 +22,7 @@ interface SessionExpected extends Expected {
   redirectPath: string | null;
 }
 
-type World = { cookie: string | null };
-
-const signedOut = (e: SessionExpected): SessionExpected => ({
-  ...e,
-  state: 'loggedOut',
-  cookie: null,
-  token: null,
-  user: null,
-});
+const signedOut = (e: SessionExpected): SessionExpected => ({ ...e, state: 'loggedOut', user: null });
 /** Any 401 clears the session and records where the admin was, whatever was happening. */
 const unauthorized = (e: SessionExpected, ev: ModelEvent): SessionExpected => ({
   ...signedOut(e),
@@ -41,25 +30,21 @@ const unauthorized = (e: SessionExpected, ev: ModelEvent): SessionExpected => ({
 });
 const isAdmin = (profile: Profile) => profile.adminData !== null;
 
-/** What every state shows beyond its name: the cookie, the session's user, the login screen's inputs. */
+/** What every state shows beyond its name: the session's user, the login screen's inputs. */
 function looks(authenticated: boolean) {
-  return ({ world, snapshot }: Observed<World>, e: SessionExpected) => {
-    expect(world.cookie, 'authorization cookie').toBe(e.cookie);
+  return ({ snapshot }: Observed<undefined>, e: SessionExpected) => {
     expect(snapshot.hasTag('authenticated'), 'guards let the admin in').toBe(authenticated);
-    expect(snapshot.context.token, 'token').toBe(e.token);
+    expect(snapshot.context, 'no token in the console').not.toHaveProperty('token');
     expect(snapshot.context.user, 'user').toEqual(e.user);
     expect(snapshot.context.loginError, 'login screen error').toBe(e.loginError);
     expect(snapshot.context.redirectPath, 'redirect path').toBe(e.redirectPath);
   };
 }
 
-describeModel<SessionInput, World, SessionExpected>({
+describeModel<undefined, undefined, SessionExpected>({
   name: 'session',
   machine: sessionMachine,
-  starts: [
-    { name: 'no cookie', input: { token: null } },
-    { name: 'cookie tok-cookie', input: { token: 'tok-cookie' } },
-  ],
+  starts: [{ name: 'page load', input: undefined }],
   events: {
     login: { type: 'session.login', ...CREDENTIALS },
     logout: { type: 'session.logout' },
@@ -94,32 +79,16 @@ describeModel<SessionInput, World, SessionExpected>({
   serializeState: (s) =>
     JSON.stringify({
       value: s.value,
-      token: s.context.token,
       user: s.context.user?.user.id ?? null,
       loginError: s.context.loginError,
       redirectPath: s.context.redirectPath,
     }),
   actors: ['fetchCurrentUser', 'login', 'logout'],
-  world: (input) => {
-    const world: World = { cookie: input.token };
-    return {
-      world,
-      actions: {
-        persistToken: (_: unknown, params: { token: string }) => {
-          world.cookie = params.token;
-        },
-        forgetToken: () => {
-          world.cookie = null;
-        },
-      },
-    };
-  },
-  // On load, a cookie means the current user is fetched with it; no cookie means signed out.
-  initial: ({ token }) => ({
-    state: token ? 'loadingUser' : 'loggedOut',
-    requests: token ? [{ actor: 'fetchCurrentUser', input: { token } }] : [],
-    cookie: token,
-    token,
+  world: () => ({ world: undefined }),
+  // On load the current user is fetched: only the server knows whether the browser's cookie is live.
+  initial: () => ({
+    state: 'loadingUser',
+    requests: [{ actor: 'fetchCurrentUser', input: undefined }],
     user: null,
     loginError: null,
     redirectPath: null,
@@ -131,12 +100,13 @@ describeModel<SessionInput, World, SessionExpected>({
         isAdmin(ev.output as Profile)
           ? { ...e, state: 'loggedIn', user: ev.output as Profile }
           : signedOut(e),
-      // A check that got no verdict on the token (aborted by leaving the page, offline, server down)
-      // shows the login screen but keeps the cookie, so a reload resumes the session.
+      // A check that got no verdict on the session (aborted by leaving the page, offline, server
+      // down) shows the login screen with the error; the server's cookie is untouched, so a reload
+      // resumes the session.
       'xstate.error.actor.fetchCurrentUser': (e, ev) => {
         const { status, code } = ev.error as { status: number; code: string | null };
         if (status === 401 || status === 403) return signedOut(e);
-        return { ...signedOut(e), cookie: e.cookie, loginError: code ?? 'GENERIC_ERROR' };
+        return { ...signedOut(e), loginError: code ?? 'GENERIC_ERROR' };
       },
       'session.unauthorized': unauthorized,
     },
@@ -150,11 +120,12 @@ describeModel<SessionInput, World, SessionExpected>({
       'session.unauthorized': unauthorized,
     },
     loggingIn: {
-      // Token saved, user set; a profile without admin data is refused like a wrong password.
+      // User set (the token stays in the server's cookie); a profile without admin data is refused
+      // like a wrong password.
       'xstate.done.actor.login': (e, ev) => {
-        const { token, user } = ev.output as { token: string; user: Profile };
+        const { user } = ev.output as { user: Profile };
         return isAdmin(user)
-          ? { ...e, state: 'loggedIn', token, cookie: token, user, loginError: null }
+          ? { ...e, state: 'loggedIn', user, loginError: null }
           : { ...e, state: 'loggedOut', loginError: NOT_ALLOWED_CODE };
       },
       // The login screen explains the server's code; a failure without one is generic.
@@ -169,7 +140,7 @@ describeModel<SessionInput, World, SessionExpected>({
       'session.logout': (e) => ({
         ...e,
         state: 'loggingOut',
-        requests: [...e.requests, { actor: 'logout', input: { token: e.token } }],
+        requests: [...e.requests, { actor: 'logout', input: undefined }],
       }),
       'session.unauthorized': unauthorized,
     },
@@ -188,9 +159,8 @@ describeModel<SessionInput, World, SessionExpected>({
       looks(true)(observed, e);
       // Only an admin is ever signed in (the `authenticated` guard of the specification).
       expect(observed.snapshot.context.user?.adminData).toEqual({ permissions: [] });
-      expect(observed.world.cookie).not.toBeNull();
     },
-    // The admin is out as soon as they ask; the cookie goes once the server has answered.
+    // The admin is out as soon as they ask; the server ends the session and clears its cookie.
     loggingOut: looks(false),
   },
 });

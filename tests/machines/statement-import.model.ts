@@ -115,6 +115,8 @@ const SUMMARY = {
   matched: 1,
   suggested: 0,
   unmatched: 1,
+  statements: 2,
+  skipped: 0,
 };
 
 type File = { name: string; size: number };

@@ -5,7 +5,7 @@ import { STATEMENT_HISTORY_ACTIONS, STATEMENT_LINE_KINDS } from '../../contract/
 import { STATEMENT_IMPORT_PHASES } from '../../contract/statement-import';
 import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES, STATEMENT_LINE_STATUSES } from '../../contract/statuses';
 import { REASON_CODES } from '../../domain/sepa/reason-codes';
-import { CSV_FIELDS } from '../../domain/statements/types';
+import { CSV_FIELDS, PARSE_ERROR_CODES } from '../../domain/statements/types';
 import { REFUSAL_REASONS } from '../../machines/statement-import';
 import { ERROR_CODES, VALIDATION_CODES } from '../../src/i18n/error-codes';
 import { femaleKey, GENDERED_KEYS } from '../../src/i18n/gender';
@@ -52,6 +52,7 @@ const dynamicKeys = [
   ...STATEMENT_IMPORT_PHASES.map((phase) => `statements.import.phase.${phase}`),
   ...REFUSAL_REASONS.map((reason) => `statements.refused.${reason}`),
   ...CSV_FIELDS.map((field) => `statements.mapping.fields.${field}`),
+  ...PARSE_ERROR_CODES.map((code) => `statements.parseErrors.${code}`),
   ...STATEMENT_LINE_KINDS.map((kind) => `statements.kind.${kind}`),
   ...STATEMENT_LINE_STATUSES.map((status) => `statements.status.${status}`),
   ...STATEMENT_HISTORY_ACTIONS.map((action) => `statements.history.${action}`),

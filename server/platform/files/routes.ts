@@ -1,12 +1,14 @@
 import { errorBodySchema } from '../../../contract/common';
 import { fileUploadQuerySchema, storedFileSchema } from '../../../contract/files';
+import { allowedFileType, FILE_PURPOSE_TYPES, FILE_SIGNATURE_BYTES } from '../../../domain/file-type';
 import { actorOf, ID, idParams } from '../../http/actor';
 import { type RouteRegistry, UPLOAD_BODY_LIMIT_BYTES } from '../../http/routes';
 import { sendStoredFile } from '../../http/send-file';
 import { refusingOversize, requestBody } from '../../http/stream';
 import { mutation } from '../mutation';
 import { refuse } from '../refusal';
-import { findStoredFile, recordStoredFile } from './store';
+import { readHead } from './storage';
+import { findStoredFile, recordStoredFileRow } from './store';
 
 export function registerAttachmentRoutes(routes: RouteRegistry): void {
   routes.add({
@@ -26,7 +28,11 @@ export function registerAttachmentRoutes(routes: RouteRegistry): void {
     async handler(c, { params }) {
       const file = await findStoredFile(c.var.deps.db, params.id);
       if (!file) throw refuse('ATTACHMENT_NOT_FOUND');
-      return sendStoredFile(c, file, { disposition: 'attachment', missingCode: 'ATTACHMENT_NOT_FOUND' });
+      return sendStoredFile(c, file, {
+        disposition: 'attachment',
+        servedTypes: FILE_PURPOSE_TYPES.attachment,
+        missingCode: 'ATTACHMENT_NOT_FOUND',
+      });
     },
   });
 
@@ -34,36 +40,47 @@ export function registerAttachmentRoutes(routes: RouteRegistry): void {
     method: 'post',
     path: '/v2/admin/files',
     summary:
-      'Store a file: the body is the file (up to 40 MB, streamed into the storage), its type in Content-Type',
+      'Store a file: the body is the file (up to 40 MB, streamed into the storage); its type is sniffed from its bytes',
     tags: ['attachments'],
     auth: 'admin',
     query: fileUploadQuerySchema,
     maxBodyBytes: UPLOAD_BODY_LIMIT_BYTES,
-    rawBody: { description: 'The file itself, streamed into the storage; its type in Content-Type' },
+    rawBody: {
+      description:
+        'The file itself, streamed into the storage. Its Content-Type is not trusted: the type stored is the one its bytes are',
+    },
     responses: {
       201: {
-        description: 'Stored (identical content is stored once: its row is answered)',
+        description:
+          'Stored (identical content is stored once: its row is answered, with the name and type it was first stored under)',
         schema: storedFileSchema,
       },
       413: { description: 'PAYLOAD_TOO_LARGE: over 40 MB; nothing was stored', schema: errorBodySchema },
+      415: {
+        description:
+          "FILE_TYPE_NOT_ALLOWED: the bytes are none of the purpose's types (attachment: PDF, JPEG, PNG, GIF, WebP; voice: MP3, OGG, WAV, M4A, WebM); nothing was stored",
+        schema: errorBodySchema,
+      },
     },
     async handler(c, { query }) {
       const { db, storage } = c.var.deps;
-      const contentType = c.req.header('content-type')?.trim() || 'application/octet-stream';
-      const stored = await refusingOversize(
-        storage.put(requestBody(c), { maxBytes: UPLOAD_BODY_LIMIT_BYTES }),
-      );
-      const file = { originalName: query.name, contentType, ...stored };
-      const id = await mutation(
+      const { head, content, release } = await readHead(requestBody(c), FILE_SIGNATURE_BYTES);
+      const contentType = allowedFileType(head, query.purpose);
+      if (!contentType) {
+        await release();
+        throw refuse('FILE_TYPE_NOT_ALLOWED');
+      }
+      const stored = await refusingOversize(storage.put(content, { maxBytes: UPLOAD_BODY_LIMIT_BYTES }));
+      const file = await mutation(
         db,
         actorOf(c),
         { action: 'file.store', entityType: 'stored_file' },
         async (tx) => {
-          const id = await recordStoredFile(tx, stored, file);
-          return { result: id, entityId: id, after: file };
+          const row = await recordStoredFileRow(tx, stored, { originalName: query.name, contentType });
+          return { result: row, entityId: row.id, after: row };
         },
       );
-      return c.json({ id, ...file }, 201);
+      return c.json(file, 201);
     },
   });
 }

@@ -41,11 +41,23 @@ export async function recordStoredFile(
   stored: StoredContent,
   file: Pick<NewStoredFile, 'originalName' | 'contentType' | 'id'>,
 ): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(
+  return (await recordStoredFileRow(db, stored, file)).id;
+}
+
+/**
+ * As recordStoredFile, answering the row as it is stored: when the bytes were stored before, under the
+ * name and type of that first upload, which is what a repeated upload must answer and audit.
+ */
+export async function recordStoredFileRow(
+  db: Queryable,
+  stored: StoredContent,
+  file: Pick<NewStoredFile, 'originalName' | 'contentType' | 'id'>,
+): Promise<Omit<StoredFile, 'sha256'> & StoredContent> {
+  const { rows } = await db.query<Omit<StoredFile, 'sha256'>>(
     `INSERT INTO stored_files (id, original_name, content_type, size_bytes, sha256, storage_key)
      VALUES (coalesce($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6)
      ON CONFLICT (storage_key) DO UPDATE SET storage_key = EXCLUDED.storage_key
-     RETURNING id`,
+     RETURNING id, original_name AS "originalName", content_type AS "contentType"`,
     [
       file.id ?? null,
       file.originalName,
@@ -55,7 +67,7 @@ export async function recordStoredFile(
       storageKeyOf(stored.sha256),
     ],
   );
-  return rows[0]!.id;
+  return { ...rows[0]!, ...stored };
 }
 
 /** A stored_files row as the senders need it. */

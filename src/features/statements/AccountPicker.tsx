@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { checkIban, type IbanError, normalizeIban } from '../../../domain/iban';
 import { formatCents } from '../../../domain/money';
-import { fetchStatementAccounts, type StatementAccount, statementKeys } from '../../api/statements';
+import { fetchStatementAccounts, type StatementAccountRow, statementKeys } from '../../api/statements';
 import { useI18n } from '../../i18n/i18n';
 import { formatDate } from '../../kernel/dates';
 import { printedIban } from './iban-format';
@@ -17,7 +17,10 @@ const IBAN_ERRORS: Record<IbanError, string> = {
 };
 
 /** The known accounts whose IBAN holds what was typed (spaces and case ignored). */
-export function matchingAccounts(accounts: readonly StatementAccount[], typed: string): StatementAccount[] {
+export function matchingAccounts(
+  accounts: readonly StatementAccountRow[],
+  typed: string,
+): StatementAccountRow[] {
   const wanted = typed.replace(/\s+/g, '').toUpperCase();
   return accounts.filter((account) => account.accountIban.includes(wanted));
 }

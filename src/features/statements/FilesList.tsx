@@ -2,9 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { formatCents } from '../../../domain/money';
 import {
+  type BankStatement,
   markStatementFileReconciled,
   type StatementFileRow,
-  type StatementFileStatement,
   statementKeys,
 } from '../../api/statements';
 import { errorCodeKey } from '../../i18n/error-codes';
@@ -40,7 +40,7 @@ export function FilesList({ files }: { files: readonly StatementFileRow[] }) {
   const money = (cents: number | null) => (cents === null ? '—' : formatCents(cents, locale, 'EUR'));
   const period = (start: string, end: string) =>
     t('statements.statement.period', { start: formatDate(start, locale), end: formatDate(end, locale) });
-  const continuity = (statement: StatementFileStatement) => {
+  const continuity = (statement: BankStatement) => {
     if (statement.continuity !== 'GAP') return t(CONTINUITY[statement.continuity]);
     const gap = money(statement.gapCents);
     return statement.previousPeriodStart && statement.previousPeriodEnd
@@ -92,7 +92,7 @@ export function FilesList({ files }: { files: readonly StatementFileRow[] }) {
               <td className="money">{money(file.closingBalanceCents)}</td>
               <td>{t(file.balanceConsistent ? 'statements.files.yes' : 'statements.files.no')}</td>
               <td>
-                {file.statements && file.statements.length > 0 ? (
+                {file.statements.length > 0 ? (
                   <ul className="statement-file-statements">
                     {file.statements.map((statement) => (
                       <li key={statement.id} data-continuity={statement.continuity}>

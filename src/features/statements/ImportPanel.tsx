@@ -273,17 +273,13 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
         <div role="status" className="statement-result" data-testid="statement-result">
           <p>{t('statements.result.title', { file: job.fileName ?? context.file?.name ?? '' })}</p>
           <ul>
-            {job.result.statements === undefined ? null : (
-              <li>{t('statements.result.statements', { count: job.result.statements })}</li>
-            )}
+            <li>{t('statements.result.statements', { count: job.result.statements })}</li>
             <li>{t('statements.result.newLines', { count: job.result.newLines })}</li>
             <li>{t('statements.result.duplicatesSkipped', { count: job.result.duplicatesSkipped })}</li>
             <li>{t('statements.result.matched', { count: job.result.matched })}</li>
             <li>{t('statements.result.suggested', { count: job.result.suggested })}</li>
             <li>{t('statements.result.unmatched', { count: job.result.unmatched })}</li>
-            {job.result.skipped === undefined ? null : (
-              <li>{t('statements.result.skipped', { count: job.result.skipped })}</li>
-            )}
+            <li>{t('statements.result.skipped', { count: job.result.skipped })}</li>
           </ul>
           <button type="button" data-focus-home onClick={() => actor.send({ type: 'cancel' })}>
             {t('statements.import.close')}

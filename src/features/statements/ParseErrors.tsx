@@ -10,8 +10,8 @@ const ADVICE: Record<StatementFormat, string> = {
 };
 
 /**
- * The file's problems, each translated (`statements.parseErrors.<CODE>`, the code itself until its text
- * exists) with its line, and the advice that fits the format.
+ * The file's problems, each translated (`statements.parseErrors.<CODE>`, every parser code has its text)
+ * with its line, and the advice that fits the format.
  */
 export function ParseErrors(props: {
   format: StatementFormat;
@@ -19,7 +19,7 @@ export function ParseErrors(props: {
   count: number;
 }) {
   const { t, locale } = useI18n();
-  const describe = (code: string) => t(`statements.parseErrors.${code}`) || code;
+  const describe = (code: ParseError['code']) => t(`statements.parseErrors.${code}`);
   return (
     <div className="statement-errors" role="alert" data-testid="statement-errors">
       <p>

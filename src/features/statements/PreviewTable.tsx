@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useSyncExternalStore } from 'react';
 import { formatCents } from '../../../domain/money';
-import type { KnownLine, KnownLineReason } from '../../api/statements';
+import type { KnownLine } from '../../api/statements';
 import { useI18n } from '../../i18n/i18n';
 import { formatDate, formatDateTime } from '../../kernel/dates';
 import type { PreviewRows } from './preview-client';
@@ -12,7 +12,7 @@ const OVERSCAN = 10;
 const COLUMNS = '4rem 6.5rem 6.5rem 7.5rem minmax(0, 1fr) minmax(0, 2fr) 6.5rem minmax(0, 1.2fr)';
 
 /** Why the server counts a line as imported already. */
-const REASONS: Record<KnownLineReason, string> = {
+const REASONS: Record<KnownLine['reason'], string> = {
   BANK_REFERENCE: 'statements.preview.reason.BANK_REFERENCE',
   SAME_STATEMENT: 'statements.preview.reason.SAME_STATEMENT',
   SAME_CONTENT: 'statements.preview.reason.SAME_CONTENT',

@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../domain/sha256';
 import { parseCsvStatement } from '../../../domain/statements/csv';
 import {
+  bankReferenceOf,
+  lineKeyRule,
+  referenceLineKey,
   type StatementLineKeyFields,
   statementLineKey,
   statementLineKeys,
@@ -257,12 +260,39 @@ describe('statementLineKeys', () => {
   it('numbers genuinely identical lines of one statement 0, 1, … in order, so every key is distinct', () => {
     const fee = entry({ amountCents: -750, bankReference: null, description: 'COMISSAO' });
     const other = entry();
-    expect(statementLineKeys(ACCOUNT, [fee, other, fee, fee])).toEqual([
+    expect(statementLineKeys(ACCOUNT, [fee, other, fee, fee, other])).toEqual([
       statementLineKey(ACCOUNT, fee, 0),
-      statementLineKey(ACCOUNT, other, 0),
+      referenceLineKey(ACCOUNT, other, 0),
       statementLineKey(ACCOUNT, fee, 1),
       statementLineKey(ACCOUNT, fee, 2),
+      referenceLineKey(ACCOUNT, other, 1),
     ]);
+  });
+
+  it('recipe v2: a line with a bank reference of its own is keyed by it, the account, its day and amount', () => {
+    const e = entry({ valueDate: '2026-02-04', endToEndId: 'E2E-1' });
+    expect(referenceLineKey(' pt50 0035 0651 0000 1234 5671 4', e, 1)).toBe(
+      nodeSha256(
+        ['v2:bank-reference', ACCOUNT, '2026-02-03', '-123456', 'BR000111222333', '1'].join('\u001f'),
+      ),
+    );
+    // Its text, EndToEndId and value date may differ between two exports of the same line: the key not.
+    expect(statementLineKeys(ACCOUNT, [{ ...e, description: 'TRF SEPA LOTE', endToEndId: null }])).toEqual([
+      referenceLineKey(ACCOUNT, e, 0),
+    ]);
+    // Another account's line with the same reference is another line.
+    expect(referenceLineKey('PT50000201231234567890154', e, 0)).not.toBe(referenceLineKey(ACCOUNT, e, 0));
+  });
+
+  it('a placeholder is no reference: such a line keeps its v1 content key', () => {
+    for (const placeholder of ['NONREF', ' nonref ', 'NOTPROVIDED', '', '  ', null]) {
+      const e = entry({ bankReference: placeholder });
+      expect(bankReferenceOf(placeholder)).toBeNull();
+      expect(lineKeyRule(e)).toBe('CONTENT');
+      expect(statementLineKeys(ACCOUNT, [e])).toEqual([statementLineKey(ACCOUNT, e, 0)]);
+    }
+    expect(bankReferenceOf('  BR\t0001 ')).toBe('BR 0001');
+    expect(lineKeyRule(entry())).toBe('BANK_REFERENCE');
   });
 
   it('never repeats a key within a statement, and a statement that continues another keeps its keys', () => {

@@ -13,7 +13,16 @@ type FakeAnswer = { status: number; body?: unknown };
 /** An answer, or a promise of one to hold the response back. */
 type Handler = (call: FakeCall) => FakeAnswer | Promise<FakeAnswer>;
 
-/** Stubs `fetch` with a tiny route table keyed by "METHOD path"; unknown paths answer 404 like the API. */
+/**
+ * Whether the browser holds a session cookie (renderApp's `token`, standing for the HttpOnly cookie the
+ * server sets at sign-in, which the console itself never reads or writes).
+ */
+const hasSessionCookie = () => document.cookie.split('; ').some((part) => part.startsWith('authorization='));
+
+/**
+ * Stubs `fetch` with a tiny route table keyed by "METHOD path"; unknown paths answer 404 like the API,
+ * and `user/me` answers 401 like the API when the browser sends no session cookie.
+ */
 export function fakeApi(routes: Record<string, Handler>) {
   const calls: FakeCall[] = [];
   const defaults: Record<string, Handler> = {
@@ -40,7 +49,10 @@ export function fakeApi(routes: Record<string, Handler>) {
     };
     calls.push(call);
     const key = `${method} ${url.split('?')[0]}`;
-    const handler = routes[key] ?? defaults[key];
+    const handler =
+      key === 'GET /v2/user/me' && !hasSessionCookie()
+        ? () => ({ status: 401, body: { code: 'UNAUTHORIZED' } })
+        : (routes[key] ?? defaults[key]);
     const { status, body } = handler ? await handler(call) : { status: 404, body: { code: 'NOT_FOUND' } };
     return new Response(body === undefined ? null : JSON.stringify(body), {
       status,

@@ -2,7 +2,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   ApiError,
-  AUTH_COOKIE,
   compactQuery,
   prefetchRequest,
   request,
@@ -12,7 +11,6 @@ import {
 } from '../../../src/api/http';
 import { shouldRetry } from '../../../src/api/query-client';
 import { fetchMe, prefetchMe } from '../../../src/api/session';
-import { writeCookie } from '../../../src/lib/cookies';
 import { clearCookies, fakeApi } from './fake-api';
 
 afterEach(() => {
@@ -73,17 +71,11 @@ describe('shouldRetry', () => {
 });
 
 describe('request', () => {
-  it('prefixes /v2/, sends the bearer token from the cookie and serialises arrays', async () => {
+  it('prefixes /v2/ and serialises arrays, leaving the session to the browser cookie (no Authorization)', async () => {
     const api = fakeApi({ 'GET /v2/admin/users': () => ({ status: 200, body: { items: [] } }) });
     document.cookie = 'authorization=tok-123; Path=/';
     await expect(request('admin/users', { params: { status: ['A', 'B'] } })).resolves.toEqual({ items: [] });
     expect(api.calls[0]?.url).toBe('/v2/admin/users?status=A&status=B');
-    expect(api.calls[0]?.headers.authorization).toBe('Bearer tok-123');
-  });
-
-  it('sends no Authorization header without a cookie', async () => {
-    const api = fakeApi({ 'GET /v2/health': () => ({ status: 200, body: { status: 'ok' } }) });
-    await request('health');
     expect(api.calls[0]?.headers.authorization).toBeUndefined();
   });
 
@@ -105,7 +97,6 @@ describe('request', () => {
 
 describe('prefetchRequest', () => {
   it('hands its answer to the next identical request instead of asking twice', async () => {
-    writeCookie(AUTH_COOKIE, 'tok-a', { maxAgeSeconds: 60 });
     const api = fakeApi({ 'GET /v2/admin/users': () => ({ status: 200, body: { items: [] } }) });
     prefetchRequest('admin/users', { role: ['CUSTOMER'], limit: 50 });
     // Same parameters in another order: the same request.
@@ -118,18 +109,14 @@ describe('prefetchRequest', () => {
     expect(api.calls).toHaveLength(2);
   });
 
-  it('is not handed to a different request or another token', async () => {
-    writeCookie(AUTH_COOKIE, 'tok-a', { maxAgeSeconds: 60 });
+  it('is not handed to a different request', async () => {
     const api = fakeApi({ 'GET /v2/admin/users': () => ({ status: 200, body: { items: [] } }) });
     prefetchRequest('admin/users', { role: ['CUSTOMER'], limit: 50 });
     await request('admin/users', { params: { role: ['PROFESSIONAL'], limit: 50 } });
-    await request('admin/users', { params: { role: ['CUSTOMER'], limit: 50 }, token: 'tok-b' });
-    expect(api.calls).toHaveLength(3);
-    expect(api.calls[2]?.headers.authorization).toBe('Bearer tok-b');
+    expect(api.calls).toHaveLength(2);
   });
 
   it('forgets a failed prefetch, so the next request gets a fresh attempt', async () => {
-    writeCookie(AUTH_COOKIE, 'tok-a', { maxAgeSeconds: 60 });
     let status = 503;
     const api = fakeApi({ 'GET /v2/admin/users': () => ({ status, body: { items: [] } }) });
     prefetchRequest('admin/users', { role: ['CUSTOMER'] });
@@ -144,10 +131,9 @@ describe('prefetchRequest', () => {
     const api = fakeApi({ 'GET /v2/user/me': () => ({ status: 401, body: { code: 'UNAUTHORIZED' } }) });
     const unauthorized = vi.fn();
     setUnauthorizedHandler(unauthorized);
-    prefetchMe('tok-a');
-    await expect(fetchMe('tok-a')).rejects.toMatchObject({ status: 401 });
+    prefetchMe();
+    await expect(fetchMe()).rejects.toMatchObject({ status: 401 });
     expect(api.calls).toHaveLength(1);
-    expect(api.calls[0]?.headers.authorization).toBe('Bearer tok-a');
     // A session call settles its own 401, prefetched or not.
     expect(unauthorized).not.toHaveBeenCalled();
   });

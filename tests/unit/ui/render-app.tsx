@@ -4,13 +4,16 @@ import { createQueryClient } from '../../../src/api/query-client';
 import { App } from '../../../src/app/App';
 import { toastError } from '../../../src/kernel/query-errors';
 
-/** Mounts the whole console at a path, as main.tsx does, with English for readable assertions. */
+/**
+ * Mounts the whole console at a path, as main.tsx does, with English for readable assertions. `token`:
+ * the browser holds a session cookie with it, as the server would have set it at sign-in (HttpOnly in a
+ * real browser; jsdom's cookie jar stands in for the browser's, so the real API in the same process gets it too).
+ */
 export function renderApp(path: string, options: { token?: string | null; locale?: Locale } = {}) {
   window.history.replaceState(null, '', path);
-  const token = options.token ?? null;
-  if (token) document.cookie = `authorization=${token}; Path=/`;
+  if (options.token) document.cookie = `authorization=${options.token}; Path=/`;
   const queryClient = createQueryClient(toastError);
-  const utils = render(<App queryClient={queryClient} locale={options.locale ?? 'en-GB'} token={token} />);
+  const utils = render(<App queryClient={queryClient} locale={options.locale ?? 'en-GB'} />);
   return { ...utils, queryClient };
 }
 

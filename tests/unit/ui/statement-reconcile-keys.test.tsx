@@ -38,9 +38,14 @@ beforeAll(async () => {
 });
 afterAll(() => world.stop());
 beforeEach(() => {
-  vi.stubGlobal('fetch', (input: string | URL | Request, init?: RequestInit) =>
-    realFetch(new URL(String(input), world.url), init),
-  );
+  // As a browser on the console's origin sends them: its cookies (the session cookie renderApp put in
+  // jsdom's jar) and its Origin, which the API checks on mutations that come with the cookie.
+  vi.stubGlobal('fetch', (input: string | URL | Request, init?: RequestInit) => {
+    const headers = new Headers(init?.headers);
+    headers.set('cookie', document.cookie);
+    headers.set('origin', world.url);
+    return realFetch(new URL(String(input), world.url), { ...init, headers });
+  });
 });
 afterEach(() => {
   cleanup();

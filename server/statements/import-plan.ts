@@ -1,0 +1,144 @@
+import type { StatementMismatch } from '../../contract/statement-import';
+import { checkIban } from '../../domain/iban';
+import {
+  canonicalAccount,
+  type HashHex,
+  lineKeyRule,
+  statementLineKeys,
+} from '../../domain/statements/line-key';
+import {
+  type KnownReason,
+  recognisedBy,
+  type StatementIdentity,
+  sameStatement,
+} from '../../domain/statements/statement-identity';
+import type { BalanceCheck, ParseResult, StatementEntry, StatementInfo } from '../../domain/statements/types';
+import type { Queryable } from '../db/client';
+import { refuse } from '../platform/refusal';
+import { recogniseStatementLines } from './known-lines';
+
+/**
+ * What an import makes of a parsed file before it writes anything (issue 27, docs/decisions/0121): each
+ * statement with its account, period and line keys, the mismatches the admin must decide on, and which
+ * lines are known already — the preview's answer, plus the file's own earlier statements.
+ */
+
+/** One statement of the upload as it will be stored and judged (issue 27, docs/decisions/0121). */
+export interface PlannedStatement {
+  /** Its position in the file. */
+  number: number;
+  identity: StatementIdentity;
+  currency: string | null;
+  balance: BalanceCheck | null;
+  entries: readonly StatementEntry[];
+  /** `statementLineKeys` of its entries, with its account. */
+  keys: string[];
+  /** Pending entries the parser read and left out. */
+  pending: number;
+}
+
+/** A line recognised as imported before: the rule, and the file (null: an earlier statement of this one). */
+export interface KnownEntry {
+  reason: KnownReason;
+  statementFileId: string | null;
+}
+
+/** The account the admin chose for statements whose file names none: an IBAN, mod-97 checked. */
+export function checkedAccount(input: string): string {
+  const check = checkIban(input);
+  if (!check.valid) throw refuse('STATEMENT_ACCOUNT_INVALID');
+  return check.iban;
+}
+
+/** Each statement of the file with its account (the file's, else the chosen one), period and keys. */
+export function planStatements(
+  parsed: ParseResult,
+  chosenAccount: string | null,
+  hash: HashHex,
+): PlannedStatement[] {
+  // Every parser answers at least one statement for the entries it read (decision 0120).
+  return parsed.statements.map((info, number) => {
+    const named = info.accountIban === null ? null : canonicalAccount(info.accountIban);
+    const accountIban = named || chosenAccount;
+    // Never an empty account in a key: two accounts' identical fees would be one line (issue 27).
+    if (!accountIban) throw refuse('STATEMENT_ACCOUNT_REQUIRED');
+    const entries = parsed.entries.slice(info.firstEntry, info.firstEntry + info.entryCount);
+    const days = entries.map((entry) => entry.bookingDate).sort();
+    const periodStart = info.periodStart ?? days[0] ?? info.periodEnd;
+    const periodEnd = info.periodEnd ?? days[days.length - 1] ?? periodStart;
+    // The parsers give a period to every statement with entries; one with neither says nothing to store.
+    if (!periodStart || !periodEnd) throw refuse('STATEMENT_UNREADABLE');
+    // A bank's dates the wrong way round still name the same days.
+    const [first, last] = [periodStart, periodEnd].sort();
+    return {
+      number,
+      identity: {
+        accountIban,
+        statementId: info.statementId,
+        sequence: info.sequence,
+        periodStart: first!,
+        periodEnd: last!,
+        openingBalanceCents: info.balance?.opening ?? null,
+        closingBalanceCents: info.balance?.closing ?? null,
+      },
+      currency: info.currency,
+      balance: info.balance,
+      entries,
+      keys: statementLineKeys(accountIban, entries, hash),
+      pending: parsed.skipped.filter((skipped) => skipped.statement === number).length,
+    };
+  });
+}
+
+/** What a statement whose balances do not add up says, for the admin's decision. */
+export function mismatchOf(statement: PlannedStatement): StatementMismatch {
+  const entriesSumCents = statement.entries.reduce((total, entry) => total + entry.amountCents, 0);
+  const { opening, closing } = statement.balance!;
+  return {
+    index: statement.number,
+    accountIban: statement.identity.accountIban,
+    periodStart: statement.identity.periodStart,
+    periodEnd: statement.identity.periodEnd,
+    openingBalanceCents: opening,
+    closingBalanceCents: closing,
+    entriesSumCents,
+    differenceCents: closing - (opening + entriesSumCents),
+  };
+}
+
+/**
+ * Per statement, its lines imported before (by key index): from earlier files (`recogniseStatementLines`,
+ * the preview's answer) and from the file's own earlier statements of the same account, by the same rules.
+ */
+export async function recogniseFile(
+  db: Queryable,
+  statements: readonly PlannedStatement[],
+): Promise<Map<number, KnownEntry>[]> {
+  const answers: Map<number, KnownEntry>[] = [];
+  for (const statement of statements) {
+    const stored = await recogniseStatementLines(db, statement.identity, statement.keys);
+    const known = new Map<number, KnownEntry>();
+    statement.keys.forEach((key, index) => {
+      const earlier = stored.get(key);
+      if (earlier) known.set(index, { reason: earlier.reason, statementFileId: earlier.statementFileId });
+    });
+    for (const [before, beforeKnown] of statements
+      .slice(0, statement.number)
+      .map((s, n) => [s, answers[n]!] as const)) {
+      if (before.identity.accountIban !== statement.identity.accountIban) continue;
+      const same = sameStatement(statement.identity, before.identity);
+      const freshKeys = new Set(before.keys.filter((_, index) => !beforeKnown.has(index)));
+      statement.keys.forEach((key, index) => {
+        if (known.has(index)) return;
+        const reason: KnownReason | null = same
+          ? 'SAME_STATEMENT'
+          : freshKeys.has(key)
+            ? recognisedBy(statement.identity, before.identity, lineKeyRule(statement.entries[index]!))
+            : null;
+        if (reason) known.set(index, { reason, statementFileId: null });
+      });
+    }
+    answers.push(known);
+  }
+  return answers;
+}

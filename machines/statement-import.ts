@@ -1,16 +1,41 @@
 import { assign, fromPromise, setup } from 'xstate';
+import { checkIban } from '../domain/iban';
 import type { CsvMapping } from '../domain/statements/csv';
-import type { StatementFormat } from '../domain/statements/types';
+import type { BalanceCheck, StatementFormat } from '../domain/statements/types';
 import { errorCodeOf } from './session';
 
 /** The specification's maximum file size, 40 MB: a larger statement is refused before it is read. */
 export const STATEMENT_MAX_BYTES = 41_943_040;
+
+/** The longest note an "import anyway" carries (the server's `mismatchNote`: 1–500 characters). */
+export const MISMATCH_NOTE_MAX = 500;
 
 /** What the flow needs of the chosen file (a `File` in the console). */
 export interface ChosenFile {
   readonly name: string;
   readonly size: number;
 }
+
+/** One statement of the file (one account and period), as the preview read it. */
+export interface PreviewStatement {
+  /** Null when the file names no account: the admin gives it before anything is asked of the server. */
+  accountIban: string | null;
+  currency: string | null;
+  statementId: string | null;
+  sequence: string | null;
+  periodStart: string | null;
+  periodEnd: string | null;
+  balance: BalanceCheck | null;
+  /** The signed sum of its entries, in cents. */
+  totalCents: number;
+  /** Its entries (and their keys) are the preview's `[firstEntry, firstEntry + entryCount)`. */
+  firstEntry: number;
+  entryCount: number;
+}
+
+/** A statement whose balances do not add up: importing it is the admin's decision, with a note. */
+export const balanceMismatch = (statement: PreviewStatement) =>
+  statement.balance !== null && !statement.balance.consistent;
 
 /**
  * What the parse in the worker decided, as the flow reads it (the screen keeps the rows beside it).
@@ -24,6 +49,8 @@ export interface StatementPreviewOutcome {
   problem: 'wrongFormat' | 'unreadable' | null;
   /** The line keys (`statementLineKeys`), asked of the server to tell new lines from imported ones. */
   keys: readonly string[];
+  /** One per account and period; their entries follow each other in the file's order. */
+  statements: readonly PreviewStatement[];
   /** CSV only: the header the mapping belongs to, the mapping used, and whether it was only guessed. */
   csv: { header: readonly string[]; mapping: CsvMapping; guessed: boolean } | null;
 }
@@ -51,8 +78,32 @@ export interface StatementImportJobView {
     matched: number;
     suggested: number;
     unmatched: number;
+    /** The file's statements, and its pending entries read but not imported. */
+    statements: number;
+    skipped: number;
   };
   errorCode: string | null;
+}
+
+/** What the worker is asked to read: the file, with the mapping and the account the admin gave. */
+export interface StatementReadRequest {
+  file: ChosenFile;
+  mapping: CsvMapping | null;
+  /** For the statements that name no account: their line keys are computed with it. */
+  accountIban: string | null;
+}
+
+/** One statement's question to the server: which of its line keys were imported before, and why. */
+export interface KnownLinesQuestion {
+  accountIban: string;
+  periodStart: string | null;
+  periodEnd: string | null;
+  statementId: string | null;
+  sequence: string | null;
+  /** The stated balances: a statement that opens with another's closing balance continues it. */
+  openingBalanceCents: number | null;
+  closingBalanceCents: number | null;
+  keys: readonly string[];
 }
 
 export interface StatementSubmitRequest {
@@ -61,16 +112,26 @@ export interface StatementSubmitRequest {
   expectedLines: number;
   expectedTotalCents: number;
   idempotencyKey: string;
+  /** The account the admin gave for a file that names none. */
+  accountIban: string | null;
+  /** Why a statement whose balances do not add up is imported anyway. */
+  mismatchNote: string | null;
 }
 
 export const REFUSAL_REASONS = [
   'tooBig',
   'wrongFormat',
   'unreadable',
+  'empty',
+  'currencyUnsupported',
+  'controlCharacters',
   'alreadyImported',
   'nothingNew',
   'previewMismatch',
   'hasErrors',
+  'balanceMismatch',
+  'accountRequired',
+  'accountInvalid',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
@@ -78,6 +139,10 @@ export interface StatementImportContext {
   file: ChosenFile | null;
   /** The mapping the admin chose for this file (null: the parser's guess or the remembered one). */
   mapping: CsvMapping | null;
+  /** The account the admin gave a file that names none (electronic format, mod-97 checked). */
+  accountIban: string | null;
+  /** The note of an "import anyway" (a statement whose balances do not add up), once submitted. */
+  mismatchNote: string | null;
   preview: StatementPreviewOutcome | null;
   known: KnownLinesOutcome | null;
   /** The server could not say which lines are new; the preview is still shown and can be sent. */
@@ -95,7 +160,9 @@ export type StatementImportEvent =
   | { type: 'mapping.accept' }
   | { type: 'mapping.apply'; mapping: CsvMapping }
   | { type: 'mapping.edit' }
-  | { type: 'submit'; idempotencyKey: string }
+  | { type: 'account.choose'; accountIban: string }
+  | { type: 'account.change' }
+  | { type: 'submit'; idempotencyKey: string; mismatchNote?: string }
   | { type: 'retry' }
   | { type: 'cancel' };
 
@@ -112,14 +179,18 @@ const CHOOSE = { target: 'choosing' as const, actions: 'startWithFile' as const 
 /** What the preview answers to, before and after the server said which lines are new. */
 const PREVIEW_EVENTS = {
   'file.chosen': CHOOSE,
-  submit: { target: 'submitting', actions: 'keepKey' },
+  // A statement whose balances do not add up is sent only with a note saying why ("import anyway").
+  submit: { guard: 'mayImport', target: 'submitting', actions: 'keepSubmission' },
   'mapping.edit': { guard: 'isCsv', target: 'mapping' },
+  'account.change': { guard: 'accountGiven', target: 'account' },
   cancel: { target: 'idle', actions: 'forget' },
 } as const;
 
 const FRESH: StatementImportContext = {
   file: null,
   mapping: null,
+  accountIban: null,
+  mismatchNote: null,
   preview: null,
   known: null,
   knownFailed: false,
@@ -135,11 +206,31 @@ const REFUSALS: Record<string, RefusalReason> = {
   FILE_TOO_LARGE: 'tooBig',
   PAYLOAD_TOO_LARGE: 'tooBig',
   STATEMENT_UNREADABLE: 'unreadable',
+  STATEMENT_NOT_A_STATEMENT: 'wrongFormat',
+  STATEMENT_EMPTY: 'empty',
+  STATEMENT_CURRENCY_UNSUPPORTED: 'currencyUnsupported',
+  STATEMENT_CONTROL_CHARACTERS: 'controlCharacters',
   STATEMENT_ALREADY_IMPORTED: 'alreadyImported',
   STATEMENT_NOTHING_NEW: 'nothingNew',
   STATEMENT_PREVIEW_MISMATCH: 'previewMismatch',
   STATEMENT_HAS_ERRORS: 'hasErrors',
+  STATEMENT_BALANCE_MISMATCH: 'balanceMismatch',
+  STATEMENT_ACCOUNT_REQUIRED: 'accountRequired',
+  STATEMENT_ACCOUNT_INVALID: 'accountInvalid',
 };
+
+/**
+ * A note the server takes: 1–500 characters, no control characters — a line break typed in the dialog
+ * becomes a space, like any run of whitespace.
+ */
+const noteOf = (note: string | undefined): string | null => {
+  const trimmed = (note ?? '').replace(/[\s\p{Cc}]+/gu, ' ').trim();
+  return trimmed.length >= 1 && trimmed.length <= MISMATCH_NOTE_MAX ? trimmed : null;
+};
+
+/** Some statement of the file names no account (a bank CSV without its account line). */
+const needsAccount = (preview: StatementPreviewOutcome | null) =>
+  preview?.statements.some((statement) => statement.accountIban === null) === true;
 
 function refusalOf(error: unknown): RefusalReason | null {
   return REFUSALS[errorCodeOf(error) ?? ''] ?? null;
@@ -152,13 +243,15 @@ function earlierFileOf(error: unknown): string | null {
 }
 
 /**
- * Importing a bank statement (issue 12 items 1–3): a file is chosen (over 40 MB: refused before it is
- * read) → read and parsed in a worker → (CSV with a guessed mapping: the admin accepts or edits it) →
- * preview, with the server's answer for new and already-imported lines → submitting (the original
- * bytes, the mapping, the expected count and total) → importing (the job polled) → imported | refused
- * (too big, wrong format, unreadable, already imported, nothing new, preview mismatch) | failed (retry
- * sends the same file with the same idempotency key). `submit` is not an event `submitting` listens to,
- * so a second Enter never sends twice.
+ * Importing a bank statement (issue 12 items 1–3, issue 27): a file is chosen (over 40 MB: refused before
+ * it is read) → read and parsed in a worker → (CSV with a guessed mapping: the admin accepts or edits it)
+ * → (a file that names no account: the admin gives one, and the file is read again with it, since its
+ * line keys hold the account) → preview, with the server's answer for new and already-imported lines →
+ * submitting (the original bytes, the mapping, the account given, the expected count and total, and —
+ * when a statement's balances do not add up — the admin's note, without which nothing is sent) →
+ * importing (the job polled) → imported | refused (too big, not a statement, unreadable, already
+ * imported, nothing new, preview mismatch, …) | failed (retry sends the same file with the same
+ * idempotency key). `submit` is not an event `submitting` listens to, so a second Enter never sends twice.
  */
 export const statementImportMachine = setup({
   types: {
@@ -166,10 +259,10 @@ export const statementImportMachine = setup({
     events: {} as StatementImportEvent,
   },
   actors: {
-    read: fromPromise<StatementPreviewOutcome, { file: ChosenFile; mapping: CsvMapping | null }>(
-      notProvided('read'),
+    read: fromPromise<StatementPreviewOutcome, StatementReadRequest>(notProvided('read')),
+    known: fromPromise<KnownLinesOutcome, { statements: readonly KnownLinesQuestion[] }>(
+      notProvided('known'),
     ),
-    known: fromPromise<KnownLinesOutcome, { keys: readonly string[] }>(notProvided('known')),
     submit: fromPromise<StatementImportJobView, StatementSubmitRequest>(notProvided('submit')),
     poll: fromPromise<StatementImportJobView, { jobId: string }>(notProvided('poll')),
   },
@@ -179,9 +272,16 @@ export const statementImportMachine = setup({
       file: event.type === 'file.chosen' ? event.file : null,
     })),
     forget: assign(() => ({ ...FRESH })),
-    keepKey: assign({
-      idempotencyKey: ({ event }) => (event.type === 'submit' ? event.idempotencyKey : null),
-    }),
+    keepSubmission: assign(({ event, context }) =>
+      event.type === 'submit'
+        ? {
+            idempotencyKey: event.idempotencyKey,
+            mismatchNote: context.preview?.statements.some(balanceMismatch)
+              ? noteOf(event.mismatchNote)
+              : null,
+          }
+        : {},
+    ),
     // The console writes it to localStorage by header; tests record it.
     rememberMapping: (_, _params: { header: readonly string[]; mapping: CsvMapping }) => {},
     // The console refreshes the statement files and lines here.
@@ -195,6 +295,12 @@ export const statementImportMachine = setup({
     mappingGuessed: (_, params: { outcome: StatementPreviewOutcome }) => params.outcome.csv?.guessed === true,
     nothingNew: (_, params: { known: KnownLinesOutcome }) => params.known.newLines === 0,
     isCsv: ({ context }) => context.preview?.csv != null,
+    needsAccount: ({ context }) => context.accountIban === null && needsAccount(context.preview),
+    accountGiven: ({ context }) => context.accountIban !== null,
+    validIban: ({ event }) => event.type === 'account.choose' && checkIban(event.accountIban).valid,
+    mayImport: ({ context, event }) =>
+      event.type === 'submit' &&
+      (!context.preview?.statements.some(balanceMismatch) || noteOf(event.mismatchNote) !== null),
     refused: (_, params: { error: unknown }) => refusalOf(params.error) !== null,
     jobDone: (_, params: { job: StatementImportJobView }) => params.job.status === 'DONE',
     jobFailed: (_, params: { job: StatementImportJobView }) => params.job.status === 'FAILED',
@@ -221,7 +327,11 @@ export const statementImportMachine = setup({
       invoke: {
         id: 'read',
         src: 'read',
-        input: ({ context }) => ({ file: context.file as ChosenFile, mapping: context.mapping }),
+        input: ({ context }) => ({
+          file: context.file as ChosenFile,
+          mapping: context.mapping,
+          accountIban: context.accountIban,
+        }),
         onDone: [
           {
             guard: { type: 'wrongFormat', params: ({ event }) => ({ outcome: event.output }) },
@@ -238,7 +348,7 @@ export const statementImportMachine = setup({
             target: 'mapping',
             actions: assign({ preview: ({ event }) => event.output }),
           },
-          { target: 'checking', actions: assign({ preview: ({ event }) => event.output }) },
+          { target: 'deciding', actions: assign({ preview: ({ event }) => event.output }) },
         ],
         onError: { target: 'refused', actions: assign({ refusal: 'unreadable' }) },
       },
@@ -248,7 +358,7 @@ export const statementImportMachine = setup({
       on: {
         'file.chosen': CHOOSE,
         'mapping.accept': {
-          target: 'checking',
+          target: 'deciding',
           actions: {
             type: 'rememberMapping',
             params: ({ context }) => mappingOf(context),
@@ -267,6 +377,26 @@ export const statementImportMachine = setup({
         cancel: { target: 'idle', actions: 'forget' },
       },
     },
+    // Transient: a file that names no account waits for the admin's before the server is asked anything.
+    deciding: {
+      always: [{ guard: 'needsAccount', target: 'account' }, { target: 'checking' }],
+    },
+    // The rows are shown; the account is picked among the known ones or typed (checked mod-97), and the
+    // file read again with it: its line keys hold the account.
+    account: {
+      on: {
+        'file.chosen': CHOOSE,
+        'account.choose': {
+          guard: 'validIban',
+          target: 'reading',
+          actions: assign({
+            accountIban: ({ event }) => checkIban(event.accountIban).iban,
+          }),
+        },
+        'mapping.edit': { guard: 'isCsv', target: 'mapping' },
+        cancel: { target: 'idle', actions: 'forget' },
+      },
+    },
     // The preview is shown while the server is asked which of its lines are new.
     checking: {
       // Each preview asks afresh: a changed mapping reads other lines.
@@ -274,7 +404,7 @@ export const statementImportMachine = setup({
       invoke: {
         id: 'known',
         src: 'known',
-        input: ({ context }) => ({ keys: (context.preview as StatementPreviewOutcome).keys }),
+        input: ({ context }) => ({ statements: knownLinesQuestions(context) }),
         onDone: [
           {
             guard: { type: 'nothingNew', params: ({ event }) => ({ known: event.output }) },
@@ -366,6 +496,21 @@ function mappingOf(context: StatementImportContext): { header: readonly string[]
   return { header: csv.header, mapping: csv.mapping };
 }
 
+/** One question per statement, its account the file's own or the one the admin gave. */
+function knownLinesQuestions(context: StatementImportContext): KnownLinesQuestion[] {
+  const preview = context.preview as StatementPreviewOutcome;
+  return preview.statements.map((statement) => ({
+    accountIban: statement.accountIban ?? (context.accountIban as string),
+    periodStart: statement.periodStart,
+    periodEnd: statement.periodEnd,
+    statementId: statement.statementId,
+    sequence: statement.sequence,
+    openingBalanceCents: statement.balance?.opening ?? null,
+    closingBalanceCents: statement.balance?.closing ?? null,
+    keys: preview.keys.slice(statement.firstEntry, statement.firstEntry + statement.entryCount),
+  }));
+}
+
 function submitRequest(context: StatementImportContext): StatementSubmitRequest {
   const preview = context.preview as StatementPreviewOutcome;
   return {
@@ -374,5 +519,7 @@ function submitRequest(context: StatementImportContext): StatementSubmitRequest 
     expectedLines: preview.lineCount,
     expectedTotalCents: preview.totalCents,
     idempotencyKey: context.idempotencyKey as string,
+    accountIban: context.accountIban,
+    mismatchNote: context.mismatchNote,
   };
 }

@@ -9,19 +9,25 @@ import type {
   statementLineHistorySchema,
   statementLinePageSchema,
 } from '../../contract/reconciliation';
-import type { KnownLines, StatementImportJob } from '../../contract/statement-import';
+import type { KnownLines, StatementAccounts, StatementImportJob } from '../../contract/statement-import';
 import type { CsvMapping } from '../../domain/statements/types';
 import type { ReconciliationRequest } from '../../machines/reconciliation';
+import type { KnownLinesQuestion } from '../../machines/statement-import';
 import { type QueryParams, request } from './http';
 
 // Types only: the schemas (and zod) stay out of the console's bundle.
 export type {
+  BankStatement,
   Candidate,
   Counterpart,
   StatementFileRow,
   StatementLineRow,
 } from '../../contract/reconciliation';
-export type { KnownLine, StatementImportJob } from '../../contract/statement-import';
+export type {
+  KnownLine,
+  StatementAccountRow,
+  StatementImportJob,
+} from '../../contract/statement-import';
 export type StatementFilePage = z.infer<typeof statementFilePageSchema>;
 export type StatementLinePage = z.infer<typeof statementLinePageSchema>;
 export type StatementLineHistory = z.infer<typeof statementLineHistorySchema>;
@@ -29,9 +35,13 @@ export type StatementLineHistory = z.infer<typeof statementLineHistorySchema>;
 const STATEMENTS = 'admin/statements';
 const line = (id: string) => `${STATEMENTS}/lines/${encodeURIComponent(id)}`;
 
-/** Which of these line keys were imported before (≤ 5,000 per call: the caller chunks). */
-export const fetchKnownLines = (keys: readonly string[]) =>
-  request<KnownLines>(`${STATEMENTS}/known-lines`, { method: 'post', data: { keys } });
+/** Which of one statement's line keys were imported before, and why (≤ 5,000 keys per call: the caller chunks). */
+export const fetchKnownLines = (statement: KnownLinesQuestion) =>
+  request<KnownLines>(`${STATEMENTS}/known-lines`, { method: 'post', data: statement });
+
+/** The accounts statements were imported for, to pick one for a file that names none. */
+export const fetchStatementAccounts = async () =>
+  (await request<StatementAccounts>(`${STATEMENTS}/accounts`)).items;
 
 export interface StatementUploadRequest {
   file: Blob;
@@ -40,6 +50,8 @@ export interface StatementUploadRequest {
   expectedLines: number;
   expectedTotalCents: number;
   idempotencyKey: string;
+  accountIban: string | null;
+  mismatchNote: string | null;
 }
 
 /** The original bytes as the body; what the preview saw in the query. Answers 202 with the job. */
@@ -51,6 +63,8 @@ export const startStatementImport = (upload: StatementUploadRequest) =>
       mapping: upload.mapping ? JSON.stringify(upload.mapping) : undefined,
       expectedLines: upload.expectedLines,
       expectedTotalCents: upload.expectedTotalCents,
+      accountIban: upload.accountIban ?? undefined,
+      mismatchNote: upload.mismatchNote ?? undefined,
     },
     data: upload.file,
     headers: { 'Content-Type': 'application/octet-stream', 'Idempotency-Key': upload.idempotencyKey },
@@ -109,6 +123,7 @@ export const statementKeys = {
   all: ['statements'] as const,
   files: ['statements', 'files'] as const,
   lines: ['statements', 'lines'] as const,
+  accounts: ['statements', 'accounts'] as const,
   candidates: (id: string) => ['statements', 'candidates', id] as const,
   history: (id: string) => ['statements', 'history', id] as const,
 };

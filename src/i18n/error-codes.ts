@@ -85,6 +85,11 @@ export const ERROR_CODES = [
   'STATEMENT_ACCOUNT_REQUIRED',
   'STATEMENT_ACCOUNT_INVALID',
   'STATEMENT_BALANCE_MISMATCH',
+  // Refused before a job exists (issue 27): what the bytes already show.
+  'STATEMENT_NOT_A_STATEMENT',
+  'STATEMENT_EMPTY',
+  'STATEMENT_CURRENCY_UNSUPPORTED',
+  'STATEMENT_CONTROL_CHARACTERS',
   /** Not refusals: why a statement import job failed (its `errorCode`). */
   'STATEMENT_IMPORT_FAILED',
   'STATEMENT_IMPORT_INTERRUPTED',

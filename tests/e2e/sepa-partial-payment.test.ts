@@ -118,7 +118,7 @@ describe.skipIf(!hasChromium)('a partially rejected SEPA file paid by its statem
     await page.getByRole('heading', { name: ptPT.routes.statements, level: 1 }).waitFor();
     await page.getByTestId('statement-file').setInputFiles(statement);
     await expect.poll(() => page.getByTestId('statement-known').textContent()).toContain('Linhas novas: 1');
-    await tabTo(page, ptPT.statements.import.submitNew.replace('{{count}}', '1'));
+    await tabTo(page, ptPT.statements.import.submitNew.one.replace('{{count}}', '1'));
     await page.keyboard.press('Enter');
     await page.getByTestId('statement-result').waitFor();
 

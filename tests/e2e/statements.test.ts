@@ -11,6 +11,7 @@ import {
   openTestPage,
   signInByKeyboard,
   type TestPage,
+  tabTo as tabUntil,
 } from '../support/browser';
 import { ptPT } from '../support/messages';
 
@@ -49,6 +50,17 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
     await signInByKeyboard(page, suite.server);
   });
   afterEach(() => closeTestPage(opened));
+
+  const focusedText = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+
+  /** The account picker has the focus when a file names no account: the IBAN typed, then Enter. */
+  const giveAccount = async (iban: string) => {
+    const field = page.getByRole('combobox', { name: ptPT.statements.account.label });
+    await field.waitFor();
+    await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type(iban);
+    await page.keyboard.press('Enter');
+  };
 
   /** `g b` from anywhere, then the file given to the picker (the one thing a keyboard cannot type). */
   const upload = async (path: string) => {
@@ -110,7 +122,7 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
     await expect.poll(() => page.getByTestId('statement-known').textContent()).toContain('Linhas novas: 6');
     expect(await page.getByTestId('statement-preview').locator('tbody tr').count()).toBe(6);
     const filesBefore = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM statement_files');
-    await tabTo(page, ptPT.statements.import.submitNew.replace('{{count}}', '6'));
+    await tabTo(page, ptPT.statements.import.submitNew.other.replace('{{count}}', '6'));
     // A second Enter while the upload is on its way sends nothing.
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
@@ -156,7 +168,9 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
     await page.getByRole('heading', { name: ptPT.statements.mapping.title }).waitFor();
     await tabTo(page, ptPT.statements.mapping.accept);
     await page.keyboard.press('Enter');
-    await tabTo(page, ptPT.statements.import.submitNew.replace('{{count}}', '1'));
+    // The CSV names no account: the camt.053's account, typed (decision 0124).
+    await giveAccount('PT50 0035 0001 0001 2345 6780 5');
+    await expect.poll(focusedText).toBe(ptPT.statements.import.submitNew.one.replace('{{count}}', '1'));
     await page.keyboard.press('Enter');
     await page.getByTestId('statement-result').waitFor();
     const credit = 'PRESTADOR PAGAMENTOS';
@@ -172,8 +186,9 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'detached' });
 
-    // Keyboard: j to the suggested line, a accepts, u unmatches, z undoes the unmatch.
-    await page.locator('body').focus();
+    // Keyboard: Tab into the lines table (the import's Close button kept the focus), j to the suggested
+    // line, a accepts, u unmatches, z undoes the unmatch.
+    await tabUntil(page, (el) => el.closest('.statement-lines') !== null);
     await page.keyboard.press('j');
     await page.keyboard.press('a');
     await expect.poll(() => status(credit)).toBe('MATCHED');
@@ -200,6 +215,131 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
     expect(await refused.locator('p').textContent()).toBe(
       ptPT.statements.refused.alreadyImported.replace('{{file}}', 'extrato-sepa.camt.053.xml'),
     );
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('asks for the account of a CSV without an account line, refuses a mistyped IBAN, and imports under the one given; the next CSV picks it from the known accounts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'statement-e2e-'));
+    const first = join(dir, 'extrato-sem-conta.csv');
+    writeFileSync(
+      first,
+      'Data Mov.;Descrição;Montante\r\n15-05-2026;TRF RECEBIDA E2E SEM CONTA;12,34\r\n16-05-2026;COMISSAO E2E SEM CONTA;-1,20\r\n',
+    );
+    await upload(first);
+    await page.getByRole('heading', { name: ptPT.statements.mapping.title }).waitFor();
+    await tabTo(page, ptPT.statements.mapping.accept);
+    await page.keyboard.press('Enter');
+    // Nothing is asked of the server before the account is given.
+    expect(await page.getByTestId('statement-known').textContent()).toBe(ptPT.statements.import.accountFirst);
+    expect(await page.getByTestId('statement-statement').textContent()).toContain(
+      ptPT.statements.statement.accountMissing,
+    );
+    // A check digit off: refused here, the field keeps the focus.
+    await giveAccount('DE89 3704 0044 0532 0130 01');
+    const field = page.getByRole('combobox', { name: ptPT.statements.account.label });
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent())
+      .toContain('DE89 3704 0044 0532 0130 01');
+    expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('de89 3704 0044 0532 0130 00');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.getByTestId('statement-statement').textContent())
+      .toContain(ptPT.statements.statement.accountGiven.replace('{{iban}}', 'DE89 3704 0044 0532 0130 00'));
+    const submit = ptPT.statements.import.submitNew.other.replace('{{count}}', '2');
+    await expect.poll(focusedText).toBe(submit);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('statement-result').waitFor();
+    // Filed under that account: the files list and the known accounts say so.
+    const row = page.locator('[data-testid="statement-files"] tr[data-file="extrato-sem-conta.csv"]');
+    await expect.poll(() => row.textContent()).toContain('DE89 3704 0044 0532 0130 00');
+    const accounts = await page.evaluate(async () => {
+      // The browser sends the session cookie itself (the page cannot read it).
+      const answer = await fetch('/v2/admin/statements/accounts');
+      return (await answer.json()) as { items: { accountIban: string }[] };
+    });
+    expect(accounts.items.map((a) => a.accountIban)).toContain('DE89370400440532013000');
+
+    // The next month's CSV: the account is now a known one, chosen with ↓ and Enter.
+    const second = join(dir, 'extrato-sem-conta-junho.csv');
+    writeFileSync(second, 'Data Mov.;Descrição;Montante\r\n15-06-2026;TRF RECEBIDA E2E JUNHO;7,00\r\n');
+    // Same header: the mapping accepted above is remembered, so the account is the only question.
+    await upload(second);
+    await field.waitFor();
+    await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('DE89');
+    await page.getByRole('option').first().waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect.poll(focusedText).toBe(ptPT.statements.import.submitNew.one.replace('{{count}}', '1'));
+    expect(await page.getByTestId('statement-statement').textContent()).toContain(
+      'DE89 3704 0044 0532 0130 00',
+    );
+    await page.keyboard.press('Enter');
+    await page.getByTestId('statement-result').waitFor();
+    const june = page.locator('[data-testid="statement-files"] tr[data-file="extrato-sem-conta-junho.csv"]');
+    await expect.poll(() => june.textContent()).toContain('DE89 3704 0044 0532 0130 00');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('imports a statement whose balances do not add up with "import anyway" and its note, then shows the note on the files list', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'statement-e2e-'));
+    const path = join(dir, 'extrato-diferenca.sta');
+    // 1 000,00 − 12,50 + 40,00 = 1 027,50, but the bank states 1 030,00: 2,50 apart.
+    writeFileSync(
+      path,
+      [
+        ':20:E2E-MISMATCH-1',
+        ':25:PT50000201231234567890154',
+        ':28C:42/1',
+        ':60F:C260501EUR1000,00',
+        ':61:2605040504D12,50NMSCNONREF//E2E-FEE-1',
+        ':86:COMISSAO MANUTENCAO CONTA E2E',
+        ':61:2605060506C40,00NTRFNONREF//E2E-CR-1',
+        ':86:TRF RECEBIDA CLIENTE E2E',
+        ':62F:C260531EUR1030,00',
+        '',
+      ].join('\r\n'),
+    );
+    await upload(path);
+    const balance = page.getByTestId('statement-balance');
+    await expect
+      .poll(() => balance.textContent())
+      .toBe(
+        ptPT.statements.balance.inconsistent
+          .replace('{{opening}}', '1000,00\u00a0€')
+          .replace('{{closing}}', '1030,00\u00a0€')
+          .replace('{{difference}}', '2,50\u00a0€'),
+      );
+    // No error blocks it, and no column-mapping advice for an MT940.
+    expect(await page.getByTestId('statement-errors').count()).toBe(0);
+    await tabTo(page, ptPT.statements.import.importAnyway);
+    // Esc closes the note dialog and gives the focus back.
+    await page.keyboard.press('Enter');
+    const note = page.getByTestId('statement-mismatch-note');
+    await expect.poll(() => note.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Escape');
+    await note.waitFor({ state: 'detached' });
+    expect(await focusedText()).toBe(ptPT.statements.import.importAnyway);
+    // Again, with the note: typed, then the dialog's own button.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => note.evaluate((el) => el === document.activeElement)).toBe(true);
+    const why = 'O banco corrigiu o saldo final no extrato seguinte (e2e)';
+    await page.keyboard.type(why);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focusedText()).toBe(ptPT.statements.mismatch.import);
+    await page.keyboard.press('Enter');
+    const result = page.getByTestId('statement-result');
+    await result.waitFor();
+    await expect
+      .poll(() => result.locator('button').evaluate((el) => el === document.activeElement))
+      .toBe(true);
+    const row = page.locator('[data-testid="statement-files"] tr[data-file="extrato-diferenca.sta"]');
+    await expect
+      .poll(() => row.getByTestId('statement-mismatch-note').textContent())
+      .toBe(ptPT.statements.files.mismatchNote.replace('{{note}}', why));
     rmSync(dir, { recursive: true, force: true });
   });
 });

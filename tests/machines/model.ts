@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type AnyMachineSnapshot, type AnyStateMachine, createActor, fromPromise } from 'xstate';
+import {
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+  createActor,
+  fromPromise,
+  initialTransition,
+  transition,
+} from 'xstate';
 import { adjacencyMapToArray, getAdjacencyMap, getShortestPaths, getSimplePaths } from 'xstate/graph';
 
 /**
@@ -111,6 +118,25 @@ export interface Walk {
 }
 
 /**
+ * Whether the machine itself follows `steps` from its start. Simple paths join, at each state name, the
+ * way in of one context to the ways out of another (the first one met): where a guard reads the context
+ * (a preview whose balances do not add up sends nothing without a note), a joined path may go where the
+ * machine never does. Those are dropped; the edge walks still cover every transition.
+ */
+function followed<I>(
+  logic: AnyStateMachine,
+  input: I,
+  steps: ReadonlyArray<{ state: AnyMachineSnapshot; event: { type: string } }>,
+): boolean {
+  let [snapshot] = initialTransition(logic, input);
+  for (const step of steps) {
+    if (step.event.type !== 'xstate.init') [snapshot] = transition(logic, snapshot, step.event);
+    if (JSON.stringify(snapshot.value) !== JSON.stringify(step.state.value)) return false;
+  }
+  return true;
+}
+
+/**
  * Event sequences to walk for one start: every shortest path (one per distinct projected state),
  * every simple path between state names, and every edge of the adjacency map (the shortest path
  * to its source, then the edge, ignored events included). A sequence that is a prefix of another
@@ -131,7 +157,9 @@ export function walksOf<I>(model: Graph<I>, input: I): Walk[] {
     ...getSimplePaths(logic, {
       ...options,
       serializeState: (s: AnyMachineSnapshot) => JSON.stringify(s.value),
-    }).map((p): [string, ModelEvent[]] => ['simple', eventsOf(p.steps)]),
+    })
+      .filter((p) => followed(logic, input, p.steps))
+      .map((p): [string, ModelEvent[]] => ['simple', eventsOf(p.steps)]),
     ...adjacencyMapToArray(getAdjacencyMap(logic, options)).map((edge): [string, ModelEvent[]] => {
       const prefix = bySource.get(model.serializeState(edge.state));
       if (!prefix) throw new Error(`${model.name}: no shortest path to ${model.serializeState(edge.state)}`);

@@ -12,6 +12,13 @@ import type { Expected, MachineModel, ModelEvent, Observed } from './model';
  * file; submit sends the file, its mapping and the preview's line count and total once (a second Enter
  * sends nothing); the job is polled until done (the summary) or failed (retry sends the same file with
  * the same key); a refusal says why and keeps nothing.
+ *
+ * Issue 27: a file may hold several statements (accounts and periods); the server is asked, per
+ * statement, which of its lines it holds. A file that names no account waits for the admin's account
+ * (a valid IBAN; anything else changes nothing) and is then read again with it, before the server is
+ * asked anything; the account travels with the upload and can be changed from the preview. A statement
+ * whose balances do not add up is sent only with a note (1–500 characters, trimmed) — "import anyway" —
+ * which travels with the upload; a blank or too long note sends nothing.
  */
 
 const SMALL = { name: 'extrato.csv', size: 2_048 };
@@ -21,14 +28,68 @@ const HEADER = ['Data', 'Descrição', 'Montante'];
 const GUESSED = { bookingDate: 'Data', description: 'Descrição', amount: 'Montante' };
 const CHOSEN = { bookingDate: 0, description: 1, amount: 2, delimiter: ';' };
 const KEYS = ['a'.repeat(64), 'b'.repeat(64), 'c'.repeat(64)];
+const MAIN = 'PT50000201231234567890154';
+const OTHER = 'DE89370400440532013000';
+/** What the admin types for a file without an account, and the account it is (electronic format). */
+const TYPED = 'de89 3704 0044 0532 0130 00';
+const statement = (
+  accountIban: string | null,
+  firstEntry: number,
+  entryCount: number,
+  consistent = true,
+) => ({
+  accountIban,
+  currency: 'EUR',
+  statementId: accountIban ? `ST-${firstEntry}` : null,
+  sequence: null,
+  periodStart: '2026-05-01',
+  periodEnd: '2026-05-31',
+  balance: { opening: 10_000, closing: consistent ? 5_390 : 5_000, consistent },
+  totalCents: -4_610,
+  firstEntry,
+  entryCount,
+});
 const base = { lineCount: 3, totalCents: -4_610, problem: null, keys: KEYS };
-const CAMT = { ...base, format: 'camt053', csv: null };
-const CSV_GUESSED = { ...base, format: 'csv', csv: { header: HEADER, mapping: GUESSED, guessed: true } };
+/** Two accounts in one camt.053: two lines of one, one of the other. */
+const CAMT = {
+  ...base,
+  format: 'camt053',
+  csv: null,
+  statements: [statement(MAIN, 0, 2), statement(OTHER, 2, 1)],
+};
+const CAMT_MISMATCH = { ...CAMT, statements: [statement(MAIN, 0, 3, false)] };
+/** A bank CSV without its account line, its mapping guessed. */
+const CSV_GUESSED = {
+  ...base,
+  format: 'csv',
+  csv: { header: HEADER, mapping: GUESSED, guessed: true },
+  statements: [statement(null, 0, 3)],
+};
+/** A CSV whose mapping is remembered, naming no account either. */
 const CSV_KNOWN_MAPPING = {
   ...base,
   format: 'csv',
   csv: { header: HEADER, mapping: CHOSEN, guessed: false },
+  statements: [statement(null, 0, 3)],
 };
+/** What the server is asked: each statement with its own keys and account (given, or the admin's). */
+const question = (accountIban: string, statementId: string | null, keys: string[], closing = 5_390) => ({
+  accountIban,
+  periodStart: '2026-05-01',
+  periodEnd: '2026-05-31',
+  statementId,
+  sequence: null,
+  openingBalanceCents: 10_000,
+  closingBalanceCents: closing,
+  keys,
+});
+const QUESTIONS = new Map<unknown, (account: string | null) => unknown[]>([
+  [CAMT, () => [question(MAIN, 'ST-0', KEYS.slice(0, 2)), question(OTHER, 'ST-2', KEYS.slice(2))]],
+  [CAMT_MISMATCH, () => [question(MAIN, 'ST-0', KEYS, 5_000)]],
+  [CSV_GUESSED, (account) => [question(account as string, null, KEYS)]],
+  [CSV_KNOWN_MAPPING, (account) => [question(account as string, null, KEYS)]],
+]);
+const NOTE = 'O banco corrigiu o saldo final\r\nno extrato seguinte';
 const NEW = {
   newLines: 2,
   knownLines: 1,
@@ -54,15 +115,25 @@ const SUMMARY = {
   matched: 1,
   suggested: 0,
   unmatched: 1,
+  statements: 2,
+  skipped: 0,
 };
 
 type File = { name: string; size: number };
 type Outcome = typeof CAMT | typeof CSV_GUESSED | typeof CSV_KNOWN_MAPPING;
+const mismatched = (preview: Outcome | null) =>
+  preview?.statements.some((s) => s.balance && !s.balance.consistent) === true;
+const namesNoAccount = (preview: Outcome | null) =>
+  preview?.statements.some((s) => s.accountIban === null) === true;
 
 export interface StatementImportExpected extends Expected {
   file: File | null;
   /** The mapping the admin applied (sent with every later read). */
   applied: unknown;
+  /** The account the admin gave (sent with every later read, question and upload). */
+  account: string | null;
+  /** The "import anyway" note sent with the upload. */
+  note: string | null;
   preview: Outcome | null;
   known: unknown;
   knownFailed: boolean;
@@ -79,6 +150,8 @@ export interface StatementImportExpected extends Expected {
 const fresh = {
   file: null,
   applied: null,
+  account: null,
+  note: null,
   preview: null,
   known: null,
   knownFailed: false,
@@ -92,7 +165,10 @@ const fresh = {
 const read = (e: StatementImportExpected): StatementImportExpected => ({
   ...e,
   state: 'reading',
-  requests: [...e.requests, { actor: 'read', input: { file: e.file, mapping: e.applied } }],
+  requests: [
+    ...e.requests,
+    { actor: 'read', input: { file: e.file, mapping: e.applied, accountIban: e.account } },
+  ],
 });
 const choose = (e: StatementImportExpected, ev: ModelEvent): StatementImportExpected => {
   const file = ev.file as File;
@@ -105,12 +181,16 @@ const check = (e: StatementImportExpected): StatementImportExpected => ({
   state: 'checking',
   known: null,
   knownFailed: false,
-  requests: [...e.requests, { actor: 'known', input: { keys: KEYS } }],
+  requests: [...e.requests, { actor: 'known', input: { statements: QUESTIONS.get(e.preview)?.(e.account) } }],
 });
-const submit = (e: StatementImportExpected, key: string): StatementImportExpected => ({
+/** A file that names no account asks for one first (unless given); the server is asked nothing yet. */
+const decide = (e: StatementImportExpected): StatementImportExpected =>
+  namesNoAccount(e.preview) && e.account === null ? { ...e, state: 'account' } : check(e);
+const send = (e: StatementImportExpected, key: string, note: string | null): StatementImportExpected => ({
   ...e,
   state: 'submitting',
   key,
+  note,
   job: null,
   error: null,
   requests: [
@@ -123,10 +203,20 @@ const submit = (e: StatementImportExpected, key: string): StatementImportExpecte
         expectedLines: 3,
         expectedTotalCents: -4_610,
         idempotencyKey: key,
+        accountIban: e.account,
+        mismatchNote: note,
       },
     },
   ],
 });
+const submit = (e: StatementImportExpected, ev: ModelEvent): StatementImportExpected => {
+  if (!mismatched(e.preview)) return send(e, ev.idempotencyKey as string, null);
+  // Line breaks and runs of spaces become one space (the server takes no control characters).
+  const note = typeof ev.mismatchNote === 'string' ? ev.mismatchNote.replace(/\s+/g, ' ').trim() : '';
+  // Balances that do not add up: only "import anyway" with a note of 1–500 characters sends it.
+  if (note.length === 0 || note.length > 500) return e;
+  return send(e, ev.idempotencyKey as string, note);
+};
 const poll = (e: StatementImportExpected, seen: ReturnType<typeof job>): StatementImportExpected => ({
   ...e,
   state: 'importing',
@@ -151,13 +241,17 @@ const SERVER_REFUSALS: Record<string, string> = {
   STATEMENT_PREVIEW_MISMATCH: 'previewMismatch',
   FILE_TOO_LARGE: 'tooBig',
   STATEMENT_HAS_ERRORS: 'hasErrors',
+  STATEMENT_BALANCE_MISMATCH: 'balanceMismatch',
+  STATEMENT_CURRENCY_UNSUPPORTED: 'currencyUnsupported',
 };
 
 /** The preview's own keys, whether the server has answered yet or not. */
 const previewKeys = {
   'file.chosen': choose,
-  submit: (e: StatementImportExpected, ev: ModelEvent) => submit(e, ev.idempotencyKey as string),
+  submit,
   'mapping.edit': (e: StatementImportExpected) => (e.preview?.csv ? { ...e, state: 'mapping' } : e),
+  // Only an account the admin gave can be changed (a file's own is the file's).
+  'account.change': (e: StatementImportExpected) => (e.account ? { ...e, state: 'account' } : e),
   cancel: startOver,
 };
 
@@ -167,6 +261,8 @@ function screen(snapshot: AnyMachineSnapshot) {
   return {
     busy: snapshot.hasTag('busy'),
     file: c.file,
+    account: c.accountIban,
+    note: c.mismatchNote,
     preview: c.preview,
     known: c.known,
     knownFailed: c.knownFailed,
@@ -183,6 +279,8 @@ const looks =
     expect(screen(snapshot)).toEqual({
       busy,
       file: e.file,
+      account: e.account,
+      note: e.note,
       preview: e.preview,
       known: e.known,
       knownFailed: e.knownFailed,
@@ -211,6 +309,7 @@ export const statementImportModel: MachineModel<undefined, StatementImportWorld,
     'read: camt.053': { type: 'xstate.done.actor.read', output: CAMT },
     'read: CSV, mapping guessed': { type: 'xstate.done.actor.read', output: CSV_GUESSED },
     'read: CSV, mapping known': { type: 'xstate.done.actor.read', output: CSV_KNOWN_MAPPING },
+    'read: camt.053, balances do not add up': { type: 'xstate.done.actor.read', output: CAMT_MISMATCH },
     'read: not a statement': {
       type: 'xstate.done.actor.read',
       output: { ...CAMT, format: 'csv', lineCount: 0, problem: 'wrongFormat' },
@@ -223,11 +322,16 @@ export const statementImportModel: MachineModel<undefined, StatementImportWorld,
     'accept the mapping': { type: 'mapping.accept' },
     'apply a mapping': { type: 'mapping.apply', mapping: CHOSEN },
     'edit the mapping': { type: 'mapping.edit' },
+    'type an IBAN': { type: 'account.choose', accountIban: TYPED },
+    'type a wrong IBAN': { type: 'account.choose', accountIban: 'PT50000201231234567890155' },
+    'change the account': { type: 'account.change' },
     'known: 2 new': { type: 'xstate.done.actor.known', output: NEW },
     'known: none new': { type: 'xstate.done.actor.known', output: NOTHING_NEW },
     'known: fails': { type: 'xstate.error.actor.known', error: { code: 'NETWORK_ERROR' } },
     Enter: { type: 'submit', idempotencyKey: 'key-1' },
     'Enter again': { type: 'submit', idempotencyKey: 'key-2' },
+    'import anyway, with a note': { type: 'submit', idempotencyKey: 'key-3', mismatchNote: `  ${NOTE}\n` },
+    'import anyway, a blank note': { type: 'submit', idempotencyKey: 'key-4', mismatchNote: ' \n ' },
     'submit: job': { type: 'xstate.done.actor.submit', output: job('RUNNING', 0) },
     'submit: already imported': {
       type: 'xstate.error.actor.submit',
@@ -241,6 +345,10 @@ export const statementImportModel: MachineModel<undefined, StatementImportWorld,
       error: { code: 'STATEMENT_PREVIEW_MISMATCH' },
     },
     'submit: network': { type: 'xstate.error.actor.submit', error: { code: 'NETWORK_ERROR' } },
+    'submit: balances do not add up': {
+      type: 'xstate.error.actor.submit',
+      error: { code: 'STATEMENT_BALANCE_MISMATCH' },
+    },
     'poll: running': { type: 'xstate.done.actor.poll', output: job('RUNNING', 2) },
     'poll: done': { type: 'xstate.done.actor.poll', output: job('DONE', 3, SUMMARY) },
     'poll: failed': { type: 'xstate.done.actor.poll', output: job('FAILED', 1, null, 'IMPORT_INTERRUPTED') },
@@ -253,6 +361,10 @@ export const statementImportModel: MachineModel<undefined, StatementImportWorld,
       value: s.value,
       csv: s.context.preview?.csv ? s.context.preview.csv.guessed : null,
       applied: s.context.mapping !== null,
+      account: s.context.accountIban !== null,
+      mismatch: s.context.preview?.statements?.some(
+        (st: { balance: { consistent: boolean } | null }) => st.balance && !st.balance.consistent,
+      ),
       // Back at the mapping after the server answered: its answer must not outlive the mapping.
       answered: s.matches('mapping') && s.context.known !== null,
       job: s.context.job?.done ?? null,
@@ -278,7 +390,7 @@ export const statementImportModel: MachineModel<undefined, StatementImportWorld,
         const next = { ...e, preview: outcome };
         if (outcome.problem) return refuse(next, outcome.problem);
         if (outcome.csv?.guessed) return { ...next, state: 'mapping' };
-        return check(next);
+        return decide(next);
       },
       'xstate.error.actor.read': (e) => refuse(e, 'unreadable'),
       cancel: startOver,
@@ -287,13 +399,24 @@ export const statementImportModel: MachineModel<undefined, StatementImportWorld,
       'file.chosen': choose,
       // The guess is right: remembered for this header as it is.
       'mapping.accept': (e) => ({
-        ...check(e),
+        ...decide(e),
         remembered: [...e.remembered, { header: HEADER, mapping: e.preview?.csv?.mapping }],
       }),
       'mapping.apply': (e, ev) => ({
         ...read({ ...e, applied: ev.mapping }),
         remembered: [...e.remembered, { header: HEADER, mapping: ev.mapping }],
       }),
+      cancel: startOver,
+    },
+    // The file names no account: a valid IBAN reads it again with that account; nothing else is sent.
+    account: {
+      'file.chosen': choose,
+      'account.choose': (e, ev) => {
+        const typed = (ev.accountIban as string).replace(/\s+/g, '').toUpperCase();
+        if (typed === 'PT50000201231234567890155') return e;
+        return read({ ...e, account: typed });
+      },
+      'mapping.edit': (e) => (e.preview?.csv ? { ...e, state: 'mapping' } : e),
       cancel: startOver,
     },
     // The rows are shown while the server says which are new.
@@ -335,7 +458,7 @@ export const statementImportModel: MachineModel<undefined, StatementImportWorld,
     // Retry: the same file, mapping and key.
     failed: {
       'file.chosen': choose,
-      retry: (e) => submit(e, e.key as string),
+      retry: (e) => send(e, e.key as string, e.note),
       cancel: startOver,
     },
     imported: { 'file.chosen': choose, cancel: startOver },
@@ -345,6 +468,7 @@ export const statementImportModel: MachineModel<undefined, StatementImportWorld,
     idle: looks(false),
     reading: looks(true),
     mapping: looks(false),
+    account: looks(false),
     checking: looks(false),
     preview: looks(false),
     submitting: looks(true),
@@ -353,5 +477,5 @@ export const statementImportModel: MachineModel<undefined, StatementImportWorld,
     imported: looks(false),
     refused: looks(false),
   },
-  limit: 2000,
+  limit: 5000,
 };

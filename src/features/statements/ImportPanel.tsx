@@ -1,18 +1,30 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
-import { type DragEvent, useMemo, useReducer, useRef } from 'react';
+import { type DragEvent, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { formatCents } from '../../../domain/money';
-import type { StatementImportJobView } from '../../../machines/statement-import';
+import { balanceMismatch, type StatementImportJobView } from '../../../machines/statement-import';
 import { statementKeys } from '../../api/statements';
 import { FilePicker } from '../../components/FilePicker/FilePicker';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
+import { AccountPicker } from './AccountPicker';
 import { type PreviewState, statementImportWithConsole } from './import-actors';
 import { MappingEditor } from './MappingEditor';
+import { MismatchNoteDialog } from './MismatchNoteDialog';
+import { ParseErrors } from './ParseErrors';
+import { PreviewStatements } from './PreviewStatements';
 import { PreviewTable } from './PreviewTable';
+import { pluralKey } from './plural';
 import { PreviewRows } from './preview-client';
+import { SkippedEntries } from './SkippedEntries';
 
 const FORMAT_KEYS = { csv: 'CSV', camt053: 'camt.053', mt940: 'MT940' } as const;
+
+/** Parse errors that are a decision, not a defect: a balance mismatch is shown on its statement. */
+const DECIDED_BY_THE_ADMIN = new Set(['BALANCE_MISMATCH']);
+
+/** The states in which the file's rows and facts are on screen. */
+const PREVIEWING = ['reading', 'mapping', 'account', 'checking', 'preview'];
 
 /**
  * Upload → preview in the browser → submit → imported (issue 12 items 1–3), driven by the
@@ -41,6 +53,19 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
   const { context } = snapshot;
   const state = snapshot.value as string;
   const money = (cents: number) => formatCents(cents, locale, 'EUR');
+  const plural = (count: number, one: string, other: string, params: Record<string, string | number>) =>
+    t(pluralKey(locale, count, { one, other }), { count, ...params });
+  const [noting, setNoting] = useState(false);
+  const panel = useRef<HTMLElement>(null);
+
+  // Focus is never lost: when what had it left the screen (the control that moved the flow on), it goes
+  // to the one control the new state is about (`data-focus-home`).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new state is the moment to look
+  useEffect(() => {
+    const focused = document.activeElement;
+    if (focused && focused !== document.body && focused.isConnected) return;
+    panel.current?.querySelector<HTMLElement>('[data-focus-home]')?.focus();
+  }, [state, noting]);
 
   const choose = (file: File | undefined) => {
     if (file) actor.send({ type: 'file.chosen', file });
@@ -49,14 +74,23 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
     event.preventDefault();
     choose(event.dataTransfer.files[0]);
   };
-  const showsRows = ['reading', 'mapping', 'checking', 'preview'].includes(state);
+  const showsRows = PREVIEWING.includes(state);
   const outcome = context.preview;
   const details = preview.current.details;
-  const errorCount = details?.errorCount ?? 0;
+  const errors = details?.errors.filter((e) => !DECIDED_BY_THE_ADMIN.has(e.code)) ?? [];
+  const errorCount = (details?.errorCount ?? 0) - (details?.errors.length ?? 0) + errors.length;
+  const mismatch = outcome?.statements.some(balanceMismatch) === true;
   const job = context.job;
+  const submit = (mismatchNote?: string) =>
+    actor.send({ type: 'submit', idempotencyKey: crypto.randomUUID(), mismatchNote });
 
   return (
-    <section className="statement-import" aria-labelledby="statement-import-title" data-state={state}>
+    <section
+      ref={panel}
+      className="statement-import"
+      aria-labelledby="statement-import-title"
+      data-state={state}
+    >
       <h2 id="statement-import-title">{t('statements.import.title')}</h2>
       {snapshot.hasTag('sending') ? null : (
         <fieldset className="statement-drop" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
@@ -64,6 +98,7 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
             ref={input}
             label={t('statements.import.choose')}
             data-testid="statement-file"
+            data-focus-home={state === 'idle' ? true : undefined}
             accept=".csv,.txt,.xml,.sta,.mt940,.940,text/csv,text/plain,application/xml,text/xml"
             onChange={(e) => {
               choose(e.target.files?.[0]);
@@ -81,7 +116,7 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
       {state === 'reading' ? (
         <div className="statement-actions">
           <p role="status">{t('statements.import.reading')}</p>
-          <button type="button" onClick={() => actor.send({ type: 'cancel' })}>
+          <button type="button" data-focus-home onClick={() => actor.send({ type: 'cancel' })}>
             {t('statements.import.cancel')}
           </button>
         </div>
@@ -90,62 +125,57 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
       {outcome && showsRows && state !== 'reading' ? (
         <div className="statement-summary" role="status" data-testid="statement-summary">
           <p>
-            {t('statements.import.detected', {
+            {plural(outcome.lineCount, 'statements.import.detected.one', 'statements.import.detected.other', {
               format: FORMAT_KEYS[outcome.format],
-              lines: outcome.lineCount,
               total: money(outcome.totalCents),
             })}
-            {details?.accountIban
-              ? ` · ${t('statements.import.account', { iban: details.accountIban })}`
-              : ''}
           </p>
-          <p data-testid="statement-balance">
-            {details?.balance
-              ? details.balance.consistent
-                ? t('statements.balance.consistent', {
-                    opening: money(details.balance.opening),
-                    closing: money(details.balance.closing),
-                  })
-                : t('statements.balance.inconsistent', {
-                    opening: money(details.balance.opening),
-                    closing: money(details.balance.closing),
-                    difference: money(details.balance.closing - details.balance.opening - outcome.totalCents),
-                  })
-              : t('statements.balance.none')}
-          </p>
+          <PreviewStatements statements={outcome.statements} givenAccount={context.accountIban} />
           <p data-testid="statement-known">
-            {context.known
-              ? t('statements.import.known', {
-                  fresh: context.known.newLines,
-                  known: context.known.knownLines,
-                })
-              : context.knownFailed
-                ? t('statements.import.knownFailed')
-                : t('statements.import.checking')}
+            {state === 'account'
+              ? t('statements.import.accountFirst')
+              : context.known
+                ? t('statements.import.known', {
+                    fresh: context.known.newLines,
+                    known: context.known.knownLines,
+                  })
+                : context.knownFailed
+                  ? t('statements.import.knownFailed')
+                  : t('statements.import.checking')}
           </p>
           {context.known && context.known.files.length > 0 ? (
             <ul>
               {context.known.files.map((f) => (
                 <li key={f.statementFileId}>
-                  {t('statements.import.knownFrom', { file: f.fileName, lines: f.lines })}
+                  {plural(f.lines, 'statements.import.knownFrom.one', 'statements.import.knownFrom.other', {
+                    file: f.fileName,
+                  })}
                 </li>
               ))}
             </ul>
           ) : null}
+          {details ? <SkippedEntries entries={details.skipped} count={details.skippedCount} /> : null}
         </div>
       ) : null}
 
-      {errorCount > 0 && showsRows ? (
-        <div className="statement-errors" role="alert" data-testid="statement-errors">
-          <p>{t('statements.import.errors', { count: errorCount })}</p>
-          <ul>
-            {details?.errors.map((e) => (
-              <li key={`${e.line}-${e.code}`}>
-                {t('statements.import.errorLine', { line: e.line, code: e.code })}
-              </li>
-            ))}
-          </ul>
-        </div>
+      {errorCount > 0 && showsRows && outcome ? (
+        <ParseErrors format={outcome.format} errors={errors} count={errorCount} />
+      ) : null}
+
+      {state === 'account' ? (
+        <>
+          <AccountPicker onChoose={(accountIban) => actor.send({ type: 'account.choose', accountIban })} />
+          <div className="statement-actions">
+            {outcome?.csv ? (
+              <button type="button" onClick={() => actor.send({ type: 'mapping.edit' })}>
+                {t('statements.mapping.edit')}
+              </button>
+            ) : null}
+            <button type="button" onClick={() => actor.send({ type: 'cancel' })}>
+              {t('statements.import.cancel')}
+            </button>
+          </div>
+        </>
       ) : null}
 
       {state === 'mapping' && outcome?.csv ? (
@@ -162,16 +192,40 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
 
       {state === 'checking' || state === 'preview' ? (
         <div className="statement-actions">
-          <button
-            type="button"
-            className="primary"
-            disabled={errorCount > 0}
-            onClick={() => actor.send({ type: 'submit', idempotencyKey: crypto.randomUUID() })}
-          >
-            {context.known
-              ? t('statements.import.submitNew', { count: context.known.newLines })
-              : t('statements.import.submit')}
-          </button>
+          {mismatch ? (
+            <button
+              type="button"
+              className="primary"
+              data-focus-home
+              disabled={errorCount > 0}
+              aria-haspopup="dialog"
+              onClick={() => setNoting(true)}
+            >
+              {t('statements.import.importAnyway')}
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="primary"
+              data-focus-home
+              disabled={errorCount > 0}
+              onClick={() => submit()}
+            >
+              {context.known
+                ? plural(
+                    context.known.newLines,
+                    'statements.import.submitNew.one',
+                    'statements.import.submitNew.other',
+                    {},
+                  )
+                : t('statements.import.submit')}
+            </button>
+          )}
+          {context.accountIban ? (
+            <button type="button" onClick={() => actor.send({ type: 'account.change' })}>
+              {t('statements.account.change')}
+            </button>
+          ) : null}
           {outcome?.csv ? (
             <button type="button" onClick={() => actor.send({ type: 'mapping.edit' })}>
               {t('statements.mapping.edit')}
@@ -183,15 +237,31 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
         </div>
       ) : null}
 
+      {noting && (state === 'checking' || state === 'preview') ? (
+        <MismatchNoteDialog
+          onImport={(note) => {
+            setNoting(false);
+            submit(note);
+          }}
+          onClose={() => setNoting(false)}
+        />
+      ) : null}
+
       {showsRows ? (
         <PreviewTable
           rows={preview.current.rows}
-          known={state === 'checking' || state === 'reading' ? null : preview.current.known}
+          known={state === 'preview' ? preview.current.known : null}
         />
       ) : null}
 
       {snapshot.hasTag('sending') ? (
-        <div role="status" className="statement-progress" data-testid="statement-progress">
+        <div
+          role="status"
+          className="statement-progress"
+          data-testid="statement-progress"
+          tabIndex={-1}
+          data-focus-home
+        >
           <p>
             {t(job ? `statements.import.phase.${job.phase ?? 'importing'}` : 'statements.import.sending')}
           </p>
@@ -203,13 +273,15 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
         <div role="status" className="statement-result" data-testid="statement-result">
           <p>{t('statements.result.title', { file: job.fileName ?? context.file?.name ?? '' })}</p>
           <ul>
+            <li>{t('statements.result.statements', { count: job.result.statements })}</li>
             <li>{t('statements.result.newLines', { count: job.result.newLines })}</li>
             <li>{t('statements.result.duplicatesSkipped', { count: job.result.duplicatesSkipped })}</li>
             <li>{t('statements.result.matched', { count: job.result.matched })}</li>
             <li>{t('statements.result.suggested', { count: job.result.suggested })}</li>
             <li>{t('statements.result.unmatched', { count: job.result.unmatched })}</li>
+            <li>{t('statements.result.skipped', { count: job.result.skipped })}</li>
           </ul>
-          <button type="button" onClick={() => actor.send({ type: 'cancel' })}>
+          <button type="button" data-focus-home onClick={() => actor.send({ type: 'cancel' })}>
             {t('statements.import.close')}
           </button>
         </div>
@@ -222,7 +294,7 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
               file: context.refusedBecauseOf ?? context.known?.files[0]?.fileName ?? '',
             })}
           </p>
-          <button type="button" onClick={() => actor.send({ type: 'cancel' })}>
+          <button type="button" data-focus-home onClick={() => actor.send({ type: 'cancel' })}>
             {t('statements.import.close')}
           </button>
         </div>
@@ -231,7 +303,12 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
       {state === 'failed' ? (
         <div role="alert" className="statement-failed">
           <p>{t(errorCodeKey(context.error ?? '') ?? 'errorMessages.fallback')}</p>
-          <button type="button" className="primary" onClick={() => actor.send({ type: 'retry' })}>
+          <button
+            type="button"
+            className="primary"
+            data-focus-home
+            onClick={() => actor.send({ type: 'retry' })}
+          >
             {t('statements.import.retry')}
           </button>
           <button type="button" onClick={() => actor.send({ type: 'cancel' })}>

@@ -9,8 +9,9 @@ import { trapTab, useModalFocus } from '../../components/Dialog/modal-focus';
 import { useI18n } from '../../i18n/i18n';
 
 /**
- * The one modal frame of the reconciliation table (note, ignore, match picker, history): focus goes
- * to `initial` (the first field) and back to the table when it closes; Esc cancels; Tab stays inside.
+ * The one modal frame of the statements screen (the table's note, ignore, match picker, history; the
+ * import's "import anyway" note): focus goes to `initial` (the first field) and back to what opened it
+ * when it closes; Esc cancels; Tab stays inside.
  */
 export function LineDialog(props: {
   title: string;

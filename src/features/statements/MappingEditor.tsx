@@ -75,7 +75,7 @@ export function MappingEditor(props: {
         ))}
       </div>
       {props.editable ? (
-        <button type="submit" className="primary">
+        <button type="submit" className="primary" data-focus-home>
           {t(changed ? 'statements.mapping.apply' : 'statements.mapping.accept')}
         </button>
       ) : null}{' '}

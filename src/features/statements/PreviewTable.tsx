@@ -11,9 +11,16 @@ const OVERSCAN = 10;
 /** Line, date, value date, amount, counterparty, description, kind, imported. */
 const COLUMNS = '4rem 6.5rem 6.5rem 7.5rem minmax(0, 1fr) minmax(0, 2fr) 6.5rem minmax(0, 1.2fr)';
 
+/** Why the server counts a line as imported already. */
+const REASONS: Record<KnownLine['reason'], string> = {
+  BANK_REFERENCE: 'statements.preview.reason.BANK_REFERENCE',
+  SAME_STATEMENT: 'statements.preview.reason.SAME_STATEMENT',
+  SAME_CONTENT: 'statements.preview.reason.SAME_CONTENT',
+};
+
 /**
  * Every line of the file being previewed, virtualised (a 100,000-line statement keeps a few dozen row
- * elements in the page), with whether the server already holds it and from which file.
+ * elements in the page), with whether the server already holds it, from which file and why.
  */
 export function PreviewTable({
   rows,
@@ -89,6 +96,7 @@ export function PreviewTable({
                       ? t('statements.preview.importedFrom', {
                           file: earlier.fileName,
                           at: formatDateTime(earlier.importedAt, locale),
+                          reason: t(REASONS[earlier.reason]),
                         })
                       : t('statements.preview.new')}
                 </td>

@@ -1,10 +1,11 @@
 import { fromPromise } from 'xstate';
 import type { CsvMapping } from '../../../domain/statements/types';
 import {
-  type ChosenFile,
   type KnownLinesOutcome,
+  type KnownLinesQuestion,
   type StatementImportJobView,
   type StatementPreviewOutcome,
+  type StatementReadRequest,
   type StatementSubmitRequest,
   statementImportMachine,
 } from '../../../machines/statement-import';
@@ -59,33 +60,38 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export function statementImportWithConsole(preview: { current: PreviewState }, onChange: () => void) {
   return statementImportMachine.provide({
     actors: {
-      read: fromPromise<StatementPreviewOutcome, { file: ChosenFile; mapping: CsvMapping | null }>(
+      read: fromPromise<StatementPreviewOutcome, StatementReadRequest>(async ({ input, signal }) => {
+        const rows = new PreviewRows();
+        preview.current = { rows, details: null, known: new Map() };
+        onChange();
+        const { outcome, details } = await previewInWorker(
+          input.file as File,
+          { mapping: input.mapping, remembered: rememberedMappings(), accountIban: input.accountIban },
+          rows,
+          signal,
+        );
+        preview.current = { ...preview.current, details };
+        onChange();
+        return outcome;
+      }),
+      known: fromPromise<KnownLinesOutcome, { statements: readonly KnownLinesQuestion[] }>(
         async ({ input, signal }) => {
-          const rows = new PreviewRows();
-          preview.current = { rows, details: null, known: new Map() };
+          const known = new Map<string, KnownLine>();
+          for (const statement of input.statements)
+            for (let start = 0; start < statement.keys.length; start += KNOWN_LINES_MAX_KEYS) {
+              signal.throwIfAborted();
+              const keys = statement.keys.slice(start, start + KNOWN_LINES_MAX_KEYS);
+              const answer = await fetchKnownLines({ ...statement, keys });
+              for (const line of answer.known) known.set(line.key, line);
+            }
+          preview.current = { ...preview.current, known };
           onChange();
-          const { outcome, details } = await previewInWorker(
-            input.file as File,
-            { mapping: input.mapping, remembered: rememberedMappings() },
-            rows,
-            signal,
+          return knownOutcome(
+            input.statements.flatMap((statement) => statement.keys),
+            known,
           );
-          preview.current = { ...preview.current, details };
-          onChange();
-          return outcome;
         },
       ),
-      known: fromPromise<KnownLinesOutcome, { keys: readonly string[] }>(async ({ input, signal }) => {
-        const known = new Map<string, KnownLine>();
-        for (let start = 0; start < input.keys.length; start += KNOWN_LINES_MAX_KEYS) {
-          signal.throwIfAborted();
-          const answer = await fetchKnownLines(input.keys.slice(start, start + KNOWN_LINES_MAX_KEYS));
-          for (const line of answer.known) known.set(line.key, line);
-        }
-        preview.current = { ...preview.current, known };
-        onChange();
-        return knownOutcome(input.keys, known);
-      }),
       submit: fromPromise<StatementImportJobView, StatementSubmitRequest>(async ({ input }) => {
         const answer = await startStatementImport({
           file: input.file as File,
@@ -94,6 +100,8 @@ export function statementImportWithConsole(preview: { current: PreviewState }, o
           expectedLines: input.expectedLines,
           expectedTotalCents: input.expectedTotalCents,
           idempotencyKey: input.idempotencyKey,
+          accountIban: input.accountIban,
+          mismatchNote: input.mismatchNote,
         });
         return answer.job;
       }),

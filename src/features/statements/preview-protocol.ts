@@ -2,6 +2,7 @@ import type {
   BalanceCheck,
   CsvMapping,
   ParseError,
+  SkippedEntry,
   TextEncodingName,
 } from '../../../domain/statements/types';
 import type { StatementPreviewOutcome } from '../../../machines/statement-import';
@@ -12,9 +13,11 @@ export interface PreviewRequest {
   mapping: CsvMapping | null;
   /** Mappings the admin confirmed before, by `headerKey` of their CSV header. */
   remembered: Record<string, CsvMapping>;
+  /** The account the admin gave, for the statements that name none: their line keys hold it. */
+  accountIban: string | null;
 }
 
-/** The errors sent to the page: enough to find and fix them, not 100,000 of them. */
+/** The errors (and skipped entries) sent to the page: enough to find and fix them, not 100,000 of them. */
 export const MAX_ERRORS_SHOWN = 500;
 
 /**
@@ -35,6 +38,9 @@ export interface PreviewDetails {
   balance: BalanceCheck | null;
   errors: ParseError[];
   errorCount: number;
+  /** Pending and informational entries, read and not imported. */
+  skipped: SkippedEntry[];
+  skippedCount: number;
   delimiter: string | null;
 }
 

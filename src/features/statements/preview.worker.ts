@@ -2,7 +2,7 @@
 import { parseStatement } from '../../../domain/statements/detect';
 import { statementLineKeys } from '../../../domain/statements/line-key';
 import type { ParseResult, StatementEntry } from '../../../domain/statements/types';
-import type { StatementPreviewOutcome } from '../../../machines/statement-import';
+import type { PreviewStatement, StatementPreviewOutcome } from '../../../machines/statement-import';
 import { headerKey, MAX_ERRORS_SHOWN, type PreviewMessage, type PreviewRequest } from './preview-protocol';
 import { sendRows } from './preview-rows-sender';
 
@@ -37,19 +37,39 @@ function parse(
   return { result: parseStatement(data, { mapping: known }), guessed: false };
 }
 
+/** The parser's statements with the sum of each one's entries. */
+function previewStatements(result: ParseResult): PreviewStatement[] {
+  return result.statements.map((statement) => {
+    let totalCents = 0;
+    for (let i = statement.firstEntry; i < statement.firstEntry + statement.entryCount; i++)
+      totalCents += result.entries[i]!.amountCents;
+    return { ...statement, totalCents };
+  });
+}
+
 self.onmessage = (event: MessageEvent<PreviewRequest>) => {
   const post = (message: PreviewMessage) => self.postMessage(message);
   const bytes = new Uint8Array(event.data.bytes);
   if (notAStatement(bytes)) {
     post({
       type: 'done',
-      outcome: { format: 'csv', lineCount: 0, totalCents: 0, problem: 'wrongFormat', keys: [], csv: null },
+      outcome: {
+        format: 'csv',
+        lineCount: 0,
+        totalCents: 0,
+        problem: 'wrongFormat',
+        keys: [],
+        csv: null,
+        statements: [],
+      },
       details: {
         accountIban: null,
         encoding: null,
         balance: null,
         errors: [],
         errorCount: 0,
+        skipped: [],
+        skippedCount: 0,
         delimiter: null,
       },
     });
@@ -63,9 +83,14 @@ self.onmessage = (event: MessageEvent<PreviewRequest>) => {
     guessed = read.guessed;
     return read.result;
   }, post);
-  const keys = statementLineKeys(result.accountIban ?? '', result.entries);
-  for (let start = 0; start < keys.length; start += KEY_CHUNK)
-    post({ type: 'keys', keys: keys.slice(start, start + KEY_CHUNK) });
+  const statements = previewStatements(result);
+  // Each statement's keys with its own account (or the one the admin gave): two accounts' equal fees differ.
+  for (const statement of statements) {
+    const entries = result.entries.slice(statement.firstEntry, statement.firstEntry + statement.entryCount);
+    const keys = statementLineKeys(statement.accountIban ?? event.data.accountIban ?? '', entries);
+    for (let start = 0; start < keys.length; start += KEY_CHUNK)
+      post({ type: 'keys', keys: keys.slice(start, start + KEY_CHUNK) });
+  }
   let totalCents = 0;
   for (const entry of result.entries) totalCents += entry.amountCents;
   const outcome: StatementPreviewOutcome = {
@@ -76,6 +101,7 @@ self.onmessage = (event: MessageEvent<PreviewRequest>) => {
     // The page assembles the keys from the chunks: sent once, not twice.
     keys: [],
     csv: result.csv ? { header: result.csv.header, mapping: result.csv.mapping, guessed } : null,
+    statements,
   };
   post({
     type: 'done',
@@ -86,6 +112,8 @@ self.onmessage = (event: MessageEvent<PreviewRequest>) => {
       balance: result.balance,
       errors: result.errors.slice(0, MAX_ERRORS_SHOWN),
       errorCount: result.errors.length,
+      skipped: result.skipped.slice(0, MAX_ERRORS_SHOWN),
+      skippedCount: result.skipped.length,
       delimiter: result.csv?.delimiter ?? null,
     },
   });

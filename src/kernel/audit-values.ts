@@ -49,7 +49,7 @@ const STATUS_NAMESPACES: Record<string, Namespace> = {
 const ENUM_NAMESPACES: Namespace[] = [
   ...Object.values(STATUS_NAMESPACES),
   ['users', 'gender'],
-  ['cases', 'role'],
+  ['chat', 'role'],
   ['statements', 'kind'],
 ];
 /** Fields whose values a screen translates already under its own key (an export's type). */

@@ -87,4 +87,35 @@ describe('AuditChanges: an audit row as people read it', () => {
     expect(shown('en-GB', { status: 'PAID' }, { status: 'PAID' }, 'sepa_file')).toBe('—');
     expect(shown('en-GB', null, { name: 'Cardiologia' }, 'interest_area')).toBe('NameCardiologia');
   });
+
+  it.each([
+    ['pt-PT', 'transferência SEPA', 'pagamento', '45,30 €'],
+    ['en-GB', 'SEPA transfer', 'payment', '€45.30'],
+  ] as const)(
+    '%s: a statement line history entry: its links as one readable line each, no codes',
+    (locale, ...words) => {
+      const link = {
+        kind: 'SEPA_TRANSFER',
+        id: 'e2e-1',
+        role: 'PAYMENT',
+        state: 'MATCHED',
+        allocatedCents: 4530,
+        score: null,
+      };
+      const { container } = render(
+        <I18nProvider initial={locale}>
+          <AuditChanges
+            before={{ status: 'SUGGESTED', matchMethod: null, links: [{ ...link, state: 'SUGGESTED' }] }}
+            after={{ status: 'MATCHED', matchMethod: 'MANUAL', links: [link] }}
+            entityType="statement_line"
+          />
+        </I18nProvider>,
+      );
+      const text = (container.textContent ?? '').replace(/\s+/g, ' ');
+      for (const word of words) expect(text).toContain(word);
+      expect(text).not.toMatch(/SEPA_TRANSFER|PAYMENT|MATCHED|SUGGESTED|MANUAL|allocatedCents|4530/);
+      // Each link is its own line, so a long history wraps inside the dialog instead of running past it.
+      expect(container.querySelectorAll('.audit-lines li').length).toBe(2);
+    },
+  );
 });

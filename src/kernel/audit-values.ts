@@ -74,8 +74,7 @@ function lookup(t: Translate, key: string): string | undefined {
 }
 
 /** A field's name in words; a field with no translation shows as itself. */
-export const auditFieldLabel = (t: Translate, field: string): string =>
-  lookup(t, `auditFields.${field}`) ?? field;
+const auditFieldLabel = (t: Translate, field: string): string => lookup(t, `auditFields.${field}`) ?? field;
 
 const monthFormatters = new Map<string, Intl.DateTimeFormat>();
 function formatMonth(month: string, locale: string): string {
@@ -104,7 +103,7 @@ function enumLabel(field: string, code: string, ctx: AuditValueContext): string 
 }
 
 /** One bare value as text, read by the field that holds it. */
-export function formatAuditScalar(field: string, value: unknown, ctx: AuditValueContext): string {
+function formatAuditScalar(field: string, value: unknown, ctx: AuditValueContext): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return ctx.t(value ? 'auditValues.yes' : 'auditValues.no');
   if (typeof value === 'number') {
@@ -133,26 +132,18 @@ function listOrScalar(field: string, value: unknown, ctx: AuditValueContext): st
   if (value.length === 0) return '—';
   return value
     .map((item) =>
-      isRecord(item)
-        ? objectLines(item, ctx)
-            .map((line) => `${line.label}: ${line.value}`)
-            .join(' · ')
-        : formatAuditScalar(field, item, ctx),
+      isRecord(item) ? readableText(objectLines(item, ctx)) : formatAuditScalar(field, item, ctx),
     )
     .join('; ');
 }
 
 /** A field's value as people read it: text, or lines for an object or a list of objects. */
-export function formatAuditValue(field: string, value: unknown, ctx: AuditValueContext): ReadableValue {
+function formatAuditValue(field: string, value: unknown, ctx: AuditValueContext): ReadableValue {
   if (isRecord(value)) return objectLines(value, ctx);
   if (Array.isArray(value) && value.some(isRecord))
     return value.map((item, index) => ({
       label: `${index + 1}.`,
-      value: isRecord(item)
-        ? objectLines(item, ctx)
-            .map((line) => `${line.label}: ${line.value}`)
-            .join(' · ')
-        : formatAuditScalar(field, item, ctx),
+      value: isRecord(item) ? readableText(objectLines(item, ctx)) : formatAuditScalar(field, item, ctx),
     }));
   return listOrScalar(field, value, ctx);
 }
@@ -185,6 +176,7 @@ export function readableChanges(before: unknown, after: unknown, ctx: AuditValue
   return fields.flatMap((field) => change(field, field in from, from[field], field in to, to[field]));
 }
 
-/** A readable value on one line (a table cell, a title): lines joined with " · ". */
-export const readableText = (value: ReadableValue): string =>
-  typeof value === 'string' ? value : value.map((line) => `${line.label}: ${line.value}`).join(' · ');
+/** A readable value on one line (a table cell, a title, a list item): lines joined with " · ". */
+export function readableText(value: ReadableValue): string {
+  return typeof value === 'string' ? value : value.map((line) => `${line.label}: ${line.value}`).join(' · ');
+}

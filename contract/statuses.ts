@@ -103,6 +103,7 @@ export const AUDIT_ACTIONS = [
   'sepa.status-report-applied',
   'sepa.paid-by-statement',
   'sepa.paid-by-statement-undone',
+  'sepa.downloaded',
   'statement.accept',
   'statement.match',
   'statement.ignore',

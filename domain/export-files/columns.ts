@@ -1,6 +1,6 @@
 // The column model both writers share, and the typing of a cell's value. Pure: no I/O, no clock.
 
-export type ColumnKind = 'text' | 'integer' | 'cents' | 'date' | 'datetime' | 'boolean';
+export type ColumnKind = 'text' | 'phone' | 'integer' | 'cents' | 'date' | 'datetime' | 'boolean';
 export type ExportLocale = 'pt-PT' | 'en-GB';
 
 export interface ExportColumn {
@@ -10,6 +10,8 @@ export interface ExportColumn {
   header: string;
   /**
    * - `text`: a string (anything else is `String()`-ed); user text, so neutralised (see neutralise.ts).
+   * - `phone`: a phone number or country code (`+351`); text, written without the neutraliser's quote
+   *   when it is only a `+`, digits and spaces (neutralise.ts `PHONE_PATTERN`), else as `text`.
    * - `integer`: a safe integer or a bigint.
    * - `cents`: a safe integer number of cents; written as an exact decimal, never through float division.
    * - `date`: `YYYY-MM-DD` (a calendar date, taken as is) or a `Date` (its calendar date in Europe/Lisbon).
@@ -46,7 +48,7 @@ function describe(value: unknown): string {
 
 export function assertColumns(columns: readonly ExportColumn[]): void {
   if (columns.length === 0) throw new RangeError('an export needs at least one column');
-  const kinds = new Set<ColumnKind>(['text', 'integer', 'cents', 'date', 'datetime', 'boolean']);
+  const kinds = new Set<ColumnKind>(['text', 'phone', 'integer', 'cents', 'date', 'datetime', 'boolean']);
   for (const c of columns) {
     if (!kinds.has(c.kind)) throw new RangeError(`unknown column kind "${String(c.kind)}" for "${c.key}"`);
   }

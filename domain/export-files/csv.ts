@@ -20,7 +20,7 @@ import {
   type ExportRows,
   rowPuller,
 } from './columns';
-import { neutralise } from './neutralise';
+import { csvPhoneText, neutralise } from './neutralise';
 
 export interface CsvOptions {
   locale: ExportLocale;
@@ -57,6 +57,8 @@ function cellWriter(column: ExportColumn, dialect: CsvDialect, words: readonly [
   switch (column.kind) {
     case 'text':
       return (v) => (isEmpty(v) ? '' : quote(neutralise(typeof v === 'string' ? v : String(v))));
+    case 'phone':
+      return (v) => (isEmpty(v) ? '' : quote(csvPhoneText(typeof v === 'string' ? v : String(v))));
     case 'integer':
       return (v, row) => (isEmpty(v) ? '' : integerText(v, key, row));
     case 'cents':

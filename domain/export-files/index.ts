@@ -11,7 +11,7 @@ export {
 export { type CopiedCsv, CopyCsvReader } from './copy-csv';
 export { type CopiedRows, CopyRowsReader } from './copy-rows';
 export { CSV_DIALECT, CSV_MEDIA_TYPE, type CsvOptions, csvChunks, csvField } from './csv';
-export { isFormulaLike, neutralise } from './neutralise';
+export { csvPhoneText, isFormulaLike, neutralise, PHONE_PATTERN, PHONE_PATTERN_SQL } from './neutralise';
 export {
   columnLetters,
   SHEET_PART,

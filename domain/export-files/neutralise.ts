@@ -19,3 +19,22 @@ export function isFormulaLike(s: string): boolean {
 export function neutralise(s: string): string {
   return isFormulaLike(s) ? String.fromCharCode(Q) + s : s;
 }
+
+/**
+ * A phone number or country code as people write it (`+351`, `+351 912 345 678`, `912345678`): a `+`,
+ * digits and single spaces between them, nothing a spreadsheet could call or link. Such a cell is not
+ * given the quote a person would read as part of the number (decision 0128); anything else in a phone
+ * column is neutralised as text.
+ */
+export const PHONE_PATTERN = /^\+?[0-9]+(?: [0-9]+)*$/;
+/** The same rule as PostgreSQL's regular expression (the SQL writers). */
+export const PHONE_PATTERN_SQL = String.raw`'^\+?[0-9]+( [0-9]+)*$'`;
+
+/**
+ * A phone cell's CSV text: a number starting with `+` gets a leading tab (OWASP's other neutraliser: a
+ * spreadsheet opening the CSV reads the cell as text, `+351` and not the formula `=+351`, and shows no
+ * quote); anything that is not a phone number is neutralised as text.
+ */
+export function csvPhoneText(s: string): string {
+  return PHONE_PATTERN.test(s) ? (s.startsWith('+') ? `\t${s}` : s) : neutralise(s);
+}

@@ -23,7 +23,7 @@ import {
   rowPuller,
 } from './columns';
 import { isoDateOfDays, lisbonLocalMs } from './lisbon-time';
-import { neutralise } from './neutralise';
+import { neutralise, PHONE_PATTERN } from './neutralise';
 import { clipCellText, dropXmlIllegal, needsPreserve, xmlAttr, xmlText } from './xml-text';
 
 export interface XlsxOptions {
@@ -127,6 +127,12 @@ function cellWriter(column: ExportColumn): Cell {
   switch (column.kind) {
     case 'text':
       return (v, ref) => inlineString(ref, xlsxCellText(typeof v === 'string' ? v : String(v)));
+    case 'phone':
+      // An inline string is never evaluated: a phone number needs no quote (decision 0128).
+      return (v, ref) => {
+        const text = typeof v === 'string' ? v : String(v);
+        return inlineString(ref, PHONE_PATTERN.test(text) ? text : xlsxCellText(text));
+      };
     case 'integer':
       return (v, ref, row) => {
         const text = integerText(v, key, row);
@@ -162,6 +168,7 @@ function cellWriter(column: ExportColumn): Cell {
 function columnWidth(column: ExportColumn, sample: readonly ExportRow[]): number {
   const fixed: Record<ExportColumn['kind'], number> = {
     text: 8,
+    phone: 8,
     integer: 8,
     cents: 12,
     date: 11,
@@ -169,7 +176,7 @@ function columnWidth(column: ExportColumn, sample: readonly ExportRow[]): number
     boolean: 7,
   };
   let chars = Math.max(fixed[column.kind], column.header.length + 2); // bold header, filter-arrow room
-  if (column.kind === 'text' || column.kind === 'integer') {
+  if (column.kind === 'text' || column.kind === 'phone' || column.kind === 'integer') {
     for (const r of sample) {
       const v = r[column.key];
       if (!isEmpty(v)) chars = Math.max(chars, String(v).length + 1);

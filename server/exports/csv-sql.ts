@@ -5,6 +5,7 @@ import {
   csvField,
   type ExportLocale,
   neutralise,
+  PHONE_PATTERN_SQL,
 } from '../../domain/export-files';
 
 /**
@@ -38,6 +39,13 @@ function copyCellSql(cell: SqlCell, locale: ExportLocale): string {
     case 'text':
     case 'integer':
       return `${v}::text`;
+    case 'phone': {
+      // Neutralised here, not by `CopyCsvReader` (it is not a text cell): `csvPhoneText`'s rule. An
+      // empty number is an empty cell, as `csvChunks` writes it (COPY would quote it).
+      const v = `nullif((${cell.sql})::text, '')`;
+      return `CASE WHEN ${v} ~ ${PHONE_PATTERN_SQL} THEN CASE WHEN left(${v}, 1) = '+' THEN E'\\t' ELSE '' END || ${v}
+        WHEN ascii(${v}) IN (61, 43, 45, 64, 9, 13) THEN '''' || ${v} ELSE ${v} END`;
+    }
     case 'cents':
       return centsCell(v, CSV_DIALECT[locale].decimalMark);
     case 'date':

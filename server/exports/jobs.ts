@@ -130,7 +130,7 @@ export async function startExport(
     startDate: request.startDate,
     endDate: request.endDate ?? null,
   };
-  const source = exportSource(type, filters, publicUrl);
+  const source = exportSource(type, filters, publicUrl, request.locale);
   const estimate = await estimateRows(db, source.countFrom, [], source.countValues);
   const total = await totalWithEstimate(
     db,

@@ -183,7 +183,7 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
   }
 
   async function run(job: ExportJobRow): Promise<void> {
-    const source = exportSource(job.type, job.filters, publicUrl);
+    const source = exportSource(job.type, job.filters, publicUrl, job.locale);
     const file = await createExportFile(dataDir, storage, job.id, job.format);
     let rowsRead = 0;
     let stored = 0;

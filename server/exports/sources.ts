@@ -1,5 +1,7 @@
 import type { ExportDateField, ExportType } from '../../contract/statuses';
 import type { ColumnKind, ExportLocale } from '../../domain/export-files';
+import enGB from '../../locales/en-GB.json';
+import ptPT from '../../locales/pt-PT.json';
 import { dateRange, type KeysetQuery, SqlParams } from '../db/list';
 import { csvCopyCells, type SqlCell, textCells } from './csv-sql';
 import type { CsvCopyQuery } from './csv-stream';
@@ -56,8 +58,8 @@ const PERSON_COLUMNS: readonly SourceColumn[] = [
   col('status', 'text', 'Estado', 'Status'),
   col('gender', 'text', 'Género', 'Gender'),
   col('country', 'text', 'País', 'Country'),
-  col('phoneNumberCountryCode', 'text', 'Indicativo', 'Phone country code'),
-  col('phoneNumber', 'text', 'Telefone', 'Phone number'),
+  col('phoneNumberCountryCode', 'phone', 'Indicativo', 'Phone country code'),
+  col('phoneNumber', 'phone', 'Telefone', 'Phone number'),
   col('idCardNumber', 'text', 'N.º de identificação', 'ID card number'),
   col('taxNumber', 'text', 'NIF', 'Tax number'),
   col('userDisabled', 'boolean', 'Desativado', 'Disabled'),
@@ -86,17 +88,44 @@ const PROFESSIONAL_COLUMNS: readonly SourceColumn[] = [
   col('associationLink', 'text', 'Link da associação', 'Doctor association link'),
 ];
 
+/** SQL text of a string literal (standard conforming: only the quote is doubled). */
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+const WORDS = { 'pt-PT': ptPT, 'en-GB': enGB } as const;
+
+/**
+ * A stored code written in the export's language with the console's own words (decision 0128): a role,
+ * a status, a gender is read by people, not by a program. A `_female` variant is chosen by the row's
+ * gender when `genderSql` is given; a code without a translation is written as stored.
+ */
+function wordsSql(sql: string, words: Readonly<Record<string, string>>, genderSql?: string): string {
+  const arms = Object.entries(words)
+    .filter(([code]) => !code.endsWith('_female'))
+    .map(([code, word]) => {
+      const female = words[`${code}_female`];
+      const then =
+        female && genderSql
+          ? `CASE WHEN ${genderSql} = 'female' THEN ${literal(female)} ELSE ${literal(word)} END`
+          : literal(word);
+      return `WHEN ${literal(code)} THEN ${then}`;
+    });
+  return `CASE ${sql} ${arms.join(' ')} ELSE ${sql} END`;
+}
+
 /** `[column key, SQL]` pairs: the columns' values, as PostgreSQL holds them. */
 type Fields = readonly (readonly [key: string, sql: string])[];
 
-const PERSON_FIELDS: Fields = [
+// A doctor with a verified e-mail waits for the admin's verification: the console's words for it.
+const PERSON_STATUS = `CASE WHEN u.role = 'PROFESSIONAL' AND u.status = 'EMAIL_VERIFIED' THEN 'awaitingVerification' ELSE u.status END`;
+
+const personFields = (locale: ExportLocale): Fields => [
   ['id', 'u.id'],
-  ['role', 'u.role'],
+  ['role', wordsSql('u.role', WORDS[locale].chat.role, 'u.gender')],
   ['name', 'u.name'],
   ['fullName', 'u.full_name'],
   ['email', 'u.email'],
-  ['status', 'u.status'],
-  ['gender', 'u.gender'],
+  ['status', wordsSql(PERSON_STATUS, WORDS[locale].users.status, 'u.gender')],
+  ['gender', wordsSql('u.gender', WORDS[locale].users.gender)],
   ['country', 'u.country'],
   ['phoneNumberCountryCode', 'u.phone_country_code'],
   ['phoneNumber', 'u.phone_number'],
@@ -157,6 +186,7 @@ function userSource(
   type: 'USERS' | 'CUSTOMERS' | 'PROFESSIONALS',
   filters: ExportFilters,
   publicUrl: string,
+  locale: ExportLocale,
 ): ExportSource {
   const params = new SqlParams();
   const column = filters.dateField === 'LAST_ACTIVE' ? 'u.last_active_at' : 'u.created_at';
@@ -168,8 +198,8 @@ function userSource(
   const professional = type !== 'CUSTOMERS';
   const columns = professional ? [...PERSON_COLUMNS, ...PROFESSIONAL_COLUMNS] : PERSON_COLUMNS;
   const fields = professional
-    ? [...PERSON_FIELDS, ...professionalFields(params.add(`${publicUrl}/v2/admin/attachments/`))]
-    : PERSON_FIELDS;
+    ? [...personFields(locale), ...professionalFields(params.add(`${publicUrl}/v2/admin/attachments/`))]
+    : personFields(locale);
   return {
     columns,
     values: valuesOf(columns, fields),
@@ -207,7 +237,7 @@ const CASE_COLUMNS: readonly SourceColumn[] = [
   col('createdAt', 'datetime', 'Criado em (Lisboa)', 'Created (Lisbon)'),
 ];
 
-function caseSource(filters: ExportFilters, publicUrl: string): ExportSource {
+function caseSource(filters: ExportFilters, publicUrl: string, locale: ExportLocale): ExportSource {
   const params = new SqlParams();
   const from = `FROM cases c JOIN users cu ON cu.id = c.customer_id JOIN users pr ON pr.id = c.professional_id`;
   const where = dateRange(params, 'c.created_at', filters.startDate, filters.endDate ?? undefined);
@@ -220,9 +250,9 @@ function caseSource(filters: ExportFilters, publicUrl: string): ExportSource {
     ['professionalId', 'c.professional_id'],
     ['professionalName', 'pr.name'],
     ['closed', 'c.closed'],
-    ['status', 'c.status'],
+    ['status', wordsSql('c.status', WORDS[locale].cases.status)],
     ['totalMessages', 'c.total_messages'],
-    ['type', 'c.type'],
+    ['type', wordsSql('c.type', WORDS[locale].cases.type)],
     ['startDate', 'c.start_date'],
     ['endDate', 'c.end_date'],
     ['price', 'c.price_cents'],
@@ -302,14 +332,20 @@ function statsSource(filters: ExportFilters): ExportSource {
   };
 }
 
-export function exportSource(type: ExportType, filters: ExportFilters, publicUrl: string): ExportSource {
+/** `locale`: the export's language, in which its headers and its coded values (roles, statuses) are written. */
+export function exportSource(
+  type: ExportType,
+  filters: ExportFilters,
+  publicUrl: string,
+  locale: ExportLocale,
+): ExportSource {
   switch (type) {
     case 'CASES':
-      return caseSource(filters, publicUrl);
+      return caseSource(filters, publicUrl, locale);
     case 'STATS':
       return statsSource(filters);
     default:
-      return userSource(type, filters, publicUrl);
+      return userSource(type, filters, publicUrl, locale);
   }
 }
 

@@ -1,4 +1,4 @@
-import { columnLetters, XLSX_STYLE } from '../../domain/export-files';
+import { columnLetters, PHONE_PATTERN_SQL, XLSX_STYLE } from '../../domain/export-files';
 import type { KeysetPosition, KeysetQuery } from '../db/list';
 import { batchClauses } from './copy-batch';
 import type { SqlCell } from './csv-sql';
@@ -42,6 +42,7 @@ function innerValue(cell: SqlCell): string {
   const v = `(${cell.sql})`;
   switch (cell.kind) {
     case 'text':
+    case 'phone':
       return `${v}::text`;
     case 'datetime':
       return `date_trunc('second', ${v} AT TIME ZONE 'Europe/Lisbon')`;
@@ -69,6 +70,10 @@ function cellXml(cell: SqlCell, v: string, letter: string, careful: boolean): st
       return careful
         ? `${open(' t="inlineStr"')}<is>' || export_xlsx_text(${v}) || '</is></c>'`
         : inline(`CASE WHEN ascii(${v}) IN (61, 43, 45, 64) THEN '''' || ${v} ELSE ${v} END`);
+    case 'phone':
+      // A phone number as it is (an inline string is never evaluated, decision 0128); else as text.
+      return `CASE WHEN ${v} ~ ${PHONE_PATTERN_SQL} THEN ${inline(v)}
+        ELSE ${open(' t="inlineStr"')}<is>' || export_xlsx_text(${v}) || '</is></c>' END`;
     case 'integer':
       return `CASE WHEN abs(${v}) <= ${MAX_EXACT_INTEGER} THEN ${value('', `${v}::text`)}
         ELSE ${inline(`${v}::text`)} END`;

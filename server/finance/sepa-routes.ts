@@ -196,7 +196,9 @@ export function registerSepaRoutes(routes: RouteRegistry): void {
       409: refused('SEPA_NOT_DOWNLOADABLE'),
     },
     async handler(c, { params }) {
-      return sendStoredFile(c, await sepaXmlFile(c.var.deps.db, params.id), { disposition: 'attachment' });
+      return sendStoredFile(c, await sepaXmlFile(c.var.deps.db, actorOf(c), params.id), {
+        disposition: 'attachment',
+      });
     },
   });
 
@@ -217,7 +219,7 @@ export function registerSepaRoutes(routes: RouteRegistry): void {
       409: refused('SEPA_NOT_DOWNLOADABLE'),
     },
     async handler(c, { params, query }) {
-      const sheet = await sepaSpreadsheet(c.var.deps.db, params.id, query.locale);
+      const sheet = await sepaSpreadsheet(c.var.deps.db, actorOf(c), params.id, query.locale);
       return c.body(Readable.toWeb(Readable.from(sheet.chunks)) as ReadableStream<Uint8Array>, 200, {
         'Content-Type': sheet.mediaType,
         'Content-Disposition': contentDisposition('attachment', sheet.name),

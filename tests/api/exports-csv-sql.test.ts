@@ -48,6 +48,8 @@ const BOOLEANS = [null, true, false];
 const INTEGERS = [null, 0, -7, 2_147_483_647];
 const DATES = [null, '2024-02-29', '1999-12-31'];
 
+const PHONES = [null, '', '+351', '+351 912 345 678', '912345678', '=1+2', '+351 ', '-5', '+', '@x', '\tTab'];
+
 const COLUMNS: AwkwardColumn[] = [
   { key: 'a', header: 'Texto "a"', kind: 'text', type: 'text', values: TEXTS },
   { key: 'b', header: '=Fórmula', kind: 'text', type: 'text', values: [...TEXTS].reverse() },
@@ -57,6 +59,8 @@ const COLUMNS: AwkwardColumn[] = [
   { key: 'f', header: 'N.º', kind: 'integer', type: 'int', values: INTEGERS },
   { key: 'g', header: 'Dia', kind: 'date', type: 'date', values: DATES },
   { key: 'h', header: 'Plain', kind: 'text', type: 'text', values: ['x', 'Ana', 'Zé'] },
+  // Phone numbers as written (no quote), and what is not one neutralised as text (decision 0128).
+  { key: 'p', header: 'Telefone', kind: 'phone', type: 'text', values: PHONES },
 ];
 const ROWS = awkwardRowCount(COLUMNS);
 

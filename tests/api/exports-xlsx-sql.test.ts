@@ -66,6 +66,8 @@ const INTEGERS = [
 ];
 const DATES = [null, '2024-02-29', '1999-12-31', '1900-03-01', '1900-02-28'];
 
+const PHONES = [null, '', '+351', '+351 912 345 678', '912345678', '=1+2', '+351 ', '-5', '+', '@x', '\tTab'];
+
 const COLUMNS: AwkwardColumn[] = [
   { key: 'a', header: 'Texto "a" & <b>', kind: 'text', type: 'text', values: TEXTS },
   { key: 'b', header: '=Fórmula', kind: 'text', type: 'text', values: [...TEXTS].reverse() },
@@ -75,6 +77,8 @@ const COLUMNS: AwkwardColumn[] = [
   { key: 'f', header: 'N.º', kind: 'integer', type: 'bigint', values: INTEGERS },
   { key: 'g', header: 'Dia', kind: 'date', type: 'date', values: DATES },
   { key: 'h', header: 'Plain', kind: 'text', type: 'text', values: ['x', 'Ana', 'Zé'] },
+  // Phone numbers as written (no quote), and what is not one neutralised as text (decision 0128).
+  { key: 'p', header: 'Telefone', kind: 'phone', type: 'text', values: PHONES },
 ];
 const ROWS = awkwardRowCount(COLUMNS);
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ptPT from '../../locales/pt-PT.json';
 import { createExportFile } from '../../server/exports/export-file';
 import { recordStoredFile } from '../../server/platform/files/store';
 import { testDatabaseKinds } from '../support/databases';
@@ -117,7 +118,8 @@ describe.each(testDatabaseKinds())('exports API on $name', (kind) => {
     expect(header).toContain('Last active (Lisbon)');
     expect(rows.map((r) => r[0])).toEqual(expected.map((u) => u.id));
     const roles = new Set(rows.map((r) => r[1]));
-    expect(roles).toEqual(new Set(['CUSTOMER', 'PROFESSIONAL']));
+    // In the export's language, with the console's words (issue 29).
+    expect(roles).toEqual(new Set(['Patient', 'Doctor']));
   });
 
   it('exports professionals with every field of the specification, money in euros with its currency', async () => {
@@ -190,7 +192,10 @@ describe.each(testDatabaseKinds())('exports API on $name', (kind) => {
       expect(rows[i]![0]).toBe(t.id);
       expect(rows[i]![header!.indexOf('Preço')]).toBe(euros(t.price_cents));
       expect(rows[i]![header!.indexOf('Moeda')]).toBe('EUR');
-      expect(rows[i]![header!.indexOf('Estado')]).toBe(t.status);
+      // The status in the export's language (pt-PT), with the console's words.
+      expect(rows[i]![header!.indexOf('Estado')]).toBe(
+        ptPT.cases.status[t.status as keyof typeof ptPT.cases.status],
+      );
       expect(rows[i]![header!.indexOf('Link da conversa')]).toBe(`${PUBLIC_URL}/chat/${t.id}`);
     });
   });
@@ -269,7 +274,7 @@ describe.each(testDatabaseKinds())('exports API on $name', (kind) => {
     const id = await insertUser(world.db, { role: 'CUSTOMER', email: 'formula@example.pt' });
     await world.db.query(
       `UPDATE users SET name = '=HYPERLINK("http://evil")', full_name = '@SUM(1)', phone_number = '+351 912 345 678',
-              created_at = '2020-06-15T12:00:00Z' WHERE id = $1`,
+              phone_country_code = '+351', gender = 'female', email_verified = false, created_at = '2020-06-15T12:00:00Z' WHERE id = $1`,
       [id],
     );
     const { bytes } = await exportFile('/v2/admin/users/export', {
@@ -279,9 +284,18 @@ describe.each(testDatabaseKinds())('exports API on $name', (kind) => {
     });
     const [header, row, more] = readCsv(bytes, ';');
     expect(more).toBeUndefined();
-    expect(row![header!.indexOf('Nome')]).toBe(`'=HYPERLINK("http://evil")`);
-    expect(row![header!.indexOf('Nome completo')]).toBe(`'@SUM(1)`);
-    expect(row![header!.indexOf('Telefone')]).toBe(`'+351 912 345 678`);
+    const cell = (title: string) => row![header!.indexOf(title)];
+    expect(cell('Nome')).toBe(`'=HYPERLINK("http://evil")`);
+    expect(cell('Nome completo')).toBe(`'@SUM(1)`);
+    // Issue 29: a phone number is kept from the formula reading by a tab (OWASP), not a visible quote;
+    // role, status and gender are written in the export's language (pt-PT), the status agreeing with her.
+    expect(cell('Telefone')).toBe('\t+351 912 345 678');
+    expect(cell('Indicativo')).toBe('\t+351');
+    expect([cell('Perfil'), cell('Estado'), cell('Género')]).toEqual([
+      'Paciente',
+      'Novo utilizador',
+      'Feminino',
+    ]);
     const xlsx = await exportFile('/v2/admin/users/export', {
       type: 'CUSTOMERS',
       format: 'XLSX',
@@ -292,6 +306,12 @@ describe.each(testDatabaseKinds())('exports API on $name', (kind) => {
     const sheet = strFromU8(unzipSync(xlsx.bytes)['xl/worksheets/sheet1.xml']!);
     expect(sheet).toContain(`<t>'=HYPERLINK("http://evil")</t>`);
     expect(sheet).not.toMatch(/<t>=HYPERLINK/);
+    // A phone number is a string cell as written: no quote.
+    expect(sheet).toContain('t="inlineStr"><is><t>+351 912 345 678</t>');
+    expect(sheet).toContain('t="inlineStr"><is><t>+351</t>');
+    expect(sheet).not.toContain(`'+351`);
+    for (const word of ['Paciente', 'Novo utilizador', 'Feminino']) expect(sheet).toContain(`<t>${word}</t>`);
+    expect(sheet).not.toMatch(/<t>(CUSTOMER|NEW_USER|female)<\/t>/);
   });
 
   it('refuses a missing start date, an end before the start, a range too long and an unknown type: no job', async () => {

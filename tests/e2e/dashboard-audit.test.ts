@@ -81,4 +81,20 @@ describe.skipIf(!hasChromium)('home dashboard and audit log in Chromium, keyboar
     await page.waitForURL(new RegExp(`/(customers|professionals)/${newest}$`));
     await page.getByRole('heading', { name: ptPT.users.sections.audit }).waitFor();
   });
+
+  it('shows the change of an audit row in words, not codes (issue 29)', async () => {
+    const table = page.getByRole('table', { name: ptPT.routes.audit });
+    const firstChange = async (action: string) => {
+      await page.goto(`${server.url}/audit?action=${action}`);
+      const row = table.getByRole('row').nth(1);
+      await row.waitFor();
+      return (await row.locator('.audit-diff').textContent())?.replace(/\s+/g, ' ');
+    };
+    expect(await firstChange('user.disable')).toBe(
+      `${ptPT.auditFields.disabled} ${ptPT.auditValues.no} → ${ptPT.auditValues.yes}`,
+    );
+    expect(await firstChange('professional.verify')).toBe(
+      `${ptPT.auditFields.status} ${ptPT.users.status.EMAIL_VERIFIED} → ${ptPT.users.status.PROFESSIONAL_VERIFIED}`,
+    );
+  });
 });

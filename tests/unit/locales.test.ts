@@ -56,6 +56,9 @@ const dynamicKeys = [
   ...STATEMENT_LINE_KINDS.map((kind) => `statements.kind.${kind}`),
   ...STATEMENT_LINE_STATUSES.map((status) => `statements.status.${status}`),
   ...STATEMENT_HISTORY_ACTIONS.map((action) => `statements.history.${action}`),
+  // An audit row's field names and values, looked up by the name the server wrote (src/kernel/audit-values.ts).
+  ...leafKeys(enGB.auditFields as Tree, 'auditFields.'),
+  ...leafKeys(enGB.auditValues as Tree, 'auditValues.'),
 ];
 
 const en = leafKeys(enGB as Tree);

@@ -10,8 +10,9 @@ import {
 } from '../../components/DataTable/DataTable';
 import { type Translate, useI18n } from '../../i18n/i18n';
 import { auditActionLabel } from '../../kernel/audit';
+import { AuditChanges } from '../../kernel/audit-changes';
 import { formatDateTime } from '../../kernel/dates';
-import { auditDiff } from './audit-diff';
+import './audit-messages';
 
 const getRowId = (item: AuditLogItem) => item.id;
 // The API has no free-text search: only the filters and the page go out.
@@ -45,23 +46,6 @@ const entityTypeLabel = (t: Translate, type: string) => {
   const label = t(key);
   return label && label !== key ? label : type;
 };
-
-function Change({ item }: { item: AuditLogItem }) {
-  const changes = auditDiff(item.before, item.after);
-  if (changes.length === 0) return <span className="audit-nochange">—</span>;
-  return (
-    <span className="audit-diff">
-      {changes.map((change) => (
-        <span key={change.field} className="audit-change">
-          <span className="audit-field">{change.field}</span>{' '}
-          {change.before !== undefined ? <del>{change.before}</del> : null}
-          {change.before !== undefined && change.after !== undefined ? ' → ' : null}
-          {change.after !== undefined ? <ins>{change.after}</ins> : null}
-        </span>
-      ))}
-    </span>
-  );
-}
 
 /** `/audit`: every admin action, newest first, filtered in the URL. */
 export default function AuditScreen() {
@@ -108,7 +92,9 @@ export default function AuditScreen() {
         id: 'change',
         header: t('audit.columns.change'),
         width: 'minmax(14rem, 2fr)',
-        cell: (item) => <Change item={item} />,
+        cell: (item) => (
+          <AuditChanges before={item.before} after={item.after} entityType={item.entityType} inline />
+        ),
       },
     ];
   }, [t, locale]);

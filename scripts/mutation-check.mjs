@@ -6,7 +6,7 @@
  * (docs/decisions/0129). Before any mutation the same test files run once on the unchanged copy: a kill
  * by tests that fail anyway would prove nothing.
  */
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -103,7 +103,8 @@ try {
     );
     const survivors = results.filter((r) => r.survived);
     console.log(`${results.length - survivors.length} of ${results.length} mutations killed in ${seconds()}`);
-    for (const s of survivors) console.log(`  survived: ${s.id} — ${s.rule} (${s.file}; ${s.killers.join(', ')})`);
+    for (const s of survivors)
+      console.log(`  survived: ${s.id} — ${s.rule} (${s.file}; ${s.killers.join(', ')})`);
     if (survivors.length > 0) process.exitCode = 1;
   }
 } finally {

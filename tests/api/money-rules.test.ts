@@ -10,8 +10,8 @@ import {
   type SepaWorld,
   startSepaWorld,
 } from './sepa-support';
-import { type GeneratedFile, generateSepaFile } from './statements-reconcile-support';
 import { importStatement, type StatementApi } from './statement-support';
+import { type GeneratedFile, generateSepaFile } from './statements-reconcile-support';
 
 /**
  * Money rules that a one-character change of the product used to leave every test green (issue 30,
@@ -69,7 +69,9 @@ describe.each(testDatabaseKinds())('money rules the mutation check guards, on $n
       world.call('POST', '/v2/admin/settlement/sepa/dry-run', {
         body: { referenceMonth: MONTH, professionalIds: [doctor.id], executionDate },
       });
-    expect(await expectStatus(await dryRun('2026-05-07'), 200)).toMatchObject({ executionDate: '2026-05-07' });
+    expect(await expectStatus(await dryRun('2026-05-07'), 200)).toMatchObject({
+      executionDate: '2026-05-07',
+    });
     expect(await expectStatus(await dryRun('2026-05-06'), 422)).toMatchObject({
       code: 'SEPA_EXECUTION_DATE_IN_PAST',
     });

@@ -142,8 +142,14 @@ describe.skipIf(!serverUrl)('SEPA claim against the settlement guards, two conne
     // Asked again, the file deducts the recovery from the month's transfer.
     const again = await inFlight(generate(referenceMonth, [professionalId])).answer;
     expect(again.status).toBe(200);
-    expect(await count(world.db, 'sepa_transaction_recoveries WHERE settlement_id = $1 AND live', [paid])).toBe(1);
-    expect(Object.values(await shown(ids))).toEqual(['PENDING_TRANSFER', 'PENDING_TRANSFER', 'PENDING_TRANSFER']);
+    expect(
+      await count(world.db, 'sepa_transaction_recoveries WHERE settlement_id = $1 AND live', [paid]),
+    ).toBe(1);
+    expect(Object.values(await shown(ids))).toEqual([
+      'PENDING_TRANSFER',
+      'PENDING_TRANSFER',
+      'PENDING_TRANSFER',
+    ]);
   });
 
   it.each([

@@ -52,4 +52,19 @@ describe('assertions on a testing-library query can fail', () => {
     ];
     for (const sample of meaningful) expect(sample.match(DECORATIVE)).toBeNull();
   });
+
+  it('every Chromium test (tests/e2e) has an expect of its own, not only waits that time out', () => {
+    const e2eDir = join(testsDir, 'e2e');
+    const silent = testSources(e2eDir).flatMap((path) => {
+      const text = readFileSync(path, 'utf8');
+      // Each test runs from its `it(` to the next one's.
+      const starts = [...text.matchAll(/^\s*it(?:\.\w+)?\(/gm)].map((match) => match.index);
+      return starts.flatMap((start, index) =>
+        /\bexpect[.(]/.test(text.slice(start, starts[index + 1] ?? text.length))
+          ? []
+          : [`${relative(testsDir, path)}:${text.slice(0, start).split('\n').length + 1}`],
+      );
+    });
+    expect(silent).toEqual([]);
+  });
 });

@@ -108,6 +108,50 @@ describe.skipIf(!serverUrl)('SEPA claim against the settlement guards, two conne
     },
   );
 
+  it('a generation that waited while a paid settlement of the doctor was refunded answers SEPA_CHANGED_RETRY: the new recovery is not in its plan', async () => {
+    const { referenceMonth, professionalId, ids } = await settledMonth();
+    // Paid in an earlier file; its refund (PAID → REFUNDED_PAID) makes it a recovery the next file deducts.
+    const paid = await world.settlement({
+      professionalId,
+      referenceMonth: '2023-12',
+      priceCents: 5000,
+      status: 'PAID',
+    });
+    const files = await count(world.db, 'sepa_files');
+    const audit = await count(world.db, 'audit_log');
+
+    // The refund commits while the claim waits for a settlement of the month the same transaction holds.
+    await other.query('BEGIN');
+    await other.query('SELECT id FROM settlements WHERE id = $1 FOR UPDATE', [ids[0]]);
+    await other.query(`UPDATE settlements SET status = 'REFUNDED_PAID' WHERE id = $1`, [paid]);
+    const generation = inFlight(generate(referenceMonth, [professionalId]));
+    const waiting = await other.waiters(generation.state);
+    expect(waiting.map((query) => query.split('(')[0]!.trim())).toEqual([
+      'INSERT INTO sepa_transaction_settlements',
+    ]);
+    await other.query('COMMIT');
+
+    expect(await generation.answer).toEqual({
+      status: 409,
+      body: expect.objectContaining({ code: 'SEPA_CHANGED_RETRY' }),
+    });
+    expect(await count(world.db, 'sepa_files')).toBe(files);
+    expect(await count(world.db, 'sepa_transaction_recoveries WHERE settlement_id = $1', [paid])).toBe(0);
+    expect(await count(world.db, 'audit_log')).toBe(audit);
+
+    // Asked again, the file deducts the recovery from the month's transfer.
+    const again = await inFlight(generate(referenceMonth, [professionalId])).answer;
+    expect(again.status).toBe(200);
+    expect(
+      await count(world.db, 'sepa_transaction_recoveries WHERE settlement_id = $1 AND live', [paid]),
+    ).toBe(1);
+    expect(Object.values(await shown(ids))).toEqual([
+      'PENDING_TRANSFER',
+      'PENDING_TRANSFER',
+      'PENDING_TRANSFER',
+    ]);
+  });
+
   it.each([
     ['a refund', 'POST', 'refund', { note: 'Cliente reembolsado' }, 'SETTLEMENT_TRANSITION_NOT_ALLOWED'],
     [

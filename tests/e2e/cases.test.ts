@@ -70,10 +70,9 @@ describe.skipIf(!hasChromium)('cases and the case chat in Chromium, keyboard onl
     await page.keyboard.press('a');
     await page.waitForURL(`${server.url}/cases`);
     const { rows } = await server.db.query<{ n: string }>('SELECT count(*)::text AS n FROM cases');
-    await page
-      .getByTestId('cases-total')
-      .getByText(new RegExp(`^${rows[0]?.n} `))
-      .waitFor();
+    const total = page.getByTestId('cases-total');
+    await total.getByText(new RegExp(`^${rows[0]?.n} `)).waitFor();
+    expect((await total.textContent())?.split(' ')[0]).toBe(rows[0]?.n);
   });
 
   it("opens a case from its doctor's view, reads it, plays a voice message, downloads an attachment and closes it", async () => {
@@ -170,12 +169,16 @@ describe.skipIf(!hasChromium)('cases and the case chat in Chromium, keyboard onl
     await page.getByRole('option', { name: new RegExp(wanted.customer) }).waitFor();
     await page.keyboard.press('Enter');
     await page.waitForURL(`${server.url}/chat/${wanted.id}`);
-    await page.getByRole('region', { name: ptPT.chat.caseDetails }).getByText(wanted.id).waitFor();
+    const details = page.getByRole('region', { name: ptPT.chat.caseDetails });
+    await details.getByText(wanted.id).waitFor();
+    expect(await details.getByText(wanted.id).count()).toBe(1);
+    expect(await page.getByPlaceholder(ptPT.palette.placeholder).count()).toBe(0);
   });
 
   it('says the case was not found for an unknown id', async () => {
     await page.goto(`${server.url}/chat/00000000-0000-4000-8000-000000000000`);
     await page.locator('.screen-error').getByText(ptPT.errorMessages.CASE_NOT_FOUND).waitFor();
+    expect(await page.getByRole('region', { name: ptPT.chat.caseDetails }).count()).toBe(0);
     // The browser logs the expected 404 of the messages call; nothing else may fail.
     opened.errors = opened.errors.filter((e) => !e.includes('status of 404'));
   });

@@ -93,7 +93,10 @@ describe.skipIf(!hasChromium)('console in Chromium', () => {
     await page.waitForURL(/\/login\?redirectPath=%2Fprofessionals%2Fverification$/);
     await signIn();
     await page.waitForURL(`${server.url}/professionals/verification`);
-    await page.getByRole('heading', { name: ptPT.routes.professionalsVerification, level: 1 }).waitFor();
+    const heading = page.getByRole('heading', { level: 1 });
+    await heading.getByText(ptPT.routes.professionalsVerification).waitFor();
+    expect(await heading.textContent()).toBe(ptPT.routes.professionalsVerification);
+    expect(await page.getByRole('button', { name: ptPT.login.submit }).count()).toBe(0);
   });
 
   it('navigates with the palette using the keyboard only', async () => {
@@ -106,6 +109,8 @@ describe.skipIf(!hasChromium)('console in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(`${server.url}/settlement`);
     await page.getByRole('heading', { name: ptPT.routes.settlement, level: 1 }).waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(ptPT.routes.settlement);
+    expect(await page.getByPlaceholder(ptPT.palette.placeholder).count()).toBe(0);
   });
 
   it('opens the palette on a Ctrl+K pressed before its code has arrived, keeping what was typed', async () => {
@@ -155,8 +160,10 @@ describe.skipIf(!hasChromium)('console in Chromium', () => {
     await page.goto(`${server.url}/does-not-exist`);
     await page.getByRole('heading', { name: ptPT.errors.notFound }).waitFor();
     await page.getByText('404', { exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: ptPT.errors.backHome }).getAttribute('href')).toBe('/');
     await page.getByRole('link', { name: ptPT.errors.backHome }).click();
     await page.waitForURL(/\/login/);
+    expect(new URL(page.url()).pathname).toBe('/login');
   });
 
   it('keeps the session when the session check gets no answer, as when the page is left mid-check', async () => {

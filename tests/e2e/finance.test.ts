@@ -609,9 +609,13 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
     await page.goto(
       `${server.url}/settlement?tab=process&doctor=${missing.professional_id}&month=${missing.reference_month}`,
     );
-    await page
-      .getByTestId('missing-information')
+    const missingInformation = page.getByTestId('missing-information');
+    await missingInformation
       .getByText('The missing professional information cannot allow the conclusion of the settlement process')
       .waitFor();
+    // The doctor has no IBAN: it is named among the missing fields, in English.
+    expect(await missingInformation.getByRole('listitem').allTextContents()).toContain(
+      enGB.finance.missingFields.iban,
+    );
   });
 });

@@ -302,9 +302,11 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
       await page.waitForURL(`${server.url}${right}`);
       await title(userTitle).waitFor();
       await page.getByRole('heading', { name: ptPT.users.sections.profile }).waitFor();
+      expect(new URL(page.url()).pathname).toBe(right);
       // Replaced, not pushed: Back returns to the list, not to the wrong address.
       await page.goBack();
       await page.waitForURL(`${server.url}${list}`);
+      expect(new URL(page.url()).pathname).toBe(list);
     }
   });
 
@@ -337,6 +339,7 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
     await firstFor(part, person.email);
     await page.keyboard.press('Enter');
     await page.waitForURL(`${server.url}/customers/${person.id}`);
+    expect(await page.getByText(person.email).count()).toBeGreaterThan(0);
   });
 
   it('lists as many doctors to verify as the badge says', async () => {

@@ -41,7 +41,7 @@ describe('start-up on a users list', () => {
     );
 
     me.resolve({ status: 200, body: adminProfile });
-    expect(await screen.findByTestId('customers-total')).toBeTruthy();
+    expect(await screen.findAllByTestId('customers-total')).toHaveLength(1);
     await waitFor(() => expect(screen.getByTestId('customers-total').textContent).toContain('0'));
     expect(usersCalls(api.calls)).toHaveLength(1);
   });

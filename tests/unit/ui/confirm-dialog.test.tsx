@@ -125,7 +125,10 @@ describe('ConfirmDialog driven through the confirmation machine paths, by keyboa
             expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Disable' }));
           }
           if (expected.dialog === 'working') {
-            expect(screen.getByRole('button', { name: 'Working…' })).toBeTruthy();
+            // Working: the button says so and refuses a second press (aria-disabled keeps its focus).
+            expect(screen.getByRole('button', { name: 'Working…' }).getAttribute('aria-disabled')).toBe(
+              'true',
+            );
           }
           if (expected.dialog === 'failed') {
             expect(expected.error).toBe('USER_NOT_NEW');

@@ -30,11 +30,11 @@ describe('login screen', () => {
     const api = fakeApi({});
     const user = userEvent.setup();
     renderApp('/login');
-    expect(await screen.findByText('Log in to your admin account')).toBeTruthy();
+    expect(await screen.findAllByText('Log in to your admin account')).toHaveLength(1);
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     expect(screen.getAllByText('This is required')).toHaveLength(2);
     await user.type(screen.getByLabelText('Email'), 'admin@');
-    expect(screen.getByText('Incorrect email format')).toBeTruthy();
+    expect(screen.queryAllByText('Incorrect email format')).toHaveLength(1);
     expect(api.calls.filter((c) => c.url.includes('user/login'))).toHaveLength(0);
     expect(cookieToken()).toBeNull();
   });
@@ -54,7 +54,7 @@ describe('login screen', () => {
     // A new attempt stopped by a field rule shows that rule alone, not the old server answer beside it.
     await user.clear(screen.getByLabelText('Password'));
     await user.click(screen.getByRole('button', { name: 'Log in' }));
-    expect(screen.getByText('This is required')).toBeTruthy();
+    expect(screen.queryAllByText('This is required')).toHaveLength(1);
     expect(screen.queryByText('Email or password is invalid or user not allowed')).toBeNull();
   });
 
@@ -86,7 +86,7 @@ describe('login screen', () => {
     expect(logins[0]?.body).toEqual({ email: 'admin@example.com', password: 'correct-horse' });
     // The server sets the session cookie (HttpOnly): the console writes no cookie of its own.
     expect(cookieToken()).toBeNull();
-    expect(await screen.findByRole('heading', { name: 'SEPA' })).toBeTruthy();
+    expect(await screen.findAllByRole('heading', { name: 'SEPA' })).toHaveLength(1);
   });
 });
 
@@ -135,7 +135,7 @@ describe('guards', () => {
     });
     renderApp('/logout', { token: 'tok-admin' });
     await waitFor(() => expect(currentPath()).toBe('/login'));
-    expect(await screen.findByText('Log in to your admin account')).toBeTruthy();
+    expect(await screen.findAllByText('Log in to your admin account')).toHaveLength(1);
     const logouts = api.calls.filter((c) => c.url.includes('user/logout'));
     expect(logouts).toHaveLength(1);
     // The browser's session cookie carries the session; the console sends no token of its own.
@@ -145,8 +145,8 @@ describe('guards', () => {
   it('shows the 404 page for unknown routes', async () => {
     fakeApi({});
     renderApp('/no/such/page');
-    expect(await screen.findByRole('heading', { name: 'This page could not be found' })).toBeTruthy();
-    expect(screen.getByText('404')).toBeTruthy();
+    expect(await screen.findAllByRole('heading', { name: 'This page could not be found' })).toHaveLength(1);
+    expect(screen.queryAllByText('404')).toHaveLength(1);
     expect(screen.getByRole('link', { name: 'Back to the home page' }).getAttribute('href')).toBe('/');
   });
 });

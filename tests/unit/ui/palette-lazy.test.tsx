@@ -74,7 +74,7 @@ describe('the palette before its code has arrived', () => {
 
     chunk.arrive();
     await waitFor(() => expect(currentPath()).toBe('/professionals/verification'));
-    expect(await screen.findByRole('heading', { name: 'Doctors verification' })).toBeTruthy();
+    expect(await screen.findAllByRole('heading', { name: 'Doctors verification' })).toHaveLength(1);
     expect(screen.queryByPlaceholderText(PLACEHOLDER)).toBeNull();
     expect(loadingFrame()).toBeNull();
   });

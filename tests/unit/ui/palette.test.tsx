@@ -32,7 +32,7 @@ describe('command palette', () => {
     await user.keyboard('{Enter}');
     await waitFor(() => expect(currentPath()).toBe('/professionals/verification'));
     expect(screen.queryByPlaceholderText('Type a command or a screen…')).toBeNull();
-    expect(await screen.findByRole('heading', { name: 'Doctors verification' })).toBeTruthy();
+    expect(await screen.findAllByRole('heading', { name: 'Doctors verification' })).toHaveLength(1);
   });
 
   it('switches the language and remembers it in the cookie', async () => {
@@ -40,7 +40,7 @@ describe('command palette', () => {
     await user.keyboard('{Control>}k{/Control}');
     await screen.findByPlaceholderText('Type a command or a screen…');
     await user.keyboard('Português{Enter}');
-    expect(await screen.findByRole('heading', { name: 'Início' })).toBeTruthy();
+    expect(await screen.findAllByRole('heading', { name: 'Início' })).toHaveLength(1);
     expect(document.cookie).toContain('i18n_redirected=pt-PT');
     expect(document.documentElement.lang).toBe('pt-PT');
   });
@@ -50,7 +50,7 @@ describe('command palette', () => {
     await user.keyboard('{Control>}k{/Control}');
     await screen.findByPlaceholderText('Type a command or a screen…');
     await user.keyboard('Keyboard shortcuts{Enter}');
-    expect(await screen.findByRole('dialog', { name: 'Keyboard shortcuts' })).toBeTruthy();
+    expect(await screen.findAllByRole('dialog', { name: 'Keyboard shortcuts' })).toHaveLength(1);
   });
 });
 

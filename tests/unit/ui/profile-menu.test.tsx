@@ -62,7 +62,7 @@ describe('the profile menu', () => {
   it('runs the item on Enter: the language changes and focus is back on the button', async () => {
     const { user, button } = await menuButtonAtHome();
     await user.keyboard('{ArrowDown}{Enter}');
-    expect(await screen.findByRole('heading', { name: 'Início' })).toBeTruthy();
+    expect(await screen.findAllByRole('heading', { name: 'Início' })).toHaveLength(1);
     expect(document.activeElement).toBe(button);
     await user.keyboard('{ArrowUp}{Enter}');
     // Logout signs out and lands on the login screen.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CSV_FIELDS, type CsvField } from '../domain/statements/types';
 import { INT4_MAX } from './bounds';
+import { errorBodySchema } from './common';
 import { uploadFileNameSchema } from './files';
 
 /**
@@ -99,3 +100,14 @@ export const statementImportJobSchema = z.object({
 export type StatementImportJob = z.infer<typeof statementImportJobSchema>;
 
 export const statementImportAcceptedSchema = z.object({ job: statementImportJobSchema });
+
+/**
+ * An upload refused from its bytes, before any job exists (issue 27, decision 0122), names what was
+ * found so the screen can say where: `STATEMENT_NOT_A_STATEMENT` the container the bytes are,
+ * `STATEMENT_CONTROL_CHARACTERS` the line of the first one, `STATEMENT_CURRENCY_UNSUPPORTED` the currency.
+ */
+export const statementUploadRefusalSchema = errorBodySchema.extend({
+  container: z.string().optional(),
+  line: z.number().int().positive().optional(),
+  currency: z.string().optional(),
+});

@@ -78,6 +78,11 @@ export const REFUSAL_CODES = [
   'STATEMENT_ALREADY_IMPORTED',
   'STATEMENT_NOTHING_NEW',
   'STATEMENT_IMPORT_NOT_FOUND',
+  // statement uploads refused from their bytes, before a job exists (issue 27, docs/decisions/0122)
+  'STATEMENT_EMPTY',
+  'STATEMENT_NOT_A_STATEMENT',
+  'STATEMENT_CONTROL_CHARACTERS',
+  'STATEMENT_CURRENCY_UNSUPPORTED',
   // statement reconciliation (issue 12, docs/decisions/0093, 0094)
   'STATEMENT_FILE_NOT_FOUND',
   'STATEMENT_LINE_NOT_FOUND',

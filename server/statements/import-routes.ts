@@ -4,6 +4,7 @@ import {
   statementImportAcceptedSchema,
   statementImportJobSchema,
   statementImportQuerySchema,
+  statementUploadRefusalSchema,
 } from '../../contract/statement-import';
 import { actorOf, ID, idParams } from '../http/actor';
 import { now } from '../http/context';
@@ -13,6 +14,7 @@ import { readAll } from '../platform/files/storage';
 import { optionalIdempotencyKey } from '../platform/idempotency';
 import { refuse } from '../platform/refusal';
 import { knownLines } from './known-lines';
+import { refuseUnlessStatementBytes } from './upload-guards';
 
 const STATEMENTS = '/v2/admin/statements';
 
@@ -36,7 +38,7 @@ export function registerStatementImportRoutes(routes: RouteRegistry): void {
     method: 'post',
     path: `${STATEMENTS}/imports`,
     summary:
-      "Import a statement (CSV, camt.053, MT940; ≤ 40 MB): parsed again, checked against the preview's line count and total, then imported in one transaction as a job (optional `Idempotency-Key`)",
+      "Import a statement (CSV, camt.053, MT940 in EUR; ≤ 40 MB): read again (one upload at a time per instance, off the event loop), refused before any job exists for anything visible in its bytes, checked against the preview's line count and total, then imported in one transaction as a job (optional `Idempotency-Key`)",
     tags: ['statements'],
     auth: 'admin',
     query: statementImportQuerySchema,
@@ -47,12 +49,23 @@ export function registerStatementImportRoutes(routes: RouteRegistry): void {
       400: refused('IDEMPOTENCY_KEY_INVALID'),
       409: refused('STATEMENT_ALREADY_IMPORTED, STATEMENT_NOTHING_NEW, STATEMENT_PREVIEW_MISMATCH'),
       413: refused('PAYLOAD_TOO_LARGE (over 40 MB)'),
-      422: refused('STATEMENT_UNREADABLE, STATEMENT_HAS_ERRORS, IDEMPOTENCY_KEY_REUSED'),
+      415: {
+        description:
+          'STATEMENT_NOT_A_STATEMENT: the bytes are a ZIP/Office/PDF/image/archive, whatever the name says (`container`)',
+        schema: statementUploadRefusalSchema,
+      },
+      422: {
+        description:
+          'STATEMENT_EMPTY, STATEMENT_CONTROL_CHARACTERS (`line`), STATEMENT_CURRENCY_UNSUPPORTED (`currency`; only EUR), STATEMENT_UNREADABLE, STATEMENT_HAS_ERRORS, IDEMPOTENCY_KEY_REUSED',
+        schema: statementUploadRefusalSchema,
+      },
     },
     async handler(c, { query }) {
       const actor = actorOf(c);
       const key = optionalIdempotencyKey(c.req.header('idempotency-key'));
       const bytes = await refusingOversize(readAll(requestBody(c), UPLOAD_BODY_LIMIT_BYTES));
+      // Refused at once, without waiting for this instance's statement slot (decision 0122).
+      refuseUnlessStatementBytes(bytes);
       const upload = {
         bytes,
         query,

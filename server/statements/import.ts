@@ -1,14 +1,13 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type {
   StatementImportJob,
   StatementImportQuery,
   StatementImportResult,
 } from '../../contract/statement-import';
-import { parseStatement } from '../../domain/statements/detect';
-import { statementLineKeys } from '../../domain/statements/line-key';
 import type { ParseResult, StatementEntry, StatementFormat } from '../../domain/statements/types';
 import type { Database, Queryable } from '../db/client';
+import { errorClassOf } from '../db/client';
 import { recordAudit } from '../platform/audit';
 import type { FileStorage } from '../platform/files/storage';
 import { sha256Of } from '../platform/files/storage';
@@ -28,6 +27,7 @@ import {
 } from './import-jobs';
 import { type LineState, stateOf } from './line-state';
 import { matchNewLines, type NewStatementLine, writeNewLineMatches } from './matching';
+import { readUpload, StatementSlot } from './statement-reader';
 
 /**
  * Importing a statement (issue 12, docs/decisions/0097). The upload is judged at once — readable, what
@@ -75,7 +75,6 @@ interface ReadStatement {
   knownCount: number;
 }
 
-const sha256HexOf = (text: string) => createHash('sha256').update(text).digest('hex');
 const sum = (entries: readonly StatementEntry[]) => entries.reduce((total, e) => total + e.amountCents, 0);
 
 export function createStatementImports(deps: {
@@ -87,12 +86,14 @@ export function createStatementImports(deps: {
   const clock = deps.clock ?? (() => new Date());
   const instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const running = new Map<string, { progress: ImportProgress; finished: Promise<void> }>();
+  // One statement read and held in memory per instance at a time, from its parse to its import's end.
+  const slot = new StatementSlot();
   const sweep = (at: Date) =>
     failAbandonedImports(db, { at, runnerId: instanceId, singleProcess: db.kind === 'pglite' });
 
   async function read(upload: StatementUpload): Promise<ReadStatement> {
     const { query } = upload;
-    const parsed = parseStatement(upload.bytes, { mapping: query.mapping });
+    const { parsed, keys } = await readUpload(upload.bytes, query.mapping);
     if (parsed.entries.length === 0) throw refuse('STATEMENT_UNREADABLE');
     // A line the parser could not read would be a euro nobody sees: the admin fixes the mapping first.
     if (parsed.errors.length > 0) throw refuse('STATEMENT_HAS_ERRORS');
@@ -102,7 +103,6 @@ export function createStatementImports(deps: {
     const importedBefore = async () =>
       (await db.query('SELECT 1 FROM statement_files WHERE sha256 = $1', [sha256])).rows.length > 0;
     if (await importedBefore()) throw refuse('STATEMENT_ALREADY_IMPORTED');
-    const keys = statementLineKeys(parsed.accountIban ?? '', parsed.entries, sha256HexOf);
     const known = await db.query<{ known: number }>(
       'SELECT count(*)::int AS known FROM statement_lines WHERE dedup_key = ANY($1::text[])',
       [keys],
@@ -148,7 +148,10 @@ export function createStatementImports(deps: {
       });
     } catch (error) {
       const code = error instanceof Refusal ? error.code : 'STATEMENT_IMPORT_FAILED';
-      if (!(error instanceof Refusal)) console.error(`statement import ${job.id} failed:`, error);
+      // The error's class and code only: a database error carries the INSERT and its parameters, the
+      // statement's descriptions, names and IBANs (decision 0122).
+      if (!(error instanceof Refusal))
+        console.error(`statement import ${job.id} failed: ${errorClassOf(error)}`);
       await failImportJob(db, job.id, instanceId, code, clock()).catch(() => undefined);
     } finally {
       clearInterval(heartbeat);
@@ -166,26 +169,36 @@ export function createStatementImports(deps: {
         const previous = await db.transaction((tx) => previousAnswer<StatementImportJob>(tx, request));
         if (previous) return (await findImportJob(db, previous.id)) ?? previous;
       }
-      const statement = await read(upload);
-      await sweep(actor.at);
-      const job = await db.transaction(async (tx) => {
-        const request = upload.idempotency && { ...upload.idempotency, sha256: requestSha(upload) };
-        const previous = request && (await previousAnswer<StatementImportJob>(tx, request));
-        if (previous) return { job: previous, fresh: false };
-        const created = await insertImportJob(tx, {
-          requestedBy: actor.userId,
-          fileName: upload.query.fileName,
-          sha256: statement.sha256,
-          total: statement.keys.length,
-          runnerId: instanceId,
-          leaseExpiresAt: new Date(clock().getTime() + IMPORT_LEASE_MS),
-          at: actor.at,
+      // Read inside this instance's slot, which the import releases when it ends (decision 0122).
+      const release = await slot.take();
+      let handedOver = false;
+      try {
+        const statement = await read(upload);
+        await sweep(actor.at);
+        const job = await db.transaction(async (tx) => {
+          const request = upload.idempotency && { ...upload.idempotency, sha256: requestSha(upload) };
+          const previous = request && (await previousAnswer<StatementImportJob>(tx, request));
+          if (previous) return { job: previous, fresh: false };
+          const created = await insertImportJob(tx, {
+            requestedBy: actor.userId,
+            fileName: upload.query.fileName,
+            sha256: statement.sha256,
+            total: statement.keys.length,
+            runnerId: instanceId,
+            leaseExpiresAt: new Date(clock().getTime() + IMPORT_LEASE_MS),
+            at: actor.at,
+          });
+          if (request) await storeAnswer(tx, request, created);
+          return { job: created, fresh: true };
         });
-        if (request) await storeAnswer(tx, request, created);
-        return { job: created, fresh: true };
-      });
-      if (job.fresh) void run(job.job, actor, upload, statement);
-      return job.job;
+        if (job.fresh) {
+          handedOver = true;
+          void run(job.job, actor, upload, statement).finally(release);
+        }
+        return job.job;
+      } finally {
+        if (!handedOver) release();
+      }
     },
     async job(id, at) {
       const local = running.get(id);

@@ -1,0 +1,14 @@
+import { readUpload } from './server/statements/statement-reader';
+const lines = Number(process.argv[2] ?? 600000);
+const rows = ['Conta;PT50 0002 0123 1234 5678 9015 4', '', 'Data Movimento;Data Valor;Descrição;Referência;Montante'];
+for (let i = 0; i < lines; i++) rows.push(`0${1 + (i % 9)}-05-2026;0${1 + (i % 9)}-05-2026;"TRF SEPA Clínica São João, Lda; consulta ${i}";"REF${i}";-${20 + (i % 20)},50`);
+const bytes = new Uint8Array(Buffer.from(rows.join('\r\n') + '\r\n'));
+console.log('MB', (bytes.length / 1048576).toFixed(1));
+const rss0 = process.memoryUsage().rss;
+let last = performance.now(); let maxGap = 0;
+const t = setInterval(() => { const n = performance.now(); maxGap = Math.max(maxGap, n - last); last = n; }, 5);
+let peak = rss0; const s = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+const t0 = performance.now();
+const r = await readUpload(bytes, undefined);
+console.log('read', (performance.now() - t0).toFixed(0), 'ms entries', r.parsed.entries.length, 'maxGap', maxGap.toFixed(0), 'rss0', (rss0/1048576).toFixed(0), 'peak', (peak/1048576).toFixed(0), 'heap', (process.memoryUsage().heapUsed/1048576).toFixed(0));
+clearInterval(t); clearInterval(s);

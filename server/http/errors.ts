@@ -49,8 +49,8 @@ export function errorResponse(c: Context, error: ApiError): Response {
   return c.json(error.body, error.status, error.headers);
 }
 
-/** PostgreSQL's error codes (SQLSTATE): five digits or capitals. */
-const SQLSTATE = /^[0-9A-Z]{5}$/;
+/** PostgreSQL's error codes (SQLSTATE): five digits or capitals, at least one a digit (not EPIPE). */
+const SQLSTATE = /^(?=.*\d)[0-9A-Z]{5}$/;
 
 /**
  * What the log may say about an unexpected error: its class, code and message. Never the whole

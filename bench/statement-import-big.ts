@@ -6,6 +6,7 @@
 // /v2/health and the lists keep answering (p99 ≤ 200 ms); RSS growth ≤ 300 MB".
 //   npx tsx bench/statement-import-big.ts [--lines 600000] [--backends pglite,postgres] [--url postgres://…] [--out bench/results/statement-import-big.md]
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -76,6 +77,20 @@ const rssOf = (pid: number): number => {
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
+/**
+ * One GET on a connection of its own (node:http, no agent): the probes must not share fetch's keep-alive
+ * pool with the 37 MB upload (runs sharing it ended with the upload's connection reset).
+ */
+function probe(url: string, headers: Record<string, string>): Promise<number | string> {
+  return new Promise((resolve) => {
+    const request = get(url, { headers, agent: false }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', (error) => resolve(String(error)));
+  });
+}
+
 /** A database with the admin and a session, and the environment a server process is started with. */
 async function prepare(
   backend: string,
@@ -128,13 +143,7 @@ async function run(backend: string, bytes: Uint8Array<ArrayBuffer>, totalCents: 
             ? (['health', '/v2/health'] as const)
             : (['list', '/v2/admin/statements/files?limit=20'] as const);
         const started = performance.now();
-        const status = await fetch(`${server.url}${path}`, { headers: auth }).then(
-          async (response) => {
-            await response.arrayBuffer();
-            return response.status;
-          },
-          (error: unknown) => String(error),
-        );
+        const status = await probe(`${server.url}${path}`, auth);
         if (status === 200) latencies[kind].push(performance.now() - started);
         else failures.push(`${path}: ${status}`);
         await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));

@@ -191,8 +191,17 @@ export const statementMismatchSchema = z.object({
 });
 export type StatementMismatch = z.infer<typeof statementMismatchSchema>;
 
+/**
+ * A refused import's body. `STATEMENT_BALANCE_MISMATCH` lists the statements whose balances do not add up;
+ * an upload refused from its bytes, before any job exists (decision 0122), names what was found so the screen
+ * can say where: `STATEMENT_NOT_A_STATEMENT` the container the bytes are, `STATEMENT_CONTROL_CHARACTERS` the
+ * line of the first one, `STATEMENT_CURRENCY_UNSUPPORTED` the currency.
+ */
 export const statementImportRefusalSchema = errorBodySchema.extend({
   statements: z.array(statementMismatchSchema).optional(),
+  container: z.string().optional(),
+  line: z.number().int().positive().optional(),
+  currency: z.string().optional(),
 });
 
 /** `GET /v2/admin/statements/accounts`: the accounts statements were imported for (the preview's picker). */

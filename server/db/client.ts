@@ -30,6 +30,36 @@ export function sqlLiteral(value: unknown): string {
   throw new TypeError(`no SQL literal for ${typeof value}`);
 }
 
+/**
+ * What a failed query's error carries beyond its class, code and message, and must never reach a log:
+ * PGlite attaches the statement and every parameter (`query`, `params`, `queryOptions`); PostgreSQL's
+ * `detail` repeats the failing row or key, `where` the PL/pgSQL context with its values. A statement
+ * import's parameters are 5,000 bank lines' descriptions, names and IBANs (issue 27, decision 0122).
+ */
+const QUERY_ERROR_DATA = ['query', 'params', 'queryOptions', 'detail', 'where', 'internalQuery'] as const;
+
+/** Drops QUERY_ERROR_DATA from a failed query's error, so no log line written from it can hold them. */
+const rethrowWithoutQueryData = (error: unknown): never => {
+  throw withoutQueryData(error);
+};
+
+function withoutQueryData(error: unknown): unknown {
+  if (error instanceof Error)
+    for (const field of QUERY_ERROR_DATA) delete (error as unknown as Record<string, unknown>)[field];
+  return error;
+}
+
+/**
+ * What a log line may say about a failed query: the error's class and SQLSTATE code. Not its message:
+ * PostgreSQL quotes values there (`invalid input syntax for type date: "…"`), and a trigger's RAISE
+ * says what it was written to say.
+ */
+export function errorClassOf(error: unknown): string {
+  if (!(error instanceof Error)) return `non-error thrown (${typeof error})`;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? `${error.name} ${code}` : error.name;
+}
+
 /** One SQL dialect (PostgreSQL) whether embedded (PGlite) or a server (pg). */
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
@@ -80,11 +110,13 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   }
   const adapt = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<Row>(text: string, params?: readonly unknown[]) {
-      const result = await q.query<Row>(text, params as unknown[] | undefined);
+      const result = await q.query<Row>(text, params as unknown[] | undefined).catch(rethrowWithoutQueryData);
       return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
     },
     async copyOut(select, options, sink) {
-      const { blob } = await q.query(`COPY (${select}) TO '/dev/blob' (${options})`);
+      const { blob } = await q
+        .query(`COPY (${select}) TO '/dev/blob' (${options})`)
+        .catch(rethrowWithoutQueryData);
       if (blob) sink(new Uint8Array(await blob.arrayBuffer()));
     },
   });
@@ -132,13 +164,15 @@ async function openPostgres(databaseUrl: string, warmConnections: number): Promi
   }
   const adapt = (q: pg.Pool | pg.PoolClient): Queryable => ({
     async query<Row>(text: string, params?: readonly unknown[]) {
-      const result = await q.query(text, params as unknown[] | undefined);
+      const result = await q.query(text, params as unknown[] | undefined).catch(rethrowWithoutQueryData);
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
     },
     async copyOut(select, options, sink) {
       const client = q instanceof pg.Pool ? await q.connect() : q;
       try {
-        await copyOutOn(client, `COPY (${select}) TO STDOUT (${options})`, sink);
+        await copyOutOn(client, `COPY (${select}) TO STDOUT (${options})`, sink).catch(
+          rethrowWithoutQueryData,
+        );
       } finally {
         if (client !== q) client.release();
       }

@@ -87,6 +87,11 @@ export const REFUSAL_CODES = [
   'STATEMENT_ACCOUNT_REQUIRED',
   'STATEMENT_ACCOUNT_INVALID',
   'STATEMENT_BALANCE_MISMATCH',
+  // statement uploads refused from their bytes, before a job exists (issue 27, docs/decisions/0122)
+  'STATEMENT_EMPTY',
+  'STATEMENT_NOT_A_STATEMENT',
+  'STATEMENT_CONTROL_CHARACTERS',
+  'STATEMENT_CURRENCY_UNSUPPORTED',
   // statement reconciliation (issue 12, docs/decisions/0093, 0094)
   'STATEMENT_FILE_NOT_FOUND',
   'STATEMENT_LINE_NOT_FOUND',

@@ -16,6 +16,7 @@ import { optionalIdempotencyKey } from '../platform/idempotency';
 import { refuse } from '../platform/refusal';
 import { listStatementAccounts } from './accounts';
 import { knownLines } from './known-lines';
+import { refuseUnlessStatementBytes } from './upload-guards';
 
 const STATEMENTS = '/v2/admin/statements';
 
@@ -44,7 +45,7 @@ export function registerStatementImportRoutes(routes: RouteRegistry): void {
     method: 'post',
     path: `${STATEMENTS}/imports`,
     summary:
-      "Import a statement file (CSV, camt.053, MT940; ≤ 40 MB; one or more statements, one per account and period): parsed again, checked against the preview's line count and total, then imported in one transaction as a job (optional `Idempotency-Key`). `accountIban`: the account of a statement whose file names none; `mismatchNote`: imports statements whose balances do not add up",
+      "Import a statement file (CSV, camt.053, MT940 in EUR; ≤ 40 MB; one or more statements, one per account and period): read again (one upload at a time per instance, off the event loop), refused before any job exists for anything visible in its bytes, checked against the preview's line count and total, then imported in one transaction as a job (optional `Idempotency-Key`). `accountIban`: the account of a statement whose file names none; `mismatchNote`: imports statements whose balances do not add up",
     tags: ['statements'],
     auth: 'admin',
     query: statementImportQuerySchema,
@@ -55,9 +56,14 @@ export function registerStatementImportRoutes(routes: RouteRegistry): void {
       400: refused('IDEMPOTENCY_KEY_INVALID'),
       409: refused('STATEMENT_ALREADY_IMPORTED, STATEMENT_NOTHING_NEW, STATEMENT_PREVIEW_MISMATCH'),
       413: refused('PAYLOAD_TOO_LARGE (over 40 MB)'),
+      415: {
+        description:
+          'STATEMENT_NOT_A_STATEMENT: the bytes are a ZIP/Office/PDF/image/archive, whatever the name says (`container`)',
+        schema: statementImportRefusalSchema,
+      },
       422: {
         description:
-          'STATEMENT_UNREADABLE, STATEMENT_HAS_ERRORS, STATEMENT_ACCOUNT_REQUIRED, STATEMENT_ACCOUNT_INVALID, STATEMENT_BALANCE_MISMATCH (with `statements`: each one whose balances do not add up), IDEMPOTENCY_KEY_REUSED',
+          'STATEMENT_EMPTY, STATEMENT_CONTROL_CHARACTERS (`line`), STATEMENT_CURRENCY_UNSUPPORTED (`currency`; only EUR), STATEMENT_UNREADABLE, STATEMENT_HAS_ERRORS, STATEMENT_ACCOUNT_REQUIRED, STATEMENT_ACCOUNT_INVALID, STATEMENT_BALANCE_MISMATCH (with `statements`: each one whose balances do not add up), IDEMPOTENCY_KEY_REUSED',
         schema: statementImportRefusalSchema,
       },
     },
@@ -65,6 +71,8 @@ export function registerStatementImportRoutes(routes: RouteRegistry): void {
       const actor = actorOf(c);
       const key = optionalIdempotencyKey(c.req.header('idempotency-key'));
       const bytes = await refusingOversize(readAll(requestBody(c), UPLOAD_BODY_LIMIT_BYTES));
+      // Refused at once, without waiting for this instance's statement slot (decision 0122).
+      refuseUnlessStatementBytes(bytes);
       const upload = {
         bytes,
         query,

@@ -5,9 +5,9 @@ import type {
   StatementImportQuery,
   StatementImportResult,
 } from '../../contract/statement-import';
-import { parseStatement } from '../../domain/statements/detect';
 import type { ParseResult, StatementEntry, StatementFormat } from '../../domain/statements/types';
 import type { Database, Queryable } from '../db/client';
+import { errorClassOf } from '../db/client';
 import { recordAudit } from '../platform/audit';
 import type { FileStorage } from '../platform/files/storage';
 import { sha256Of } from '../platform/files/storage';
@@ -35,6 +35,7 @@ import {
 } from './import-plan';
 import { type LineState, stateOf } from './line-state';
 import { matchNewLines, type NewStatementLine, writeNewLineMatches } from './matching';
+import { readUpload, StatementSlot } from './statement-reader';
 
 /**
  * Importing a statement (issue 12, docs/decisions/0097). The upload is judged at once — readable, what
@@ -96,13 +97,15 @@ export function createStatementImports(deps: {
   const clock = deps.clock ?? (() => new Date());
   const instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const running = new Map<string, { progress: ImportProgress; finished: Promise<void> }>();
+  // One statement read and held in memory per instance at a time, from its parse to its import's end.
+  const slot = new StatementSlot();
   const sweep = (at: Date) =>
     failAbandonedImports(db, { at, runnerId: instanceId, singleProcess: db.kind === 'pglite' });
 
   async function read(upload: StatementUpload): Promise<ReadStatement> {
     const { query } = upload;
     const chosenAccount = query.accountIban === undefined ? null : checkedAccount(query.accountIban);
-    const parsed = parseStatement(upload.bytes, { mapping: query.mapping });
+    const { parsed } = await readUpload(upload.bytes, query.mapping);
     if (parsed.entries.length === 0) throw refuse('STATEMENT_UNREADABLE');
     // A line the parser could not read would be a euro nobody sees: the admin fixes the mapping first.
     // Balances that do not add up are the admin's decision instead (below).
@@ -167,7 +170,10 @@ export function createStatementImports(deps: {
       });
     } catch (error) {
       const code = error instanceof Refusal ? error.code : 'STATEMENT_IMPORT_FAILED';
-      if (!(error instanceof Refusal)) console.error(`statement import ${job.id} failed:`, error);
+      // The error's class and code only: a database error carries the INSERT and its parameters, the
+      // statement's descriptions, names and IBANs (decision 0122).
+      if (!(error instanceof Refusal))
+        console.error(`statement import ${job.id} failed: ${errorClassOf(error)}`);
       await failImportJob(db, job.id, instanceId, code, clock()).catch(() => undefined);
     } finally {
       clearInterval(heartbeat);
@@ -185,26 +191,36 @@ export function createStatementImports(deps: {
         const previous = await db.transaction((tx) => previousAnswer<StatementImportJob>(tx, request));
         if (previous) return (await findImportJob(db, previous.id)) ?? previous;
       }
-      const statement = await read(upload);
-      await sweep(actor.at);
-      const job = await db.transaction(async (tx) => {
-        const request = upload.idempotency && { ...upload.idempotency, sha256: requestSha(upload) };
-        const previous = request && (await previousAnswer<StatementImportJob>(tx, request));
-        if (previous) return { job: previous, fresh: false };
-        const created = await insertImportJob(tx, {
-          requestedBy: actor.userId,
-          fileName: upload.query.fileName,
-          sha256: statement.sha256,
-          total: statement.lineCount,
-          runnerId: instanceId,
-          leaseExpiresAt: new Date(clock().getTime() + IMPORT_LEASE_MS),
-          at: actor.at,
+      // Read inside this instance's slot, which the import releases when it ends (decision 0122).
+      const release = await slot.take();
+      let handedOver = false;
+      try {
+        const statement = await read(upload);
+        await sweep(actor.at);
+        const job = await db.transaction(async (tx) => {
+          const request = upload.idempotency && { ...upload.idempotency, sha256: requestSha(upload) };
+          const previous = request && (await previousAnswer<StatementImportJob>(tx, request));
+          if (previous) return { job: previous, fresh: false };
+          const created = await insertImportJob(tx, {
+            requestedBy: actor.userId,
+            fileName: upload.query.fileName,
+            sha256: statement.sha256,
+            total: statement.lineCount,
+            runnerId: instanceId,
+            leaseExpiresAt: new Date(clock().getTime() + IMPORT_LEASE_MS),
+            at: actor.at,
+          });
+          if (request) await storeAnswer(tx, request, created);
+          return { job: created, fresh: true };
         });
-        if (request) await storeAnswer(tx, request, created);
-        return { job: created, fresh: true };
-      });
-      if (job.fresh) void run(job.job, actor, upload, statement);
-      return job.job;
+        if (job.fresh) {
+          handedOver = true;
+          void run(job.job, actor, upload, statement).finally(release);
+        }
+        return job.job;
+      } finally {
+        if (!handedOver) release();
+      }
     },
     async job(id, at) {
       const local = running.get(id);

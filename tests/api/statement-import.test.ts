@@ -163,8 +163,8 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
     expect(
       await refusal(
         await send(
-          importPath('x.bin', { expectedLines: 1, expectedTotalCents: 0 }),
-          Buffer.from([0, 159, 146, 150]),
+          importPath('x.txt', { expectedLines: 1, expectedTotalCents: 0 }),
+          Buffer.from('nothing a bank would write\r\n'),
         ),
       ),
     ).toEqual({ status: 422, code: 'STATEMENT_UNREADABLE' });

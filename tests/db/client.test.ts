@@ -1,6 +1,7 @@
+import { inspect } from 'node:util';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/db/client';
+import { errorClassOf, openDatabase } from '../../server/db/client';
 import { testDatabaseKinds } from '../support/databases';
 
 const server = testDatabaseKinds().find((kind) => kind.name === 'postgres');
@@ -39,5 +40,33 @@ describe.skipIf(!server)('the PostgreSQL pool', () => {
     await admin.end();
     await db.close();
     expect(rows[0]!.n).toBe(3);
+  });
+});
+
+describe.each(testDatabaseKinds())('a failed query on $name (decision 0122)', (kind) => {
+  it('keeps its class, code and message but not its statement, parameters or detail, so no log can print them', async () => {
+    const db = await kind.open();
+    const secret = 'PT50003300004567890123437 Leonor Vasconcelos';
+    try {
+      // Not TEMP: the pool's transaction runs on another connection than the plain query.
+      await db.query('CREATE TABLE failing (holder text UNIQUE)');
+      await db.query('INSERT INTO failing (holder) VALUES ($1)', [secret]);
+      for (const run of [
+        () => db.query('INSERT INTO failing (holder) VALUES ($1)', [secret]),
+        () => db.transaction((tx) => tx.query('INSERT INTO failing (holder) VALUES ($1)', [secret])),
+      ]) {
+        const error = (await run().catch((caught: unknown) => caught)) as Error & Record<string, unknown>;
+        expect(error).toBeInstanceOf(Error);
+        expect(error.code).toBe('23505');
+        expect(error.message).toMatch(/unique/);
+        for (const field of ['query', 'params', 'queryOptions', 'detail', 'where', 'internalQuery'])
+          expect(error).not.toHaveProperty(field);
+        expect(inspect(error, { depth: 5 })).not.toContain('Leonor');
+        expect(errorClassOf(error)).toMatch(/^\w+ 23505$/);
+      }
+    } finally {
+      await db.query('DROP TABLE IF EXISTS failing');
+      await db.close();
+    }
   });
 });

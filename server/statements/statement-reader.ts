@@ -1,0 +1,97 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { CsvMapping, ParseResult, StatementEntry } from '../../domain/statements/types';
+import { refuse } from '../platform/refusal';
+import { readStatementUpload, type StatementReading, type UploadRefusal } from './upload-guards';
+
+/**
+ * Where an uploaded statement is read (issue 27 item 11, decision 0122): one at a time per instance,
+ * and off the event loop once it is big enough to be felt. Parsing and hashing 600,000 lines is seconds
+ * of CPU and hundreds of MB; on the API thread it stalled `/v2/health` for seconds, and every
+ * simultaneous upload held its own copy. An upload waits for this instance's slot, is read inside it,
+ * and keeps the slot until its import has finished, so one parsed statement is in memory at a time.
+ */
+
+/** Below this a file is read on the API thread: a few milliseconds, less than starting a worker. */
+export const READ_OFF_THREAD_FROM_BYTES = 512 * 1024;
+/** A worker that needs more than this is ended (ERR_WORKER_OUT_OF_MEMORY), not the process. */
+const WORKER_HEAP_MB = 1_536;
+
+/** What the worker sends back (parse-worker.ts). */
+export type ReaderMessage =
+  | { type: 'refused'; refusal: UploadRefusal }
+  | { type: 'entries'; entries: StatementEntry[] }
+  | { type: 'read'; rest: Omit<ParseResult, 'entries'> };
+
+export interface ReadStatementUpload {
+  parsed: ParseResult;
+}
+
+/** The statement read as the preview read it (readStatementUpload), or its refusal thrown as a Refusal. */
+export async function readUpload(
+  bytes: Uint8Array,
+  mapping: CsvMapping | undefined,
+): Promise<ReadStatementUpload> {
+  const reading: StatementReading =
+    bytes.byteLength < READ_OFF_THREAD_FROM_BYTES
+      ? readStatementUpload(bytes, mapping)
+      : await readInWorker(bytes, mapping);
+  if ('refused' in reading) throw refuse(reading.refused.code, { extra: reading.refused.extra });
+  return reading;
+}
+
+/**
+ * The worker runs the TypeScript sources through tsx's loader, registered in the thread itself: loader
+ * hooks of the process (`node --import tsx`, or vitest's) do not reach a worker thread on Node 20.
+ */
+const require = createRequire(import.meta.url);
+const WORKER_BOOT = `import(${JSON.stringify(pathToFileURL(require.resolve('tsx/esm/api')).href)}).then(({ tsImport }) =>
+  tsImport(${JSON.stringify(new URL('./parse-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
+
+function readInWorker(bytes: Uint8Array, mapping: CsvMapping | undefined): Promise<StatementReading> {
+  return new Promise((resolve, reject) => {
+    // A copy handed over (transferred, not cloned again): the import still needs the original bytes.
+    const copy = bytes.slice();
+    const worker = new Worker(WORKER_BOOT, {
+      eval: true,
+      workerData: { bytes: copy.buffer, mapping },
+      transferList: [copy.buffer],
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
+    const entries: StatementEntry[] = [];
+    let answered = false;
+    const answer = (reading: StatementReading) => {
+      answered = true;
+      resolve(reading);
+      void worker.terminate();
+    };
+    worker.on('message', (message: ReaderMessage) => {
+      if (message.type === 'refused') answer({ refused: message.refusal });
+      else if (message.type === 'entries') {
+        for (const entry of message.entries) entries.push(entry);
+      } else answer({ parsed: { ...message.rest, entries } });
+    });
+    worker.on('error', reject);
+    worker.on('exit', (code) => {
+      if (!answered) reject(new Error(`statement reader thread exited with code ${code} before answering`));
+    });
+  });
+}
+
+/**
+ * This instance's one place for a statement in memory: `take()` resolves when the slot is free and
+ * answers its release (idempotent). Waiters are served in arrival order.
+ */
+export class StatementSlot {
+  private tail: Promise<void> = Promise.resolve();
+
+  async take(): Promise<() => void> {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const before = this.tail;
+    this.tail = before.then(() => released);
+    await before;
+    return release;
+  }
+}

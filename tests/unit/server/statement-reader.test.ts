@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { Refusal } from '../../../server/platform/refusal';
+import {
+  READ_OFF_THREAD_FROM_BYTES,
+  readUpload,
+  StatementSlot,
+} from '../../../server/statements/statement-reader';
+import { readStatementUpload } from '../../../server/statements/upload-guards';
+
+/** A quoted `;` CSV big enough to be read in a worker thread, amounts repeating. */
+function bigCsv(lines: number, change: (row: string, index: number) => string = (row) => row): Uint8Array {
+  const rows = ['Conta;PT50 0002 0123 1234 5678 9015 4', '', 'Data Movimento;Data Valor;Descrição;Montante'];
+  for (let i = 0; i < lines; i++)
+    rows.push(
+      change(
+        `0${1 + (i % 9)}-05-2026;0${1 + (i % 9)}-05-2026;"TRF SEPA Clínica; consulta ${i}";-${20 + (i % 20)},50`,
+        i,
+      ),
+    );
+  return new Uint8Array(Buffer.from(`${rows.join('\r\n')}\r\n`, 'utf8'));
+}
+
+describe('an uploaded statement read off the event loop (decision 0122)', () => {
+  it('reads a big file in a worker exactly as on the API thread: entries, keys and the rest of the parse', async () => {
+    const bytes = bigCsv(12_000);
+    expect(bytes.byteLength).toBeGreaterThan(READ_OFF_THREAD_FROM_BYTES);
+    const inline = readStatementUpload(bytes, undefined);
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 1);
+    const read = await readUpload(bytes, undefined);
+    clearInterval(ticker);
+    expect(read).toEqual(inline);
+    expect(read.parsed.entries).toHaveLength(12_000);
+    // The event loop kept turning while the worker read.
+    expect(ticks).toBeGreaterThan(5);
+  }, 60_000);
+
+  it("refuses from the worker as on the API thread: a NUL on a big file's 9,000th line names that line", async () => {
+    const bytes = bigCsv(12_000, (row, i) => (i === 9_000 - 4 ? row.replace('TRF', 'T\0RF') : row));
+    const refusal = await readUpload(bytes, undefined).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(Refusal);
+    expect(refusal).toMatchObject({
+      code: 'STATEMENT_CONTROL_CHARACTERS',
+      details: { extra: { line: 9_000 } },
+    });
+  }, 60_000);
+
+  it('one statement per slot: the next taker waits for the release, in arrival order', async () => {
+    const slot = new StatementSlot();
+    const order: string[] = [];
+    const releaseFirst = await slot.take();
+    const second = slot.take().then((release) => {
+      order.push('second');
+      return release;
+    });
+    const third = slot.take().then((release) => {
+      order.push('third');
+      release();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).toEqual([]);
+    releaseFirst();
+    releaseFirst(); // idempotent: a second release frees nobody else's turn
+    (await second)();
+    await third;
+    expect(order).toEqual(['second', 'third']);
+  });
+});

@@ -13,7 +13,12 @@ import { finishedJob, importPath, postStatement, type StatementApi, statementCsv
  */
 
 /** A camt.053 of one EUR-or-not account whose entries pay named people on their IBANs. */
-function camt(currency: string, entries: readonly { name: string; iban: string; text: string }[]) {
+/** A camt.053 of one statement; `statementId` tells apart statements the bank issued separately. */
+function camt(
+  currency: string,
+  entries: readonly { name: string; iban: string; text: string }[],
+  statementId = 'S1',
+) {
   const ntry = entries.map(
     (e, n) => `<Ntry><Amt Ccy="${currency}">${120 + n}.50</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts>
 <BookgDt><Dt>2026-05-04</Dt></BookgDt><ValDt><Dt>2026-05-04</Dt></ValDt><AcctSvcrRef>REF${n}</AcctSvcrRef>
@@ -23,7 +28,7 @@ function camt(currency: string, entries: readonly { name: string; iban: string; 
   return bytesOf(`<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt>
 <GrpHdr><MsgId>M1</MsgId><CreDtTm>2026-05-31T10:00:00</CreDtTm></GrpHdr>
-<Stmt><Id>S1</Id><CreDtTm>2026-05-31T10:00:00</CreDtTm>
+<Stmt><Id>${statementId}</Id><CreDtTm>2026-05-31T10:00:00</CreDtTm>
 <Acct><Id><IBAN>PT50000201231234567890154</IBAN></Id><Ccy>${currency}</Ccy></Acct>
 ${ntry.join('\n')}
 </Stmt></BkToCstmrStmt></Document>
@@ -252,7 +257,11 @@ describe.each(testDatabaseKinds())('statement uploads refused from their bytes o
       ];
       let jobId: string;
       try {
-        const response = await postStatement(client, camt('EUR', payees), `failing-${failure.sqlstate}.xml`);
+        const response = await postStatement(
+          client,
+          camt('EUR', payees, `S-${failure.sqlstate}`),
+          `failing-${failure.sqlstate}.xml`,
+        );
         expect(response.status).toBe(202);
         jobId = ((await response.json()) as { job: { id: string } }).job.id;
         const job = await finishedJob(client, jobId);

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/client';
 import { testDatabaseKinds } from '../support/databases';
 
@@ -39,5 +39,71 @@ describe.skipIf(!server)('the PostgreSQL pool', () => {
     await admin.end();
     await db.close();
     expect(rows[0]!.n).toBe(3);
+  });
+
+  describe('pool size and statement timeout from the environment', () => {
+    const settings = ['DATABASE_POOL_SIZE', 'STATEMENT_TIMEOUT_MS'] as const;
+    const saved = Object.fromEntries(settings.map((name) => [name, process.env[name]]));
+    afterEach(() => {
+      for (const name of settings)
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+    });
+
+    it('cancels a statement outside a transaction after STATEMENT_TIMEOUT_MS, and the connection serves the next query', async () => {
+      process.env.STATEMENT_TIMEOUT_MS = '200';
+      process.env.DATABASE_POOL_SIZE = '1';
+      const db = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL! });
+      try {
+        const started = performance.now();
+        await expect(db.query('SELECT pg_sleep(5)')).rejects.toMatchObject({ code: '57014' });
+        expect(performance.now() - started).toBeLessThan(3_000);
+        // the one pooled connection was given back and works
+        expect((await db.query<{ one: number }>('SELECT 1 AS one')).rows[0]!.one).toBe(1);
+      } finally {
+        await db.close();
+      }
+    });
+
+    it('lets a transaction run past the timeout (mutations, imports, SEPA files, exports are not cut midway)', async () => {
+      process.env.STATEMENT_TIMEOUT_MS = '100';
+      const db = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL! });
+      try {
+        const slept = await db.transaction((tx) =>
+          tx.query<{ done: boolean }>('SELECT pg_sleep(0.4), true AS done'),
+        );
+        expect(slept.rows[0]!.done).toBe(true);
+        // and the lifted timeout ended with the transaction
+        await expect(db.query('SELECT pg_sleep(2)')).rejects.toMatchObject({ code: '57014' });
+      } finally {
+        await db.close();
+      }
+    });
+
+    it('defaults to a 30 s statement timeout and 10 connections', async () => {
+      delete process.env.STATEMENT_TIMEOUT_MS;
+      delete process.env.DATABASE_POOL_SIZE;
+      const db = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL! });
+      try {
+        const { rows } = await db.query<{ statement_timeout: string }>('SHOW statement_timeout');
+        expect(rows[0]!.statement_timeout).toBe('30s');
+        const held = await Promise.all(
+          Array.from({ length: 11 }, () => db.query('SELECT pg_backend_pid() AS pid, pg_sleep(0.2)')),
+        );
+        expect(new Set(held.map((r) => (r.rows[0] as { pid: number }).pid)).size).toBe(10);
+      } finally {
+        await db.close();
+      }
+    });
+
+    it.each([
+      ['DATABASE_POOL_SIZE', '0'],
+      ['DATABASE_POOL_SIZE', 'ten'],
+      ['STATEMENT_TIMEOUT_MS', '-5'],
+      ['STATEMENT_TIMEOUT_MS', '1.5'],
+    ])('refuses to start with %s=%s, naming the variable', async (name, value) => {
+      process.env[name] = value;
+      await expect(openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL! })).rejects.toThrow(name);
+    });
   });
 });

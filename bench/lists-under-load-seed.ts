@@ -1,7 +1,7 @@
 // The data of bench/lists-under-load.ts, written with SQL (generate_series) the way bench/finance-sepa.ts
 // seeds its settlements: 1,000,000 users (10,000 doctors, the rest customers), 1,000,000 closed cases
 // with a settlement each over ten months, 1,000,000 statement lines in ten files and 500,000 audit rows;
-// the caller vacuums (VACUUM runs outside a transaction, on a connection without a statement timeout).
+// the caller vacuums (VACUUM runs outside a transaction).
 // Every row goes through the schema's constraints and triggers (foreign keys, the per-statement
 // reference checks, the dashboard's day tables); only the order of work is chosen for speed.
 import type { Database } from '../server/db/client';
@@ -20,10 +20,7 @@ export const OPEN_MONTH = '2026-05';
 export const SEPA_MONTH = '2026-04';
 const MONTHS = 10;
 
-/**
- * Statements separated by `;\n`, timed, in one transaction: its temporary tables live on its one
- * connection, and a transaction's statements are not cut by STATEMENT_TIMEOUT_MS (these run for minutes).
- */
+/** Statements separated by `;\n`, timed, in one transaction: its temporary tables live on its one connection. */
 const step = async (db: Database, label: string, sql: string, params: unknown[] = []) => {
   const started = performance.now();
   await db.transaction(async (tx) => {

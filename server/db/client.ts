@@ -47,6 +47,12 @@ export interface DatabaseOptions {
    * so the requests of a console's first page load do not each wait for a new server process.
    */
   warmConnections?: number | undefined;
+  /**
+   * PostgreSQL only: the milliseconds after which a statement outside a transaction is cancelled
+   * (`statementTimeoutFrom`, what the server passes). Unset: none — benches, scripts and tests that
+   * write millions of rows in one statement are not the server's reads.
+   */
+  statementTimeoutMs?: number | undefined;
 }
 
 // int8 counts and cents fit in a double; returning them as numbers keeps both drivers identical.
@@ -65,6 +71,10 @@ export const DEFAULT_POOL_SIZE = 10;
  */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 
+/** The server's statement timeout: `STATEMENT_TIMEOUT_MS`, or the default. */
+export const statementTimeoutFrom = (env: NodeJS.ProcessEnv) =>
+  positiveSetting(env, 'STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS);
+
 /** A positive whole number from the environment, or the default; anything else stops the start. */
 function positiveSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -77,7 +87,7 @@ function positiveSetting(env: NodeJS.ProcessEnv, name: string, fallback: number)
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.warmConnections ?? 0)
+    ? openPostgres(options.databaseUrl, options.warmConnections ?? 0, options.statementTimeoutMs)
     : openPglite(options.dataDir);
 }
 
@@ -118,13 +128,12 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   };
 }
 
-async function openPostgres(databaseUrl: string, warmConnections: number): Promise<Database> {
+async function openPostgres(
+  databaseUrl: string,
+  warmConnections: number,
+  statementTimeoutMs: number | undefined,
+): Promise<Database> {
   const max = positiveSetting(process.env, 'DATABASE_POOL_SIZE', DEFAULT_POOL_SIZE);
-  const statementTimeoutMs = positiveSetting(
-    process.env,
-    'STATEMENT_TIMEOUT_MS',
-    DEFAULT_STATEMENT_TIMEOUT_MS,
-  );
   const min = Math.min(warmConnections, max);
   const pool = new pg.Pool({
     connectionString: databaseUrl,
@@ -132,7 +141,7 @@ async function openPostgres(databaseUrl: string, warmConnections: number): Promi
     // Idle connections above this are closed after 10 s; the warm ones stay.
     min,
     // Every connection's default; a transaction lifts it for itself (below).
-    statement_timeout: statementTimeoutMs,
+    ...(statementTimeoutMs === undefined ? {} : { statement_timeout: statementTimeoutMs }),
     types: {
       getTypeParser: ((oid: number, format?: string) =>
         oid === INT8_OID

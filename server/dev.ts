@@ -1,7 +1,7 @@
 import { createServer } from 'vite';
 import { createApp } from './app';
 import { readConfig } from './config';
-import { openDatabase } from './db/client';
+import { openDatabase, statementTimeoutFrom } from './db/client';
 import { listen } from './http/listen';
 import { keepServingAfterStrayErrors } from './http/process-guard';
 import { prepareDatabase } from './platform/bootstrap';
@@ -10,7 +10,11 @@ import { DEFAULT_DEMO_USERS } from './seed/seed';
 /** The API on its own port, and Vite's dev server in front of it proxying `/v2` (vite.config.ts). */
 async function main(): Promise<void> {
   const config = readConfig({ NODE_ENV: 'development', ...process.env });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    statementTimeoutMs: statementTimeoutFrom(process.env),
+  });
   await prepareDatabase(db, config, DEFAULT_DEMO_USERS);
   const api = await listen(createApp({ db, config }), config);
   keepServingAfterStrayErrors();

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { createApp } from './app';
 import { readConfig } from './config';
-import { openDatabase, SERVER_WARM_CONNECTIONS } from './db/client';
+import { openDatabase, SERVER_WARM_CONNECTIONS, statementTimeoutFrom } from './db/client';
 import { DataFolderInUseError } from './db/data-folder-lock';
 import { createExportRunner } from './exports/runner';
 import { prepareSepaGeneration } from './finance/sepa-generate';
@@ -39,6 +39,7 @@ async function main(): Promise<void> {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     warmConnections: SERVER_WARM_CONNECTIONS,
+    statementTimeoutMs: statementTimeoutFrom(process.env),
   });
   console.log(
     config.databaseUrl ? 'Database: PostgreSQL (DATABASE_URL)' : `Database: PGlite in ${config.dataDir}`,

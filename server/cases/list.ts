@@ -5,7 +5,8 @@ import type { CaseStatus, CaseType } from '../../domain/case-status';
 import type { Queryable } from '../db/client';
 import {
   dateRange,
-  exactPage,
+  EXACT_TOTAL_LIMIT,
+  estimatedPage,
   type KeysetQuery,
   keysetBatches,
   type SortColumn,
@@ -33,10 +34,11 @@ export const CASE_SORT_COLUMNS: Record<CaseSort, SortColumn> = {
 const ITEM_COLUMNS = `c.id, c.customer_id, cu.name AS customer_name, c.professional_id, pr.name AS professional_name,
          c.closed, c.status, c.total_messages, c.type, c.start_date, c.end_date, c.price_cents, c.currency,
          c.professional_summary, c.created_at, r.rating AS review_rating, r.created_at AS review_created_at`;
-const FROM = `
+const PEOPLE_FROM = `
     FROM cases c
     JOIN users cu ON cu.id = c.customer_id
-    JOIN users pr ON pr.id = c.professional_id
+    JOIN users pr ON pr.id = c.professional_id`;
+const FROM = `${PEOPLE_FROM}
     LEFT JOIN case_reviews r ON r.case_id = c.id`;
 
 export interface CaseRow {
@@ -136,11 +138,20 @@ function caseQuery(query: Omit<CaseListQuery, 'limit' | 'cursor'>): KeysetQuery 
 
 /**
  * One page of cases. The cursor is bound to its sort and order: one issued for another ordering
- * would skip or repeat rows silently. `total` is exact: cases grow with √users (decision 0047).
+ * would skip or repeat rows silently. `total` is exact up to EXACT_TOTAL_LIMIT matches and the
+ * planner's estimate beyond (`totalEstimated: true`): counting a million cases on every page held a
+ * pooled connection for seconds under load (docs/decisions/0130). The count reads the cases alone
+ * unless the text search needs their people's names (both joins are on required keys: same count).
  */
-export async function listCases(db: Queryable, query: CaseListQuery) {
-  const page = await exactPage<CaseRow>(db, caseQuery(query), query);
-  return { items: page.rows.map(toCaseItem), nextCursor: page.nextCursor, total: page.total };
+export async function listCases(db: Queryable, query: CaseListQuery, exactLimit = EXACT_TOTAL_LIMIT) {
+  const countFrom = query.q?.trim() ? PEOPLE_FROM : 'FROM cases c';
+  const page = await estimatedPage<CaseRow>(db, caseQuery(query), query, countFrom, exactLimit);
+  return {
+    items: page.rows.map(toCaseItem),
+    nextCursor: page.nextCursor,
+    total: page.total,
+    ...(page.totalEstimated ? { totalEstimated: page.totalEstimated } : {}),
+  };
 }
 
 /** Every case the filters match, in the list's order, as batches (for exports). */

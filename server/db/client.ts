@@ -77,6 +77,12 @@ export interface DatabaseOptions {
    * so the requests of a console's first page load do not each wait for a new server process.
    */
   warmConnections?: number | undefined;
+  /**
+   * PostgreSQL only: the milliseconds after which a statement outside a transaction is cancelled
+   * (`statementTimeoutFrom`, what the server passes). Unset: none — benches, scripts and tests that
+   * write millions of rows in one statement are not the server's reads.
+   */
+  statementTimeoutMs?: number | undefined;
 }
 
 // int8 counts and cents fit in a double; returning them as numbers keeps both drivers identical.
@@ -86,9 +92,32 @@ const parseInt8 = (value: string) => Number(value);
 /** What the server keeps warm: a console's first page load asks a handful of questions at once. */
 export const SERVER_WARM_CONNECTIONS = 4;
 
+/** `DATABASE_POOL_SIZE`: connections one process opens at most (docs/decisions/0130). */
+export const DEFAULT_POOL_SIZE = 10;
+/**
+ * `STATEMENT_TIMEOUT_MS`: how long one statement outside a transaction (a list, a count, the dashboard)
+ * may run before PostgreSQL cancels it (57014), so a slow read gives its pooled connection back instead
+ * of holding it while the other requests queue behind it (docs/decisions/0130).
+ */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+
+/** The server's statement timeout: `STATEMENT_TIMEOUT_MS`, or the default. */
+export const statementTimeoutFrom = (env: NodeJS.ProcessEnv) =>
+  positiveSetting(env, 'STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS);
+
+/** A positive whole number from the environment, or the default; anything else stops the start. */
+function positiveSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new Error(`${name} must be a whole number above 0, got ${raw}`);
+  return value;
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.warmConnections ?? 0)
+    ? openPostgres(options.databaseUrl, options.warmConnections ?? 0, options.statementTimeoutMs)
     : openPglite(options.dataDir);
 }
 
@@ -131,14 +160,20 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   };
 }
 
-async function openPostgres(databaseUrl: string, warmConnections: number): Promise<Database> {
-  const max = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+async function openPostgres(
+  databaseUrl: string,
+  warmConnections: number,
+  statementTimeoutMs: number | undefined,
+): Promise<Database> {
+  const max = positiveSetting(process.env, 'DATABASE_POOL_SIZE', DEFAULT_POOL_SIZE);
   const min = Math.min(warmConnections, max);
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max,
     // Idle connections above this are closed after 10 s; the warm ones stay.
     min,
+    // Every connection's default; a transaction lifts it for itself (below).
+    ...(statementTimeoutMs === undefined ? {} : { statement_timeout: statementTimeoutMs }),
     types: {
       getTypeParser: ((oid: number, format?: string) =>
         oid === INT8_OID
@@ -184,7 +219,9 @@ async function openPostgres(databaseUrl: string, warmConnections: number): Promi
     async transaction(work) {
       const client = await pool.connect();
       try {
-        await client.query('BEGIN');
+        // A transaction is a mutation, an import, a SEPA file or an export: work sized by its own design,
+        // which a timeout would only roll back to be asked again. Its statements run unbounded, as before.
+        await client.query('BEGIN; SET LOCAL statement_timeout = 0');
         const result = await work(adapt(client));
         await client.query('COMMIT');
         return result;

@@ -288,6 +288,12 @@ export interface Total {
   totalEstimated?: true;
 }
 
+/**
+ * Where lists that grow by millions stop counting exactly: above this many matches their `total` is the
+ * planner's estimate (`totalEstimated: true`, DESIGN §5).
+ */
+export const EXACT_TOTAL_LIMIT = 10_000;
+
 /** An exact `count(*)` of the filtered rows. */
 export async function exactTotal(db: Queryable, from: string, where: readonly string[], values: unknown[]) {
   const { rows } = await db.query<{ n: number }>(

@@ -41,7 +41,10 @@ async function writeSettlement(tx: Queryable, row: LockedSettlement, at: Date): 
   return item;
 }
 
-/** A change of one settlement, locked, with its audit row (before → after) in the same transaction. */
+/**
+ * A change of one settlement, locked, with its audit row (before → after) in the same transaction.
+ * `change` answers the row as it becomes; a change of status it makes through the ledger first.
+ */
 export function changeSettlement(
   db: Database,
   actor: Actor,

@@ -1,5 +1,6 @@
-// DESIGN.md §6 settlement transitions. Guards that need data (missing professional fields, funds
-// released) are checked by the caller; this table only says which moves exist.
+// DESIGN.md §6 settlement transitions: every move the product makes, by event (event → from → to).
+// Guards that need data (missing professional fields, funds released) are checked by the caller; this
+// table only says which moves exist. The server makes them in one place, server/finance/ledger.ts.
 
 export const SETTLEMENT_STATUSES = [
   'READY_TO_SETTLE',
@@ -19,14 +20,39 @@ export type SettlementEvent =
   | 'SEPA_PAID'
   | 'SEPA_DELETED'
   | 'SEPA_UNAVAILABLE'
+  /** The bank's pain.002 rejected the settlement's transfer before payment. */
+  | 'TRANSFER_REJECTED'
+  /** A statement line returned the transfer's money, before or after the file was paid. */
+  | 'TRANSFER_RETURNED'
+  /** That return unmatched while its file still waits for the bank: back in the file. */
+  | 'RETURN_UNDONE'
+  /** That return unmatched after its file was paid: paid with it. */
+  | 'RETURN_UNDONE_IN_PAID_FILE'
+  /** The statement line that paid the file unmatched: the file waits for the bank again. */
+  | 'SEPA_PAID_UNDONE'
   | 'CUSTOMER_REFUNDED';
 
 const TABLE: Record<SettlementStatus, Partial<Record<SettlementEvent, SettlementStatus>>> = {
   READY_TO_SETTLE: { FUNDS_RELEASED: 'AVAILABLE', CONFIRM: 'SETTLED', CUSTOMER_REFUNDED: 'REFUNDED' },
   AVAILABLE: { CONFIRM: 'SETTLED', CUSTOMER_REFUNDED: 'REFUNDED' },
-  SETTLED: { INCLUDED_IN_SEPA: 'PENDING_TRANSFER', CUSTOMER_REFUNDED: 'REFUNDED' },
-  PENDING_TRANSFER: { SEPA_PAID: 'PAID', SEPA_DELETED: 'SETTLED', SEPA_UNAVAILABLE: 'SETTLED' },
-  PAID: { CUSTOMER_REFUNDED: 'REFUNDED_PAID' },
+  SETTLED: {
+    INCLUDED_IN_SEPA: 'PENDING_TRANSFER',
+    RETURN_UNDONE: 'PENDING_TRANSFER',
+    RETURN_UNDONE_IN_PAID_FILE: 'PAID',
+    CUSTOMER_REFUNDED: 'REFUNDED',
+  },
+  PENDING_TRANSFER: {
+    SEPA_PAID: 'PAID',
+    SEPA_DELETED: 'SETTLED',
+    SEPA_UNAVAILABLE: 'SETTLED',
+    TRANSFER_REJECTED: 'SETTLED',
+    TRANSFER_RETURNED: 'SETTLED',
+  },
+  PAID: {
+    TRANSFER_RETURNED: 'SETTLED',
+    SEPA_PAID_UNDONE: 'PENDING_TRANSFER',
+    CUSTOMER_REFUNDED: 'REFUNDED_PAID',
+  },
   REFUNDED: {},
   REFUNDED_PAID: {},
 };

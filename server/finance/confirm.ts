@@ -2,12 +2,13 @@ import type { z } from 'zod';
 import type { settlementConfirmResultSchema, settlementConfirmSchema } from '../../contract/finance';
 import { missingProfessionalFields } from '../../domain/iban';
 import { sumCents } from '../../domain/money';
-import { CONFIRMABLE_SETTLEMENT_STATUSES, nextSettlementStatus } from '../../domain/settlement-status';
+import { CONFIRMABLE_SETTLEMENT_STATUSES } from '../../domain/settlement-status';
 import type { Database, Queryable } from '../db/client';
 import { type IdempotentRequest, idempotentMutation } from '../platform/idempotency';
 import type { Actor } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
-import { auditSnapshot, lockSettlements, payableCents, recordSettlementAudits } from './settlement-rows';
+import { confirmSettlementRows } from './ledger';
+import { lockSettlements, payableCents } from './settlement-rows';
 
 export type SettlementConfirmRequest = z.output<typeof settlementConfirmSchema>;
 export type SettlementConfirmResult = z.infer<typeof settlementConfirmResultSchema>;
@@ -94,54 +95,23 @@ export async function confirmSettlements(
     if (aboveGross.length > 0)
       throw refuse('ADJUSTMENT_ABOVE_GROSS', { extra: { settlementIds: aboveGross.map((row) => row.id) } });
 
-    const settled = rows.map((row) => {
+    const confirmations = rows.map((row) => {
       const adjustment = adjustments.get(row.id);
-      const status = nextSettlementStatus(row.status, 'CONFIRM');
-      if (status === null) throw new Error(`settlement ${row.id}: ${row.status} passed as confirmable`);
       return {
-        before: row,
-        after: {
-          ...row,
-          status,
-          adjustedCents: adjustment ? adjustment.adjustedCents : row.adjustedCents,
-          adjustmentNote: adjustment ? adjustment.note : row.adjustmentNote,
-        },
+        row,
+        adjustedCents: adjustment ? adjustment.adjustedCents : row.adjustedCents,
+        adjustmentNote: adjustment ? adjustment.note : row.adjustmentNote,
       };
     });
-    const totalCents = sumCents(settled.map(({ after }) => payableCents(after)));
+    const totalCents = sumCents(
+      confirmations.map(({ row, adjustedCents }) => payableCents({ netCents: row.netCents, adjustedCents })),
+    );
     if (totalCents !== request.expectedTotalCents)
       throw refuse('SETTLEMENT_TOTAL_CHANGED', {
         extra: await monthToSettle(tx, professionalId, referenceMonth),
       });
 
-    await tx.query(
-      `UPDATE settlements s
-          SET status = change.status, adjusted_cents = change.adjusted_cents, adjustment_note = change.adjustment_note,
-              updated_at = $2
-         FROM jsonb_to_recordset($1::jsonb) AS change(id uuid, status text, adjusted_cents integer, adjustment_note text)
-        WHERE s.id = change.id`,
-      [
-        JSON.stringify(
-          settled.map(({ after }) => ({
-            id: after.id,
-            status: after.status,
-            adjusted_cents: after.adjustedCents,
-            adjustment_note: after.adjustmentNote,
-          })),
-        ),
-        actor.at,
-      ],
-    );
-    await recordSettlementAudits(
-      tx,
-      actor,
-      'settlement.settle',
-      settled.map(({ before, after }) => ({
-        id: before.id,
-        before: auditSnapshot(before),
-        after: auditSnapshot(after),
-      })),
-    );
+    await confirmSettlementRows(tx, actor, confirmations);
     const ids = rows.map((row) => row.id);
     return {
       entityId: professionalId,

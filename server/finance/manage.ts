@@ -5,14 +5,11 @@ import type {
   settlementPatchSchema,
 } from '../../contract/finance';
 import type { AuditAction } from '../../contract/statuses';
-import {
-  canAdjustSettlement,
-  canDeleteSettlement,
-  refundedSettlementStatus,
-} from '../../domain/settlement-status';
+import { canAdjustSettlement, canDeleteSettlement } from '../../domain/settlement-status';
 import type { Database, Queryable } from '../db/client';
 import { type Actor, mutation } from '../platform/mutation';
 import { type RefusalCode, refuse } from '../platform/refusal';
+import { refundSettlementRow } from './ledger';
 import {
   auditSnapshot,
   type LockedSettlement,
@@ -20,7 +17,6 @@ import {
   lockSettlements,
   recordSettlementAudits,
 } from './settlement-rows';
-import { storedStatus } from './settlement-status-sql';
 import { findSettlement } from './settlements';
 
 export type SettlementPatch = z.output<typeof settlementPatchSchema>;
@@ -31,40 +27,34 @@ const ENTITY = 'settlement';
 
 /**
  * Writes the columns a management change may touch, and answers the settlement as the list shows it.
- * The status written is the stored one: a PENDING_TRANSFER row (notes, an invoice) stays SETTLED with
- * its live link (decision 0119).
+ * Not the status: a change of status is the ledger's (docs/decisions/0133), made by `change`.
  */
 async function writeSettlement(tx: Queryable, row: LockedSettlement, at: Date): Promise<SettlementItem> {
   await tx.query(
     `UPDATE settlements
-        SET status = $2, adjusted_cents = $3, adjustment_note = $4, notes = $5, invoice_file_id = $6, updated_at = $7
+        SET adjusted_cents = $2, adjustment_note = $3, notes = $4, invoice_file_id = $5, updated_at = $6
       WHERE id = $1`,
-    [
-      row.id,
-      storedStatus(row.status),
-      row.adjustedCents,
-      row.adjustmentNote,
-      row.notes,
-      row.invoiceFileId,
-      at,
-    ],
+    [row.id, row.adjustedCents, row.adjustmentNote, row.notes, row.invoiceFileId, at],
   );
   const item = await findSettlement(tx, row.id);
   if (!item) throw new Error(`settlement ${row.id} vanished inside its own transaction`);
   return item;
 }
 
-/** A change of one settlement, locked, with its audit row (before → after) in the same transaction. */
+/**
+ * A change of one settlement, locked, with its audit row (before → after) in the same transaction.
+ * `change` answers the row as it becomes; a change of status it makes through the ledger first.
+ */
 export function changeSettlement(
   db: Database,
   actor: Actor,
   action: AuditAction,
   id: string,
-  change: (row: LockedSettlement) => LockedSettlement,
+  change: (row: LockedSettlement, tx: Queryable) => LockedSettlement | Promise<LockedSettlement>,
 ): Promise<SettlementItem> {
   return mutation(db, actor, { action, entityType: ENTITY }, async (tx) => {
     const before = await lockSettlement(tx, id);
-    const after = change(before);
+    const after = await change(before, tx);
     return {
       entityId: id,
       before: auditSnapshot(before),
@@ -100,9 +90,8 @@ export function patchSettlement(db: Database, actor: Actor, id: string, patch: S
  * transfer). Refused in PENDING_TRANSFER (the money is with the bank) and once refunded.
  */
 export function refundSettlement(db: Database, actor: Actor, id: string, note: string | undefined) {
-  return changeSettlement(db, actor, 'settlement.refund', id, (row) => {
-    const status = refundedSettlementStatus(row.status);
-    if (!status) throw refuse('SETTLEMENT_TRANSITION_NOT_ALLOWED');
+  return changeSettlement(db, actor, 'settlement.refund', id, async (row, tx) => {
+    const status = await refundSettlementRow(tx, row, actor.at);
     const notes = note === undefined ? row.notes : [row.notes, note].filter(Boolean).join('\n');
     return { ...row, status, notes };
   });

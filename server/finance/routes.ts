@@ -6,8 +6,8 @@ import {
 } from '../../contract/finance';
 import { now } from '../http/context';
 import type { RouteRegistry } from '../http/routes';
+import { releaseDueSettlements } from './ledger';
 import { professionalSettlements } from './professionals';
-import { releaseDueSettlements } from './release';
 import { registerReportRoutes } from './report-routes';
 import { registerSepaRoutes } from './sepa-routes';
 import { registerSettlementRoutes } from './settlement-routes';

@@ -11,14 +11,15 @@ import {
   nextSepaStatus,
   type SepaEvent,
   type SepaStatus,
+  settlementEventFor,
 } from '../../domain/sepa-status';
 import type { SettlementStatus } from '../../domain/settlement-status';
 import type { Database, Queryable } from '../db/client';
 import { exactPage, type KeysetQuery, oneOf, SqlParams } from '../db/list';
 import { type Actor, mutation } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
+import { moveSettlements } from './ledger';
 import { wholeCents } from './sepa-candidates';
-import { moveSettlements } from './settlement-moves';
 import { LIVE_LINK_JOIN, SHOWN_STATUS } from './settlement-status-sql';
 
 export type SepaFile = z.infer<typeof sepaFileSchema>;
@@ -299,20 +300,9 @@ export async function applySepaEvent(
   const next = nextSepaStatus(file.status, event);
   if (!next) throw refuse('SEPA_TRANSITION_NOT_ALLOWED');
   const audit = { actor, context: { sepaFileId: file.id, msgId: file.msg_id, ...context } };
-  if (event === 'PAID')
-    await moveSettlements(tx, LIVE_IN_FILE, [file.id], {
-      from: 'PENDING_TRANSFER',
-      to: 'PAID',
-      action: 'settlement.paid',
-      ...audit,
-    });
-  if (event === 'REJECTED')
-    await moveSettlements(tx, LIVE_IN_FILE, [file.id], {
-      from: 'PENDING_TRANSFER',
-      to: 'SETTLED',
-      action: 'settlement.sepa-unavailable',
-      ...audit,
-    });
+  const settlementEvent = settlementEventFor(event);
+  if (settlementEvent === 'SEPA_PAID' || settlementEvent === 'SEPA_UNAVAILABLE')
+    await moveSettlements(tx, settlementEvent, 'PENDING_TRANSFER', LIVE_IN_FILE, [file.id], audit);
   await tx.query('UPDATE sepa_files SET status = $2, updated_at = $3 WHERE id = $1', [
     file.id,
     next,
@@ -343,10 +333,7 @@ export async function deleteSepaFile(db: Database, actor: Actor, id: string): Pr
   await mutation(db, actor, { action: 'sepa.deleted', entityType: 'sepa_file' }, async (tx) => {
     const file = await lockSepaFile(tx, id);
     if (!canDeleteSepa(file.status)) throw refuse('SEPA_NOT_DELETABLE');
-    const moved = await moveSettlements(tx, LIVE_IN_FILE, [id], {
-      from: 'PENDING_TRANSFER',
-      to: 'SETTLED',
-      action: 'settlement.sepa-deleted',
+    const moved = await moveSettlements(tx, 'SEPA_DELETED', 'PENDING_TRANSFER', LIVE_IN_FILE, [id], {
       actor,
       context: { sepaFileId: id, msgId: file.msg_id },
     });

@@ -1,10 +1,9 @@
-import type { AuditAction } from '../../contract/statuses';
 import { normalizeIban } from '../../domain/iban';
 import { blocksPayouts } from '../../domain/sepa/reason-codes';
 import type { Queryable } from '../db/client';
 import { recordAudit } from '../platform/audit';
 import type { Actor } from '../platform/mutation';
-import { moveSettlements } from './settlement-moves';
+import { moveSettlements } from './ledger';
 
 export interface RejectedTransferRow {
   id: string;
@@ -52,25 +51,16 @@ export async function rejectTransfer(
 ): Promise<TransferRejection> {
   const returned = 'statementLineId' in source;
   const context = { ...source, endToEndId: transfer.end_to_end_id, reasonCode: reason.code };
-  const action: AuditAction = returned ? 'settlement.transfer-returned' : 'settlement.transfer-rejected';
+  const event = returned ? 'TRANSFER_RETURNED' : 'TRANSFER_REJECTED';
   const selection =
     's.id IN (SELECT l.settlement_id FROM sepa_transaction_settlements l WHERE l.sepa_transaction_id = $1 AND l.live)';
-  const fromPendingTransfer = await moveSettlements(tx, selection, [transfer.id], {
-    from: 'PENDING_TRANSFER',
-    to: 'SETTLED',
-    action,
+  const fromPendingTransfer = await moveSettlements(tx, event, 'PENDING_TRANSFER', selection, [transfer.id], {
     actor,
     context,
   });
   // Only a return can come after payment: a pain.002 is refused once the file is PAID.
   const fromPaid = returned
-    ? await moveSettlements(tx, selection, [transfer.id], {
-        from: 'PAID',
-        to: 'SETTLED',
-        action,
-        actor,
-        context,
-      })
+    ? await moveSettlements(tx, 'TRANSFER_RETURNED', 'PAID', selection, [transfer.id], { actor, context })
     : [];
   const { rows: links } = await tx.query<{ settlement_id: string }>(
     'UPDATE sepa_transaction_settlements SET live = false WHERE sepa_transaction_id = $1 AND live RETURNING settlement_id',

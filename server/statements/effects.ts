@@ -1,8 +1,8 @@
 import type { SepaStatus } from '../../domain/sepa-status';
 import type { Queryable } from '../db/client';
+import { moveSettlements } from '../finance/ledger';
 import { applySepaEvent, LIVE_IN_FILE, lockSepaFile } from '../finance/sepa-files';
 import { excludeSepaGenerations } from '../finance/sepa-generate';
-import { moveSettlements } from '../finance/settlement-moves';
 import { HAS_LIVE_LINK, isSecondLiveLink } from '../finance/settlement-status-sql';
 import { rejectTransfer, type TransferRejection } from '../finance/transfer-rejection';
 import { recordAudit } from '../platform/audit';
@@ -144,13 +144,14 @@ async function undoReturn(
     endToEndId: transfer.end_to_end_id,
   };
   if (moved.length > 0)
-    await moveSettlements(tx, 's.id = ANY($1::uuid[])', [moved], {
-      from: 'SETTLED',
-      to: fileStatus === 'PAID' ? 'PAID' : 'PENDING_TRANSFER',
-      action: 'settlement.return-undone',
-      actor,
-      context,
-    });
+    await moveSettlements(
+      tx,
+      fileStatus === 'PAID' ? 'RETURN_UNDONE_IN_PAID_FILE' : 'RETURN_UNDONE',
+      'SETTLED',
+      's.id = ANY($1::uuid[])',
+      [moved],
+      { actor, context },
+    );
   await tx.query(
     `UPDATE sepa_transactions SET status = 'INCLUDED', rejection_reason_code = NULL, rejection_reason_text = NULL,
             rejected_at = NULL, returned_by_statement_line_id = NULL
@@ -210,10 +211,7 @@ async function reviewPaidFiles(tx: Queryable, actor: Actor, fileIds: string[]): 
         typeof row.effect_before === 'string'
           ? (JSON.parse(row.effect_before) as { status: SepaStatus })
           : row.effect_before!;
-      await moveSettlements(tx, LIVE_IN_FILE, [row.id], {
-        from: 'PAID',
-        to: 'PENDING_TRANSFER',
-        action: 'settlement.paid-undone',
+      await moveSettlements(tx, 'SEPA_PAID_UNDONE', 'PAID', LIVE_IN_FILE, [row.id], {
         actor,
         context: { sepaFileId: row.id, msgId: file.msg_id },
       });

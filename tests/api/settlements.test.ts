@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlementListQuerySchema } from '../../contract/finance';
 import { CASES_TO_PROCESS_SEARCH_MAX } from '../../contract/limits';
 import { SETTLEMENT_STATUSES } from '../../domain/settlement-status';
-import { releaseDueSettlements } from '../../server/finance/release';
+import { releaseDueSettlements } from '../../server/finance/ledger';
 import { listSettlements } from '../../server/finance/settlements';
 import { testDatabaseKinds } from '../support/databases';
 import { type CaseWorld, SEED_NOW, startCaseWorld } from './cases-support';

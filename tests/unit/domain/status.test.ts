@@ -24,6 +24,19 @@ describe('settlement transitions (DESIGN.md §6)', () => {
     expect(nextSettlementStatus('PAID', 'CUSTOMER_REFUNDED')).toBe('REFUNDED_PAID');
   });
 
+  it('lists the moves a transfer rejected or returned, and their undoing, make (issue 30)', () => {
+    expect(nextSettlementStatus('PENDING_TRANSFER', 'TRANSFER_REJECTED')).toBe('SETTLED');
+    expect(nextSettlementStatus('PENDING_TRANSFER', 'TRANSFER_RETURNED')).toBe('SETTLED');
+    expect(nextSettlementStatus('PAID', 'TRANSFER_RETURNED')).toBe('SETTLED');
+    expect(nextSettlementStatus('SETTLED', 'RETURN_UNDONE')).toBe('PENDING_TRANSFER');
+    expect(nextSettlementStatus('SETTLED', 'RETURN_UNDONE_IN_PAID_FILE')).toBe('PAID');
+    expect(nextSettlementStatus('PAID', 'SEPA_PAID_UNDONE')).toBe('PENDING_TRANSFER');
+    // A pain.002 comes before payment only; a paid file's payment undone never leaves it SETTLED.
+    expect(nextSettlementStatus('PAID', 'TRANSFER_REJECTED')).toBeNull();
+    expect(nextSettlementStatus('PENDING_TRANSFER', 'SEPA_PAID_UNDONE')).toBeNull();
+    expect(nextSettlementStatus('READY_TO_SETTLE', 'RETURN_UNDONE')).toBeNull();
+  });
+
   it('refuses moves the table does not have', () => {
     expect(nextSettlementStatus('PENDING_TRANSFER', 'CUSTOMER_REFUNDED')).toBeNull();
     expect(nextSettlementStatus('PAID', 'CONFIRM')).toBeNull();

@@ -65,20 +65,20 @@ module.exports = {
     {
       name: 'contract-statuses-zod-free',
       comment:
-        'contract/statuses.ts is the one contract module the console imports at run time: no zod in it.',
+        'contract/statuses.ts, limits.ts and refusal-codes.ts are the contract modules the console imports at run time: no zod in them.',
       severity: 'error',
-      from: { path: '^contract/statuses\\.ts$' },
+      from: { path: '^contract/(statuses|limits|refusal-codes)\\.ts$' },
       to: { path: '^node_modules/zod/' },
     },
     {
       name: 'console-takes-contract-types',
       comment:
-        'The console imports contract/ schemas as types only (z.infer), so zod stays out of its bundle; only the zod-free contract/statuses.ts and contract/limits.ts are imported at run time.',
+        'The console imports contract/ schemas as types only (z.infer), so zod stays out of its bundle; only the zod-free contract/statuses.ts, limits.ts and refusal-codes.ts are imported at run time.',
       severity: 'error',
       from: { path: '^src/' },
       to: {
         path: '^contract/',
-        pathNot: '^contract/(statuses|limits)\\.ts$',
+        pathNot: '^contract/(statuses|limits|refusal-codes)\\.ts$',
         dependencyTypesNot: ['type-only'],
       },
     },

@@ -1,6 +1,6 @@
 /**
- * Text limits the API enforces and the console's inputs carry (`maxLength`), so a limit is met while
- * typing instead of refused after. Zod-free: the console imports it at run time (.dependency-cruiser.cjs).
+ * Limits the API enforces and the console checks before sending: text limits its inputs carry
+ * (`maxLength`), so a limit is met while typing instead of refused after, and the size of a file. Zod-free: the console imports it at run time (.dependency-cruiser.cjs).
  */
 
 /** The longest users search (`q`). */
@@ -11,3 +11,11 @@ export const CASES_TO_PROCESS_SEARCH_MAX = 120;
 export const CASE_SEARCH_MAX = 200;
 /** The longest area-of-interest name. */
 export const AREA_NAME_MAX = 80;
+
+/**
+ * Specification §9: the largest file anyone uploads or the server stores, 40 MB (40 MiB). Upload routes
+ * refuse more with 413 while reading; the statement upload refuses it before reading (machines/); the
+ * storages refuse more unless their caller (exports) passes its own limit. Migration 0001's CHECK on
+ * `stored_files.size_bytes` holds the same number, as a migration cannot import it.
+ */
+export const MAX_FILE_BYTES = 41_943_040;

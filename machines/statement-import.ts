@@ -1,11 +1,9 @@
 import { assign, fromPromise, setup } from 'xstate';
+import { MAX_FILE_BYTES } from '../contract/limits';
 import { checkIban } from '../domain/iban';
 import type { CsvMapping } from '../domain/statements/csv';
 import type { BalanceCheck, StatementFormat } from '../domain/statements/types';
 import { errorCodeOf } from './session';
-
-/** The specification's maximum file size, 40 MB: a larger statement is refused before it is read. */
-export const STATEMENT_MAX_BYTES = 41_943_040;
 
 /** The longest note an "import anyway" carries (the server's `mismatchNote`: 1–500 characters). */
 export const MISMATCH_NOTE_MAX = 500;
@@ -288,7 +286,7 @@ export const statementImportMachine = setup({
     reportImported: (_, _params: { job: StatementImportJobView }) => {},
   },
   guards: {
-    tooBig: (_, params: { file: ChosenFile }) => params.file.size > STATEMENT_MAX_BYTES,
+    tooBig: (_, params: { file: ChosenFile }) => params.file.size > MAX_FILE_BYTES,
     wrongFormat: (_, params: { outcome: StatementPreviewOutcome }) =>
       params.outcome.problem === 'wrongFormat',
     unreadable: (_, params: { outcome: StatementPreviewOutcome }) => params.outcome.problem === 'unreadable',

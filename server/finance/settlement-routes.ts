@@ -11,9 +11,9 @@ import {
   settlementRefundSchema,
   settlementRefusalSchema,
 } from '../../contract/finance';
+import { MAX_FILE_BYTES } from '../../contract/limits';
 import { actorOf, ID, idParams } from '../http/actor';
 import type { RouteRegistry } from '../http/routes';
-import { UPLOAD_BODY_LIMIT_BYTES } from '../http/routes';
 import { sendStoredFile } from '../http/send-file';
 import { refusingOversize, requestBody } from '../http/stream';
 import { optionalIdempotencyKey, requestHash } from '../platform/idempotency';
@@ -149,7 +149,7 @@ export function registerSettlementRoutes(routes: RouteRegistry): void {
     auth: 'admin',
     params: idParams,
     query: settlementInvoiceQuerySchema,
-    maxBodyBytes: UPLOAD_BODY_LIMIT_BYTES,
+    maxBodyBytes: MAX_FILE_BYTES,
     rawBody: { description: 'The file itself; its type is read from its first bytes, not from any header' },
     responses: {
       200: { description: 'The invoice as recorded', schema: settlementInvoiceSchema },
@@ -157,7 +157,7 @@ export function registerSettlementRoutes(routes: RouteRegistry): void {
       415: refusal('INVOICE_TYPE_NOT_ALLOWED: not a PDF, JPEG or PNG'),
     },
     async handler(c, { params, query }) {
-      const upload = { content: requestBody(c), maxBytes: UPLOAD_BODY_LIMIT_BYTES, fileName: query.fileName };
+      const upload = { content: requestBody(c), maxBytes: MAX_FILE_BYTES, fileName: query.fileName };
       return c.json(
         await refusingOversize(
           uploadInvoice(c.var.deps.db, c.var.deps.storage, actorOf(c), params.id, upload),

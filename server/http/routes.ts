@@ -9,8 +9,6 @@ import { noStore } from './no-store';
 import { parseOrThrow, readJsonBody, readQuery, refuseNulBytes } from './validation';
 
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
-/** The specification's maximum file size (40 MB); upload routes pass it as `maxBodyBytes`. */
-export const UPLOAD_BODY_LIMIT_BYTES = 41_943_040;
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** `admin` is implied by (and required for) paths under `/v2/admin/`, guarded by one middleware. */

@@ -1,3 +1,4 @@
+import { MAX_FILE_BYTES } from '../../contract/limits';
 import {
   knownLinesBodySchema,
   knownLinesSchema,
@@ -9,7 +10,7 @@ import {
 } from '../../contract/statement-import';
 import { actorOf, ID, idParams } from '../http/actor';
 import { now } from '../http/context';
-import { type RouteRegistry, refused, UPLOAD_BODY_LIMIT_BYTES } from '../http/routes';
+import { type RouteRegistry, refused } from '../http/routes';
 import { refusingOversize, requestBody } from '../http/stream';
 import { readAll } from '../platform/files/storage';
 import { optionalIdempotencyKey } from '../platform/idempotency';
@@ -49,7 +50,7 @@ export function registerStatementImportRoutes(routes: RouteRegistry): void {
     tags: ['statements'],
     auth: 'admin',
     query: statementImportQuerySchema,
-    maxBodyBytes: UPLOAD_BODY_LIMIT_BYTES,
+    maxBodyBytes: MAX_FILE_BYTES,
     rawBody: { description: 'The statement file exactly as the bank produced it' },
     responses: {
       202: { description: 'The import job, running', schema: statementImportAcceptedSchema },
@@ -70,7 +71,7 @@ export function registerStatementImportRoutes(routes: RouteRegistry): void {
     async handler(c, { query }) {
       const actor = actorOf(c);
       const key = optionalIdempotencyKey(c.req.header('idempotency-key'));
-      const bytes = await refusingOversize(readAll(requestBody(c), UPLOAD_BODY_LIMIT_BYTES));
+      const bytes = await refusingOversize(readAll(requestBody(c), MAX_FILE_BYTES));
       // Refused at once, without waiting for this instance's statement slot (decision 0122).
       refuseUnlessStatementBytes(bytes);
       const upload = {

@@ -8,12 +8,11 @@ import type {
 import type { ParseResult, StatementEntry, StatementFormat } from '../../domain/statements/types';
 import type { Database, Queryable } from '../db/client';
 import { errorClassOf } from '../db/client';
-import { recordAudit } from '../platform/audit';
 import type { FileStorage } from '../platform/files/storage';
 import { sha256Of } from '../platform/files/storage';
 import { storeFile } from '../platform/files/store';
 import { type IdempotentRequest, previousAnswer, storeAnswer } from '../platform/idempotency';
-import type { Actor } from '../platform/mutation';
+import { type Actor, mutation } from '../platform/mutation';
 import { orderedIds } from '../platform/ordered-ids';
 import { Refusal, refuse } from '../platform/refusal';
 import {
@@ -150,24 +149,33 @@ export function createStatementImports(deps: {
           }, HEARTBEAT_MS)
         : undefined;
     try {
-      await db.transaction(async (tx) => {
-        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [IMPORT_LOCK]);
-        progress.phase = 'importing';
-        const result = await importStatement(tx, storage, actor, upload.query.fileName, statement, progress);
-        await recordAudit(tx, {
-          actorId: actor.userId,
-          action: 'statement.imported',
-          entityType: 'statement_file',
-          entityId: result.statementFileId,
-          after: {
-            fileName: upload.query.fileName,
-            ...result,
-            ...(statement.mismatchNote !== null && { mismatchNote: statement.mismatchNote }),
-          },
-          at: actor.at,
-        });
-        await finishImportJob(tx, job.id, instanceId, result, clock());
-      });
+      await mutation(
+        db,
+        actor,
+        { action: 'statement.imported', entityType: 'statement_file' },
+        async (tx) => {
+          await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [IMPORT_LOCK]);
+          progress.phase = 'importing';
+          const result = await importStatement(
+            tx,
+            storage,
+            actor,
+            upload.query.fileName,
+            statement,
+            progress,
+          );
+          await finishImportJob(tx, job.id, instanceId, result, clock());
+          return {
+            result,
+            entityId: result.statementFileId,
+            after: {
+              fileName: upload.query.fileName,
+              ...result,
+              ...(statement.mismatchNote !== null && { mismatchNote: statement.mismatchNote }),
+            },
+          };
+        },
+      );
     } catch (error) {
       const code = error instanceof Refusal ? error.code : 'STATEMENT_IMPORT_FAILED';
       // The error's class and code only: a database error carries the INSERT and its parameters, the

@@ -320,8 +320,10 @@ function counts(statementFileId: string, lineCount: number, changes: readonly Li
 }
 
 /**
- * Automatic matching of a statement file's UNMATCHED lines against the open counterparts (issue 12,
- * point 4), inside the caller's transaction (the import's): references → MATCHED (or DISCREPANCY
+ * Automatic matching of a statement file's UNMATCHED lines, already written, against the open
+ * counterparts (issue 12, point 4), inside the caller's transaction. No route calls it: the import
+ * matches its lines before writing them (`matchNewLines` below); tests and bench/reconcile-accept.ts
+ * do, to match lines they wrote themselves. References → MATCHED (or DISCREPANCY
  * when the amounts differ), returns linked to the transfer they return, amount + counterparty + date
  * → SUGGESTED with the matcher's score; links, statuses and history written, and the consequences
  * applied (SEPA file PAID, a return's transfer marked and its doctor blocked). `matched` counts the

@@ -1,119 +1,41 @@
+import { REFUSAL_CODES } from '../../contract/refusal-codes';
+
 /**
- * Every server error code the console can translate. Keys under `errorMessages.` are
- * built from this list at run time, so the locale test reads it to know they are used.
+ * Codes the HTTP layer and the console answer with themselves, not a service's refusal: the request's
+ * shape and session, messages of the console's own, and why a statement import job failed (its
+ * `errorCode`).
  */
-export const ERROR_CODES = [
+const NON_REFUSAL_CODES = [
   'GENERIC_ERROR',
-  'EMAIL_OR_PASSWORD_INVALID',
-  'TOO_MANY_ATTEMPTS',
   'VALIDATION_ERROR',
   'UNAUTHORIZED',
   'FORBIDDEN',
-  'ORIGIN_NOT_ALLOWED',
   'NOT_FOUND',
   'PAYLOAD_TOO_LARGE',
   'INVALID_JSON',
   'BODY_TOO_DEEP',
-  'INVALID_CURSOR',
   'UNSUPPORTED_MEDIA_TYPE',
-  'NO_SEPA_CREATED',
   'EMAIL_NOT_FOUND',
   'PROFESSIONALS_NOT_FOUND',
-  'CASE_NOT_FOUND',
   'NO_RECORDS_FOUND',
-  'NO_RECORDS_FOUND_WITH_DATES',
-  'PROFESSIONAL_MISSING_DATA',
   /** Also a `bank.ibanError`: a valid IBAN of a country outside the SEPA schemes. */
   'IBAN_NOT_SEPA',
-  'AREA_OF_INTEREST_ALREADY_EXISTS',
-  'CASE_ALREADY_CLOSED',
-  'CASE_TRANSITION_NOT_ALLOWED',
-  'VOICE_MESSAGE_NOT_FOUND',
-  'ATTACHMENT_NOT_FOUND',
-  'FILE_NOT_FOUND',
-  'FILE_TYPE_NOT_ALLOWED',
-  'USER_NOT_FOUND',
-  'CANNOT_DISABLE_SELF',
-  'USER_ALREADY_DISABLED',
-  'USER_NOT_DISABLED',
-  'USER_NOT_NEW',
-  'NOT_A_PROFESSIONAL',
-  'PROFESSIONAL_NOT_AWAITING_VERIFICATION',
-  'MAIL_NOT_SENT',
-  'AREA_OF_INTEREST_NOT_FOUND',
-  'SELECT_ONE_DOCTOR',
-  'SETTLEMENT_NOT_FOUND',
-  'SETTLEMENT_NOT_IN_SELECTION',
-  'SETTLEMENT_NOT_SETTLEABLE',
-  'SETTLEMENT_TOTAL_CHANGED',
-  'SETTLEMENT_NOT_DELETABLE',
-  'SETTLEMENT_HAS_PAYOUT_HISTORY',
-  'SETTLEMENT_NOT_ADJUSTABLE',
-  'SETTLEMENT_TRANSITION_NOT_ALLOWED',
-  'ADJUSTMENT_ABOVE_GROSS',
-  'INVOICE_TYPE_NOT_ALLOWED',
-  'INVOICE_NOT_FOUND',
-  'IDEMPOTENCY_KEY_REQUIRED',
-  'IDEMPOTENCY_KEY_INVALID',
-  'IDEMPOTENCY_KEY_REUSED',
-  'SEPA_EXECUTION_DATE_IN_PAST',
-  'SEPA_CHANGED_RETRY',
-  'SEPA_FILE_NOT_FOUND',
-  'SEPA_TRANSITION_NOT_ALLOWED',
-  'SEPA_NOT_DELETABLE',
-  'SEPA_NOT_DOWNLOADABLE',
-  'STATUS_REPORT_MISSING',
-  'STATUS_REPORT_UNREADABLE',
-  'STATUS_REPORT_ENCODING_UNSUPPORTED',
-  'STATUS_REPORT_UNKNOWN_FILE',
-  'STATUS_REPORT_MISMATCH',
-  'STATUS_REPORT_TOO_LATE',
-  'EXPORT_TYPE_UNKNOWN',
-  'EXPORT_END_BEFORE_START',
-  'EXPORT_RANGE_TOO_LONG',
-  'EXPORT_XLSX_TOO_MANY_ROWS',
-  'EXPORT_NOT_FOUND',
-  'EXPORT_NOT_CANCELLABLE',
-  'EXPORT_NOT_READY',
-  'EXPORT_EXPIRED',
-  'STATEMENT_UNREADABLE',
-  'STATEMENT_HAS_ERRORS',
-  'STATEMENT_PREVIEW_MISMATCH',
-  'STATEMENT_ALREADY_IMPORTED',
-  'STATEMENT_NOTHING_NEW',
-  'STATEMENT_IMPORT_NOT_FOUND',
-  'STATEMENT_ACCOUNT_REQUIRED',
-  'STATEMENT_ACCOUNT_INVALID',
-  'STATEMENT_BALANCE_MISMATCH',
-  // Refused before a job exists (issue 27): what the bytes already show.
-  'STATEMENT_NOT_A_STATEMENT',
-  'STATEMENT_EMPTY',
-  'STATEMENT_CURRENCY_UNSUPPORTED',
-  'STATEMENT_CONTROL_CHARACTERS',
-  /** Not refusals: why a statement import job failed (its `errorCode`). */
   'STATEMENT_IMPORT_FAILED',
   'STATEMENT_IMPORT_INTERRUPTED',
-  'STATEMENT_FILE_NOT_FOUND',
-  'STATEMENT_LINE_NOT_FOUND',
-  'STATEMENT_ACTION_NOT_FOUND',
-  'STATEMENT_COUNTERPART_NOT_FOUND',
-  'STATEMENT_COUNTERPART_TAKEN',
-  'STATEMENT_LINE_ALREADY_MATCHED',
-  'STATEMENT_LINE_NOT_MATCHED',
-  'STATEMENT_NO_SUGGESTION',
-  'STATEMENT_NOTE_REQUIRED',
-  'STATEMENT_MATCH_WRONG_DIRECTION',
-  'STATEMENT_ACTION_STALE',
-  'STATEMENT_NOT_RECONCILABLE',
-  'STATEMENT_UNMATCH_BLOCKED',
-  'STATEMENT_FILE_RECONCILED',
 ] as const;
+
+/**
+ * Every server error code the console can translate: the ones above and every refusal
+ * (`contract/refusal-codes.ts`). Keys under `errorMessages.` are built from this list at run time, so
+ * the locale test reads it to know they are used.
+ */
+export const ERROR_CODES: readonly string[] = [...NON_REFUSAL_CODES, ...REFUSAL_CODES];
 
 /** Field-level codes of `VALIDATION_ERROR` lists, translated under `validation.`. */
 export const VALIDATION_CODES = ['required', 'email', 'too_small', 'too_big', 'invalid'] as const;
 
 export const errorCodeKey = (code: string): string | null =>
-  (ERROR_CODES as readonly string[]).includes(code) ? `errorMessages.${code}` : null;
+  ERROR_CODES.includes(code) ? `errorMessages.${code}` : null;
 
 export const validationCodeKey = (code: string): string | null =>
   (VALIDATION_CODES as readonly string[]).includes(code) ? `validation.${code}` : null;

@@ -4,11 +4,11 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FILE_BYTES } from '../../contract/limits';
 import { createApp } from '../../server/app';
 import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
 import { type Listening, listen } from '../../server/http/listen';
-import { UPLOAD_BODY_LIMIT_BYTES } from '../../server/http/routes';
 import type { FileStorage } from '../../server/platform/files/storage';
 import { storeFile } from '../../server/platform/files/store';
 import { openTestStorage, testFileSetups } from '../support/file-storages';
@@ -172,7 +172,7 @@ describe.each(testFileSetups())('POST /v2/admin/files on $name', (setup) => {
     const response = await new Promise<number>((resolve, reject) => {
       const outgoing = request(`${server.url}/v2/admin/files?name=big.pdf`, {
         method: 'POST',
-        headers: { ...bearer(token), 'content-length': String(UPLOAD_BODY_LIMIT_BYTES + 1) },
+        headers: { ...bearer(token), 'content-length': String(MAX_FILE_BYTES + 1) },
       });
       outgoing.on('response', (res) => resolve(res.resume().statusCode ?? 0));
       outgoing.on('error', reject);
@@ -188,7 +188,7 @@ describe.each(testFileSetups())('POST /v2/admin/files on $name', (setup) => {
       'POST',
       `${server.url}/v2/admin/files?name=big.pdf`,
       token,
-      UPLOAD_BODY_LIMIT_BYTES + 1,
+      MAX_FILE_BYTES + 1,
       new TextEncoder().encode('%PDF-1.4'),
     );
     expect({ status: answer.status, body: JSON.parse(answer.body) }).toEqual({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FILE_BYTES } from '../../contract/limits';
 import { SETTLEMENT_STATUSES, type SettlementStatus } from '../../domain/settlement-status';
-import { UPLOAD_BODY_LIMIT_BYTES } from '../../server/http/routes';
 import { patternPng, simplePdf } from '../../server/seed/media';
 import { testDatabaseKinds } from '../support/databases';
 import { chunkedUpload, count } from './harness';
@@ -653,7 +653,7 @@ describe.each(testDatabaseKinds())('settling and managing settlements on $name',
         'PUT',
         `${world.api.url}/v2/admin/settlement/${ids[0]}/invoice?fileName=grande.pdf`,
         world.adminToken,
-        UPLOAD_BODY_LIMIT_BYTES + 1,
+        MAX_FILE_BYTES + 1,
         pdf().subarray(0, 16),
       );
       expect({ status: answer.status, body: JSON.parse(answer.body) }).toEqual({

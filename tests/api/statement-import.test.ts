@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FILE_BYTES } from '../../contract/limits';
 import { parseStatement } from '../../domain/statements/detect';
 import type { Database } from '../../server/db/client';
-import { UPLOAD_BODY_LIMIT_BYTES } from '../../server/http/routes';
 import { testDatabaseKinds } from '../support/databases';
 import { bearer, count, insertUser, issueToken, type RunningApi, startApi } from './harness';
 import {
@@ -199,7 +199,7 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
         headers: {
           ...bearer(client.token),
           'content-type': 'application/octet-stream',
-          'content-length': String(UPLOAD_BODY_LIMIT_BYTES + 1),
+          'content-length': String(MAX_FILE_BYTES + 1),
         },
       });
       outgoing.on('response', (response) => resolve(`answered ${response.resume().statusCode}`));

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FILE_BYTES } from '../../contract/limits';
 import type { Database } from '../../server/db/client';
 import { LocalFileStorage, storedFilePath } from '../../server/platform/files/local-storage';
 import { CHUNK_BYTES, PostgresFileStorage } from '../../server/platform/files/postgres-storage';
-import { type FileStorage, FileTooLargeError, MAX_FILE_BYTES } from '../../server/platform/files/storage';
+import { type FileStorage, FileTooLargeError } from '../../server/platform/files/storage';
 import { testDatabaseKinds } from '../support/databases';
 import { readAll } from '../support/file-storages';
 

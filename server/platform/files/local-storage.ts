@@ -4,6 +4,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { MAX_FILE_BYTES } from '../../../contract/limits';
 import {
   assertSha256,
   type ByteRange,
@@ -11,7 +12,6 @@ import {
   type ContentSource,
   chunksOf,
   type FileStorage,
-  MAX_FILE_BYTES,
   type PutOptions,
   type StoredContent,
   storedAlready,

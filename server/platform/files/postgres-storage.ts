@@ -1,3 +1,4 @@
+import { MAX_FILE_BYTES } from '../../../contract/limits';
 import type { Database, Queryable } from '../../db/client';
 import {
   assertSha256,
@@ -6,7 +7,6 @@ import {
   type ContentSource,
   chunksOf,
   type FileStorage,
-  MAX_FILE_BYTES,
   type PutOptions,
   type StoredContent,
   storedAlready,

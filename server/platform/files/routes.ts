@@ -1,8 +1,9 @@
 import { errorBodySchema } from '../../../contract/common';
 import { fileUploadQuerySchema, storedFileSchema } from '../../../contract/files';
+import { MAX_FILE_BYTES } from '../../../contract/limits';
 import { allowedFileType, FILE_PURPOSE_TYPES, FILE_SIGNATURE_BYTES } from '../../../domain/file-type';
 import { actorOf, ID, idParams } from '../../http/actor';
-import { type RouteRegistry, UPLOAD_BODY_LIMIT_BYTES } from '../../http/routes';
+import type { RouteRegistry } from '../../http/routes';
 import { sendStoredFile } from '../../http/send-file';
 import { refusingOversize, requestBody } from '../../http/stream';
 import { mutation } from '../mutation';
@@ -44,7 +45,7 @@ export function registerAttachmentRoutes(routes: RouteRegistry): void {
     tags: ['attachments'],
     auth: 'admin',
     query: fileUploadQuerySchema,
-    maxBodyBytes: UPLOAD_BODY_LIMIT_BYTES,
+    maxBodyBytes: MAX_FILE_BYTES,
     rawBody: {
       description:
         'The file itself, streamed into the storage. Its Content-Type is not trusted: the type stored is the one its bytes are',
@@ -70,7 +71,7 @@ export function registerAttachmentRoutes(routes: RouteRegistry): void {
         await release();
         throw refuse('FILE_TYPE_NOT_ALLOWED');
       }
-      const stored = await refusingOversize(storage.put(content, { maxBytes: UPLOAD_BODY_LIMIT_BYTES }));
+      const stored = await refusingOversize(storage.put(content, { maxBytes: MAX_FILE_BYTES }));
       const file = await mutation(
         db,
         actorOf(c),

@@ -1,9 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { Queryable } from '../../db/client';
 
-/** Specification §9: maximum file size 40 MB. */
-export const MAX_FILE_BYTES = 41_943_040;
-
 export class FileTooLargeError extends Error {
   readonly code = 'FILE_TOO_LARGE';
   constructor(readonly limitBytes: number) {
@@ -27,7 +24,7 @@ export interface ByteRange {
 }
 
 export interface PutOptions {
-  /** Defaults to MAX_FILE_BYTES; a caller producing larger files (exports) passes its own limit. */
+  /** Defaults to MAX_FILE_BYTES (`contract/limits.ts`); a caller producing larger files (exports) passes its own limit. */
   maxBytes?: number;
   /**
    * The caller's open transaction: a database backend writes the content inside it (it commits or

@@ -84,24 +84,24 @@ describe.skipIf(!hasChromium)('the palette reaches the money, in Chromium', () =
     const palette = page.getByRole('dialog', { name: ptPT.palette.label });
     for (const label of [
       ptPT.sepa.file.markAvailable,
-      ptPT.sepa.downloads.xml,
-      ptPT.sepa.downloads.xlsx,
+      ptPT.financePalette.downloadXml,
+      ptPT.financePalette.downloadXlsx,
       ptPT.financePalette.uploadStatusReport,
       ptPT.financePalette.fileHistory,
     ])
       await palette
         .getByRole('option', { name: new RegExp(escapeRegExp(label)) })
         .first()
-        .waitFor();
+        .waitFor({ timeout: 5000 });
     // A mark goes through the same confirmation as its button; Escape leaves the file as it was.
     await page.keyboard.type(ptPT.sepa.file.markAvailable);
     await page.keyboard.press('Enter');
-    const confirm = page.getByRole('dialog', {
+    const confirm = page.getByRole('alertdialog', {
       name: ptPT.sepa.file.markAvailableTitle.replace('{{msgId}}', file.msg_id),
     });
-    await confirm.waitFor();
+    await confirm.waitFor({ timeout: 5000 });
     await page.keyboard.press('Escape');
-    await confirm.waitFor({ state: 'detached' });
+    await confirm.waitFor({ state: 'detached', timeout: 5000 });
     const after = await suite.server.db.query<{ status: string }>(
       'SELECT status FROM sepa_files WHERE id = $1',
       [file.id],
@@ -111,6 +111,11 @@ describe.skipIf(!hasChromium)('the palette reaches the money, in Chromium', () =
     await openPalette();
     await page.keyboard.type(ptPT.financePalette.fileHistory);
     await page.keyboard.press('Enter');
-    await page.waitForURL((url) => url.pathname === '/audit' && url.searchParams.get('entityId') === file.id);
+    await page.waitForURL(
+      (url) => url.pathname === '/audit' && url.searchParams.get('entityId') === file.id,
+      {
+        timeout: 5000,
+      },
+    );
   });
 });

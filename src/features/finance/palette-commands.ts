@@ -162,13 +162,19 @@ export function sepaFileCommands(
   t: Translate,
   navigate: (path: string) => void,
 ): PaletteCommand[] {
-  const group = t('sepa.file.paletteGroup');
+  // The first load's strings: this source is mounted before the SEPA screen's strings have arrived.
+  const group = t('financePalette.fileGroup');
   const downloads = file.downloadable
-    ? (['xml', 'xlsx'] as const).map((kind) => ({
+    ? (
+        [
+          ['xml', 'financePalette.downloadXml'],
+          ['xlsx', 'financePalette.downloadXlsx'],
+        ] as const
+      ).map(([kind, labelKey]) => ({
         id: `sepa-file:download-${kind}:${file.id}`,
         group,
-        label: t(`sepa.downloads.${kind}`),
-        keywords: translateEvery(`sepa.downloads.${kind}`),
+        label: t(labelKey),
+        keywords: [...translateEvery(labelKey), kind],
         kind: 'action' as const,
         run: () => download(sepaDownloadUrl(file.id, kind)),
       }))
@@ -206,5 +212,5 @@ export function useSepaFileCommands(): void {
   const shown = fileId !== null && file ? file : null;
   const commands = useMemo(() => (shown ? sepaFileCommands(shown, t, navigate) : []), [shown, t, navigate]);
   useRegisterCommands('sepa-file-commands', commands);
-  useHistoryCommand(t, 'sepa_file', shown?.id, 'financePalette.fileHistory', 'sepa.file.paletteGroup');
+  useHistoryCommand(t, 'sepa_file', shown?.id, 'financePalette.fileHistory', 'financePalette.fileGroup');
 }

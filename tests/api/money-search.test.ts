@@ -125,6 +125,18 @@ describe.each(testDatabaseKinds())('the palette’s money search on $name', (kin
   });
 
   it.each([
+    ['a repeated q', 'q=SEPA&q=PAG'],
+    ['a limit above 10', 'q=SEPA&limit=11'],
+    ['a limit that is not a number', 'q=SEPA&limit=abc'],
+  ])('refuses %s with 400 on both routes', async (_, query) => {
+    for (const path of ['/v2/admin/search/finance', '/v2/admin/search/statements']) {
+      const response = await world.call('GET', `${path}?${query}`);
+      expect(response.status).toBe(400);
+      expect((await response.json()).code).toBe('VALIDATION_ERROR');
+    }
+  });
+
+  it.each([
     ['a NUL byte', `SEPA\u0000`],
     ['a text too long', 'S'.repeat(81)],
     ['one letter', 'S'],

@@ -71,6 +71,10 @@ describe.skipIf(!hasChromium)('the palette reaches the money, in Chromium', () =
     expect(url.searchParams.get('statementFileId')).toBe(line.statement_file_id);
     expect(Math.abs(Number(url.searchParams.get('minCents')))).toBe(cents);
     expect(url.searchParams.get('minCents')).toBe(url.searchParams.get('maxCents'));
+    // The line is the one row the table shows.
+    const rowsShown = page.locator('.statement-lines .data-table-body-row');
+    await rowsShown.filter({ hasText: shown }).first().waitFor({ timeout: 10_000 });
+    expect(await rowsShown.count()).toBe(1);
   });
 
   it('offers a GENERATED file’s actions on its page, and runs a mark through its confirmation', async () => {

@@ -11,6 +11,8 @@ export const CASES_TO_PROCESS_SEARCH_MAX = 120;
 export const CASE_SEARCH_MAX = 200;
 /** The longest area-of-interest name. */
 export const AREA_NAME_MAX = 80;
+/** The longest palette search of the money records (`q`: a MsgId, an EndToEndId, a file name, an amount, a name). */
+export const MONEY_SEARCH_MAX = 80;
 
 /**
  * Specification §9: the largest file anyone uploads or the server stores, 40 MB (40 MiB). Upload routes

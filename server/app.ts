@@ -18,6 +18,7 @@ import { registerSystemRoutes } from './platform/system-routes';
 import { createStatementImports } from './statements/import';
 import { registerStatementImportRoutes } from './statements/import-routes';
 import { registerStatementReconciliationRoutes } from './statements/reconcile-routes';
+import { registerStatementSearchRoutes } from './statements/search-routes';
 import { serveConsole } from './static';
 import { registerUsersArea } from './users/routes';
 
@@ -60,6 +61,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   registerExportsArea(routes);
   registerStatementImportRoutes(routes);
   registerStatementReconciliationRoutes(routes);
+  registerStatementSearchRoutes(routes);
   registerOpenApiRoutes(routes);
 
   if (deps.staticDir) app.use('*', serveConsole(deps.staticDir));

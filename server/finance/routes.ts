@@ -9,6 +9,7 @@ import type { RouteRegistry } from '../http/routes';
 import { releaseDueSettlements } from './ledger';
 import { professionalSettlements } from './professionals';
 import { registerReportRoutes } from './report-routes';
+import { registerFinanceSearchRoutes } from './search-routes';
 import { registerSepaRoutes } from './sepa-routes';
 import { registerSettlementRoutes } from './settlement-routes';
 import { listSettlements } from './settlements';
@@ -18,6 +19,7 @@ export function registerFinanceArea(routes: RouteRegistry): void {
   registerSepaRoutes(routes);
   registerSettlementRoutes(routes);
   registerReportRoutes(routes);
+  registerFinanceSearchRoutes(routes);
   routes.add({
     method: 'get',
     path: '/v2/admin/settlement/',

@@ -14,6 +14,11 @@ export interface RankableCommand {
   kind?: CommandKind;
   /** The search the server answered with this command (a person found by phone or tax number). */
   foundBy?: string;
+  /**
+   * Identifiers that name its record exactly (a UUID, a SEPA MsgId, an EndToEndId): typed whole, they
+   * put the command above everything else, page actions included (decision 0131).
+   */
+  ids?: readonly string[];
 }
 
 /** Lower case, no accents, single spaces: "Médicos  " and "medicos" are the same text. */
@@ -63,10 +68,13 @@ const KEYWORD_PENALTY = 5;
 const SERVER_MATCH = 55;
 // The current page's actions come first whenever the query really names them (not scattered letters).
 const PAGE_ACTION_BONUS = 100;
+// An identifier typed whole names one record: nothing a word match or a page action scores comes near.
+const EXACT_ID = 1000;
 const KIND_ORDER: Record<CommandKind, number> = { action: 0, entity: 1, screen: 2, command: 3 };
 
 /** The command's score for a folded, non-empty query; 0 means it is not listed. */
 export function commandScore(command: RankableCommand, query: string): number {
+  if (command.ids?.some((id) => foldText(id) === query)) return EXACT_ID;
   const label = matchScore(command.label, query);
   const keyword = Math.max(0, ...(command.keywords ?? []).map((k) => matchScore(k, query) - KEYWORD_PENALTY));
   const server = command.foundBy !== undefined && foldText(command.foundBy) === query ? SERVER_MATCH : 0;

@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import type { Locale } from '../../../machines/session';
 import { useCaseJumpCommands } from '../../features/cases/palette-commands';
-import { useFinanceCommands } from '../../features/finance/palette-commands';
+import { useFinanceCommands, useSepaFileCommands } from '../../features/finance/palette-commands';
+import { useStatementSearchCommands } from '../../features/statements/palette-commands';
 import { useUserSearchCommands } from '../../features/users/palette-commands';
 import { everySynonym, type Translate, translateEvery, useI18n } from '../../i18n/i18n';
 import { languageKey } from '../../i18n/locales';
@@ -90,8 +91,9 @@ function useBaseCommands(): void {
 }
 
 /**
- * The palette's always-present command sources: navigation, language, sign-out, case ids and user
- * search (screens add their own while mounted). They live in the entry beside the registry, so the
+ * The palette's always-present command sources: navigation, language, sign-out, case ids, user search,
+ * the money records (SEPA files, transfers, doctors, statement files and lines) and the shown SEPA
+ * file's commands (screens add their own while mounted). They live in the entry beside the registry, so the
  * commands are there — and the searches start — whether or not the palette's dialog code has loaded
  * (docs/decisions/0053). Render it before anything else that registers, as the order of registration
  * is the order of the palette's groups.
@@ -101,5 +103,7 @@ export function PaletteCommandSources(): null {
   useCaseJumpCommands();
   useUserSearchCommands();
   useFinanceCommands();
+  useSepaFileCommands();
+  useStatementSearchCommands();
   return null;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StatementFileRow } from '../../contract/reconciliation';
 import type { KnownLine, KnownLines } from '../../contract/statement-import';
 import { parseStatement } from '../../domain/statements/detect';
 import type { Database } from '../../server/db/client';
@@ -193,7 +194,8 @@ describe.each(testDatabaseKinds())('real statement files through preview and imp
       expect(refused).toEqual({ status: 422, code: 'STATEMENT_BALANCE_MISMATCH' });
       expect(await stored()).toEqual(before);
     }
-    const withNote = outcome.mismatch ? { ...params, mismatchNote: 'Extrato de exemplo conferido' } : params;
+    const note = 'Extrato de exemplo conferido';
+    const withNote = outcome.mismatch ? { ...params, mismatchNote: note } : params;
     const done = await importStatement(client, bytes, file, {}, withNote);
     expect(done.job).toMatchObject({
       status: 'DONE',
@@ -207,6 +209,26 @@ describe.each(testDatabaseKinds())('real statement files through preview and imp
     const statementFileId = done.job!.result!.statementFileId;
     fileIds.set(file, statementFileId);
     expect(await storedTotals(statementFileId)).toEqual(fileTotals(bytes));
+    // Each statement as the file gives it, the admin's note on those whose balances disagree.
+    const shown = await fetch(`${api.url}/v2/admin/statements/files/${statementFileId}`, {
+      headers: bearer(client.token),
+    });
+    expect(shown.status).toBe(200);
+    expect(
+      ((await shown.json()) as StatementFileRow).statements.map((statement) => ({
+        accountIban: statement.accountIban,
+        entryCount: statement.entryCount,
+        balanceConsistent: statement.balanceConsistent,
+        mismatchNote: statement.mismatchNote,
+      })),
+    ).toEqual(
+      parsed.statements.map((statement) => ({
+        accountIban: statement.accountIban ?? TEST_ACCOUNT,
+        entryCount: statement.entryCount,
+        balanceConsistent: statement.balance?.consistent ?? null,
+        mismatchNote: statement.balance?.consistent === false ? note : null,
+      })),
+    );
     expect(await stored()).toEqual({ files: before.files + 1, lines: before.lines + parsed.entries.length });
 
     // The preview now knows every line, from this file; the same upload again is refused.

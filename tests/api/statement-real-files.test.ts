@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatementFileRow } from '../../contract/reconciliation';
@@ -35,9 +35,9 @@ type Outcome =
 
 const FILES: [string, Outcome][] = [
   // Non-EUR statements: main accepts them and the job fails on the database's EUR-only check (issue 27,
-  // seen 6). cmxl's Polish statement closes (:62F: 020325) before it opens (:60F: 031002): the preview's
-  // known-lines question needs a period that does not end before it starts. The up-front refusal of an unsupported currency has not landed: when it does, these become
-  // `refused` with its code.
+  // seen 6). The up-front refusal of an unsupported currency has not landed: when it does, these become
+  // `refused` with its code. cmxl's Polish statement closes (:62F: 020325) before it opens (:60F: 031002):
+  // the preview's known-lines question needs a period that does not end before it starts.
   ['cmxl-multi-account.sta', { jobFails: 'STATEMENT_IMPORT_FAILED' }],
   ['mbank.sta', { jobFails: 'STATEMENT_IMPORT_FAILED' }],
   ['citi.sta', { jobFails: 'STATEMENT_IMPORT_FAILED' }],
@@ -97,6 +97,11 @@ function fileTotals(bytes: Uint8Array): AccountTotals {
       .map(([account, total]) => [account, `${total.lines}/${total.cents}`]),
   );
 }
+
+it('every file of the folder goes through the import here', () => {
+  const files = readdirSync(REAL).filter((file) => file !== 'SOURCES.md');
+  expect(files.sort()).toEqual(FILES.map(([file]) => file).sort());
+});
 
 describe.each(testDatabaseKinds())('real statement files through preview and import on $name', (kind) => {
   let db: Database;

@@ -28,19 +28,22 @@ const REAL = fileURLToPath(new URL('../fixtures/statements/real/', import.meta.u
 type Outcome =
   /** Imported: every line stored under its statement's account; a second upload refused. */
   | { imported: true; mismatch?: boolean }
-  /** Accepted (202), then the job fails: what main does with a non-EUR statement today. */
-  | { jobFails: string }
+  /**
+   * In another currency than EUR: refused up front (422 STATEMENT_CURRENCY_UNSUPPORTED) where the upload
+   * guards of issue 27 exist; without them, what the import did before (`withoutGuard`).
+   */
+  | { currency: string; withoutGuard: { jobFails: string } | { refused: number; code: string } }
   /** Refused up front with this status and code, nothing stored. */
   | { refused: number; code: string; knownFrom?: string; knownAs?: KnownLine['reason'] };
 
 const FILES: [string, Outcome][] = [
-  // Non-EUR statements: main accepts them and the job fails on the database's EUR-only check (issue 27,
-  // seen 6). The up-front refusal of an unsupported currency has not landed: when it does, these become
-  // `refused` with its code. cmxl's Polish statement closes (:62F: 020325) before it opens (:60F: 031002):
-  // the preview's known-lines question needs a period that does not end before it starts.
-  ['cmxl-multi-account.sta', { jobFails: 'STATEMENT_IMPORT_FAILED' }],
-  ['mbank.sta', { jobFails: 'STATEMENT_IMPORT_FAILED' }],
-  ['citi.sta', { jobFails: 'STATEMENT_IMPORT_FAILED' }],
+  // Non-EUR statements: without the up-front refusal the upload is accepted and the job fails on the
+  // database's EUR-only check (issue 27, seen 6). cmxl's Polish statement closes (:62F: 020325) before
+  // it opens (:60F: 031002): the preview's known-lines question needs a period that does not end before
+  // it starts.
+  ['cmxl-multi-account.sta', { currency: 'DEM', withoutGuard: { jobFails: 'STATEMENT_IMPORT_FAILED' } }],
+  ['mbank.sta', { currency: 'PLN', withoutGuard: { jobFails: 'STATEMENT_IMPORT_FAILED' } }],
+  ['citi.sta', { currency: 'USD', withoutGuard: { jobFails: 'STATEMENT_IMPORT_FAILED' } }],
   ['betterplace-sepa-returns.sta', { imported: true }],
   ['jejik-abnamro.sta', { imported: true, mismatch: true }],
   ['jejik-ing.sta', { imported: true, mismatch: true }],
@@ -64,7 +67,11 @@ const FILES: [string, Outcome][] = [
   ],
   // Its only entry is pending: nothing to import, the preview shows no line and the query needs one.
   ['genkgo-camt052-v4-pending.xml', { refused: 400, code: 'VALIDATION_ERROR' }],
-  ['genkgo-camt054-v8.xml', { refused: 422, code: 'STATEMENT_HAS_ERRORS' }],
+  // In SEK, and a batch whose details cannot be expanded.
+  [
+    'genkgo-camt054-v8.xml',
+    { currency: 'SEK', withoutGuard: { refused: 422, code: 'STATEMENT_HAS_ERRORS' } },
+  ],
   // The truncated files first, as in issue 27 (seen 2): refused; the complete file then imports every line.
   ['made-here-cgd-cut-inside-amount.csv', { refused: 422, code: 'STATEMENT_HAS_ERRORS' }],
   ['made-here-mt940-cut-inside-third-86.sta', { refused: 422, code: 'STATEMENT_HAS_ERRORS' }],
@@ -103,17 +110,45 @@ it('every file of the folder goes through the import here', () => {
   expect(files.sort()).toEqual(FILES.map(([file]) => file).sort());
 });
 
+/**
+ * Whether this build refuses a statement in another currency before any job exists (the upload guards
+ * of issue 27, decision 0122), asked of the API with a one-line HUF statement: 422
+ * STATEMENT_CURRENCY_UNSUPPORTED, or accepted (the job then fails, nothing is stored).
+ */
+async function refusesForeignCurrencyUpFront(api: StatementApi): Promise<boolean> {
+  const huf = [
+    ':20:CURRENCY-PROBE',
+    `:25:${TEST_ACCOUNT}`,
+    ':28C:1/1',
+    ':60F:C260501HUF0,00',
+    ':61:2605010501C1,00NTRFNONREF',
+    ':86:PROBE',
+    ':62F:C260501HUF1,00',
+    '-',
+    '',
+  ].join('\r\n');
+  const answer = await importStatement(api, new Uint8Array(Buffer.from(huf, 'utf8')), 'huf.sta');
+  if (answer.status === 202) {
+    expect(answer.job).toMatchObject({ status: 'FAILED' });
+    return false;
+  }
+  expect(answer).toEqual({ status: 422, code: 'STATEMENT_CURRENCY_UNSUPPORTED' });
+  return true;
+}
+
 describe.each(testDatabaseKinds())('real statement files through preview and import on $name', (kind) => {
   let db: Database;
   let api: RunningApi;
   let client: StatementApi;
   const fileIds = new Map<string, string>();
+  let currencyRefusedUpFront: boolean;
 
   beforeAll(async () => {
     db = await kind.open();
     api = await startApi(db);
     const adminId = await insertUser(db, { email: 'admin@demo.pt', admin: true, role: 'ADMIN' });
     client = { url: api.url, token: await issueToken(db, adminId) };
+    currencyRefusedUpFront = await refusesForeignCurrencyUpFront(client);
   }, 120_000);
   afterAll(async () => {
     await api?.stop();
@@ -186,11 +221,20 @@ describe.each(testDatabaseKinds())('real statement files through preview and imp
     }
     expect(seen.known).toEqual([]);
 
-    if ('jobFails' in outcome) {
-      const failed = await importStatement(client, bytes, file, {}, params);
-      expect(failed.status).toBe(202);
-      expect(failed.job).toMatchObject({ status: 'FAILED', errorCode: outcome.jobFails, result: null });
-      expect((await stored()).lines).toBe(before.lines);
+    if ('currency' in outcome) {
+      expect(parsed.statements.map((statement) => statement.currency)).toContain(outcome.currency);
+      const answer = await importStatement(client, bytes, file, {}, params);
+      const expected = currencyRefusedUpFront
+        ? { refused: 422, code: 'STATEMENT_CURRENCY_UNSUPPORTED' }
+        : outcome.withoutGuard;
+      if ('refused' in expected) {
+        expect(answer).toEqual({ status: expected.refused, code: expected.code });
+        expect(await stored()).toEqual(before);
+      } else {
+        expect(answer.status).toBe(202);
+        expect(answer.job).toMatchObject({ status: 'FAILED', errorCode: expected.jobFails, result: null });
+        expect((await stored()).lines).toBe(before.lines);
+      }
       return;
     }
 

@@ -2,8 +2,8 @@
 //   npx tsx bench/reconcile-accept.ts [--url postgres://…] [--lines 100000] [--accept 10000] [--runs 3]
 //                                     [--db bench_reconcile_accept]
 // Seeds `--lines` statement lines in ten files with SQL (generate_series) and `--accept` payouts, then
-// imports one more statement of `--accept` lines that the matcher (matchStatementFile, as the import
-// calls it) turns into SUGGESTED lines. Over HTTP against the API in this process it measures the
+// imports one more statement of `--accept` lines through `POST /v2/admin/statements/imports`, whose
+// matcher turns them into SUGGESTED lines. Over HTTP against the API in this process it measures the
 // reconciliation table's reads over all the lines (first page, filters, a deep keyset page), then
 // accepts the `--accept` suggestions in one `POST …/lines/accept` (budget: 10,000 ≤ 2 s), undoes it
 // (`POST …/actions/{id}/undo`) and accepts again, `--runs` times. Peak memory is this process's VmHWM.
@@ -11,13 +11,13 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import type { StatementImportJob } from '../contract/statement-import';
 import { createApp } from '../server/app';
 import { readConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
 import { listen } from '../server/http/listen';
 import { createSession } from '../server/platform/sessions';
-import { matchStatementFile } from '../server/statements/matching';
 import { cpuLoopMs } from './banking-report';
 
 const { values } = parseArgs({
@@ -137,20 +137,6 @@ await db.query(
 await db.query('ANALYZE');
 const seedMs = ms(start);
 
-// The statement whose lines the matcher suggests: each the amount of one payout, a day after it.
-const fileId = await statementFile(
-  'extrato-payouts.csv',
-  `SELECT $1::uuid, g, md5('po-' || g), 50000 + g, DATE '2026-02-02' + (g % 28), DATE '2026-02-02' + (g % 28),
-          'TRF CRED SEPA STRIPE', 'Stripe Technology Europe', NULL, 'transfer', 'UNMATCHED'
-     FROM generate_series(1, ${ACCEPT}) g`,
-  ACCEPT,
-);
-start = performance.now();
-const matched = await db.transaction((tx) => matchStatementFile(tx, fileId));
-const matchMs = ms(start);
-step(`matched in ${matchMs} ms`);
-await db.query('ANALYZE');
-
 const token = await createSession(db, adminId, new Date());
 const server = await listen(
   createApp({ db, config: readConfig({ NODE_ENV: 'production', DATA_DIR: '/tmp' }) }),
@@ -159,6 +145,55 @@ const server = await listen(
     port: 0,
   },
 );
+
+/**
+ * The statement whose lines the matcher suggests, imported as the console does (`POST
+ * /v2/admin/statements/imports`, a Portuguese bank's CSV): each line the amount of one payout, a day
+ * after it. The import's matcher (`matchNewLines`) decides inside the import's transaction.
+ */
+const payoutsCsv = [
+  'Conta;PT50 0002 0123 1234 5678 9015 4',
+  '',
+  'Data Movimento;Data Valor;Descrição;Beneficiário;Montante',
+  ...Array.from({ length: ACCEPT }, (_, i) => {
+    const g = i + 1;
+    const day = new Date(Date.UTC(2026, 1, 2 + (g % 28)));
+    const date = `${String(day.getUTCDate()).padStart(2, '0')}-${String(day.getUTCMonth() + 1).padStart(2, '0')}-2026`;
+    const cents = 50000 + g;
+    return `${date};${date};"TRF CRED SEPA STRIPE";"Stripe Technology Europe";${Math.floor(cents / 100)},${String(cents % 100).padStart(2, '0')}`;
+  }),
+  '',
+].join('\r\n');
+const payoutsTotal = Array.from({ length: ACCEPT }, (_, i) => 50001 + i).reduce((a, b) => a + b, 0);
+start = performance.now();
+const importQuery = new URLSearchParams({
+  fileName: 'extrato-payouts.csv',
+  expectedLines: String(ACCEPT),
+  expectedTotalCents: String(payoutsTotal),
+  accountIban: 'PT50000201231234567890154',
+});
+const posted = await fetch(`${server.url}/v2/admin/statements/imports?${importQuery}`, {
+  method: 'POST',
+  headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+  body: payoutsCsv,
+});
+if (posted.status !== 202) throw new Error(`statement import: ${posted.status} ${await posted.text()}`);
+let job = ((await posted.json()) as { job: StatementImportJob }).job;
+while (job.status === 'RUNNING') {
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  job = (await (
+    await fetch(`${server.url}/v2/admin/statements/imports/${job.id}`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+  ).json()) as StatementImportJob;
+}
+if (job.status !== 'DONE') throw new Error(`statement import ${job.status}: ${job.errorCode}`);
+const { statementFileId: fileId, matched: linked, suggested, unmatched } = job.result!;
+const matched = { matched: linked, suggested, unmatched };
+const matchMs = ms(start);
+step(`imported and matched in ${matchMs} ms`);
+await db.query('ANALYZE');
+
 const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
   const response = await fetch(`${server.url}${path}`, {
     method,
@@ -254,7 +289,7 @@ Node ${process.version}; CPU loop (\`cpuLoopMs\`) at the start ${loopAtStart} ms
     ' / ',
   )}; peak RSS (VmHWM) of the process (API + bench) ${Math.round(peakKiB() / 1024)} MiB. Date: ${new Date().toISOString().slice(0, 10)}.
 
-Seed: ${LINES} background lines in 10 files + ${ACCEPT} payouts in ${(seedMs / 1000).toFixed(1)} s. Matching the ${ACCEPT}-line statement (matchStatementFile, one transaction): ${matchMs} ms → ${JSON.stringify(matched)}.
+Seed: ${LINES} background lines in 10 files + ${ACCEPT} payouts in ${(seedMs / 1000).toFixed(1)} s. Importing the ${ACCEPT}-line statement over HTTP, matched by the import (matchNewLines, one transaction): ${matchMs} ms → ${JSON.stringify(matched)}.
 
 | read over HTTP (${LINES + ACCEPT} lines) | median of 5 | max |
 |---|---|---|

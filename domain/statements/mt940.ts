@@ -254,6 +254,15 @@ export function parseMt940(input: string): ParseResult {
     const span = bookingSpan(entries, info.firstEntry);
     info.periodStart = st.opening?.date ?? span.first ?? st.closing?.date ?? null;
     info.periodEnd = st.closing?.date ?? span.last ?? info.periodStart;
+    // A bank's closing date before its opening date (seen in a real sample): the period is then every
+    // date the statement states, so the preview can ask about it and the import can store it.
+    if (info.periodStart && info.periodEnd && info.periodEnd < info.periodStart) {
+      const dates = [info.periodStart, info.periodEnd, span.first, span.last]
+        .filter((d) => d !== null)
+        .sort();
+      info.periodStart = dates[0]!;
+      info.periodEnd = dates.at(-1)!;
+    }
     if (!st.closing) {
       errors.push({ line: st.lastLine, code: 'MISSING_CLOSING_BALANCE', statement: index });
     } else if (st.opening) {

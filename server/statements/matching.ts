@@ -9,14 +9,7 @@ import type { Queryable } from '../db/client';
 import type { Actor } from '../platform/mutation';
 import { roleFor } from './counterparts';
 import { reviewEffects } from './effects';
-import {
-  type LineChange,
-  type LinkState,
-  type LockedLine,
-  lockLines,
-  storedScore,
-  writeLineStates,
-} from './line-state';
+import { type LineChange, type LinkState, type LockedLine, storedScore, writeLineStates } from './line-state';
 import { type KnownCounterpart, settleStatuses } from './resolve';
 
 /** How far before the statement's first day (and after its last) open counterparts are looked at. */
@@ -176,17 +169,6 @@ const parseItemId = (id: string) => {
   return { kind: id.slice(0, at) as CounterpartKind, id: id.slice(at + 1) };
 };
 
-/** Who the matcher acts for: the given actor, else the file's uploader at this moment. */
-async function matcherActor(tx: Queryable, statementFileId: string, actor?: Actor): Promise<Actor> {
-  if (actor) return actor;
-  const { rows } = await tx.query<{ uploaded_by: string | null }>(
-    'SELECT uploaded_by FROM statement_files WHERE id = $1',
-    [statementFileId],
-  );
-  // A null actor is the system in the audit log (the importer acting for nobody in particular).
-  return { userId: rows[0]?.uploaded_by as string, at: new Date() };
-}
-
 /** The matcher's decision for UNMATCHED lines: each planned line's next state, statuses settled. */
 async function decide(
   tx: Queryable,
@@ -317,34 +299,6 @@ function counts(statementFileId: string, lineCount: number, changes: readonly Li
   const matched = ofFile.filter((c) => c.next.status === 'MATCHED' || c.next.status === 'DISCREPANCY').length;
   const suggested = ofFile.filter((c) => c.next.status === 'SUGGESTED').length;
   return { matched, suggested, unmatched: lineCount - matched - suggested };
-}
-
-/**
- * Automatic matching of a statement file's UNMATCHED lines, already written, against the open
- * counterparts (issue 12, point 4), inside the caller's transaction. No route calls it: the import
- * matches its lines before writing them (`matchNewLines` below); tests and bench/reconcile-accept.ts
- * do, to match lines they wrote themselves. References → MATCHED (or DISCREPANCY
- * when the amounts differ), returns linked to the transfer they return, amount + counterparty + date
- * → SUGGESTED with the matcher's score; links, statuses and history written, and the consequences
- * applied (SEPA file PAID, a return's transfer marked and its doctor blocked). `matched` counts the
- * lines linked (MATCHED or DISCREPANCY).
- */
-export async function matchStatementFile(
-  tx: Queryable,
-  statementFileId: string,
-  actor?: Actor,
-): Promise<{ matched: number; suggested: number; unmatched: number }> {
-  const { rows: entryRows } = await tx.query<EntryRow>(
-    `SELECT id, line_number, bank_amount_cents, bank_date::text AS bank_date, value_date::text AS value_date,
-            description, counterparty_name, counterparty_iban, end_to_end_id, batch_id, bank_reference, kind,
-            return_reason
-       FROM statement_lines WHERE statement_file_id = $1 AND status = 'UNMATCHED' ORDER BY id`,
-    [statementFileId],
-  );
-  const settled = await decide(tx, entryRows, (ids) => lockLines(tx, ids));
-  const who = await matcherActor(tx, statementFileId, actor);
-  await reviewEffects(tx, who, await writeLineStates(tx, null, null, who.at, settled));
-  return counts(statementFileId, entryRows.length, settled);
 }
 
 /** A line the import is about to insert, with the id it will have. */

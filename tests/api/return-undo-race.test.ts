@@ -44,9 +44,7 @@ describe.skipIf(!serverUrl)(
     async function returnedTransfer(paidFirst: boolean) {
       const file = await generateSepaFile(world, [15_000, 9000]);
       if (paidFirst)
-        await importStatement(world.db, world.adminId, [
-          { amountCents: -file.amountCents, batchId: file.paymentInfoId },
-        ]);
+        await importStatement(world, [{ amountCents: -file.amountCents, batchId: file.paymentInfoId }]);
       const transfer = file.transfers[0]!;
       const lineIds = [await importReturn(world, transfer)];
       const { rows } = await world.db.query<{ settlement_id: string }>(

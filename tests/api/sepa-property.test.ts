@@ -7,21 +7,26 @@ import {
   type SettlementStatus,
 } from '../../domain/settlement-status';
 import { testDatabaseKinds } from '../support/databases';
+import { camt053, importCamt } from './sepa-statement-support';
 import {
   acceptedReport,
   insertDoctor,
   insertSettlements,
   MONTH,
   newIban,
+  payableOf,
   type SepaWorld,
   startSepaWorld,
 } from './sepa-support';
 
 /**
- * Random sequences of what moves money on the SEPA side, against the API, with every invariant of
- * issue 11 checked on the database after every step. Settlements are prepared with SQL where the
- * settle branch's routes (confirm, refund after payout) are not on main yet: `settle` writes a SETTLED
- * settlement as confirming would, `refundPaid` turns a PAID one into REFUNDED_PAID as a refund would.
+ * Random sequences of what moves money on the SEPA side, through the routes the console uses — confirm a
+ * doctor's settlement, refund one after payout, generate, delete, mark available / paid / unavailable,
+ * a bank's pain.002 accepting or rejecting one transfer (a partial rejection), a statement returning a
+ * paid transfer (imported as a camt.053) — with every invariant of issue 11 checked on the database after
+ * every step. Only what has no route stays SQL: a case's settlement appearing (AVAILABLE, awaiting the
+ * confirmation) and a doctor's new IBAN. Counters of what really happened fail a run that never reached
+ * a recovery deduction, a return or a partial rejection.
  */
 
 const SETTLEMENT_EVENTS: SettlementEvent[] = [
@@ -34,8 +39,10 @@ const SETTLEMENT_EVENTS: SettlementEvent[] = [
   'CUSTOMER_REFUNDED',
 ];
 const SEPA_EVENTS: SepaEvent[] = ['HANDED_TO_BANK', 'PAID', 'REJECTED'];
-const settlementMoveAllowed = (from: SettlementStatus, to: SettlementStatus) =>
-  from === to || SETTLEMENT_EVENTS.some((e) => nextSettlementStatus(from, e) === to);
+const settlementMoveAllowed = (from: SettlementStatus, to: SettlementStatus, returned: boolean) =>
+  from === to ||
+  SETTLEMENT_EVENTS.some((e) => nextSettlementStatus(from, e) === to) ||
+  (returned && from === 'PAID' && to === 'SETTLED');
 const fileMoveAllowed = (from: SepaStatus, to: SepaStatus | 'DELETED') =>
   from === to ||
   (to === 'DELETED' ? from === 'GENERATED' : SEPA_EVENTS.some((e) => nextSepaStatus(from, e) === to));
@@ -46,6 +53,8 @@ interface Real {
   settlements: Map<string, SettlementStatus>;
   files: Map<string, SepaStatus>;
   keys: number;
+  /** Settlements whose paid transfer the bank returned in this step: PAID → SETTLED (decision 0123). */
+  returned: Set<string>;
 }
 
 /** A pain.002 that rejects one transfer by name (AC01) and accepts the rest of the file (PART). */
@@ -115,7 +124,7 @@ async function checkInvariants(real: Real) {
       expect({
         id: row.id,
         move: [before, row.status],
-        ok: settlementMoveAllowed(before, row.status),
+        ok: settlementMoveAllowed(before, row.status, real.returned.has(row.id)),
       }).toMatchObject({ ok: true });
     real.settlements.set(row.id, row.status);
   }
@@ -126,6 +135,7 @@ async function checkInvariants(real: Real) {
     expect({ id, move: [before, after], ok: fileMoveAllowed(before, after) }).toMatchObject({ ok: true });
   }
   real.files = present;
+  real.returned.clear();
 }
 
 type Command = fc.AsyncCommand<object, Real>;
@@ -141,28 +151,82 @@ const checked = (command: Command): Command => ({
 const always = () => true;
 const fileAt = (real: Real, index: number) => [...real.files.keys()][index % Math.max(1, real.files.size)];
 
+/** A case's settlement appears (SQL: the case's lifecycle is not this test's), then is confirmed by its route. */
 const settle = (doctor: number, grossCents: number): Command => ({
   check: always,
   async run(_, real) {
-    await insertSettlements(
-      real.world.db,
-      real.world.customerId,
-      real.doctors[doctor % real.doctors.length]!,
-      [{ grossCents }],
-    );
+    const professionalId = real.doctors[doctor % real.doctors.length]!;
+    const [id] = await insertSettlements(real.world.db, real.world.customerId, professionalId, [
+      { grossCents, status: 'AVAILABLE' },
+    ]);
+    const response = await real.world.call('POST', '/v2/admin/settlement/', {
+      body: {
+        professionalId,
+        referenceMonth: MONTH,
+        settlementIds: [id],
+        expectedCount: 1,
+        expectedTotalCents: payableOf(grossCents),
+      },
+    });
+    await expectAnswer(response, [200]);
+    happened.confirmed++;
   },
   toString: () => `settle(${doctor}, ${grossCents})`,
 });
+/** The customer of a paid settlement is refunded: REFUNDED_PAID, an amount the next transfer recovers. */
 const refundPaid = (index: number): Command => ({
   check: always,
   async run(_, real) {
-    await real.world.db.query(
-      `UPDATE settlements SET status = 'REFUNDED_PAID' WHERE id = (
-         SELECT id FROM settlements WHERE status = 'PAID' ORDER BY id OFFSET $1 LIMIT 1)`,
+    const { rows } = await real.world.db.query<{ id: string }>(
+      `SELECT id FROM settlement_statuses WHERE status = 'PAID' ORDER BY id OFFSET $1 LIMIT 1`,
       [index],
     );
+    if (!rows[0]) return;
+    const response = await real.world.call('POST', `/v2/admin/settlement/${rows[0].id}/refund`, {
+      body: { note: 'Cliente reembolsado' },
+    });
+    await expectAnswer(response, [200]);
+    happened.refundedPaid++;
   },
   toString: () => `refundPaid(${index})`,
+});
+/** A statement line gives a paid transfer back (camt.053 `RtrInf` AC04), through the statement import. */
+const returnPaid = (index: number): Command => ({
+  check: always,
+  async run(_, real) {
+    const { rows } = await real.world.db.query<{ id: string; end_to_end_id: string; amount_cents: number }>(
+      `SELECT t.id, t.end_to_end_id, t.amount_cents FROM sepa_transactions t JOIN sepa_files f ON f.id = t.sepa_file_id
+        WHERE f.status = 'PAID' AND t.status = 'INCLUDED' ORDER BY t.id OFFSET $1 LIMIT 1`,
+      [index],
+    );
+    const transfer = rows[0];
+    if (!transfer) return;
+    const settlements = await real.world.db.query<{ settlement_id: string }>(
+      'SELECT settlement_id FROM sepa_transaction_settlements WHERE sepa_transaction_id = $1',
+      [transfer.id],
+    );
+    for (const row of settlements.rows) real.returned.add(row.settlement_id);
+    const { matched } = await importCamt(
+      real.world,
+      camt053([
+        {
+          cents: transfer.amount_cents,
+          date: '2026-05-11',
+          endToEndId: transfer.end_to_end_id,
+          returnReason: 'AC04',
+          text: `DEVOLUCAO ${transfer.end_to_end_id}`,
+        },
+      ]),
+    );
+    expect(matched).toBe(1);
+    const after = await real.world.db.query<{ status: string }>(
+      'SELECT status FROM sepa_transactions WHERE id = $1',
+      [transfer.id],
+    );
+    expect(after.rows[0]!.status).toBe('REJECTED');
+    happened.returned++;
+  },
+  toString: () => `returnPaid(${index})`,
 });
 const changeIban = (doctor: number): Command => ({
   check: always,
@@ -181,8 +245,16 @@ const generate = (): Command => ({
       body: { referenceMonth: MONTH },
       headers: { 'idempotency-key': `property-${++real.keys}` },
     });
+    const copy = response.clone();
     await expectAnswer(response, [200, 409]);
-    if (response.status === 200) happened.generated++;
+    if (response.status !== 200) return;
+    happened.generated++;
+    const { file } = (await copy.json()) as { file: { id: string } };
+    const recoveries = await real.world.db.query(
+      'SELECT 1 FROM sepa_transaction_recoveries WHERE sepa_file_id = $1',
+      [file.id],
+    );
+    if (recoveries.rows.length > 0) happened.recovered++;
   },
   toString: () => 'generate()',
 });
@@ -219,7 +291,17 @@ const fileInfo = async (real: Real, id: string) =>
   ).rows[0]!;
 let reports = 0;
 /** How often the steps that matter most really happened, so a run that never reached them fails. */
-const happened = { generated: 0, rejectedTransfer: 0, deleted: 0, paid: 0 };
+const NOTHING_HAPPENED = {
+  generated: 0,
+  rejectedTransfer: 0,
+  deleted: 0,
+  paid: 0,
+  confirmed: 0,
+  refundedPaid: 0,
+  recovered: 0,
+  returned: 0,
+};
+const happened = { ...NOTHING_HAPPENED };
 const upload = (real: Real, xml: string) =>
   real.world.call('POST', '/v2/admin/settlement/sepa/status-report', {
     body: xml,
@@ -229,7 +311,10 @@ const upload = (real: Real, xml: string) =>
 const commands = (
   [
     fc.tuple(fc.nat(2), fc.integer({ min: 1000, max: 20_000 })).map(([d, g]) => settle(d, g)),
+    // Refunds after payout twice as likely: a recovery needs one before a doctor's next settlement and file.
     fc.nat(5).map(refundPaid),
+    fc.nat(5).map(refundPaid),
+    fc.nat(3).map(returnPaid),
     fc.nat(2).map(changeIban),
     fc.constant(null).map(generate),
     fc.constant(null).map(generate),
@@ -291,11 +376,11 @@ describe.each(testDatabaseKinds())('SEPA invariants under random command sequenc
   afterAll(async () => world?.stop());
 
   it('keeps every settlement in one live file at most, paid once, moving along DESIGN §6, money reconciled', async () => {
-    Object.assign(happened, { generated: 0, rejectedTransfer: 0, deleted: 0, paid: 0 });
+    Object.assign(happened, NOTHING_HAPPENED);
     await fc.assert(
-      fc.asyncProperty(fc.commands(commands, { maxCommands: 20 }), async (cmds) => {
+      fc.asyncProperty(fc.commands(commands, { maxCommands: 30, size: 'large' }), async (cmds) => {
         await world.db.query(
-          'TRUNCATE sepa_status_reports, payout_blocks, sepa_transaction_recoveries, sepa_transaction_settlements, sepa_transactions, sepa_files, idempotent_requests, settlements CASCADE',
+          'TRUNCATE statement_files, statement_file_line_counts, statement_lines, statement_line_matches, statement_line_history, statement_actions, statement_effects, bank_statements, statement_import_jobs, sepa_status_reports, payout_blocks, sepa_transaction_recoveries, sepa_transaction_settlements, sepa_transactions, sepa_files, idempotent_requests, settlements CASCADE',
         );
         const doctors = [];
         for (let i = 0; i < 3; i++) doctors.push((await insertDoctor(world.db)).id);
@@ -304,11 +389,18 @@ describe.each(testDatabaseKinds())('SEPA invariants under random command sequenc
             { grossCents: 2000 + i },
             { grossCents: 4000, status: 'PAID' },
           ]);
-        const real: Real = { world, doctors, settlements: new Map(), files: new Map(), keys: 0 };
+        const real: Real = {
+          world,
+          doctors,
+          settlements: new Map(),
+          files: new Map(),
+          keys: 0,
+          returned: new Set(),
+        };
         await checkInvariants(real);
         await fc.asyncModelRun(() => ({ model: {}, real }), cmds);
       }),
-      { numRuns: 25, seed: 11 },
+      { numRuns: 60, seed: 11 },
     );
     expect(
       Object.values(happened).every((n) => n > 0),

@@ -1,82 +1,77 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Database } from '../../server/db/client';
-import { matchStatementFile } from '../../server/statements/matching';
+import { type CamtEntry, camt053, importCamt } from './sepa-statement-support';
 import { expectStatus, insertDoctor, insertSettlements, MONTH, type SepaWorld } from './sepa-support';
 
-/** A bank line as the import would write it; what is not given is blank. */
+/** A bank line of a test statement; what is not given is blank. */
 export interface NewLine {
   amountCents: number;
   bankDate?: string;
   description?: string;
-  counterpartyName?: string | null;
-  counterpartyIban?: string | null;
-  endToEndId?: string | null;
-  batchId?: string | null;
-  bankReference?: string | null;
+  counterpartyName?: string;
+  counterpartyIban?: string;
+  endToEndId?: string;
+  batchId?: string;
+  bankReference?: string;
   kind?: 'transfer' | 'return' | 'fee' | 'other';
-  returnReason?: string | null;
+  returnReason?: string;
 }
 
 export const STATEMENT_DAY = '2026-05-08';
 
+/** How a camt.053 says what kind of entry a line is (`BkTxCd` family and sub-family). */
+const BANK_TRANSACTION_CODE: Record<NonNullable<NewLine['kind']>, { family: string; subFamily: string }> = {
+  transfer: { family: 'ICDT', subFamily: 'ESCT' },
+  return: { family: 'ICDT', subFamily: 'RRTN' },
+  fee: { family: 'CHRG', subFamily: 'CHRG' },
+  other: { family: 'MCOP', subFamily: 'OTHR' },
+};
+
 /**
- * A statement file and its lines written directly (the import is another branch's), then matched in
- * one transaction as the import does. Opening 0, closing the lines' sum unless told otherwise.
+ * A statement of these lines through the product's own import (`POST /v2/admin/statements/imports`, a
+ * camt.053 of the test account, opening 0, closing the lines' sum unless told, then imported with a
+ * note): the file, its lines' ids in the given order, and what the import's matching did.
  */
 export async function importStatement(
-  db: Database,
-  uploaderId: string,
-  lines: NewLine[],
+  world: SepaWorld,
+  lines: readonly NewLine[],
   options: { closingCents?: number } = {},
-): Promise<{ fileId: string; lineIds: string[]; result: Awaited<ReturnType<typeof matchStatementFile>> }> {
-  const sha = randomUUID().replace(/-/g, '').padEnd(64, '0');
-  const { rows: stored } = await db.query<{ id: string }>(
-    `INSERT INTO stored_files (original_name, content_type, size_bytes, sha256, storage_key)
-     VALUES ('extrato.csv', 'text/csv', 1, $1, 'x/' || $1) RETURNING id`,
-    [sha],
+): Promise<{
+  fileId: string;
+  lineIds: string[];
+  result: { matched: number; suggested: number; unmatched: number };
+}> {
+  const entries: CamtEntry[] = lines.map((line) => ({
+    cents: line.amountCents,
+    date: line.bankDate ?? STATEMENT_DAY,
+    paymentInfoId: line.batchId,
+    endToEndId: line.endToEndId,
+    returnReason: line.returnReason,
+    ...BANK_TRANSACTION_CODE[line.kind ?? 'transfer'],
+    text: line.description || undefined,
+    counterpartyName: line.counterpartyName,
+    counterpartyIban: line.counterpartyIban,
+    bankReference: line.bankReference,
+  }));
+  const note =
+    options.closingCents === undefined ? {} : { mismatchNote: 'Saldo final do banco por conferir' };
+  const { statementFileId, matched, suggested, unmatched } = await importCamt(
+    world,
+    camt053(entries, options),
+    note,
   );
-  const sum = lines.reduce((s, l) => s + l.amountCents, 0);
-  const { rows: file } = await db.query<{ id: string }>(
-    `INSERT INTO statement_files (file_id, file_name, format, sha256, account_iban, opening_balance_cents,
-                                  closing_balance_cents, line_count, uploaded_by)
-     VALUES ($1, $2, 'CSV', $3, 'PT50000201231234567890154', 0, $4, $5, $6) RETURNING id`,
-    [
-      stored[0]!.id,
-      `extrato-${sha.slice(0, 6)}.csv`,
-      sha,
-      options.closingCents ?? sum,
-      lines.length,
-      uploaderId,
-    ],
+  // The camt's entries are stored in file order: their line numbers follow the order given.
+  const { rows } = await world.db.query<{ id: string }>(
+    'SELECT id FROM statement_lines WHERE statement_file_id = $1 ORDER BY line_number',
+    [statementFileId],
   );
-  const lineIds: string[] = [];
-  for (const [index, line] of lines.entries()) {
-    const { rows } = await db.query<{ id: string }>(
-      `INSERT INTO statement_lines (statement_file_id, line_number, dedup_key, bank_amount_cents, bank_date, value_date,
-                                    description, counterparty_name, counterparty_iban, end_to_end_id, batch_id,
-                                    bank_reference, kind, return_reason)
-       VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
-      [
-        file[0]!.id,
-        index + 1,
-        `${sha}-${index}`,
-        line.amountCents,
-        line.bankDate ?? STATEMENT_DAY,
-        line.description ?? '',
-        line.counterpartyName ?? null,
-        line.counterpartyIban ?? null,
-        line.endToEndId ?? null,
-        line.batchId ?? null,
-        line.bankReference ?? null,
-        line.kind ?? 'transfer',
-        line.returnReason ?? null,
-      ],
-    );
-    lineIds.push(rows[0]!.id);
-  }
-  const result = await db.transaction((tx) => matchStatementFile(tx, file[0]!.id));
-  return { fileId: file[0]!.id, lineIds, result };
+  expect(rows).toHaveLength(lines.length);
+  return {
+    fileId: statementFileId,
+    lineIds: rows.map((row) => row.id),
+    result: { matched, suggested, unmatched },
+  };
 }
 
 export interface GeneratedFile {
@@ -139,7 +134,7 @@ export async function importReturn(
   world: SepaWorld,
   transfer: { amountCents: number; endToEndId: string },
 ): Promise<string> {
-  const { lineIds, result } = await importStatement(world.db, world.adminId, [
+  const { lineIds, result } = await importStatement(world, [
     {
       amountCents: transfer.amountCents,
       bankDate: '2026-05-11',

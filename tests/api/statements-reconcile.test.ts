@@ -53,7 +53,7 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
   it('matches a batch debit at import: the SEPA file and its settlements become PAID; unmatch puts them back, undo again', async () => {
     const file = await generateSepaFile(world, [12_000, 8000]);
     expect(await sepaStatus(world.db, file.id)).toBe('GENERATED');
-    const { lineIds, result } = await importStatement(world.db, world.adminId, [
+    const { lineIds, result } = await importStatement(world, [
       {
         amountCents: -file.amountCents,
         batchId: file.paymentInfoId,
@@ -114,12 +114,10 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
 
   it('links a return after PAID: the transfer is returned with its reason, its settlements SETTLED, the doctor blocked; unmatch reverses it all', async () => {
     const file = await generateSepaFile(world, [15_000, 9000]);
-    await importStatement(world.db, world.adminId, [
-      { amountCents: -file.amountCents, batchId: file.paymentInfoId },
-    ]);
+    await importStatement(world, [{ amountCents: -file.amountCents, batchId: file.paymentInfoId }]);
     expect(await sepaStatus(world.db, file.id)).toBe('PAID');
     const returned = file.transfers[0]!;
-    const { lineIds, result } = await importStatement(world.db, world.adminId, [
+    const { lineIds, result } = await importStatement(world, [
       {
         amountCents: returned.amountCents,
         bankDate: '2026-05-11',
@@ -175,7 +173,7 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
 
   it('matches a payout split across two credits; alone, a part is a DISCREPANCY that needs a note; never over-matched', async () => {
     const payoutId = await insertPayout(world.db, 100_000, '2026-04-01');
-    const { lineIds } = await importStatement(world.db, world.adminId, [
+    const { lineIds } = await importStatement(world, [
       { amountCents: 60_000, bankDate: '2026-04-20', description: 'TRF CRED PARTE 1' },
       { amountCents: 40_000, bankDate: '2026-04-21', description: 'TRF CRED PARTE 2' },
       { amountCents: 5000, bankDate: '2026-04-21', description: 'OUTRO' },
@@ -223,7 +221,7 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
 
   it('suggests by amount and date, explains candidates, and every action has its undo', async () => {
     const payoutId = await insertPayout(world.db, 23_456, '2026-03-02');
-    const { lineIds, result } = await importStatement(world.db, world.adminId, [
+    const { lineIds, result } = await importStatement(world, [
       {
         amountCents: 23_456,
         bankDate: '2026-03-03',
@@ -298,7 +296,7 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
     const exact = await insertPayout(world.db, 31_000, '2026-07-20');
     const part = await insertPayout(world.db, 12_000, '2026-07-21');
     const outside = await insertPayout(world.db, 19_000, '2026-07-01');
-    const { lineIds } = await importStatement(world.db, world.adminId, [
+    const { lineIds } = await importStatement(world, [
       { amountCents: 31_000, bankDate: '2026-07-20', description: 'TRF' },
     ]);
     const { candidates } = await expectStatus<{
@@ -312,7 +310,7 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
 
   it('marks a statement reconciled only when every line is done and the balances agree; then its lines are frozen', async () => {
     const payoutId = await insertPayout(world.db, 7777, '2026-02-02');
-    const { fileId, lineIds } = await importStatement(world.db, world.adminId, [
+    const { fileId, lineIds } = await importStatement(world, [
       { amountCents: 7777, bankDate: '2026-02-02', bankReference: 'none', description: 'TRF' },
       { amountCents: -300, bankDate: '2026-02-02', kind: 'fee', description: 'COMISSAO' },
     ]);
@@ -334,22 +332,20 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
     expect(await act(lineIds[0]!, 'unmatch', undefined, 409)).toMatchObject({
       code: 'STATEMENT_FILE_RECONCILED',
     });
-    const list = await expectStatus<{ items: { id: string }[] }>(
+    // The files list shows it reconciled (this world's clock is fixed: every import has the same time).
+    const list = await expectStatus<{ items: { id: string; reconciledBy: { id: string } | null }[] }>(
       await world.call('GET', '/v2/admin/statements/files'),
       200,
     );
-    expect(list.items[0]!.id).toBe(fileId);
+    expect(list.items.find((item) => item.id === fileId)).toMatchObject({
+      reconciledBy: { id: world.adminId },
+    });
   });
 
   it('refuses to close a statement whose balances do not agree', async () => {
-    const { fileId, lineIds } = await importStatement(
-      world.db,
-      world.adminId,
-      [{ amountCents: -500, kind: 'fee' }],
-      {
-        closingCents: -400,
-      },
-    );
+    const { fileId, lineIds } = await importStatement(world, [{ amountCents: -500, kind: 'fee' }], {
+      closingCents: -400,
+    });
     await act(lineIds[0]!, 'ignore', { note: 'Comissão' });
     const response = await world.call('POST', `/v2/admin/statements/files/${fileId}/reconciled`);
     expect(await expectStatus(response, 409)).toMatchObject({ code: 'STATEMENT_NOT_RECONCILABLE' });
@@ -359,8 +355,7 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
     const amounts = [1101, 1102, 1103, 1104];
     for (const amount of amounts) await insertPayout(world.db, amount, '2026-01-10');
     const { lineIds } = await importStatement(
-      world.db,
-      world.adminId,
+      world,
       [...amounts, 1199].map((amountCents) => ({
         amountCents,
         bankDate: '2026-01-11',
@@ -408,8 +403,7 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
     for (const amount of [1201, 1202, 1203, 1204])
       payouts.push(await insertPayout(world.db, amount, '2026-02-10'));
     const { lineIds } = await importStatement(
-      world.db,
-      world.adminId,
+      world,
       [1201, 1202, 1203, 1204, 500].map((amountCents) => ({
         amountCents,
         bankDate: '2026-02-11',
@@ -449,7 +443,7 @@ describe.each(testDatabaseKinds())('statement reconciliation API on $name', (kin
   });
 
   it('filters and pages the lines, validating every filter before SQL', async () => {
-    const { fileId } = await importStatement(world.db, world.adminId, [
+    const { fileId } = await importStatement(world, [
       {
         amountCents: -100,
         bankDate: '2025-12-01',

@@ -22,6 +22,9 @@ const NODE_KEYS = [
   'TextEncoder',
   'TextDecoder',
   'ReadableStream',
+  // The server's checks of request bodies (`instanceof Uint8Array`) need Node's typed arrays, not jsdom's.
+  'Uint8Array',
+  'ArrayBuffer',
 ] as const;
 const global = globalThis as unknown as Record<string, unknown>;
 const kept = new Map(NODE_KEYS.map((key) => [key, global[key]]));

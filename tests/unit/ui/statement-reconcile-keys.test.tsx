@@ -56,7 +56,7 @@ afterEach(() => {
 /** A statement of these lines (one day apart, so the table lists them in line order), shown alone. */
 async function openStatement(lines: NewLine[], options: { closingCents?: number } = {}) {
   const dated = lines.map((line, i) => ({ bankDate: `2026-03-${String(10 + i).padStart(2, '0')}`, ...line }));
-  const imported = await importStatement(world.db, world.adminId, dated, options);
+  const imported = await importStatement(world, dated, options);
   renderApp(`/statements?statementFileId=${imported.fileId}`, { token });
   await waitFor(() => expect(rowAt(lines.length)).not.toBeNull());
   (document.activeElement as HTMLElement | null)?.blur();
@@ -64,8 +64,16 @@ async function openStatement(lines: NewLine[], options: { closingCents?: number 
 }
 
 const table = () => screen.getByRole('table', { name: text.lines.label });
-const rowAt = (line: number) => table().querySelector<HTMLElement>(`tr[data-line="${line}"]`);
-const activeLine = () => table().querySelector('tr[data-active]')?.getAttribute('data-line') ?? null;
+// The statement is imported as the bank sends it (a camt.053, whose line numbers are the XML's): line n
+// is the nth row of the table, which lists the lines in file order.
+const rows = () => [...table().querySelectorAll<HTMLElement>('tr[data-line]')];
+const rowAt = (line: number) => rows()[line - 1] ?? null;
+/** The line number the console names the nth row by (the file's own). */
+const lineNumberOf = (line: number) => rowAt(line)!.getAttribute('data-line')!;
+const activeLine = () => {
+  const index = rows().findIndex((row) => row.hasAttribute('data-active'));
+  return index < 0 ? null : String(index + 1);
+};
 const statusOf = (line: number) => rowAt(line)?.getAttribute('data-status');
 const waitForStatus = (line: number, status: string) => waitFor(() => expect(statusOf(line)).toBe(status));
 
@@ -181,7 +189,7 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     await goTo(user, 1);
     await user.keyboard('1');
     const dialog = await screen.findByRole('dialog', {
-      name: fill(text.dialog.matchTitle, { line: 1, amount: '€70.00' }),
+      name: fill(text.dialog.matchTitle, { line: lineNumberOf(1), amount: '€70.00' }),
     });
     await waitFor(() => expect(checkboxOf(dialog, '€71.00')).toHaveProperty('checked', true));
     expect(within(dialog).getByRole('alert').textContent).toContain('€1.00');
@@ -211,7 +219,7 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     await goTo(user, 1);
     await user.keyboard('m');
     const dialog = await screen.findByRole('dialog', {
-      name: fill(text.dialog.matchTitle, { line: 1, amount: '€100.00' }),
+      name: fill(text.dialog.matchTitle, { line: lineNumberOf(1), amount: '€100.00' }),
     });
     const items = await within(dialog).findAllByRole('listitem');
     const candidates = items.map((item) => item.textContent ?? '');
@@ -288,21 +296,23 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     ]);
     await goTo(user, 2);
     await user.keyboard('i');
-    const ignore = await screen.findByRole('dialog', { name: fill(text.dialog.ignoreTitle, { line: 2 }) });
+    const ignore = await screen.findByRole('dialog', {
+      name: fill(text.dialog.ignoreTitle, { line: lineNumberOf(2) }),
+    });
     expect(within(ignore).getByRole('button', { name: text.dialog.save })).toHaveProperty('disabled', true);
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect((await lineRow(lineIds[1]!)).status).toBe('UNMATCHED');
 
     await user.keyboard('i');
-    await screen.findByRole('dialog', { name: fill(text.dialog.ignoreTitle, { line: 2 }) });
+    await screen.findByRole('dialog', { name: fill(text.dialog.ignoreTitle, { line: lineNumberOf(2) }) });
     await user.keyboard('Comissão bancária{Tab}{Tab}{Enter}');
     await waitForStatus(2, 'IGNORED');
     expect(await lineRow(lineIds[1]!)).toMatchObject({ status: 'IGNORED', notes: 'Comissão bancária' });
     expect((await lineRow(lineIds[0]!)).status).toBe('UNMATCHED');
 
     await user.keyboard('n');
-    await screen.findByRole('dialog', { name: fill(text.dialog.noteTitle, { line: 2 }) });
+    await screen.findByRole('dialog', { name: fill(text.dialog.noteTitle, { line: lineNumberOf(2) }) });
     await user.keyboard('Cartão 1234{Tab}{Tab}{Enter}');
     await waitFor(() => expect(rowAt(2)?.textContent).toContain('IMPOSTO SELO'));
     await waitFor(async () => expect((await lineRow(lineIds[1]!)).notes).toBe('Cartão 1234'));
@@ -310,7 +320,9 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
     await user.keyboard('h');
-    const history = await screen.findByRole('dialog', { name: fill(text.dialog.historyTitle, { line: 2 }) });
+    const history = await screen.findByRole('dialog', {
+      name: fill(text.dialog.historyTitle, { line: lineNumberOf(2) }),
+    });
     const entries = await within(history).findAllByRole('listitem');
     const recorded = await world.db.query<{ action: string }>(
       'SELECT action FROM statement_line_history WHERE statement_line_id = $1 ORDER BY id',
@@ -395,12 +407,12 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
 
     await user.keyboard('j');
     await user.keyboard('i');
-    await screen.findByRole('dialog', { name: fill(text.dialog.ignoreTitle, { line: 2 }) });
+    await screen.findByRole('dialog', { name: fill(text.dialog.ignoreTitle, { line: lineNumberOf(2) }) });
     await user.keyboard('Comissão{Tab}{Tab}{Enter}');
     await waitForStatus(2, 'IGNORED');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await user.keyboard('n');
-    await screen.findByRole('dialog', { name: fill(text.dialog.noteTitle, { line: 2 }) });
+    await screen.findByRole('dialog', { name: fill(text.dialog.noteTitle, { line: lineNumberOf(2) }) });
     await user.keyboard('Cartão 99{Tab}{Tab}{Enter}');
     await waitFor(async () => expect((await lineRow(fee)).notes).toBe('Cartão 99'));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

@@ -172,6 +172,29 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     ).toBe(0);
   });
 
+  it('the table’s keys go through the one dispatcher: under an open dialog, focus lost to the page, u unmatches nothing', async () => {
+    const user = userEvent.setup();
+    const payout = await insertPayout(world.db, 7_654, '2026-03-10');
+    const { lineIds } = await openStatement([
+      { amountCents: 7_654, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
+    ]);
+    await goTo(user, 1);
+    await user.keyboard('1');
+    await waitForStatus(1, 'MATCHED');
+    await user.keyboard('n');
+    const note = await screen.findByRole('dialog', { name: fill(text.dialog.noteTitle, { line: 1 }) });
+    (document.activeElement as HTMLElement | null)?.blur();
+    expect(document.activeElement).toBe(document.body);
+    await user.keyboard('u');
+    expect(note.isConnected).toBe(true);
+    // An unmatch, had one been sent, answers within this time in the other tests.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await user.keyboard('{Escape}');
+    expect((await lineRow(lineIds[0]!)).status).toBe('MATCHED');
+    expect(await matchedPayouts(lineIds[0]!)).toEqual([payout]);
+    expect(statusOf(1)).toBe('MATCHED');
+  });
+
   it('1 on a candidate of another amount opens the picker with it ticked and asks for the note', async () => {
     const user = userEvent.setup();
     const payout = await insertPayout(world.db, 7_100, '2026-06-15');
@@ -320,9 +343,11 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     // The import first, then each recorded action, by the admin, with what it changed.
     expect(entries).toHaveLength(1 + recorded.rows.length);
     expect(entries[1]?.textContent).toContain(`admin · ${text.history.IGNORED}`);
-    expect(entries[1]?.textContent).toContain('"IGNORED"');
+    // Values as people read them (issue 29 point 8): the status translated, no JSON.
+    expect(entries[1]?.textContent).toContain(`${text.status.UNMATCHED} → ${text.status.IGNORED}`);
     expect(entries[2]?.textContent).toContain(`admin · ${text.history.NOTE}`);
     expect(entries[2]?.textContent).toContain('Cartão 1234');
+    for (const entry of entries) expect(entry.textContent).not.toMatch(/[{}"]|IGNORED|UNMATCHED/);
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
   });

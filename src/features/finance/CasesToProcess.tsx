@@ -36,18 +36,19 @@ function fetchPage({ q, filters, cursor, limit }: PageRequest): Promise<Professi
   });
 }
 
-/** The sums over every doctor of the list, not only the rows loaded so far. */
+/** The sums over every doctor of the list, not only the rows loaded so far, counted in settlements as the
+ * home card that opens this list counts them. */
 function Totals({ totals }: { totals: ProfessionalSettlements['totals'] }) {
   const { t, locale } = useI18n();
   return (
     <output className="data-table-total" data-testid="settlement-process-totals">
       {t(
-        pluralKey(locale, totals.caseCount, {
+        pluralKey(locale, totals.settlementCount, {
           one: 'finance.process.totals_one',
           other: 'finance.process.totals_other',
         }),
         {
-          cases: totals.caseCount,
+          settlements: totals.settlementCount,
           gross: formatMoney(totals.grossCents, locale),
           fee: formatMoney(totals.feeCents, locale),
           net: formatMoney(totals.netCents, locale),
@@ -119,7 +120,14 @@ export function CasesToProcess() {
         width: '10rem',
         cell: (r) => formatMonth(r.referenceMonth, locale),
       },
-      { id: 'cases', header: t('finance.columns.cases'), width: '6rem', cell: (r) => r.caseCount },
+      // Settlements, not cases: a subscription's settlement has no case, and the doctor's month, the
+      // home card and the totals all count settlements (issue 29 point 7).
+      {
+        id: 'settlements',
+        header: t('finance.columns.settlements'),
+        width: '7rem',
+        cell: (r) => r.settlementCount,
+      },
       {
         id: 'gross',
         header: t('finance.columns.gross'),

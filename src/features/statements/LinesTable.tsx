@@ -33,6 +33,7 @@ import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
 import { helpLines, keyAction } from '../../kernel/key-table';
 import { useScreenKeys } from '../../kernel/screen-keys';
 import { type LineDialogState, LineDialogs, scorePoints } from './LineDialogs';
+import { pluralKey } from './plural';
 import { RECONCILE_KEYS, type ReconcileKeyAction } from './reconcile-keys';
 
 const ROW_HEIGHT = 32;
@@ -291,7 +292,17 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
         </output>
       </div>
       <div className="data-table-bulk" aria-live="polite" data-testid="statement-lines-status">
-        {selected.size > 0 ? <span>{t('statements.lines.selected', { count: selected.size })}</span> : null}
+        {selected.size > 0 ? (
+          <span>
+            {t(
+              pluralKey(locale, selected.size, {
+                one: 'statements.lines.selected.one',
+                other: 'statements.lines.selected.other',
+              }),
+              { count: selected.size },
+            )}
+          </span>
+        ) : null}
         {busy ? <span>{t('statements.lines.working')}</span> : null}
         {machine.context.bulk ? <span>{bulkOutcome(t, machine.context.bulk)}</span> : null}
         {machine.context.error ? (

@@ -367,7 +367,7 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     await user.keyboard('x');
     await user.keyboard('jj{Shift>}X{/Shift}');
     const status = screen.getByTestId('statement-lines-status');
-    expect(status.textContent).toContain(fill(text.lines.selected, { count: 3 }));
+    expect(status.textContent).toContain(fill(text.lines.selected.other, { count: 3 }));
     expect([1, 2, 3, 4].map((line) => rowAt(line)?.getAttribute('aria-selected'))).toEqual([
       'true',
       'true',
@@ -392,7 +392,7 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     expect(recorded.rows.map((r) => r.status)).toEqual(['MATCHED', 'MATCHED', 'SUGGESTED', 'SUGGESTED']);
     const bulk = await world.db.query(`SELECT 1 FROM statement_actions WHERE kind = 'BULK_ACCEPT'`);
     expect(bulk.rows.length).toBe(1);
-    expect(status.textContent).not.toContain(fill(text.lines.selected, { count: 3 }));
+    expect(status.textContent).not.toContain(fill(text.lines.selected.other, { count: 3 }));
   });
 
   it('z undoes the last action, then the one before: a note, an ignore, a match picked with m', async () => {

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { useLocation, useSearch } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { CASES_TO_PROCESS_SEARCH_MAX } from '../../../contract/limits';
 import {
   fetchProfessionalSettlements,
@@ -112,12 +112,15 @@ export function CasesToProcess() {
         id: 'doctor',
         header: t('finance.columns.doctor'),
         hideable: false,
-        cell: (r) => r.fullName ?? r.professionalName,
+        // A link, not only a row Enter opens: the list then has content the keyboard reaches, which its
+        // scrolling region needs (axe `scrollable-region-focusable`, issue 29 point 11).
+        cell: (r) => <Link href={rowHref(r)}>{r.fullName ?? r.professionalName}</Link>,
       },
       {
         id: 'month',
         header: t('finance.columns.month'),
-        width: '10rem',
+        // "Mês de referência" whole at 1440 px (it was cut to "Mês de referê…").
+        width: '12rem',
         cell: (r) => formatMonth(r.referenceMonth, locale),
       },
       // Settlements, not cases: a subscription's settlement has no case, and the doctor's month, the
@@ -125,7 +128,7 @@ export function CasesToProcess() {
       {
         id: 'settlements',
         header: t('finance.columns.settlements'),
-        width: '7rem',
+        width: '8rem',
         cell: (r) => r.settlementCount,
       },
       {

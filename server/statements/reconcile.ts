@@ -255,24 +255,37 @@ export function ignoreLine(db: Database, actor: Actor, lineId: string, note: str
   });
 }
 
-/** Back to UNMATCHED, whatever the line was: its links go, and with them what they caused. */
+/**
+ * Undone: its matches go, and with them what they caused. A match the matcher judged by amount,
+ * counterparty and date (a suggestion accepted, or taken at import) goes back to being that suggestion,
+ * so `a` takes it again; any other line goes back to UNMATCHED (decision 0132).
+ */
 export function unmatchLine(db: Database, actor: Actor, lineId: string) {
   return lineAction(db, actor, 'UNMATCH', lineId, async (tx) => {
     const [line] = await lockOpenLines(tx, [lineId]);
     if (line!.status === 'UNMATCHED') throw refuse('STATEMENT_LINE_NOT_MATCHED');
+    const suggestion = suggestionKept(line!);
     return [
       {
         line: line!,
         next: {
-          status: 'UNMATCHED',
+          status: suggestion ? 'SUGGESTED' : 'UNMATCHED',
           matchMethod: null,
           notes: line!.notes,
           differenceCents: null,
-          links: [],
+          links: suggestion ? [suggestion] : [],
         },
       },
     ];
   });
+}
+
+/** The suggestion a matched line came from: its one link, when the matcher's similarity made it. */
+function suggestionKept(line: LockedLine): LinkState | null {
+  const [only, ...others] = line.links;
+  if (line.status !== 'MATCHED' || line.matchMethod !== 'AMOUNT_COUNTERPARTY_DATE') return null;
+  if (!only || others.length > 0) return null;
+  return { ...only, state: 'SUGGESTED' };
 }
 
 export function noteLine(db: Database, actor: Actor, lineId: string, note: string) {

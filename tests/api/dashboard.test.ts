@@ -169,6 +169,29 @@ describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
           expect(n).toBeGreaterThan(0);
       });
 
+      // Issue 29 point 7: a card's number is the total of the list it opens, in the same unit.
+      it('counts each money card as the list it links to totals it', async () => {
+        const a = dashboard.attention;
+        const list = async <T>(path: string) => {
+          const response = await world.get(path);
+          expect(response.status).toBe(200);
+          return (await response.json()) as T;
+        };
+        const toProcess = await list<{ totals: { settlementCount: number; payableCents: number } }>(
+          '/v2/admin/settlement/professional?limit=1',
+        );
+        expect(a.settlementsToProcess).toEqual({
+          count: toProcess.totals.settlementCount,
+          amountCents: toProcess.totals.payableCents,
+        });
+        const files = await list<{ total: number }>(
+          '/v2/admin/settlement/sepa/?status=GENERATED&status=AVAILABLE&limit=1',
+        );
+        expect(a.sepaFilesAwaitingBank.count).toBe(files.total);
+        const lines = await list<{ total: number }>('/v2/admin/statements/lines?status=UNMATCHED&limit=1');
+        expect(a.statementLinesUnmatched.count).toBe(lines.total);
+      });
+
       it('counts cases per Lisbon day and status over the last 90 days', async () => {
         const { days, byStatus } = dashboard.trends.casesPerDay;
         expect(dashboard.today).toBe(lisbonDay(SEED_NOW));

@@ -180,8 +180,8 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
       `SELECT s.professional_id, s.reference_month FROM settlements s JOIN users u ON u.id = s.professional_id
         WHERE ${TO_SETTLE} GROUP BY 1, 2, u.name ORDER BY 2 DESC, u.name, 1`,
     );
-    const { rows: sums } = await server.db.query<{ cases: number; payable: number }>(
-      `SELECT count(case_id)::int AS cases, sum(coalesce(adjusted_cents, net_cents))::int AS payable
+    const { rows: sums } = await server.db.query<{ settlements: number; payable: number }>(
+      `SELECT count(*)::int AS settlements, sum(coalesce(adjusted_cents, net_cents))::int AS payable
          FROM settlements s WHERE ${TO_SETTLE}`,
     );
     const target = PAGE * 3 + 1; // on the fourth page
@@ -195,7 +195,7 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
       .getByText(ptPT.table.total.replace('{{count}}', String(groups.length)))
       .waitFor();
     const totals = await page.getByTestId('settlement-process-totals').textContent();
-    expect(totals).toContain(`${sums[0]!.cases} `);
+    expect(totals).toContain(`${sums[0]!.settlements} liquidações`);
     expect(totals).toContain(formatMoney(sums[0]!.payable, 'pt-PT'));
 
     // One row at a time, as an operator sees it move: at the end of what is loaded, `j` asks for the

@@ -12,7 +12,7 @@ const fill = (template: string, values: Record<string, number>) =>
 
 /** The settlement screens' counted strings (issue 29 point 9) and the count each is chosen by. */
 const COUNTED = [
-  ['finance.process.totals', 'cases'],
+  ['finance.process.totals', 'settlements'],
   ['finance.process.included', 'total'],
   ['finance.process.confirmMessage', 'count'],
   ['finance.process.settled', 'count'],
@@ -37,7 +37,7 @@ describe('plurals on the settlement screens', () => {
   it.each(Object.entries(LOCALES))('never say "1 casos" or "2 caso" in %s', (locale, messages) => {
     for (const [key, countedBy] of COUNTED) {
       for (const count of [0, 1, 2, 5]) {
-        const values = { count, total: count, cases: count, deleted: count };
+        const values = { count, total: count, settlements: count, deleted: count };
         const chosen = pluralKey(locale, count, { one: `${key}_one`, other: `${key}_other` });
         const text = fill(lookup(messages, chosen), values);
         expect(text, `${key} (${countedBy}=${count})`).not.toMatch(ONE_WITH_PLURAL);

@@ -1,7 +1,7 @@
 import type { ExportStatus, ExportType } from '../../../contract/statuses';
 import { type ExportJob, exportDownloadUrl } from '../../api/exports';
 import { useI18n } from '../../i18n/i18n';
-import { formatDateTime } from '../../kernel/dates';
+import { formatDate, formatDateTime } from '../../kernel/dates';
 
 const STATUS_KEYS: Record<ExportStatus, string> = {
   queued: 'exports.status.queued',
@@ -66,7 +66,8 @@ export function ExportHistory({ jobs, loading }: { jobs: readonly ExportJob[]; l
                 </td>
                 <td>
                   {t(job.filters.dateField === 'LAST_ACTIVE' ? 'exports.lastActive' : 'exports.created')}:{' '}
-                  {job.filters.startDate} – {job.filters.endDate ?? t('exports.today')}
+                  {formatDate(job.filters.startDate, locale)} –{' '}
+                  {job.filters.endDate ? formatDate(job.filters.endDate, locale) : t('exports.today')}
                 </td>
                 <td>{number.format(job.rowsWritten)}</td>
                 <td>{job.sizeBytes === null ? '' : megabytes.format(job.sizeBytes / 1_000_000)}</td>

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { useLocation, useSearch } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { CASES_TO_PROCESS_SEARCH_MAX } from '../../../contract/limits';
 import {
   fetchProfessionalSettlements,
@@ -36,18 +36,19 @@ function fetchPage({ q, filters, cursor, limit }: PageRequest): Promise<Professi
   });
 }
 
-/** The sums over every doctor of the list, not only the rows loaded so far. */
+/** The sums over every doctor of the list, not only the rows loaded so far, counted in settlements as the
+ * home card that opens this list counts them. */
 function Totals({ totals }: { totals: ProfessionalSettlements['totals'] }) {
   const { t, locale } = useI18n();
   return (
     <output className="data-table-total" data-testid="settlement-process-totals">
       {t(
-        pluralKey(locale, totals.caseCount, {
+        pluralKey(locale, totals.settlementCount, {
           one: 'finance.process.totals_one',
           other: 'finance.process.totals_other',
         }),
         {
-          cases: totals.caseCount,
+          settlements: totals.settlementCount,
           gross: formatMoney(totals.grossCents, locale),
           fee: formatMoney(totals.feeCents, locale),
           net: formatMoney(totals.netCents, locale),
@@ -111,15 +112,25 @@ export function CasesToProcess() {
         id: 'doctor',
         header: t('finance.columns.doctor'),
         hideable: false,
-        cell: (r) => r.fullName ?? r.professionalName,
+        // A link, not only a row Enter opens: the list then has content the keyboard reaches, which its
+        // scrolling region needs (axe `scrollable-region-focusable`, issue 29 point 11).
+        cell: (r) => <Link href={rowHref(r)}>{r.fullName ?? r.professionalName}</Link>,
       },
       {
         id: 'month',
         header: t('finance.columns.month'),
-        width: '10rem',
+        // "Mês de referência" whole at 1440 px (it was cut to "Mês de referê…").
+        width: '12rem',
         cell: (r) => formatMonth(r.referenceMonth, locale),
       },
-      { id: 'cases', header: t('finance.columns.cases'), width: '6rem', cell: (r) => r.caseCount },
+      // Settlements, not cases: a subscription's settlement has no case, and the doctor's month, the
+      // home card and the totals all count settlements (issue 29 point 7).
+      {
+        id: 'settlements',
+        header: t('finance.columns.settlements'),
+        width: '8rem',
+        cell: (r) => r.settlementCount,
+      },
       {
         id: 'gross',
         header: t('finance.columns.gross'),

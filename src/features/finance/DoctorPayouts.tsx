@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { fetchProfessionalPayouts, sepaKeys } from '../../api/sepa';
 import { useI18n } from '../../i18n/i18n';
+import { formatDate } from '../../kernel/dates';
 import { formatMoney, SETTLEMENT_STATUS_KEYS } from './format';
 import { bankReason, SEPA_STATUS_KEYS } from './sepa-format';
 
@@ -47,7 +48,7 @@ export function DoctorPayouts({ professionalId }: { professionalId: string }) {
         {data.transfers.map((tr) => (
           <li key={tr.endToEndId}>
             <Link href={`/sepa/${tr.sepaFileId}`}>{tr.msgId}</Link> ({t(SEPA_STATUS_KEYS[tr.fileStatus])},{' '}
-            {tr.executionDate}) — {formatMoney(tr.amountCents, locale, data.currency)}
+            {formatDate(tr.executionDate, locale)}) — {formatMoney(tr.amountCents, locale, data.currency)}
             {tr.status === 'REJECTED'
               ? ` — ${t('sepa.transfer.rejected')}: ${bankReason(t, tr.rejection?.reasonCode ?? null, tr.rejection?.reasonText ?? null)}`
               : ''}

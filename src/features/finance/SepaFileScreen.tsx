@@ -58,7 +58,7 @@ export default function SepaFileScreen() {
         <dt>{t('finance.columns.month')}</dt>
         <dd>{formatMonth(f.referenceMonth, locale)}</dd>
         <dt>{t('sepa.columns.executionDate')}</dt>
-        <dd>{f.executionDate}</dd>
+        <dd>{formatDate(f.executionDate, locale)}</dd>
         <dt>{t('sepa.columns.amount')}</dt>
         <dd>{formatMoney(f.amountCents, locale)}</dd>
         <dt>{t('sepa.columns.transfers')}</dt>

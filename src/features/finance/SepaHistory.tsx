@@ -20,7 +20,7 @@ import { FilePicker } from '../../components/FilePicker/FilePicker';
 import { Pill } from '../../components/Pill/Pill';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
-import { formatDateTime } from '../../kernel/dates';
+import { formatDate, formatDateTime } from '../../kernel/dates';
 import { formatMoney, formatMonth, recentMonths } from './format';
 import { bankReason, SEPA_STATUS_KEYS, SEPA_STATUS_TONES } from './sepa-format';
 import { useFormRequest } from './use-form-request';
@@ -57,7 +57,7 @@ export function SepaHistory() {
         id: 'execution',
         header: t('sepa.columns.executionDate'),
         width: '8rem',
-        cell: (f) => f.executionDate,
+        cell: (f) => formatDate(f.executionDate, locale),
       },
       { id: 'transfers', header: t('sepa.columns.transfers'), width: '6rem', cell: (f) => f.transferCount },
       {

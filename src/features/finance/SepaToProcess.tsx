@@ -18,9 +18,16 @@ import {
 import { type DataColumn, DataTable } from '../../components/DataTable/DataTable';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
+import { formatDate } from '../../kernel/dates';
 import { notify } from '../../kernel/toast';
 import { FlowDialog } from './FlowDialog';
-import { formatMoney, formatMonth, MISSING_FIELD_KEYS, recentMonths } from './format';
+import { formatMoney, formatMonth, MISSING_FIELD_KEYS, pluralKey, recentMonths } from './format';
+
+// Counted messages, one key per plural category (issue 29 point 9: never "1 transferências").
+const CREATED = { one: 'sepa.generate.created_one', other: 'sepa.generate.created_other' };
+const DRY_RUN = { one: 'sepa.process.dryRun_one', other: 'sepa.process.dryRun_other' };
+const SUMMARY = { one: 'sepa.generate.summary_one', other: 'sepa.generate.summary_other' };
+
 import { bankReason, EXCLUSION_KEYS } from './sepa-format';
 
 const rowId = (row: SepaDoctorToProcess) => row.professionalId;
@@ -101,6 +108,11 @@ export function SepaToProcess() {
     [t, locale],
   );
 
+  // The dry run names each doctor as the list above does (full name first), not by the short name the
+  // server's plan carries (issue 29 point 9).
+  const listedNames = new Map(
+    (toProcess.data?.items ?? []).map((r) => [r.professionalId, r.fullName ?? r.professionalName]),
+  );
   const request = (professionalIds?: string[]) =>
     actor.send({
       type: 'dryRun.request',
@@ -149,7 +161,7 @@ export function SepaToProcess() {
       {generated && snapshot.hasTag('downloads') ? (
         <section className="sepa-generated" role="status" data-testid="sepa-generated">
           <p>
-            {t('sepa.generate.created', {
+            {t(pluralKey(locale, generated.file.transferCount, CREATED), {
               msgId: generated.file.msgId,
               count: generated.file.transferCount,
               amount: formatMoney(generated.file.amountCents, locale),
@@ -181,7 +193,7 @@ export function SepaToProcess() {
           const ids = rows.filter((r) => r.selectable).map((r) => r.professionalId);
           return (
             <button type="button" onClick={() => request(ids)} data-testid="sepa-dry-run">
-              {t('sepa.process.dryRun', { count: ids.length })}
+              {t(pluralKey(locale, ids.length, DRY_RUN), { count: ids.length })}
             </button>
           );
         }}
@@ -199,10 +211,10 @@ export function SepaToProcess() {
           onCancel={() => actor.send({ type: 'confirm.cancel' })}
         >
           <p data-testid="sepa-dry-run-summary">
-            {t('sepa.generate.summary', {
+            {t(pluralKey(locale, dryRun.transferCount, SUMMARY), {
               count: dryRun.transferCount,
               amount: formatMoney(dryRun.totalCents, locale),
-              date: dryRun.executionDate,
+              date: formatDate(dryRun.executionDate, locale),
             })}
           </p>
           {dryRun.excluded.length > 0 ? (
@@ -211,7 +223,7 @@ export function SepaToProcess() {
               <ul>
                 {dryRun.excluded.map((x) => (
                   <li key={x.professionalId}>
-                    {x.professionalName}: {t(EXCLUSION_KEYS[x.reason])}
+                    {listedNames.get(x.professionalId) ?? x.professionalName}: {t(EXCLUSION_KEYS[x.reason])}
                   </li>
                 ))}
               </ul>

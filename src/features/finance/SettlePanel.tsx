@@ -242,7 +242,12 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
                       />
                     </td>
                     <td>
-                      <code>{item.caseId ? shortId(item.caseId) : '—'}</code>
+                      {item.caseId ? (
+                        <code>{shortId(item.caseId)}</code>
+                      ) : (
+                        // A settlement of a subscription payment has no case: say so, not "—" (issue 29 point 7).
+                        t('finance.process.subscription')
+                      )}
                     </td>
                     <td>{formatMoney(item.grossCents, locale)}</td>
                     <td>{formatMoney(item.feeCents, locale)}</td>

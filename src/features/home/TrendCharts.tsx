@@ -4,7 +4,14 @@ import uPlot from 'uplot';
 import { CASE_STATUSES } from '../../../domain/case-status';
 import type { DashboardTrends } from '../../api/dashboard';
 import { useI18n } from '../../i18n/i18n';
-import { type ChartData, chartSummary, formatPoint, formatValue } from './chart-summaries';
+import {
+  axisWidth,
+  type ChartData,
+  chartSummary,
+  formatAxisValue,
+  formatPoint,
+  formatValue,
+} from './chart-summaries';
 
 // Loaded lazily by the home screen: uPlot and this module never reach the entry chunk.
 
@@ -43,10 +50,17 @@ function Chart({ id, title, data, bars }: { id: string; title: string; data: Cha
           {
             values: (_u, ticks) => ticks.map((i) => (data.axis[i] ? formatPoint(data.axis[i], locale) : '')),
           },
-          { values: (_u, ticks) => ticks.map((v) => formatValue(v, money, locale)), size: 70 },
+          {
+            values: (_u, ticks) => ticks.map((v) => formatAxisValue(v, money, locale)),
+            size: (_u, labels) => axisWidth(labels ?? []),
+          },
         ],
         series: [
-          { value: (_u, i) => (i == null || !data.axis[i] ? '—' : formatPoint(data.axis[i], locale)) },
+          {
+            // Named, or uPlot's legend says "Value" in every language.
+            label: data.pointLabel,
+            value: (_u, i) => (i == null || !data.axis[i] ? '—' : formatPoint(data.axis[i], locale)),
+          },
           ...data.series.map((s, i) => ({
             label: s.label,
             stroke: COLOURS[i % COLOURS.length],
@@ -85,6 +99,7 @@ export default function TrendCharts({ trends }: { trends: DashboardTrends }) {
   const charts = useMemo(() => {
     const cases: ChartData = {
       axis: trends.casesPerDay.days,
+      pointLabel: t('home.charts.day'),
       series: trends.casesPerDay.byStatus
         .filter((s) => s.counts.some((n) => n > 0))
         .sort((a, b) => CASE_STATUSES.indexOf(a.status) - CASE_STATUSES.indexOf(b.status))
@@ -92,6 +107,7 @@ export default function TrendCharts({ trends }: { trends: DashboardTrends }) {
     };
     const revenue: ChartData = {
       axis: trends.revenuePerMonth.months,
+      pointLabel: t('home.charts.month'),
       series: [
         { label: t('home.charts.fee'), values: trends.revenuePerMonth.feeCents, money: true },
         { label: t('home.charts.net'), values: trends.revenuePerMonth.netCents, money: true },
@@ -99,10 +115,12 @@ export default function TrendCharts({ trends }: { trends: DashboardTrends }) {
     };
     const payouts: ChartData = {
       axis: trends.payoutsPerMonth.months,
+      pointLabel: t('home.charts.month'),
       series: [{ label: t('home.charts.paidOut'), values: trends.payoutsPerMonth.amountCents, money: true }],
     };
     const signups: ChartData = {
       axis: trends.signupsPerWeek.weeks,
+      pointLabel: t('home.charts.week'),
       series: [
         { label: t('home.charts.customers'), values: trends.signupsPerWeek.customers },
         { label: t('home.charts.professionals'), values: trends.signupsPerWeek.professionals },

@@ -11,6 +11,8 @@ export interface ChartSeries {
 export interface ChartData {
   /** `YYYY-MM-DD` days or Mondays, or `YYYY-MM` months. */
   axis: readonly string[];
+  /** What one point of the axis is ("Day", "Week", "Month"), translated: the legend's first entry. */
+  pointLabel: string;
   series: readonly ChartSeries[];
 }
 
@@ -31,6 +33,27 @@ export function formatValue(value: number, money: boolean | undefined, locale: s
     ? new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(value / 100)
     : new Intl.NumberFormat(locale).format(value);
 }
+
+/**
+ * A value axis's tick: money in whole euros, compact from a thousand ("12 mil €", "€12K"), so a label
+ * is never wider than the axis and never cut to "000,00 €" (issue 29 point 9).
+ */
+export function formatAxisValue(value: number, money: boolean | undefined, locale: string): string {
+  return new Intl.NumberFormat(locale, {
+    ...(money ? { style: 'currency', currency: 'EUR' } : {}),
+    notation: 'compact',
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 1,
+  }).format(money ? value / 100 : value);
+}
+
+/** Pixels per character of an axis label (12 px sans-serif, digits the widest) and the tick's margin. */
+const AXIS_CHAR_PX = 8;
+const AXIS_MARGIN_PX = 18;
+
+/** The value axis's width: its widest label, whole. */
+export const axisWidth = (labels: readonly string[]): number =>
+  Math.max(1, ...labels.map((label) => label.length)) * AXIS_CHAR_PX + AXIS_MARGIN_PX;
 
 /**
  * What a chart shows, in one or two sentences for screen readers: the period, each series' total and

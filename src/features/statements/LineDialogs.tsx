@@ -10,6 +10,7 @@ import {
   statementKeys,
 } from '../../api/statements';
 import { useI18n } from '../../i18n/i18n';
+import { AuditChanges } from '../../kernel/audit-changes';
 import { formatDate, formatDateTime } from '../../kernel/dates';
 import { LineDialog } from './LineDialog';
 
@@ -169,10 +170,7 @@ function HistoryDialog({ line, onClose }: { line: StatementLineRow; onClose(): v
             {formatDateTime(item.createdAt, locale)} · {item.actor?.name ?? t('statements.dialog.system')} ·{' '}
             {t(`statements.history.${item.action}`)}
             {item.before || item.after ? (
-              <code>
-                {' '}
-                {JSON.stringify(item.before)} → {JSON.stringify(item.after)}
-              </code>
+              <AuditChanges before={item.before} after={item.after} entityType="statement_line" />
             ) : null}
           </li>
         ))}

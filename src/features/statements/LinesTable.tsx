@@ -22,17 +22,19 @@ import {
 } from '../../api/statements';
 import { FilterBar } from '../../components/DataTable/FilterBar';
 import { type DataFilter, filterUrlKeys } from '../../components/DataTable/filters';
-import { TABLE_KEYS, tableKeyAction } from '../../components/DataTable/keyboard';
+import { TABLE_KEYS, type TableKeyAction, tableKeyAction } from '../../components/DataTable/keyboard';
 import { useTableUrlState } from '../../components/DataTable/use-table-url-state';
 import type { MenuHandle } from '../../components/Menu/Menu';
 import { Pill, type Tone } from '../../components/Pill/Pill';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { type Translate, useI18n } from '../../i18n/i18n';
 import { formatDate } from '../../kernel/dates';
+import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
 import { helpLines, keyAction } from '../../kernel/key-table';
 import { useScreenKeys } from '../../kernel/screen-keys';
 import { type LineDialogState, LineDialogs, scorePoints } from './LineDialogs';
-import { RECONCILE_KEYS } from './reconcile-keys';
+import { pluralKey } from './plural';
+import { RECONCILE_KEYS, type ReconcileKeyAction } from './reconcile-keys';
 
 const ROW_HEIGHT = 32;
 const PAGE = 500;
@@ -51,9 +53,6 @@ export const STATUS_TONES: Record<StatementLineRow['status'], Tone> = {
   DISCREPANCY: 'danger',
   IGNORED: 'neutral',
 };
-
-const isInsideModal = (target: EventTarget | null) =>
-  target instanceof Element && target.closest('[aria-modal="true"], [cmdk-root]') !== null;
 
 /** Each reason's text, in the order shown. */
 const SKIP_REASONS: readonly [keyof BulkSkipped, string][] = [
@@ -203,64 +202,60 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
   const act = (action: LineAction) => actor.send({ type: 'act', action });
   const current = rows[active];
 
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || isInsideModal(event.target)) return;
-      const inTable = event.target === document.body || rootRef.current?.contains(event.target as Node);
-      if (!inTable) return;
-      const reconcile = keyAction(RECONCILE_KEYS, event);
-      const move = reconcile ? null : tableKeyAction(event);
-      if (!reconcile && !move) return;
-      event.preventDefault();
-      if (move) {
-        if (move.type === 'move') {
-          const next =
-            rows.length === 0
-              ? -1
-              : active < 0
-                ? 0
-                : Math.min(rows.length - 1, Math.max(0, active + move.by));
-          setActive(next);
-          if (next >= 0) virtualizer.scrollToIndex(next);
-        } else if (move.type === 'select' && current) {
-          actor.send({ type: 'select.toggle', id: current.id });
-          setAnchor(active);
-        } else if (move.type === 'extend' && current) {
-          const from = Math.min(anchor ?? active, active);
-          const to = Math.max(anchor ?? active, active);
-          actor.send({ type: 'select.add', ids: rows.slice(from, to + 1).map((r) => r.id) });
-        } else if (move.type === 'clear') actor.send({ type: 'select.clear' });
-        else if (move.type === 'openFilters') filterMenu.current?.open();
-        else if (move.type === 'focusSearch')
-          rootRef.current?.querySelector<HTMLElement>('.filter-bar-button')?.focus();
-        return;
-      }
-      if (!reconcile) return;
-      if (reconcile.type === 'acceptSelected')
-        return actor.send({ type: 'bulkAccept', idempotencyKey: crypto.randomUUID() });
-      if (reconcile.type === 'undo') return actor.send({ type: 'undo' });
-      if (!current) return;
-      switch (reconcile.type) {
-        case 'accept':
-          if (current.suggestion) act({ kind: 'accept', lineId: current.id });
-          return;
-        case 'unmatch':
-          return act({ kind: 'unmatch', lineId: current.id });
-        case 'candidate':
-          return setDialog({ kind: 'match', line: current, nth: reconcile.nth });
-        case 'picker':
-          return setDialog({ kind: 'match', line: current, nth: null });
-        case 'ignore':
-          return setDialog({ kind: 'ignore', line: current });
-        case 'note':
-          return setDialog({ kind: 'note', line: current });
-        case 'history':
-          return setDialog({ kind: 'history', line: current });
-      }
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
+  // Through the one dispatcher (decision 0127): never in a field, under a modal or the palette, or as
+  // a chord's second key (a `g u` chord must not unmatch the active line).
+  useScreenKeyHandler((event) => {
+    const inTable = event.target === document.body || rootRef.current?.contains(event.target as Node);
+    if (!inTable) return false;
+    const reconcile = keyAction(RECONCILE_KEYS, event);
+    const move = reconcile ? null : tableKeyAction(event);
+    if (reconcile) runReconcileKey(reconcile);
+    else if (move) runTableKey(move);
+    return reconcile !== null || move !== null;
   });
+
+  function runTableKey(move: TableKeyAction) {
+    if (move.type === 'move') {
+      const next =
+        rows.length === 0 ? -1 : active < 0 ? 0 : Math.min(rows.length - 1, Math.max(0, active + move.by));
+      setActive(next);
+      if (next >= 0) virtualizer.scrollToIndex(next);
+    } else if (move.type === 'select' && current) {
+      actor.send({ type: 'select.toggle', id: current.id });
+      setAnchor(active);
+    } else if (move.type === 'extend' && current) {
+      const from = Math.min(anchor ?? active, active);
+      const to = Math.max(anchor ?? active, active);
+      actor.send({ type: 'select.add', ids: rows.slice(from, to + 1).map((r) => r.id) });
+    } else if (move.type === 'clear') actor.send({ type: 'select.clear' });
+    else if (move.type === 'openFilters') filterMenu.current?.open();
+    else if (move.type === 'focusSearch')
+      rootRef.current?.querySelector<HTMLElement>('.filter-bar-button')?.focus();
+  }
+
+  function runReconcileKey(reconcile: ReconcileKeyAction) {
+    if (reconcile.type === 'acceptSelected')
+      return actor.send({ type: 'bulkAccept', idempotencyKey: crypto.randomUUID() });
+    if (reconcile.type === 'undo') return actor.send({ type: 'undo' });
+    if (!current) return;
+    switch (reconcile.type) {
+      case 'accept':
+        if (current.suggestion) act({ kind: 'accept', lineId: current.id });
+        return;
+      case 'unmatch':
+        return act({ kind: 'unmatch', lineId: current.id });
+      case 'candidate':
+        return setDialog({ kind: 'match', line: current, nth: reconcile.nth });
+      case 'picker':
+        return setDialog({ kind: 'match', line: current, nth: null });
+      case 'ignore':
+        return setDialog({ kind: 'ignore', line: current });
+      case 'note':
+        return setDialog({ kind: 'note', line: current });
+      case 'history':
+        return setDialog({ kind: 'history', line: current });
+    }
+  }
 
   const side = (
     value: { amountCents: number; date: string | null } | null,
@@ -297,7 +292,17 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
         </output>
       </div>
       <div className="data-table-bulk" aria-live="polite" data-testid="statement-lines-status">
-        {selected.size > 0 ? <span>{t('statements.lines.selected', { count: selected.size })}</span> : null}
+        {selected.size > 0 ? (
+          <span>
+            {t(
+              pluralKey(locale, selected.size, {
+                one: 'statements.lines.selected.one',
+                other: 'statements.lines.selected.other',
+              }),
+              { count: selected.size },
+            )}
+          </span>
+        ) : null}
         {busy ? <span>{t('statements.lines.working')}</span> : null}
         {machine.context.bulk ? <span>{bulkOutcome(t, machine.context.bulk)}</span> : null}
         {machine.context.error ? (

@@ -180,6 +180,29 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     ).toBe(0);
   });
 
+  it('the table’s keys go through the one dispatcher: under an open dialog, focus lost to the page, u unmatches nothing', async () => {
+    const user = userEvent.setup();
+    const payout = await insertPayout(world.db, 7_654, '2026-03-10');
+    const { lineIds } = await openStatement([
+      { amountCents: 7_654, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
+    ]);
+    await goTo(user, 1);
+    await user.keyboard('1');
+    await waitForStatus(1, 'MATCHED');
+    await user.keyboard('n');
+    const note = await screen.findByRole('dialog', { name: fill(text.dialog.noteTitle, { line: 1 }) });
+    (document.activeElement as HTMLElement | null)?.blur();
+    expect(document.activeElement).toBe(document.body);
+    await user.keyboard('u');
+    expect(note.isConnected).toBe(true);
+    // An unmatch, had one been sent, answers within this time in the other tests.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await user.keyboard('{Escape}');
+    expect((await lineRow(lineIds[0]!)).status).toBe('MATCHED');
+    expect(await matchedPayouts(lineIds[0]!)).toEqual([payout]);
+    expect(statusOf(1)).toBe('MATCHED');
+  });
+
   it('1 on a candidate of another amount opens the picker with it ticked and asks for the note', async () => {
     const user = userEvent.setup();
     const payout = await insertPayout(world.db, 7_100, '2026-06-15');
@@ -332,9 +355,11 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     // The import first, then each recorded action, by the admin, with what it changed.
     expect(entries).toHaveLength(1 + recorded.rows.length);
     expect(entries[1]?.textContent).toContain(`admin · ${text.history.IGNORED}`);
-    expect(entries[1]?.textContent).toContain('"IGNORED"');
+    // Values as people read them (issue 29 point 8): the status translated, no JSON.
+    expect(entries[1]?.textContent).toContain(`${text.status.UNMATCHED} → ${text.status.IGNORED}`);
     expect(entries[2]?.textContent).toContain(`admin · ${text.history.NOTE}`);
     expect(entries[2]?.textContent).toContain('Cartão 1234');
+    for (const entry of entries) expect(entry.textContent).not.toMatch(/[{}"]|IGNORED|UNMATCHED/);
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
   });
@@ -354,7 +379,7 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     await user.keyboard('x');
     await user.keyboard('jj{Shift>}X{/Shift}');
     const status = screen.getByTestId('statement-lines-status');
-    expect(status.textContent).toContain(fill(text.lines.selected, { count: 3 }));
+    expect(status.textContent).toContain(fill(text.lines.selected.other, { count: 3 }));
     expect([1, 2, 3, 4].map((line) => rowAt(line)?.getAttribute('aria-selected'))).toEqual([
       'true',
       'true',
@@ -379,7 +404,7 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     expect(recorded.rows.map((r) => r.status)).toEqual(['MATCHED', 'MATCHED', 'SUGGESTED', 'SUGGESTED']);
     const bulk = await world.db.query(`SELECT 1 FROM statement_actions WHERE kind = 'BULK_ACCEPT'`);
     expect(bulk.rows.length).toBe(1);
-    expect(status.textContent).not.toContain(fill(text.lines.selected, { count: 3 }));
+    expect(status.textContent).not.toContain(fill(text.lines.selected.other, { count: 3 }));
   });
 
   it('z undoes the last action, then the one before: a note, an ignore, a match picked with m', async () => {

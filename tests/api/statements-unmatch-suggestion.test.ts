@@ -26,7 +26,7 @@ describe.each(testDatabaseKinds())('unmatch keeps the suggestion, on $name', (ki
 
   it('a suggestion accepted then unmatched is suggested again, and accepting it again matches it', async () => {
     const payout = await insertPayout(world.db, 3_171);
-    const { lineIds } = await importStatement(world.db, world.adminId, [
+    const { lineIds } = await importStatement(world, [
       { amountCents: 3_171, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
     ]);
     const lineId = lineIds[0]!;
@@ -48,7 +48,7 @@ describe.each(testDatabaseKinds())('unmatch keeps the suggestion, on $name', (ki
 
   it('a match the admin picked goes back to unmatched', async () => {
     const payout = await insertPayout(world.db, 2_222);
-    const { lineIds } = await importStatement(world.db, world.adminId, [
+    const { lineIds } = await importStatement(world, [
       { amountCents: 2_222, counterpartyName: 'Outra', description: 'DIVERSOS' },
     ]);
     const lineId = lineIds[0]!;

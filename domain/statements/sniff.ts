@@ -53,8 +53,23 @@ const CONTROL_CHARACTER = /[\x00-\x08\x0b\x0c\x0e-\x1f]/;
  */
 const CONTROL_CHARACTER_REFERENCE = /&#(?:0*(?:[0-8]|1[124-9]|2\d|3[01])|x0*(?:[0-8bcef]|1[\da-f]));/i;
 
-/** The first forbidden control character of a statement's text: its 1-based line, or null when none. */
-export function controlCharacterLine(text: string, options: { xml: boolean }): number | null {
+/**
+ * SWIFT's framing of an MT940 message, which banks leave in exported files (mBank: SOH before `:20:`, ETX
+ * after the closing `-`): SOH at the start of a line, ETX at its end, and a DOS end-of-file SUB at the very
+ * end. The parser reads around them; they are not text a line carries.
+ */
+const SWIFT_FRAMING = /^\x01|\x03(?=\r?$)|\x1a(?=\s*$(?![\s\S]))/gm;
+
+/**
+ * The first forbidden control character of a statement's text: its 1-based line, or null when none. An
+ * MT940's SWIFT framing characters are allowed where SWIFT puts them (`mt940: true`), nowhere else.
+ */
+export function controlCharacterLine(
+  text: string,
+  options: { xml: boolean; mt940?: boolean },
+): number | null {
+  // Replaced by a space, not removed: offsets, and so line numbers, stay the same.
+  if (options.mt940) text = text.replace(SWIFT_FRAMING, ' ');
   const raw = CONTROL_CHARACTER.exec(text)?.index;
   const referenced = options.xml ? CONTROL_CHARACTER_REFERENCE.exec(text)?.index : undefined;
   const first = Math.min(raw ?? Number.POSITIVE_INFINITY, referenced ?? Number.POSITIVE_INFINITY);

@@ -39,7 +39,8 @@ export function readStatementUpload(bytes: Uint8Array, mapping: CsvMapping | und
   const decoded = decodeBytes(bytes);
   const text = decoded.text.replace(/^\uFEFF/, '');
   if (text.trim() === '') return { refused: { code: 'STATEMENT_EMPTY' } };
-  const line = controlCharacterLine(text, { xml: detectFormat(text) === 'camt053' });
+  const format = detectFormat(text);
+  const line = controlCharacterLine(text, { xml: format === 'camt053', mt940: format === 'mt940' });
   if (line !== null) return { refused: { code: 'STATEMENT_CONTROL_CHARACTERS', extra: { line } } };
   const parsed: ParseResult = { ...parseStatement(text, { mapping }), encoding: decoded.encoding };
   const currency = foreignCurrency(parsed);

@@ -101,4 +101,15 @@ describe('a statement upload sniffed from its bytes (decision 0122)', () => {
     expect(controlCharacterLine('x;"&#0;";1,00', { xml: false })).toBeNull();
     expect(controlCharacterLine('line 1\nline 2 &#0;\n', { xml: true })).toBe(2);
   });
+
+  it("allows an MT940's SWIFT framing where SWIFT puts it (mBank's SOH … ETX), and only there", () => {
+    const framed = '\u0001:20:MT940\r\n:25:PL12\r\n:62F:C170119PLN0,43\r\n-\u0003\r\n';
+    expect(controlCharacterLine(framed, { xml: false, mt940: true })).toBeNull();
+    expect(controlCharacterLine(`${framed}\u001a`, { xml: false, mt940: true })).toBeNull();
+    // The same characters anywhere else, or in another format, are refused with their line.
+    expect(controlCharacterLine(framed, { xml: false })).toBe(1);
+    expect(controlCharacterLine(':20:A\n:86:PAGA\u0003MENTO\n', { xml: false, mt940: true })).toBe(2);
+    expect(controlCharacterLine(':20:A\n\u001a:86:X\n', { xml: false, mt940: true })).toBe(2);
+    expect(controlCharacterLine(':20:A\n:86:B\u0000C\n', { xml: false, mt940: true })).toBe(2);
+  });
 });

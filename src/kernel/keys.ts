@@ -4,12 +4,29 @@ export const G_WINDOW_MS = 1000;
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
-  return ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+  if (target instanceof HTMLInputElement) return !NOT_TYPED_INTO.has(target.type);
+  return ['TEXTAREA', 'SELECT'].includes(target.tagName);
 }
+
+/**
+ * Inputs nobody types letters into: a focused file picker or checkbox must not swallow a screen's keys
+ * (on `/statements` the import's file picker keeps the focus after an import, and `j` went nowhere).
+ */
+const NOT_TYPED_INTO = new Set([
+  'file',
+  'checkbox',
+  'radio',
+  'button',
+  'submit',
+  'reset',
+  'image',
+  'range',
+  'color',
+]);
 
 /** Elements that Enter and Space activate themselves (a button's click, a link, a menu item, a chip). */
 const ACTIVATABLE =
-  'a[href], button, summary, [role="button"], [role="menuitem"], [role="menuitemcheckbox"], [role="menuitemradio"], [role="option"], [role="tab"], [role="checkbox"], [role="switch"], [role="radio"]';
+  'a[href], button, summary, input:is([type="checkbox"], [type="radio"], [type="file"], [type="button"], [type="submit"], [type="reset"]), [role="button"], [role="menuitem"], [role="menuitemcheckbox"], [role="menuitemradio"], [role="option"], [role="tab"], [role="checkbox"], [role="switch"], [role="radio"]';
 
 /**
  * Enter or Space on a control is that control's (issue 29): a screen's key for the same letter (a

@@ -10,6 +10,7 @@ import {
   keyLayer,
   useScreenKeyHandler,
 } from '../../../src/kernel/key-dispatcher';
+import { isControlActivation } from '../../../src/kernel/keys';
 
 afterEach(cleanup);
 
@@ -44,6 +45,21 @@ describe('keyLayer: modal > palette > chord in progress > screen (then global)',
     const idle: KeyState = { modalOpen: false, paletteOpen: false, chordPending: false };
     expect(keyLayer(idle, key({ key: 'u' }, input))).toBeNull();
     expect(keyLayer({ ...idle, chordPending: true }, key({ key: 'u' }, input))).toBe('chord');
+  });
+
+  it('a focused file picker, checkbox or button is not a field: screen keys reach the screen; Space stays theirs', () => {
+    const idle: KeyState = { modalOpen: false, paletteOpen: false, chordPending: false };
+    for (const type of ['file', 'checkbox', 'radio', 'submit']) {
+      const input = document.createElement('input');
+      input.type = type;
+      expect(keyLayer(idle, key({ key: 'j' }, input)), type).toBe('screen');
+      expect(isControlActivation(key({ key: ' ' }, input)), type).toBe(true);
+    }
+    for (const type of ['text', 'search', 'email', 'number', 'date']) {
+      const input = document.createElement('input');
+      input.type = type;
+      expect(keyLayer(idle, key({ key: 'j' }, input)), type).toBeNull();
+    }
   });
 
   it('Shift alone does not end a chord (the `?` after `g`), Ctrl+K is the palette’s even in a field', () => {

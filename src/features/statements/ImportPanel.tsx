@@ -58,10 +58,13 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
   const [noting, setNoting] = useState(false);
   const panel = useRef<HTMLElement>(null);
 
-  // Focus is never lost: when what had it left the screen (the control that moved the flow on), it goes
-  // to the one control the new state is about (`data-focus-home`).
+  // Focus is never lost: when what had it in this panel left the screen (the control that moved the flow
+  // on), it goes to the one control the new state is about (`data-focus-home`). Only when the panel had
+  // it: on opening the screen, the page is the lines table's, whose keys (`j`, `k`, …) must work at once.
+  const hadFocus = useRef(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: each new state is the moment to look
   useEffect(() => {
+    if (!hadFocus.current) return;
     const focused = document.activeElement;
     if (focused && focused !== document.body && focused.isConnected) return;
     panel.current?.querySelector<HTMLElement>('[data-focus-home]')?.focus();
@@ -87,6 +90,9 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
   return (
     <section
       ref={panel}
+      onFocus={() => {
+        hadFocus.current = true;
+      }}
       className="statement-import"
       aria-labelledby="statement-import-title"
       data-state={state}

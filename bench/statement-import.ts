@@ -122,25 +122,33 @@ async function main() {
         peak = Math.max(peak, rssOf(server.pid));
       }, 10);
       const started = performance.now();
-      const response = await fetch(`${server.url}/v2/admin/statements/imports?${query}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
-        body: new Uint8Array(bytes),
-      });
-      if (response.status !== 202)
-        throw new Error(`upload answered ${response.status}: ${await response.text()}`);
-      const accepted = performance.now() - started;
-      let job = ((await response.json()) as { job: StatementImportJob }).job;
-      while (job.status === 'RUNNING') {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        job = (await (
-          await fetch(`${server.url}/v2/admin/statements/imports/${job.id}`, {
-            headers: { authorization: `Bearer ${token}` },
-          })
-        ).json()) as StatementImportJob;
+      let accepted: number;
+      let total: number;
+      let job: StatementImportJob;
+      // stopped however the run ends: left running after a failed run, it reads the stopped server's
+      // /proc entry and throws from the timer, hiding the run's own error
+      try {
+        const response = await fetch(`${server.url}/v2/admin/statements/imports?${query}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+          body: new Uint8Array(bytes),
+        });
+        if (response.status !== 202)
+          throw new Error(`upload answered ${response.status}: ${await response.text()}`);
+        accepted = performance.now() - started;
+        job = ((await response.json()) as { job: StatementImportJob }).job;
+        while (job.status === 'RUNNING') {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          job = (await (
+            await fetch(`${server.url}/v2/admin/statements/imports/${job.id}`, {
+              headers: { authorization: `Bearer ${token}` },
+            })
+          ).json()) as StatementImportJob;
+        }
+        total = performance.now() - started;
+      } finally {
+        clearInterval(sampler);
       }
-      const total = performance.now() - started;
-      clearInterval(sampler);
       if (job.status !== 'DONE') throw new Error(`import ${job.status}: ${job.errorCode}`);
       const r = job.result!;
       const line = `| ${run + 1} | ${entries.length.toLocaleString('en-GB')} | ${(bytes.byteLength / MiB).toFixed(1)} MiB | ${accepted.toFixed(0)} ms | **${(total / 1000).toFixed(2)} s** | ${r.newLines} / ${r.matched} / ${r.suggested} / ${r.unmatched} | ${(before / MiB).toFixed(0)} → ${(peak / MiB).toFixed(0)} MiB (+${((peak - before) / MiB).toFixed(0)}) | ${load} | ${loopMs} ms |`;

@@ -190,7 +190,9 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     await user.keyboard('1');
     await waitForStatus(1, 'MATCHED');
     await user.keyboard('n');
-    const note = await screen.findByRole('dialog', { name: fill(text.dialog.noteTitle, { line: 1 }) });
+    const note = await screen.findByRole('dialog', {
+      name: fill(text.dialog.noteTitle, { line: lineNumberOf(1) }),
+    });
     (document.activeElement as HTMLElement | null)?.blur();
     expect(document.activeElement).toBe(document.body);
     await user.keyboard('u');

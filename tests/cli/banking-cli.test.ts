@@ -63,12 +63,24 @@ describe('banking CLI', () => {
       'entries',
       'errors',
       'format',
+      'skipped',
+      'statements',
     ]);
     expect(out.format).toBe('camt053');
     expect(out.accountIban).toBe('PT50003500010001234567805');
     expect(out.encoding).toBe('utf-8');
     expect(out.entries).toHaveLength(6);
     expect(out.balance).toEqual({ opening: 2000000, closing: 1849805, consistent: true });
+    // One statement of one account, its six entries and its balances; nothing pending.
+    expect(out.statements).toMatchObject([
+      {
+        accountIban: 'PT50003500010001234567805',
+        firstEntry: 0,
+        entryCount: 6,
+        balance: { opening: 2000000, closing: 1849805, consistent: true },
+      },
+    ]);
+    expect(out.skipped).toEqual([]);
   });
 
   it('statement parse takes --format and --mapping, and fails clearly', async () => {

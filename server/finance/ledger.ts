@@ -14,7 +14,7 @@ import { HAS_LIVE_LINK, storedStatus } from './settlement-status-sql';
 import { PAYABLE_SQL } from './settlements';
 
 /*
- * The ledger: the one server module that writes `settlements.status` (docs/decisions/0133). Every
+ * The ledger: the one server module that writes a settlement's stored status (docs/decisions/0133). Every
  * move is named by its event in `domain/settlement-status.ts`, which says where it leads; each
  * function here makes one kind of move with its audit row in the caller's transaction.
  * `tests/unit/server/ledger.test.ts` fails on SQL writing the column anywhere else in server/ (the

@@ -36,7 +36,7 @@ export const isSecondLiveLink = (error: unknown): boolean => {
 /** The status the API answers for `s` joined by LIVE_LINK_JOIN. */
 export const SHOWN_STATUS = `CASE WHEN s.status = 'SETTLED' AND lv.settlement_id IS NOT NULL THEN 'PENDING_TRANSFER' ELSE s.status END`;
 
-/** What is written in `settlements.status` for a settlement shown in `status`. */
+/** What a settlement's stored status column holds for a settlement shown in `status`. */
 export const storedStatus = (status: SettlementStatus): Exclude<SettlementStatus, 'PENDING_TRANSFER'> =>
   status === 'PENDING_TRANSFER' ? 'SETTLED' : status;
 

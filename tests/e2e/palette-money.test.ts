@@ -45,7 +45,10 @@ describe.skipIf(!hasChromium)('the palette reaches the money, in Chromium', () =
       .waitFor();
     await page.keyboard.press('Enter');
     await page.waitForURL(`${suite.server.url}/sepa/${file.id}`);
-    await page.getByRole('heading', { name: new RegExp(escapeRegExp(file.msg_id)) }).waitFor();
+    const heading = page.getByRole('heading', { name: new RegExp(escapeRegExp(file.msg_id)) });
+    await heading.waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/sepa/${file.id}`);
+    expect(await heading.textContent()).toContain(file.msg_id);
   });
 
   it('opens a statement line from its amount typed with a comma: its file narrowed to the line', async () => {

@@ -31,7 +31,7 @@ describe('createApp in process', () => {
     expect(format(...logged.mock.calls[0]!)).toContain('10.0.0.7');
   });
 
-  it('logs a failed statement by method, path, code and message, never its SQL or parameters', async () => {
+  it('logs a failed statement by method, path and SQLSTATE, never its SQL, parameters or message', async () => {
     // What both drivers attach to a database error: the statement and the values bound to it.
     const failure = Object.assign(new Error('invalid input syntax for type timestamp with time zone'), {
       code: '22007',
@@ -46,7 +46,9 @@ describe('createApp in process', () => {
     const log = logged.mock.calls.map((call) => format(...call)).join('\n');
     expect(log).toContain('GET /v2/health');
     expect(log).toContain('22007');
-    expect(log).toContain('invalid input syntax');
+    // PostgreSQL's messages quote the values they refuse (`invalid input syntax for type …: "…"`): not
+    // logged either (decision 0122).
+    expect(log).not.toContain('invalid input syntax');
     expect(log).not.toContain('joana.private');
     expect(log).not.toContain('SELECT');
   });

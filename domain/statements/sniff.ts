@@ -58,6 +58,7 @@ const CONTROL_CHARACTER_REFERENCE = /&#(?:0*(?:[0-8]|1[124-9]|2\d|3[01])|x0*(?:[
  * after the closing `-`): SOH at the start of a line, ETX at its end, and a DOS end-of-file SUB at the very
  * end. The parser reads around them; they are not text a line carries.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: SWIFT's framing characters are what it finds.
 const SWIFT_FRAMING = /^\x01|\x03(?=\r?$)|\x1a(?=\s*$(?![\s\S]))/gm;
 
 /**

@@ -2,7 +2,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import { MAX_FILE_BYTES } from '../contract/limits';
 import { checkIban } from '../domain/iban';
 import type { CsvMapping } from '../domain/statements/csv';
-import type { BalanceCheck, StatementFormat } from '../domain/statements/types';
+import type { StatementFormat, StatementInfo } from '../domain/statements/types';
 import { errorCodeOf } from './session';
 
 /** The longest note an "import anyway" carries (the server's `mismatchNote`: 1–500 characters). */
@@ -14,22 +14,13 @@ export interface ChosenFile {
   readonly size: number;
 }
 
-/** One statement of the file (one account and period), as the preview read it. */
-export interface PreviewStatement {
-  /** Null when the file names no account: the admin gives it before anything is asked of the server. */
-  accountIban: string | null;
-  currency: string | null;
-  statementId: string | null;
-  sequence: string | null;
-  periodStart: string | null;
-  periodEnd: string | null;
-  balance: BalanceCheck | null;
-  /** The signed sum of its entries, in cents. */
-  totalCents: number;
-  /** Its entries (and their keys) are the preview's `[firstEntry, firstEntry + entryCount)`. */
-  firstEntry: number;
-  entryCount: number;
-}
+/**
+ * One statement of the file (one account and period), as the preview read it: the parser's statement
+ * (its `accountIban` null when the file names none — the admin gives it before the server is asked
+ * anything; its entries and their keys the preview's `[firstEntry, firstEntry + entryCount)`) and the signed
+ * sum of its entries, in cents.
+ */
+export type PreviewStatement = StatementInfo & { totalCents: number };
 
 /** A statement whose balances do not add up: importing it is the admin's decision, with a note. */
 export const balanceMismatch = (statement: PreviewStatement) =>

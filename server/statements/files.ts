@@ -1,9 +1,10 @@
 import type { BankStatement, StatementFileRow } from '../../contract/reconciliation';
-import { continuityOf, type StatementIdentity } from '../../domain/statements/statement-identity';
+import { continuityOf } from '../../domain/statements/statement-identity';
 import type { Database, Queryable } from '../db/client';
 import { exactPage, type KeysetQuery, SqlParams } from '../db/list';
 import { type Actor, mutation } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
+import { centsOf, type IdentityRow, identityColumns, identityOf } from './statement-rows';
 
 /**
  * A file with its balance check and its progress (MATCHED or IGNORED of all): the counts are the sums of
@@ -42,11 +43,9 @@ interface FileRow {
   sum_cents: string;
 }
 
-const cents = (value: string | number | null) => (value === null ? null : Number(value));
-
 function toFileRow(row: FileRow, statements: readonly BankStatement[]): StatementFileRow {
-  const opening = cents(row.opening_balance_cents);
-  const closing = cents(row.closing_balance_cents);
+  const opening = centsOf(row.opening_balance_cents);
+  const closing = centsOf(row.closing_balance_cents);
   return {
     id: row.id,
     fileName: row.file_name,
@@ -68,20 +67,9 @@ function toFileRow(row: FileRow, statements: readonly BankStatement[]): Statemen
   };
 }
 
-const STATEMENT_COLUMNS = `bank_statement_id, sequence, period_start::text AS period_start,
-  period_end::text AS period_end, opening_balance_cents, closing_balance_cents`;
 /** The order an account's statements follow each other in: by period, then by the bank's sequence. */
 const STATEMENT_ORDER = (b: string) =>
   `${b}.period_start, ${b}.period_end, lpad(coalesce(${b}.sequence, ''), 40, '0'), ${b}.id`;
-
-interface IdentityRow {
-  bank_statement_id: string | null;
-  sequence: string | null;
-  period_start: string;
-  period_end: string;
-  opening_balance_cents: string | number | null;
-  closing_balance_cents: string | number | null;
-}
 
 interface StatementRow extends IdentityRow {
   statement_file_id: string;
@@ -97,16 +85,6 @@ interface StatementRow extends IdentityRow {
   previous: IdentityRow | null;
 }
 
-const identityOf = (account: string, row: IdentityRow): StatementIdentity => ({
-  accountIban: account,
-  statementId: row.bank_statement_id,
-  sequence: row.sequence,
-  periodStart: row.period_start,
-  periodEnd: row.period_end,
-  openingBalanceCents: cents(row.opening_balance_cents),
-  closingBalanceCents: cents(row.closing_balance_cents),
-});
-
 /**
  * The statements of these files, each with its continuity: judged against its account's previous
  * statement (by period, then sequence), found through the (account, period) index — one row per listed
@@ -118,9 +96,9 @@ async function statementsOf(
 ): Promise<Map<string, BankStatement[]>> {
   const { rows } = await db.query<StatementRow>(
     `SELECT b.statement_file_id, b.id, b.account_iban, b.currency, b.balance_consistent, b.mismatch_note,
-            b.entry_count, b.line_count, b.duplicates_skipped, b.pending_skipped, ${STATEMENT_COLUMNS},
+            b.entry_count, b.line_count, b.duplicates_skipped, b.pending_skipped, ${identityColumns('b')},
             (SELECT to_jsonb(p) FROM (
-               SELECT ${STATEMENT_COLUMNS} FROM bank_statements p
+               SELECT ${identityColumns('p')} FROM bank_statements p
                 WHERE p.account_iban = b.account_iban AND (${STATEMENT_ORDER('p')}) < (${STATEMENT_ORDER('b')})
                 ORDER BY p.period_start DESC, p.period_end DESC, lpad(coalesce(p.sequence, ''), 40, '0') DESC, p.id DESC
                 LIMIT 1) p) AS previous
@@ -134,17 +112,13 @@ async function statementsOf(
     const account = row.account_iban ?? '';
     const previous =
       row.account_iban === null || row.previous === null ? null : identityOf(account, row.previous);
-    const { continuity, gapCents } = continuityOf(previous, identityOf(account, row));
+    const identity = identityOf(account, row);
+    const { continuity, gapCents } = continuityOf(previous, identity);
     const statement: BankStatement = {
       id: row.id,
+      ...identity,
       accountIban: row.account_iban,
       currency: row.currency,
-      statementId: row.bank_statement_id,
-      sequence: row.sequence,
-      periodStart: row.period_start,
-      periodEnd: row.period_end,
-      openingBalanceCents: cents(row.opening_balance_cents),
-      closingBalanceCents: cents(row.closing_balance_cents),
       balanceConsistent: row.balance_consistent,
       mismatchNote: row.mismatch_note,
       entryCount: row.entry_count,

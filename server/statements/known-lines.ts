@@ -6,6 +6,7 @@ import {
   type StatementIdentity,
 } from '../../domain/statements/statement-identity';
 import type { Queryable } from '../db/client';
+import { type IdentityRow, identityColumns, identityOf } from './statement-rows';
 
 /**
  * Which lines of one statement were imported before, by which rule and from which file (issue 27,
@@ -40,8 +41,6 @@ const sourceOf = (row: SourceRow, reason: KnownReason): Recognition => ({
   importedAt: new Date(row.imported_at),
 });
 
-const cents = (value: string | number | null) => (value === null ? null : Number(value));
-
 /** The recognised keys of `keys` (one statement's, `statementLineKeys`), each with its rule and file. */
 export async function recogniseStatementLines(
   db: Queryable,
@@ -69,21 +68,8 @@ export async function recogniseStatementLines(
       return known;
     }
   }
-  const { rows } = await db.query<
-    SourceRow & {
-      key: string;
-      bank_reference: string | null;
-      bank_statement_id: string | null;
-      sequence: string | null;
-      period_start: string;
-      period_end: string;
-      opening_balance_cents: string | number | null;
-      closing_balance_cents: string | number | null;
-    }
-  >(
-    `SELECT l.dedup_key AS key, l.bank_reference, b.bank_statement_id, b.sequence,
-            b.period_start::text AS period_start, b.period_end::text AS period_end,
-            b.opening_balance_cents, b.closing_balance_cents,
+  const { rows } = await db.query<SourceRow & IdentityRow & { key: string; bank_reference: string | null }>(
+    `SELECT l.dedup_key AS key, l.bank_reference, ${identityColumns('b')},
             f.id AS statement_file_id, f.file_name, f.imported_at
        FROM statement_lines l
        JOIN bank_statements b ON b.statement_file_id = l.statement_file_id AND b.number = l.statement_number
@@ -94,15 +80,7 @@ export async function recogniseStatementLines(
   );
   for (const row of rows) {
     if (known.has(row.key)) continue;
-    const earlier: StatementIdentity = {
-      accountIban: statement.accountIban,
-      statementId: row.bank_statement_id,
-      sequence: row.sequence,
-      periodStart: row.period_start,
-      periodEnd: row.period_end,
-      openingBalanceCents: cents(row.opening_balance_cents),
-      closingBalanceCents: cents(row.closing_balance_cents),
-    };
+    const earlier = identityOf(statement.accountIban, row);
     const reason = recognisedBy(statement, earlier, lineKeyRule({ bankReference: row.bank_reference }));
     if (reason) known.set(row.key, sourceOf(row, reason));
   }

@@ -12,7 +12,7 @@ import {
   type StatementIdentity,
   sameStatement,
 } from '../../domain/statements/statement-identity';
-import type { BalanceCheck, ParseResult, StatementEntry, StatementInfo } from '../../domain/statements/types';
+import type { BalanceCheck, ParseResult, StatementEntry } from '../../domain/statements/types';
 import type { Queryable } from '../db/client';
 import { refuse } from '../platform/refusal';
 import { recogniseStatementLines } from './known-lines';

@@ -339,6 +339,8 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
     await firstFor(part, person.email);
     await page.keyboard.press('Enter');
     await page.waitForURL(`${server.url}/customers/${person.id}`);
+    // The URL changes before the patient's page has drawn: wait for the address, then count it.
+    await page.getByText(person.email).first().waitFor();
     expect(await page.getByText(person.email).count()).toBeGreaterThan(0);
   });
 

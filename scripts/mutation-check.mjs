@@ -58,7 +58,8 @@ function scratchCopy() {
 /** Runs the test files in `dir`; resolves with whether they all passed, and the output's tail. */
 function runTests(dir, files) {
   return new Promise((done) => {
-    const child = spawn('npx', ['vitest', 'run', '--reporter=dot', ...files], {
+    // No retry: a mutation is killed by the first failure (CI's retry is for flaky suites, decision 0137).
+    const child = spawn('npx', ['vitest', 'run', '--reporter=dot', '--retry=0', ...files], {
       cwd: dir,
       env: { ...process.env, CI: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -85,13 +85,13 @@ module.exports = {
     {
       name: 'http-reaches-only-platform-leaves',
       comment:
-        'server/http/ knows no area service: it may reach only the platform leaves it is built on (sessions, refusal codes, stored files, the mutation Actor, client addresses) — docs/decisions/0061.',
+        'server/http/ knows no area service: it may reach only the platform leaves it is built on (sessions, refusal codes, stored files, the mutation Actor, client addresses, how an error may be logged) — docs/decisions/0061.',
       severity: 'error',
       from: { path: '^server/http/', pathNot: '^server/http/context\\.ts$' },
       to: {
         path: AREA,
         pathNot:
-          '^server/platform/(sessions|refusal|mutation|client-addresses|files/store|files/storage)\\.ts$',
+          '^server/platform/(sessions|refusal|mutation|client-addresses|describe-error|files/store|files/storage)\\.ts$',
       },
     },
     {

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { ExportRow } from '../../domain/export-files';
 import type { Database, Queryable } from '../db/client';
 import { keysetTextBatches } from '../db/list';
+import { describeError } from '../platform/describe-error';
 import type { FileStorage } from '../platform/files/storage';
 import { csvHead } from './csv-sql';
 import { writeCsvCopy } from './csv-stream';
@@ -209,7 +210,9 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
             await writer.stop();
           }
         })
-        .catch((error: unknown) => console.warn(`export ${job.id}: heartbeat failed: ${String(error)}`))
+        .catch((error: unknown) =>
+          console.warn(`export ${job.id}: heartbeat failed: ${describeError(error)}`),
+        )
         .finally(() => {
           beating = null;
         });
@@ -231,7 +234,8 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
       await file.abort();
       if (!lost) {
         const reason = error instanceof WriterFailure ? error.reason : 'EXPORT_FAILED';
-        if (!(error instanceof WriterFailure)) console.error(`export ${job.id} failed: ${String(error)}`);
+        if (!(error instanceof WriterFailure))
+          console.error(`export ${job.id} failed: ${describeError(error)}`);
         await finishAs(db, job.id, 'failed', {
           rows: rowsRead,
           reason: stopping ? 'INSTANCE_STOPPED' : reason,
@@ -301,7 +305,7 @@ export function createExportRunner(options: ExportRunnerOptions): ExportRunner {
       return;
     }
     round = loop()
-      .catch((error: unknown) => console.error(`export runner: ${String(error)}`))
+      .catch((error: unknown) => console.error(`export runner: ${describeError(error)}`))
       .finally(() => {
         round = null;
       });

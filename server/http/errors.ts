@@ -1,8 +1,12 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ErrorBody, FieldError } from '../../contract/common';
+import { describeError } from '../platform/describe-error';
 import { Refusal } from '../platform/refusal';
 import { REFUSAL_STATUS } from './refusals';
+
+/** SQLSTATE 57014: a statement cancelled by the statement timeout (or by an operator, pg_cancel_backend). */
+const QUERY_CANCELED = '57014';
 
 export class ApiError extends Error {
   constructor(
@@ -49,26 +53,6 @@ export function errorResponse(c: Context, error: ApiError): Response {
   return c.json(error.body, error.status, error.headers);
 }
 
-/** PostgreSQL's error codes (SQLSTATE): five digits or capitals, at least one a digit (not EPIPE). */
-const SQLSTATE = /^(?=.*\d)[0-9A-Z]{5}$/;
-
-/**
- * What the log may say about an unexpected error: its class, code and message. Never the whole
- * object: a database error carries the statement and its parameters, which can hold personal data.
- * Nor a database error's message: PostgreSQL quotes the offending value there (decision 0122).
- */
-export function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return `non-error thrown (${typeof error})`;
-  const code = (error as { code?: unknown }).code;
-  // The stack's frames say where it failed, and hold only file names and lines.
-  const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
-  const what =
-    typeof code === 'string' && SQLSTATE.test(code)
-      ? `${error.name} ${code} (a database error: its message is not logged)`
-      : `${error.name}${typeof code === 'string' ? ` ${code}` : ''}: ${error.message}`;
-  return [what, ...frames].join('\n');
-}
-
 /**
  * An ApiError is answered as it is, a service's Refusal through REFUSAL_STATUS; anything else is a bug:
  * log what it was (describeError), answer without internals.
@@ -76,6 +60,12 @@ export function describeError(error: unknown): string {
 export function handleError(error: Error, c: Context): Response {
   if (error instanceof ApiError) return errorResponse(c, error);
   if (error instanceof Refusal) return errorResponse(c, refusalToApiError(error));
+  // PostgreSQL cancelled a statement that ran past STATEMENT_TIMEOUT_MS (only reads outside a transaction
+  // have one, server/db/client.ts): the database is busy, not the request wrong — the same read may succeed.
+  if ((error as { code?: unknown }).code === QUERY_CANCELED) {
+    console.warn(`${c.req.method} ${c.req.path} cancelled by the statement timeout`);
+    return errorResponse(c, new ApiError(503, 'DATABASE_BUSY', undefined, undefined, { 'Retry-After': '5' }));
+  }
   console.error(`${c.req.method} ${c.req.path} failed: ${describeError(error)}`);
   return errorResponse(c, new ApiError(500, 'GENERIC_ERROR'));
 }

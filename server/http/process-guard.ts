@@ -1,4 +1,4 @@
-import { describeError } from './errors';
+import { describeError } from '../platform/describe-error';
 
 /**
  * A server answers many people at once, so one request's stray failure (a promise nobody awaited,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { resendVerificationResultSchema } from '../../contract/users';
 import type { Database } from '../db/client';
+import { describeError } from '../platform/describe-error';
 import type { Mailer } from '../platform/mail/mailer';
 import {
   type MailLocale,
@@ -48,7 +49,10 @@ export async function resendVerificationEmail(
   try {
     await mailer.send(verificationMail(user.email, user.name, user.locale as MailLocale, link));
   } catch (error) {
-    console.error(`verification e-mail to user ${id} failed:`, error);
+    // The mail server's answer names the recipient: the log gets the error's class and code only.
+    console.error(
+      `verification e-mail to user ${id} failed: ${describeError(error, { withMessage: false })}`,
+    );
     await db.query('UPDATE email_verification_tokens SET revoked_at = $2 WHERE token_hash = $1', [
       hashToken(token),
       actor.at,

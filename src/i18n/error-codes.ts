@@ -14,6 +14,8 @@ const NON_REFUSAL_CODES = [
   'PAYLOAD_TOO_LARGE',
   'INVALID_JSON',
   'BODY_TOO_DEEP',
+  /** 503: a read ran past the statement timeout (server/http/errors.ts). */
+  'DATABASE_BUSY',
   'UNSUPPORTED_MEDIA_TYPE',
   'EMAIL_NOT_FOUND',
   'PROFESSIONALS_NOT_FOUND',

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../server/app';
 import { readConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
@@ -242,6 +242,30 @@ describe.each(testDatabaseKinds())('POST /v2/admin/users/{id}/resend/verificatio
       expect(await count(db, "audit_log WHERE entity_type = 'user' AND entity_id = $1", [id])).toBe(0);
     } finally {
       await broken.close();
+    }
+  });
+
+  it('logs a refused recipient by the error class and code, never the address the mail server quotes', async () => {
+    const refusing = await startSmtpSink({ rejectRecipients: true });
+    const app = await listen(
+      createApp({
+        db,
+        config: readConfig({ NODE_ENV: 'test', SMTP_URL: refusing.url, DATA_DIR: outboxDataDir }),
+      }),
+      { host: '127.0.0.1', port: 0 },
+    );
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const id = await newUser('nobody.here@mail.test', 'pt-PT', 'Ninguém');
+      const response = await resend(app, id);
+      expect(response.status).toBe(502);
+      const lines = logged.mock.calls.map((args) => args.map(String).join(' '));
+      expect(lines.some((line) => line.includes(`verification e-mail to user ${id} failed`))).toBe(true);
+      expect(lines.filter((line) => line.includes('nobody.here'))).toEqual([]);
+    } finally {
+      logged.mockRestore();
+      await app.close();
+      await refusing.close();
     }
   });
 });

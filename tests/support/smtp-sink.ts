@@ -12,13 +12,22 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
-/** A real SMTP server on a free loopback port that keeps every message it receives. */
-export async function startSmtpSink(): Promise<SmtpSink> {
+/**
+ * A real SMTP server on a free loopback port that keeps every message it receives; with
+ * `rejectRecipients`, it refuses every recipient as a real server refuses an unknown mailbox (550).
+ */
+export async function startSmtpSink({ rejectRecipients = false } = {}): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!rejectRecipients) return callback();
+      callback(
+        Object.assign(new Error(`<${address.address}>: Recipient address rejected`), { responseCode: 550 }),
+      );
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));

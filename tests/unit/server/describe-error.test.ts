@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeError } from '../../../server/http/errors';
+import { describeError } from '../../../server/platform/describe-error';
 
 /** An error as pg and PGlite throw it: a SQLSTATE code, a message that may quote the value. */
 const databaseError = (code: string, message: string) => Object.assign(new Error(message), { code });

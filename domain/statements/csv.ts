@@ -204,15 +204,60 @@ function guessColumns(cells: string[]): Columns | null {
   return cols.bookingDate != null && hasAmount ? cols : null;
 }
 
+/** A value's look: digits as 9, letters as a, the rest as they are ("45.310,92" → "99.999,99"). */
+const shapeOf = (value: string) => value.replace(/\p{N}/gu, '9').replace(/\p{L}/gu, 'a');
+
+/** Columns whose every value has a fixed look: a date's whole shape, an amount's decimal end. */
+const SHAPED_FIELDS: ReadonlySet<CsvField> = new Set([
+  'bookingDate',
+  'valueDate',
+  'amount',
+  'debit',
+  'credit',
+]);
+
+/**
+ * What the earlier movements' last cells looked like, per column: the shape all of them share (or
+ * null once two differ) and the shape of their last three characters, when it holds a separator
+ * (",99", ".99": an amount's decimals) and all of them share it.
+ */
+interface ColumnLook {
+  shape: string | null;
+  end: string | null;
+}
+
+function lookWith(look: ColumnLook | undefined, value: string): ColumnLook {
+  const shape = shapeOf(value);
+  const end = /[^9a]/.test(shape.slice(-3)) ? shape.slice(-3) : null;
+  if (!look) return { shape, end };
+  return { shape: look.shape === shape ? shape : null, end: look.end === end ? end : null };
+}
+
 /**
  * Whether a file whose last row is a movement ends inside one of that row's values we read: no line
  * break after it, its last cell is a mapped column, and that cell is not a closed quoted value. A cut
  * there reads as another amount, date or text (`45.310,9` for `45.310,92`); a cut in an unread column
- * (a balance, a category) changes nothing imported.
+ * (a balance, a category) changes nothing imported. A date or amount that looks exactly as every earlier
+ * movement's value of its column looked (the same whole shape, or the same decimal end)
+ * is complete: a cut cannot keep both. Text can end anywhere, so a text last cell stays a possible cut.
  */
-function endsInsideValue(text: string, cells: readonly string[], cols: Columns): boolean {
+function endsInsideValue(
+  text: string,
+  cells: readonly string[],
+  cols: Columns,
+  looks: ReadonlyMap<number, ColumnLook>,
+): boolean {
   if (/[\r\n]$/.test(text) || text.endsWith('"')) return false;
-  return Object.values(cols).includes(cells.length - 1);
+  const last = cells.length - 1;
+  const field = (Object.keys(cols) as CsvField[]).find((f) => cols[f] === last);
+  if (field === undefined) return false;
+  const look = looks.get(last);
+  if (!SHAPED_FIELDS.has(field) || !look) return true;
+  const value = cells[last]!.trim();
+  const shape = shapeOf(value);
+  const sameShape = look.shape !== null && shape === look.shape;
+  const sameEnd = look.end !== null && shape.endsWith(look.end);
+  return !(sameShape || sameEnd);
 }
 
 /**
@@ -274,6 +319,8 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
   // without a line break may have been cut inside its last value.
   let lastLine = 0;
   let lastMovement: { line: number; cells: string[] } | null = null;
+  // How each earlier movement's last cell looked, by column (endsInsideValue).
+  const lastCellLooks = new Map<number, ColumnLook>();
   const row = (cells: string[], line: number) => {
     lastLine = line;
     if (!decided) {
@@ -336,6 +383,10 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
     if (cells.length < rowWidth) {
       errors.push({ line, code: 'ROW_TOO_SHORT' });
       return;
+    }
+    if (lastMovement) {
+      const k = lastMovement.cells.length - 1;
+      lastCellLooks.set(k, lookWith(lastCellLooks.get(k), lastMovement.cells[k]!.trim()));
     }
     lastMovement = { line, cells };
     const amount =
@@ -401,7 +452,7 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
   for (const line of unterminated) if (line > headerAt) errors.push({ line, code: 'UNTERMINATED_QUOTE' });
   if (stoppedAt != null) errors.push({ line: stoppedAt, code: 'TOO_MANY_QUOTE_ERRORS' });
   const cut = lastMovement as { line: number; cells: string[] } | null;
-  if (cut && cut.line === lastLine && endsInsideValue(text, cut.cells, c!))
+  if (cut && cut.line === lastLine && endsInsideValue(text, cut.cells, c!, lastCellLooks))
     errors.push({ line: cut.line, code: 'VALUE_CUT' });
   if (entries.length === 0) errors.push(...pendingErrors);
   if (entries.length === 0 && errors.length === 0) errors.push({ line: headerAt, code: 'NO_ENTRIES' });

@@ -325,6 +325,31 @@ describe('CSV cut short', () => {
     expect(parseCsvStatement('Data;Descrição;Valor;\n01-06-2026;A;1,00\n').errors).toEqual([]);
   });
 
+  it('a complete last movement without a line break is read when it looks as the earlier ones of its column do', () => {
+    // Many exports end their last line without a break: an amount ending as every earlier amount ends
+    // (",99"), or a date of the same shape, is whole; a cut cannot keep that look.
+    const amounts = 'Data;Descrição;Valor\n01-06-2026;A;1,00\n02-06-2026;B;-12,50\n03-06-2026;C;45.310,92';
+    expect(parseCsvStatement(amounts).errors).toEqual([]);
+    expect(parseCsvStatement(amounts).entries.at(-1)!.amountCents).toBe(4531092);
+    for (const cut of ['45.310,9', '45.310,', '45.31', '4']) {
+      expect(parseCsvStatement(amounts.replace(/45\.310,92$/, cut)).errors).toEqual([
+        { line: 4, code: 'VALUE_CUT' },
+      ]);
+    }
+    const dates = 'Descrição;Valor;Data\nA;1,00;01-06-2026\nB;2,00;02-06-2026';
+    expect(parseCsvStatement(dates).errors).toEqual([]);
+    expect(parseCsvStatement(dates).entries).toHaveLength(2);
+    // Cut inside its date, the last row is no movement (a summary row, skipped): a prefix of the file.
+    expect(parseCsvStatement(dates.slice(0, -1)).entries.map((e) => e.description)).toEqual(['A']);
+    // Amounts without decimals, or text, can end anywhere: still a possible cut.
+    expect(parseCsvStatement('Data;Descrição;Valor\n01-06-2026;A;100\n02-06-2026;B;4531').errors).toEqual([
+      { line: 3, code: 'VALUE_CUT' },
+    ]);
+    expect(
+      parseCsvStatement('Data;Valor;Descrição\n01-06-2026;1,00;PAGAMENTO\n02-06-2026;2,00;PAGAMENT').errors,
+    ).toEqual([{ line: 3, code: 'VALUE_CUT' }]);
+  });
+
   it('a UTF-8 file cut inside a character stays UTF-8 (not every accent re-read as windows-1252)', () => {
     const bytes = new TextEncoder().encode('Data;Descrição;Valor\n01-06-2026;Devolução;1,00\n02-06-2026;Ç');
     const cut = bytes.subarray(0, bytes.length - 1);

@@ -11,6 +11,7 @@ import { prepareSepaGeneration } from './finance/sepa-generate';
 import { listen } from './http/listen';
 import { keepServingAfterStrayErrors } from './http/process-guard';
 import { prepareDatabase } from './platform/bootstrap';
+import { LocalFileStorage } from './platform/files/local-storage';
 import { openFileStorage } from './platform/files/open-storage';
 import { DEFAULT_DEMO_USERS } from './seed/seed';
 
@@ -50,6 +51,10 @@ async function main(): Promise<void> {
       ? 'Stored files: in PostgreSQL (FILES_BACKEND=postgres, the default with DATABASE_URL)'
       : `Stored files: ${join(config.dataDir, 'files')}`,
   );
+  if (storage instanceof LocalFileStorage) {
+    const removed = await storage.removeStaleParts();
+    if (removed > 0) console.log(`Removed ${removed} part file(s) a stopped process left half written.`);
+  }
   const seeded = await prepareDatabase(db, config, DEFAULT_DEMO_USERS, storage);
   if (seeded) console.log(`Seeded the demo dataset: ${seeded.users} users, ${seeded.cases} cases.`);
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -34,6 +34,12 @@ export function storedFilePath(filesDir: string, storageKey: string): string {
 
 /** Parts being written live here until they are renamed into place (same file system, so atomic). */
 const PARTS = 'parts';
+
+/**
+ * A part not written for this long was left by a process that died mid-upload (kill -9, power loss):
+ * a live upload writes its part continuously, and no upload of MAX_FILE_BYTES takes an hour.
+ */
+export const STALE_PART_MS = 3_600_000;
 
 /** The embedded default: `DATA_DIR/files/ab/ab12…`, one file per content. */
 export class LocalFileStorage implements FileStorage {
@@ -76,6 +82,27 @@ export class LocalFileStorage implements FileStorage {
     } finally {
       await rm(part, { force: true });
     }
+  }
+
+  /**
+   * Removes the parts a dead process left (not written for STALE_PART_MS), at start: another instance
+   * sharing the folder may be writing its own parts right now, so only stale ones go. Returns how many.
+   */
+  async removeStaleParts(now = Date.now()): Promise<number> {
+    const folder = join(this.filesDir, PARTS);
+    const names = await readdir(folder).catch(() => [] as string[]);
+    let removed = 0;
+    for (const name of names.filter((n) => n.endsWith('.part'))) {
+      const path = join(folder, name);
+      const written = await stat(path).then(
+        (found) => found.mtimeMs,
+        () => now,
+      );
+      if (now - written < STALE_PART_MS) continue;
+      await rm(path, { force: true });
+      removed += 1;
+    }
+    return removed;
   }
 
   async size(sha256: string): Promise<number | null> {

@@ -28,12 +28,12 @@ import type { MenuHandle } from '../../components/Menu/Menu';
 import { Pill, type Tone } from '../../components/Pill/Pill';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { type Translate, useI18n } from '../../i18n/i18n';
+import { pluralKey } from '../../i18n/plural';
 import { formatDate } from '../../kernel/dates';
 import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
 import { helpLines, keyAction } from '../../kernel/key-table';
 import { useScreenKeys } from '../../kernel/screen-keys';
 import { type LineDialogState, LineDialogs, scorePoints } from './LineDialogs';
-import { pluralKey } from './plural';
 import { RECONCILE_KEYS, type ReconcileKeyAction } from './reconcile-keys';
 
 const ROW_HEIGHT = 32;

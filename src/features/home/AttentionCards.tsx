@@ -50,14 +50,17 @@ const CARDS: readonly CardDef[] = [
     id: 'sepa',
     label: { one: 'home.sepaAwaiting.one', other: 'home.sepaAwaiting.other' },
     routeId: 'sepa',
-    query: 'status=GENERATED&status=AVAILABLE',
+    query: 'tab=history&status=GENERATED&status=AVAILABLE',
     count: (a) => a.sepaFilesAwaitingBank.count,
     cents: (a) => a.sepaFilesAwaitingBank.amountCents,
   },
   {
     id: 'returned',
     label: { one: 'home.returned.one', other: 'home.returned.other' },
-    routeId: 'sepa',
+    routeId: 'statements',
+    // The returns the bank sent that no one has matched or ignored yet. The rejected transfers whose
+    // block still holds, which the count adds, have no list of their own yet (issue 29, reported).
+    query: 'kind=return&status=UNMATCHED&status=SUGGESTED&status=DISCREPANCY',
     count: (a) => a.transfersRejectedOrReturned.count,
     cents: (a) => a.transfersRejectedOrReturned.amountCents,
   },

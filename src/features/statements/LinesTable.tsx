@@ -287,7 +287,15 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
         />
         <output className="data-table-total" aria-live="polite" data-testid="statement-lines-total">
           {query.data?.pages[0]
-            ? `${query.data.pages[0].totalEstimated ? '≈ ' : ''}${query.data.pages[0].total}`
+            ? t(
+                pluralKey(locale, query.data.pages[0].total, {
+                  one: 'statements.lines.total.one',
+                  other: 'statements.lines.total.other',
+                }),
+                {
+                  count: `${query.data.pages[0].totalEstimated ? '≈ ' : ''}${new Intl.NumberFormat(locale).format(query.data.pages[0].total)}`,
+                },
+              )
             : '\u00a0'}
         </output>
       </div>

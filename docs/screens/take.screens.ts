@@ -84,11 +84,7 @@ describe('screenshots', () => {
         }
         // Reconciliation: the suggested lines, the first one active with its candidates.
         await page.goto(`${suite.server.url}/statements?status=SUGGESTED`);
-        await page
-          .locator('[data-active]')
-          .or(page.locator('.data-table-body-row').first())
-          .first()
-          .waitFor();
+        await page.locator('tr[data-status="SUGGESTED"]').first().waitFor();
         await page.keyboard.press('j');
         await shoot(page, join(folder, 'statements-reconcile.png'));
         // A statement file read in the browser, before it is imported: its statements, lines and balances.

@@ -24,7 +24,7 @@ const CAMT = '/work/shared/fixtures/banking/samples/synthetic-statement-pt.camt.
  * The money screens in the states an operator meets them (issue 29), beyond each route's first view:
  * every tab, a doctor's month, a paid file and a returned one, the lines to reconcile with one active.
  */
-async function moneyPaths(server: TestServer): Promise<[name: string, path: string][]> {
+async function moneyPaths(server: TestServer): Promise<[name: string, path: string, showFirst?: string][]> {
   const row = async <R>(sql: string) => (await server.db.query<R & Record<string, unknown>>(sql)).rows[0]!;
   const month = await row<{ professional_id: string; reference_month: string }>(
     `SELECT professional_id, reference_month FROM settlements WHERE status IN ('READY_TO_SETTLE', 'AVAILABLE')
@@ -44,15 +44,19 @@ async function moneyPaths(server: TestServer): Promise<[name: string, path: stri
     ['sepa-history', '/sepa?tab=history'],
     ['sepa-detail-paid', `/sepa/${(await file('PAID')).id}`],
     ['sepa-detail-returned', `/sepa/${(await file('UNAVAILABLE')).id}`],
-    ['statements-unmatched', '/statements?status=UNMATCHED'],
-    ['statements-returns', '/statements?kind=return'],
+    ['statements-unmatched', '/statements?status=UNMATCHED', LINES],
+    ['statements-returns', '/statements?kind=return', LINES],
   ];
 }
 
-/** Waits for the screen's heading and its reads, then shoots it. */
-async function shoot(page: Page, path: string) {
+/** The statement lines' toolbar: below the files list, so the lines' shots scroll it to the top. */
+const LINES = 'statement-lines-total';
+
+/** Waits for the screen's heading and its reads, brings `showFirst` (a test id) to the top, shoots. */
+async function shoot(page: Page, path: string, showFirst?: string) {
   await page.locator('main h1, main h2').first().waitFor();
   await page.waitForLoadState('networkidle');
+  if (showFirst) await page.getByTestId(showFirst).evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await page.screenshot({ path });
 }
 
@@ -78,15 +82,15 @@ describe('screenshots', () => {
           await page.goto(`${suite.server.url}${path}`);
           await shoot(page, join(folder, `${fileName(path, kinds)}.png`));
         }
-        for (const [name, path] of await moneyPaths(suite.server)) {
+        for (const [name, path, showFirst] of await moneyPaths(suite.server)) {
           await page.goto(`${suite.server.url}${path}`);
-          await shoot(page, join(folder, `${name}.png`));
+          await shoot(page, join(folder, `${name}.png`), showFirst);
         }
         // Reconciliation: the suggested lines, the first one active with its candidates.
         await page.goto(`${suite.server.url}/statements?status=SUGGESTED`);
         await page.locator('tr[data-status="SUGGESTED"]').first().waitFor();
         await page.keyboard.press('j');
-        await shoot(page, join(folder, 'statements-reconcile.png'));
+        await shoot(page, join(folder, 'statements-reconcile.png'), LINES);
         // A statement file read in the browser, before it is imported: its statements, lines and balances.
         await page.goto(`${suite.server.url}/statements`);
         await page.getByTestId('statement-file').setInputFiles(CAMT);

@@ -52,6 +52,63 @@ describe.skipIf(!hasChromium)('home dashboard and audit log in Chromium, keyboar
       .waitFor();
   });
 
+  // Issue 29 point 7: each card opens a list whose total is the card's number, in the card's unit.
+  it('opens every counter on a list that totals the same number', async () => {
+    /** Where each card's list shows its total (a DataTable's `<id>-total`, or the list's own summary). */
+    const listTotals: Record<string, string> = {
+      'to-verify': 'professionals-verification-total',
+      disabled: 'professionals-disabled-total',
+      'waiting-payment': 'cases-total',
+      settlements: 'settlement-process-totals',
+      sepa: 'sepa-history-total',
+      returned: 'statement-lines-total',
+      unmatched: 'statement-lines-total',
+    };
+    const numberIn = (text: string | null) =>
+      Number(/\d[\d\s.\u00a0\u202f]*/.exec(text ?? '')?.[0].replace(/\D/g, ''));
+    // The seed matched every return the bank sent: one unmatched through the product's route is a
+    // return to look at, so the returned card counts one.
+    const { rows: returns } = await server.db.query<{ id: string }>(
+      `SELECT id FROM statement_lines WHERE kind = 'return' AND status = 'MATCHED' ORDER BY id LIMIT 1`,
+    );
+    const unmatched = await page.evaluate(
+      async (lineId) =>
+        (await fetch(`/v2/admin/statements/lines/${lineId}/unmatch`, { method: 'POST' })).status,
+      returns[0]!.id,
+    );
+    expect(unmatched).toBe(200);
+    const cards = await page
+      .locator('[data-testid^="count-"]')
+      .evaluateAll((spans) => spans.map((span) => span.getAttribute('data-testid')!.slice('count-'.length)));
+    expect(cards.filter((id) => id !== 'exports-failed').sort()).toEqual(Object.keys(listTotals).sort());
+    const seen: Record<string, number> = {};
+    for (const [id, testId] of Object.entries(listTotals)) {
+      await page.goto(`${server.url}/`);
+      const count = page.getByTestId(`count-${id}`);
+      await page.waitForFunction((el) => /\d/.test(el?.textContent ?? ''), await count.elementHandle());
+      seen[id] = numberIn(await count.textContent());
+      const link = count.locator('xpath=ancestor::a');
+      const href = await link.getAttribute('href');
+      await link.focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${server.url}${href}`);
+      const total = page.getByTestId(testId);
+      await page.waitForFunction((el) => /\d/.test(el?.textContent ?? ''), await total.elementHandle());
+      expect(numberIn(await total.textContent()), `${id} → ${href}`).toBe(seen[id]);
+    }
+    // The seed holds some of each that a wrong filter would change.
+    for (const id of [
+      'to-verify',
+      'disabled',
+      'waiting-payment',
+      'settlements',
+      'sepa',
+      'returned',
+      'unmatched',
+    ])
+      expect(seen[id], id).toBeGreaterThan(0);
+  }, 120_000);
+
   it('finds an action in the audit log by its translated name and opens its entity', async () => {
     const { rows } = await server.db.query<{ entity_id: string }>(
       `SELECT entity_id FROM audit_log WHERE action = 'user.disable' ORDER BY created_at DESC, id DESC LIMIT 1`,

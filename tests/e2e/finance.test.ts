@@ -192,7 +192,12 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
     await table.getByRole('row').nth(1).waitFor();
     await page
       .getByTestId('settlement-process-total')
-      .getByText(ptPT.table.total.replace('{{count}}', String(groups.length)))
+      .getByText(
+        (groups.length === 1 ? ptPT.table.total.one : ptPT.table.total.other).replace(
+          '{{count}}',
+          String(groups.length),
+        ),
+      )
       .waitFor();
     const totals = await page.getByTestId('settlement-process-totals').textContent();
     expect(totals).toContain(`${sums[0]!.settlements} liquidações`);

@@ -190,7 +190,7 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
     await total.waitFor();
     await page.waitForFunction(
       (text) => document.querySelector('[data-testid="user-cases-professional-total"]')?.textContent === text,
-      ptPT.table.total.replace('{{count}}', '0'),
+      ptPT.table.total.other.replace('{{count}}', '0'),
     );
     expect(await section.getByRole('table').count()).toBe(0);
     expect(await section.getByRole('searchbox').count()).toBe(0);
@@ -351,7 +351,10 @@ describe.skipIf(!hasChromium)('users and doctors in Chromium, by keyboard', () =
     await page.locator('.data-table-body-row').first().waitFor();
     const count = await badge('professionalsVerification');
     expect(await page.getByTestId('professionals-verification-total').textContent()).toBe(
-      ptPT.table.total.replace('{{count}}', new Intl.NumberFormat('pt-PT').format(count)),
+      (count === 1 ? ptPT.table.total.one : ptPT.table.total.other).replace(
+        '{{count}}',
+        new Intl.NumberFormat('pt-PT').format(count),
+      ),
     );
   });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pluralKey } from '../../src/features/finance/format';
+import { pluralKey } from '../../src/i18n/plural';
 import { enGB, ptPT } from '../support/messages';
 
 type Tree = { [key: string]: string | Tree };

@@ -22,6 +22,7 @@ import {
 import { useLocation } from 'wouter';
 import type { Page } from '../../../contract/common';
 import { useI18n } from '../../i18n/i18n';
+import { pluralKey } from '../../i18n/plural';
 import { formatError } from '../../kernel/error-format';
 import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
 import { helpLines } from '../../kernel/key-table';
@@ -103,6 +104,9 @@ const features = tableFeatures({ columnVisibilityFeature });
  * render, whose reset took the keyboard's row away as soon as `j` gave it (the SEPA list).
  */
 const NO_FILTERS: readonly DataFilter[] = [];
+// The list's counted words, one form per plural category ("1 registo", "2 registos").
+const TOTAL = { one: 'table.total.one', other: 'table.total.other' };
+const SELECTED = { one: 'table.selected.one', other: 'table.selected.other' };
 const OVERSCAN = 10;
 /** Start fetching the next page this many rows before the end is reached. */
 const PREFETCH_ROWS = 30;
@@ -306,7 +310,7 @@ export function DataTable<T extends RowData, P extends Page<T> = Page<T>>(props:
   )
     return (
       <p className="data-table-empty" role="status" data-testid={`${props.id}-total`}>
-        {t('table.total', { count: number.format(0) })}
+        {t(pluralKey(locale, 0, TOTAL), { count: number.format(0) })}
       </p>
     );
 
@@ -338,7 +342,7 @@ export function DataTable<T extends RowData, P extends Page<T> = Page<T>>(props:
         ) : null}
         <output className="data-table-total" aria-live="polite" data-testid={`${props.id}-total`}>
           {firstPage
-            ? t('table.total', {
+            ? t(pluralKey(locale, firstPage.total, TOTAL), {
                 count: `${firstPage.totalEstimated ? '≈ ' : ''}${number.format(firstPage.total)}`,
               })
             : '\u00a0'}
@@ -368,7 +372,7 @@ export function DataTable<T extends RowData, P extends Page<T> = Page<T>>(props:
       <div className="data-table-bulk" aria-live="polite">
         {selectedRows.length > 0 ? (
           <>
-            <span>{t('table.selected', { count: selectedRows.length })}</span>
+            <span>{t(pluralKey(locale, selectedRows.length, SELECTED), { count: selectedRows.length })}</span>
             {props.bulkActions?.(selectedRows, clearSelection)}
           </>
         ) : null}

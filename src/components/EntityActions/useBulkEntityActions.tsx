@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { ApiError } from '../../api/http';
 import { useI18n } from '../../i18n/i18n';
+import { pluralKey } from '../../i18n/plural';
 import { notify } from '../../kernel/toast';
 import { useConfirmation } from '../ConfirmDialog/ConfirmDialog';
 import { BulkResult, type BulkRowOutcome } from './BulkResult';
@@ -26,7 +27,7 @@ export function useBulkEntityActions<E, C>(
   actionIds: readonly string[],
   rowLabel: (entity: E) => string,
 ): BulkEntityActionsView<E> {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const queryClient = useQueryClient();
   const { ask, dialog } = useConfirmation();
   const [outcome, setOutcome] = useState<{ title: string; rows: BulkRowOutcome[] } | null>(null);
@@ -60,8 +61,16 @@ export function useBulkEntityActions<E, C>(
           className={action.confirm.danger ? 'danger' : 'primary'}
           onClick={() =>
             ask({
-              title: t('bulk.title', counts),
-              message: t(counts.skipped > 0 ? 'bulk.messageSkipping' : 'bulk.message', counts),
+              title: t(
+                pluralKey(locale, counts.count, { one: 'bulk.title.one', other: 'bulk.title.other' }),
+                counts,
+              ),
+              message: t(
+                counts.skipped > 0
+                  ? 'bulk.messageSkipping'
+                  : pluralKey(locale, counts.count, { one: 'bulk.message.one', other: 'bulk.message.other' }),
+                counts,
+              ),
               confirmLabel: t('bulk.confirm', counts),
               danger: action.confirm.danger,
               action: () => runAll(action, applicable),
@@ -70,7 +79,13 @@ export function useBulkEntityActions<E, C>(
                 const done = rowsDone.filter((row) => row.refusedCode === null).length;
                 setOutcome({ title: t('bulk.resultTitle', counts), rows: rowsDone });
                 clear();
-                notify(done === rowsDone.length ? 'success' : 'warning', t('bulk.done', { ...counts, done }));
+                notify(
+                  done === rowsDone.length ? 'success' : 'warning',
+                  t(pluralKey(locale, counts.count, { one: 'bulk.done.one', other: 'bulk.done.other' }), {
+                    ...counts,
+                    done,
+                  }),
+                );
               },
             })
           }

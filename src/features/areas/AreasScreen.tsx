@@ -11,6 +11,7 @@ import {
 import { useConfirmation } from '../../components/ConfirmDialog/ConfirmDialog';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
+import { pluralKey } from '../../i18n/plural';
 import { notify } from '../../kernel/toast';
 
 /** `/professionals/area-interest`: the areas with their number of professionals; create and delete. */
@@ -18,7 +19,7 @@ import { notify } from '../../kernel/toast';
 const AREA_NAME_WARN = 10;
 
 export default function AreasScreen() {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const queryClient = useQueryClient();
   const { data, isPending } = useQuery(interestAreasQuery);
   const confirmation = useConfirmation();
@@ -53,7 +54,13 @@ export default function AreasScreen() {
   const askDelete = (area: InterestArea) =>
     confirmation.ask({
       title: t('areas.deleteTitle', { name: area.name }),
-      message: t('areas.deleteMessage', { count: area.professionals }),
+      message: t(
+        pluralKey(locale, area.professionals, {
+          one: 'areas.deleteMessage.one',
+          other: 'areas.deleteMessage.other',
+        }),
+        { count: area.professionals },
+      ),
       confirmLabel: t('areas.delete'),
       danger: true,
       action: () => deleteInterestArea(area.id),

@@ -1,6 +1,7 @@
 import { forwardRef } from 'react';
 import type { ExportJob } from '../../api/exports';
 import { useI18n } from '../../i18n/i18n';
+import { pluralKey } from '../../i18n/plural';
 
 interface ExportProgressProps {
   /** The export of this type now queued or running, if any. */
@@ -35,10 +36,19 @@ export const ExportProgress = forwardRef<HTMLElement, ExportProgressProps>(funct
           <p id="export-progress-text" role="status">
             {job.status === 'queued'
               ? t('exports.queued')
-              : t(job.totalEstimated ? 'exports.progressEstimated' : 'exports.progress', {
-                  written: number.format(job.rowsWritten),
-                  total: number.format(job.estimatedTotal),
-                })}
+              : t(
+                  pluralKey(
+                    locale,
+                    job.estimatedTotal,
+                    job.totalEstimated
+                      ? { one: 'exports.progressEstimated.one', other: 'exports.progressEstimated.other' }
+                      : { one: 'exports.progress.one', other: 'exports.progress.other' },
+                  ),
+                  {
+                    written: number.format(job.rowsWritten),
+                    total: number.format(job.estimatedTotal),
+                  },
+                )}
           </p>
           <button type="button" disabled={cancelling} onClick={() => onCancel(job)}>
             {t('exports.cancel')}

@@ -16,8 +16,9 @@ import {
   type PageRequest,
 } from '../../components/DataTable/DataTable';
 import { useI18n } from '../../i18n/i18n';
+import { pluralKey } from '../../i18n/plural';
 import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
-import { formatMoney, formatMonth, MISSING_FIELD_KEYS, pluralKey, recentMonths } from './format';
+import { formatMoney, formatMonth, MISSING_FIELD_KEYS, recentMonths } from './format';
 import { SettleNotice, SettlePanel, useSettlementActor } from './SettlePanel';
 
 const rowId = (row: ProfessionalSettlement) => `${row.professionalId}:${row.referenceMonth}`;

@@ -18,15 +18,17 @@ import {
 import { type DataColumn, DataTable } from '../../components/DataTable/DataTable';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
+import { pluralKey } from '../../i18n/plural';
 import { formatDate } from '../../kernel/dates';
 import { notify } from '../../kernel/toast';
 import { FlowDialog } from './FlowDialog';
-import { formatMoney, formatMonth, MISSING_FIELD_KEYS, pluralKey, recentMonths } from './format';
+import { formatMoney, formatMonth, MISSING_FIELD_KEYS, recentMonths } from './format';
 
 // Counted messages, one key per plural category (issue 29 point 9: never "1 transferências").
 const CREATED = { one: 'sepa.generate.created_one', other: 'sepa.generate.created_other' };
 const DRY_RUN = { one: 'sepa.process.dryRun_one', other: 'sepa.process.dryRun_other' };
 const SUMMARY = { one: 'sepa.generate.summary_one', other: 'sepa.generate.summary_other' };
+const TOTALS = { one: 'sepa.process.totals_one', other: 'sepa.process.totals_other' };
 
 import { bankReason, EXCLUSION_KEYS } from './sepa-format';
 
@@ -137,7 +139,7 @@ export function SepaToProcess() {
       </label>
       {toProcess.data ? (
         <p data-testid="sepa-totals">
-          {t('sepa.process.totals', {
+          {t(pluralKey(locale, toProcess.data.totals.selectableCount, TOTALS), {
             doctors: toProcess.data.totals.selectableCount,
             amount: formatMoney(toProcess.data.totals.transferCents, locale),
           })}{' '}

@@ -15,12 +15,13 @@ import {
 } from '../../../machines/settlement';
 import { confirmSettlement, fetchProfessionalSettlements, fetchSettlements } from '../../api/finance';
 import { useI18n } from '../../i18n/i18n';
+import { pluralKey } from '../../i18n/plural';
 import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
 import { helpLines, type KeyBinding, keyAction } from '../../kernel/key-table';
 import { useScreenKeys } from '../../kernel/screen-keys';
 import { notify } from '../../kernel/toast';
 import { FlowDialog } from './FlowDialog';
-import { formatMoney, formatMonth, MISSING_FIELD_KEYS, pluralKey, shortId } from './format';
+import { formatMoney, formatMonth, MISSING_FIELD_KEYS, shortId } from './format';
 import { refreshSettlements } from './settlement-actions';
 
 /** A doctor's month as the review reads it: the cases still to settle and what the doctor lacks. */

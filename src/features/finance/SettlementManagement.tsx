@@ -13,11 +13,11 @@ import {
 import { BulkResult } from '../../components/EntityActions/BulkResult';
 import { Pill } from '../../components/Pill/Pill';
 import { useI18n } from '../../i18n/i18n';
+import { pluralKey } from '../../i18n/plural';
 import { notify } from '../../kernel/toast';
 import {
   formatMoney,
   formatMonth,
-  pluralKey,
   recentMonths,
   SETTLEMENT_STATUS_KEYS,
   SETTLEMENT_STATUS_TONES,

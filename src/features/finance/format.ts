@@ -37,14 +37,6 @@ export const MISSING_FIELD_KEYS: Record<MissingField, string> = {
 
 export const shortId = (id: string) => id.slice(0, 8);
 
-/**
- * The key of a count's form, by `Intl.PluralRules` in the console's language: "1 caso", "2 casos"
- * (issue 29 point 9). Both keys are written at the call site, so the locale files' test sees them used.
- * Only `one` and `other` are needed: pt-PT's `many` is for compact notation ("1 M"), never a count here.
- */
-export const pluralKey = (locale: string, count: number, keys: { one: string; other: string }): string =>
-  new Intl.PluralRules(locale).select(count) === 'one' ? keys.one : keys.other;
-
 /** `2026-10` → "October 2026" / "outubro de 2026", read as a calendar month (no time zone shift). */
 export function formatMonth(month: string, locale: string): string {
   const [year, monthNumber] = month.split('-').map(Number);

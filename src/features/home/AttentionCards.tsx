@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import type { Dashboard } from '../../api/dashboard';
 import { useI18n } from '../../i18n/i18n';
+import { pluralKey } from '../../i18n/plural';
 import { useOptionalRouteLink } from '../../kernel/route-links';
 
 type Attention = Dashboard['attention'];
@@ -8,7 +9,8 @@ type Attention = Dashboard['attention'];
 /** One counter: what it counts, where its filtered list is, and the testid the e2e suites read. */
 interface CardDef {
   id: string;
-  labelKey: string;
+  /** What it counts, one form per plural category ("1 caso", "2 casos"). */
+  label: { one: string; other: string };
   routeId: string;
   /** The list's filters, as its URL keeps them. */
   query?: string;
@@ -19,26 +21,26 @@ interface CardDef {
 const CARDS: readonly CardDef[] = [
   {
     id: 'to-verify',
-    labelKey: 'home.toVerify',
+    label: { one: 'home.toVerify.one', other: 'home.toVerify.other' },
     routeId: 'professionalsVerification',
     count: (a) => a.professionalsToVerify,
   },
   {
     id: 'disabled',
-    labelKey: 'home.disabled',
+    label: { one: 'home.disabled.one', other: 'home.disabled.other' },
     routeId: 'professionalsDisabled',
     count: (a) => a.professionalsDisabled,
   },
   {
     id: 'waiting-payment',
-    labelKey: 'home.waitingPayment',
+    label: { one: 'home.waitingPayment.one', other: 'home.waitingPayment.other' },
     routeId: 'cases',
     query: 'status=WAITING_PAYMENT',
     count: (a) => a.casesWaitingPayment,
   },
   {
     id: 'settlements',
-    labelKey: 'home.settlements',
+    label: { one: 'home.settlements.one', other: 'home.settlements.other' },
     routeId: 'settlement',
     query: 'status=READY_TO_SETTLE&status=AVAILABLE',
     count: (a) => a.settlementsToProcess.count,
@@ -46,22 +48,25 @@ const CARDS: readonly CardDef[] = [
   },
   {
     id: 'sepa',
-    labelKey: 'home.sepaAwaiting',
+    label: { one: 'home.sepaAwaiting.one', other: 'home.sepaAwaiting.other' },
     routeId: 'sepa',
-    query: 'status=GENERATED&status=AVAILABLE',
+    query: 'tab=history&status=GENERATED&status=AVAILABLE',
     count: (a) => a.sepaFilesAwaitingBank.count,
     cents: (a) => a.sepaFilesAwaitingBank.amountCents,
   },
   {
     id: 'returned',
-    labelKey: 'home.returned',
-    routeId: 'sepa',
+    label: { one: 'home.returned.one', other: 'home.returned.other' },
+    routeId: 'statements',
+    // The returns the bank sent that no one has matched or ignored yet. The rejected transfers whose
+    // block still holds, which the count adds, have no list of their own yet (issue 29, reported).
+    query: 'kind=return&status=UNMATCHED&status=SUGGESTED&status=DISCREPANCY',
     count: (a) => a.transfersRejectedOrReturned.count,
     cents: (a) => a.transfersRejectedOrReturned.amountCents,
   },
   {
     id: 'unmatched',
-    labelKey: 'home.unmatched',
+    label: { one: 'home.unmatched.one', other: 'home.unmatched.other' },
     routeId: 'statements',
     query: 'status=UNMATCHED',
     count: (a) => a.statementLinesUnmatched.count,
@@ -69,7 +74,7 @@ const CARDS: readonly CardDef[] = [
   },
   {
     id: 'exports-failed',
-    labelKey: 'home.exportsFailed',
+    label: { one: 'home.exportsFailed.one', other: 'home.exportsFailed.other' },
     routeId: 'exportUsers',
     count: (a) => a.exportsFailed,
   },
@@ -85,7 +90,7 @@ function Card({ card, attention }: { card: CardDef; attention: Attention | undef
       <span className="stat-value" data-testid={`count-${card.id}`}>
         {count === undefined ? '…' : new Intl.NumberFormat(locale).format(count)}
       </span>
-      <span className="stat-label">{t(card.labelKey)}</span>
+      <span className="stat-label">{t(pluralKey(locale, count ?? 0, card.label))}</span>
       {cents !== undefined && cents !== null ? (
         <span className="stat-amount">
           {new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(cents / 100)}

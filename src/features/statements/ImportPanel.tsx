@@ -7,6 +7,7 @@ import { statementKeys } from '../../api/statements';
 import { FilePicker } from '../../components/FilePicker/FilePicker';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
+import { pluralKey } from '../../i18n/plural';
 import { AccountPicker } from './AccountPicker';
 import { type PreviewState, statementImportWithConsole } from './import-actors';
 import { MappingEditor } from './MappingEditor';
@@ -14,7 +15,6 @@ import { MismatchNoteDialog } from './MismatchNoteDialog';
 import { ParseErrors } from './ParseErrors';
 import { PreviewStatements } from './PreviewStatements';
 import { PreviewTable } from './PreviewTable';
-import { pluralKey } from './plural';
 import { PreviewRows } from './preview-client';
 import { SkippedEntries } from './SkippedEntries';
 

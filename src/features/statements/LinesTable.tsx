@@ -28,12 +28,12 @@ import type { MenuHandle } from '../../components/Menu/Menu';
 import { Pill, type Tone } from '../../components/Pill/Pill';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { type Translate, useI18n } from '../../i18n/i18n';
+import { pluralKey } from '../../i18n/plural';
 import { formatDate } from '../../kernel/dates';
 import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
 import { helpLines, keyAction } from '../../kernel/key-table';
 import { useScreenKeys } from '../../kernel/screen-keys';
 import { type LineDialogState, LineDialogs, scorePoints } from './LineDialogs';
-import { pluralKey } from './plural';
 import { RECONCILE_KEYS, type ReconcileKeyAction } from './reconcile-keys';
 
 const ROW_HEIGHT = 32;
@@ -287,7 +287,15 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
         />
         <output className="data-table-total" aria-live="polite" data-testid="statement-lines-total">
           {query.data?.pages[0]
-            ? `${query.data.pages[0].totalEstimated ? '≈ ' : ''}${query.data.pages[0].total}`
+            ? t(
+                pluralKey(locale, query.data.pages[0].total, {
+                  one: 'statements.lines.total.one',
+                  other: 'statements.lines.total.other',
+                }),
+                {
+                  count: `${query.data.pages[0].totalEstimated ? '≈ ' : ''}${new Intl.NumberFormat(locale).format(query.data.pages[0].total)}`,
+                },
+              )
             : '\u00a0'}
         </output>
       </div>

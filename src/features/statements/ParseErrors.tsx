@@ -1,6 +1,6 @@
 import type { ParseError, StatementFormat } from '../../../domain/statements/types';
 import { useI18n } from '../../i18n/i18n';
-import { pluralKey } from './plural';
+import { pluralKey } from '../../i18n/plural';
 
 /** What the admin can do about lines that could not be read: only a CSV has a mapping to change. */
 const ADVICE: Record<StatementFormat, string> = {

@@ -1,9 +1,9 @@
 import { formatCents } from '../../../domain/money';
 import { balanceMismatch, type PreviewStatement } from '../../../machines/statement-import';
 import { useI18n } from '../../i18n/i18n';
+import { pluralKey } from '../../i18n/plural';
 import { formatDate } from '../../kernel/dates';
 import { printedIban } from './iban-format';
-import { pluralKey } from './plural';
 
 /** How far a statement's closing balance is from its opening plus its entries (0: consistent). */
 export const balanceDifference = (statement: PreviewStatement) =>

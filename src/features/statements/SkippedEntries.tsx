@@ -1,8 +1,8 @@
 import { formatCents } from '../../../domain/money';
 import type { SkippedEntry } from '../../../domain/statements/types';
 import { useI18n } from '../../i18n/i18n';
+import { pluralKey } from '../../i18n/plural';
 import { formatDate } from '../../kernel/dates';
-import { pluralKey } from './plural';
 
 const REASONS = {
   PENDING: 'statements.skipped.PENDING',

@@ -61,7 +61,7 @@ describe('bulk actions on a selection of users (issue 14)', () => {
     await user.click(screen.getByRole('button', { name: 'Disable (2)…' }));
 
     const dialog = await screen.findByRole('alertdialog', { name: 'Disable: 2 selected?' });
-    expect(dialog.textContent).toContain('the other 1 are left as they are');
+    expect(dialog.textContent).toContain('applies to 2 of the selected, one by one, and not to 1.');
     await user.keyboard('{Enter}');
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
 

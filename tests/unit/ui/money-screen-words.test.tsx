@@ -5,6 +5,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ExportJob } from '../../../src/api/exports';
 import type { SepaDoctorToProcess, SepaDryRun, SepaFileDetail } from '../../../src/api/sepa';
+import type { UserSummary } from '../../../src/api/users';
+import { rita } from '../../fixtures/users';
 import { enGB, ptPT } from '../../support/messages';
 import { adminProfile, clearCookies, fakeApi } from './fake-api';
 import { fillJsdomGaps, layOutTables } from './jsdom-gaps';
@@ -13,8 +15,12 @@ import { renderApp } from './render-app';
 /**
  * Issue 29 point 9: the money screens as an operator reads them, in both languages, with one of
  * everything (one transfer, one settlement, one doctor): no ISO date (2026-11-30) and no count of one
- * with a plural noun ("1 transferências", "1 cases").
+ * with a plural noun ("1 transferências", "1 cases"); and any list (its total, its selection, a bulk
+ * action's confirmation) and the home cards with one of each ("1 registos", "1 selecionados").
  */
+
+// The home's charts draw on a canvas jsdom does not have; their words are chart-summaries.test.ts's.
+vi.mock('../../../src/features/home/TrendCharts', () => ({ default: () => null }));
 
 beforeAll(fillJsdomGaps);
 layOutTables();
@@ -25,8 +31,9 @@ afterEach(() => {
 });
 
 const ISO_DAY = /\b\d{4}-\d{2}-\d{2}\b/;
+// A count and its word may sit in two elements ("1" above "Transferências…" on a home card): no space needed.
 const ONE_WITH_PLURAL =
-  /\b1\s(casos|liquidações|transferências|médicos|linhas|selecionadas|cases|settlements|transfers|doctors|lines)\b/;
+  /\b1\s*(casos|liquidações|transferências|médicos|linhas|ficheiros|exportações|registos|selecionad[oa]s|cases|settlements|transfers|doctors|lines|files|exports|records|rows)\b/i;
 
 const FILE_ID = '5e9a0000-0000-4000-8000-000000000001';
 const DOCTOR = 'd0c70000-0000-4000-8000-000000000001';
@@ -233,5 +240,66 @@ describe.each(LOCALES)('the money screens’ words in %s', (locale, messages) =>
     const text = await textOf(() => screen.getByText(/01\/11\/2026/));
     expect(text).toContain('30/11/2026');
     expectReadable(text);
+  });
+
+  it('a list of one record, one of it selected, and the bulk confirmation', async () => {
+    const only: UserSummary = { ...rita, id: '00000000-0000-4000-8000-000000000001', role: 'CUSTOMER' };
+    fakeApi({
+      'GET /v2/user/me': () => ({ status: 200, body: adminProfile }),
+      'GET /v2/admin/users': () => ({ status: 200, body: { items: [only], nextCursor: null, total: 1 } }),
+      'GET /v2/static-data/country': () => ({ status: 200, body: [] }),
+    });
+    const user = userEvent.setup();
+    renderApp('/customers', { token: 't', locale });
+    const total = await screen.findByTestId('customers-total');
+    await waitFor(() => expect(total.textContent).toBe(messages.table.total.one.replace('{{count}}', '1')));
+    await user.keyboard('jx');
+    await screen.findByText(messages.table.selected.one.replace('{{count}}', '1'));
+    expectReadable(document.body.textContent ?? '');
+    const disable = `${messages.users.actions.disable} (1)…`;
+    await user.click(screen.getByRole('button', { name: disable }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain(
+      messages.bulk.title.one.replace('{{action}}', messages.users.actions.disable).replace('{{count}}', '1'),
+    );
+    expectReadable(dialog.textContent ?? '');
+  });
+
+  it('the home cards with one of each', async () => {
+    const one = { count: 1, amountCents: 4530 };
+    const axis = { days: [], byStatus: [] };
+    fakeApi({
+      'GET /v2/user/me': () => ({ status: 200, body: adminProfile }),
+      'GET /v2/admin/dashboard': () => ({
+        status: 200,
+        body: {
+          asOf: '2026-11-27T10:00:00.000Z',
+          today: '2026-11-27',
+          currency: 'EUR',
+          attention: {
+            professionalsToVerify: 1,
+            professionalsDisabled: 1,
+            casesWaitingPayment: 1,
+            settlementsToProcess: one,
+            sepaFilesAwaitingBank: one,
+            transfersRejectedOrReturned: one,
+            statementLinesUnmatched: one,
+            exportsFailed: 1,
+          },
+          trends: {
+            casesPerDay: axis,
+            revenuePerMonth: { months: [], feeCents: [], netCents: [] },
+            payoutsPerMonth: { months: [], amountCents: [], transfers: [] },
+            signupsPerWeek: { weeks: [], customers: [], professionals: [] },
+          },
+        },
+      }),
+    });
+    renderApp('/', { token: 't', locale });
+    const cards = await screen.findByRole('region', { name: messages.home.attention });
+    await waitFor(() => expect(cards.textContent).toContain(messages.home.returned.one));
+    for (const card of Object.values(messages.home).filter((v) => typeof v === 'object' && 'one' in v))
+      expect(cards.textContent).toContain((card as { one: string }).one);
+    expectReadable(cards.textContent ?? '');
   });
 });

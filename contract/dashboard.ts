@@ -17,13 +17,22 @@ export const dashboardAttentionSchema = z.object({
   /** SEPA files generated or handed to the bank and not yet paid (GENERATED, AVAILABLE). */
   sepaFilesAwaitingBank: countAndCents,
   /**
-   * Transfers to look at: rejected by the bank (pain.002) while the doctor's payouts are still blocked
-   * by that rejection, and returns on a bank statement not yet matched or ignored (decision 0078).
+   * Returns on a bank statement not yet matched or ignored (UNMATCHED, SUGGESTED, DISCREPANCY) and the
+   * money they give back: the statement lines list of those returns totals them (decision 0143).
    */
-  transfersRejectedOrReturned: countAndCents,
+  returnsToMatch: countAndCents,
+  /**
+   * Doctors whose payouts are blocked now: a block (decision 0070) still holding at their current IBAN,
+   * whether a bank's status report or a matched return made it. Each counted once, as the list of
+   * blocked doctors (`GET /v2/admin/professionals/payout-blocked`) counts them (decision 0143).
+   */
+  doctorsPayoutsBlocked: count,
   /** Bank statement lines still UNMATCHED and their signed sum. */
   statementLinesUnmatched: countAndCents,
-  /** Export jobs that failed, still kept (a job's row is deleted 14 days after it was asked for). */
+  /**
+   * The viewing admin's export jobs that failed, still kept (a job's row is deleted 14 days after it was
+   * asked for): an admin sees only their own exports (decision 0077), `GET /v2/admin/exports?status=failed`.
+   */
   exportsFailed: count,
 });
 

@@ -60,9 +60,10 @@ export const exportJobSchema = z.object({
 
 export const exportJobPageSchema = pageSchema(exportJobSchema);
 
-/** "Your exports": newest first, keyset pages, optionally one type. */
+/** "Your exports": newest first, keyset pages, optionally one type and one status (the failed ones: decision 0143). */
 export const exportJobListQuerySchema = z.object({
   type: z.enum(EXPORT_TYPES).optional(),
+  status: z.enum(EXPORT_STATUSES).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(500).optional(),
 });

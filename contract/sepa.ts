@@ -45,6 +45,24 @@ export const payoutBlockSchema = z.object({
   blockedAt: z.iso.datetime(),
 });
 
+/** What made a doctor's block: the bank's status report rejecting a transfer, or a return on a statement. */
+export const PAYOUT_BLOCK_SOURCES = ['STATUS_REPORT', 'RETURN'] as const;
+
+/**
+ * One row of `GET /v2/admin/professionals/payout-blocked`: a doctor whose payouts are blocked now, with
+ * the newest block that holds (decision 0143).
+ */
+export const blockedDoctorSchema = z.object({
+  professionalId: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  blockedBy: z.enum(PAYOUT_BLOCK_SOURCES),
+  block: payoutBlockSchema,
+});
+
+/** Every blocked doctor in one page (no cursor): the home card "doctors whose payouts are blocked" is its total. */
+export const blockedDoctorPageSchema = pageSchema(blockedDoctorSchema);
+
 // ---------------------------------------------------------------------------------------------------
 // Settlements to process (SETTLED, not in a live file), per doctor for one reference month
 

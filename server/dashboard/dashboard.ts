@@ -22,13 +22,14 @@ export const TREND_WEEKS = 26;
  * read the status indexes; the trends and the settlements' totals read the per-day and per-month tables
  * the triggers of migration 0020 keep exact (docs/decisions/0078).
  */
-export async function readDashboard(db: Queryable, now: Date): Promise<Dashboard> {
+export async function readDashboard(db: Queryable, now: Date, adminId: string): Promise<Dashboard> {
   const today = todayInLisbon(now);
-  const [attention, trends] = await Promise.all([readAttention(db), readTrends(db, today)]);
+  const [attention, trends] = await Promise.all([readAttention(db, adminId), readTrends(db, today)]);
   return { asOf: now.toISOString(), today, currency: 'EUR', attention, trends };
 }
 
-async function readAttention(db: Queryable): Promise<Attention> {
+/** `adminId`: the viewing admin, whose own failed exports are counted (an admin sees only theirs). */
+async function readAttention(db: Queryable, adminId: string): Promise<Attention> {
   const { rows } = await db.query<Record<string, string | number>>(
     `SELECT
        (SELECT count(*) FROM users WHERE role = 'PROFESSIONAL' AND status = 'EMAIL_VERIFIED')::int AS to_verify,
@@ -36,22 +37,20 @@ async function readAttention(db: Queryable): Promise<Attention> {
        (SELECT count(*) FROM cases WHERE status = 'WAITING_PAYMENT')::int AS waiting_payment,
        s.n AS settlements, s.cents::text AS settlements_cents,
        f.n AS sepa_files, f.cents::text AS sepa_cents,
-       rj.n + r.n AS returned, (rj.cents + r.cents)::text AS returned_cents,
+       r.n AS returns_to_match, r.cents::text AS returns_to_match_cents,
+       (SELECT count(DISTINCT b.professional_id) FROM payout_blocks b JOIN users p ON p.id = b.professional_id
+         WHERE b.blocked_iban = upper(regexp_replace(coalesce(p.iban, ''), '[- ]', '', 'g')))::int AS payouts_blocked,
        l.n AS unmatched, l.cents::text AS unmatched_cents,
-       (SELECT count(*) FROM export_jobs WHERE status = 'failed')::int AS exports_failed
+       (SELECT count(*) FROM export_jobs WHERE status = 'failed' AND requested_by = $1::uuid)::int AS exports_failed
      FROM (SELECT coalesce(sum(settlements), 0)::int AS n, coalesce(sum(payable_cents), 0) AS cents
              FROM dashboard_settlement_months WHERE status IN ('READY_TO_SETTLE', 'AVAILABLE')) s,
           (SELECT count(*)::int AS n, coalesce(sum(amount_cents), 0) AS cents
              FROM sepa_files WHERE status IN ('GENERATED', 'AVAILABLE')) f,
-          (SELECT count(*)::int AS n, coalesce(sum(t.amount_cents), 0) AS cents
-             FROM sepa_transactions t JOIN users p ON p.id = t.professional_id
-            WHERE t.status = 'REJECTED' AND EXISTS (
-              SELECT 1 FROM payout_blocks b WHERE b.sepa_transaction_id = t.id
-                 AND b.blocked_iban = upper(regexp_replace(coalesce(p.iban, ''), '[- ]', '', 'g')))) rj,
           (SELECT count(*)::int AS n, coalesce(sum(bank_amount_cents), 0) AS cents
              FROM statement_lines WHERE kind = 'return' AND status IN ('UNMATCHED', 'SUGGESTED', 'DISCREPANCY')) r,
           (SELECT count(*)::int AS n, coalesce(sum(bank_amount_cents), 0) AS cents
              FROM statement_lines WHERE status = 'UNMATCHED') l`,
+    [adminId],
   );
   const row = rows[0]!;
   const pair = (n: string, cents: string) => ({ count: Number(row[n]), amountCents: Number(row[cents]) });
@@ -61,7 +60,8 @@ async function readAttention(db: Queryable): Promise<Attention> {
     casesWaitingPayment: Number(row.waiting_payment),
     settlementsToProcess: pair('settlements', 'settlements_cents'),
     sepaFilesAwaitingBank: pair('sepa_files', 'sepa_cents'),
-    transfersRejectedOrReturned: pair('returned', 'returned_cents'),
+    returnsToMatch: pair('returns_to_match', 'returns_to_match_cents'),
+    doctorsPayoutsBlocked: Number(row.payouts_blocked),
     statementLinesUnmatched: pair('unmatched', 'unmatched_cents'),
     exportsFailed: Number(row.exports_failed),
   };

@@ -13,7 +13,7 @@ export function registerDashboardArea(routes: RouteRegistry): void {
     auth: 'admin',
     responses: { 200: { description: 'The dashboard as of now', schema: dashboardSchema } },
     async handler(c) {
-      return c.json(await readDashboard(c.var.deps.db, now(c)));
+      return c.json(await readDashboard(c.var.deps.db, now(c), c.var.session.userId));
     },
   });
 }

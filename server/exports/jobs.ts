@@ -180,11 +180,12 @@ export async function findOwnExport(db: Queryable, userId: string, id: string): 
   return rows[0];
 }
 
-/** "Your exports": newest first, keyset pages. */
+/** "Your exports": newest first, keyset pages, of one type and one status if asked. */
 export async function listOwnExports(db: Queryable, userId: string, query: ExportJobListQuery) {
   const params = new SqlParams();
   const where = [`j.requested_by = ${params.add(userId)}::uuid`];
   if (query.type) where.push(`j.type = ${params.add(query.type)}`);
+  if (query.status) where.push(`j.status = ${params.add(query.status)}`);
   const page = await exactPage<ExportJobRow & { id: string }>(
     db,
     {

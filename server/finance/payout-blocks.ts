@@ -1,7 +1,9 @@
 import type { z } from 'zod';
-import type { payoutBlockSchema } from '../../contract/sepa';
+import type { blockedDoctorPageSchema, payoutBlockSchema } from '../../contract/sepa';
+import type { Queryable } from '../db/client';
 
 export type PayoutBlock = z.infer<typeof payoutBlockSchema>;
+export type BlockedDoctorPage = z.infer<typeof blockedDoctorPageSchema>;
 
 /**
  * A doctor's payouts are blocked while their IBAN is still the one the bank rejected (decision 0070):
@@ -13,7 +15,8 @@ export const ACTIVE_BLOCK_JOIN = `
   LEFT JOIN LATERAL (
     SELECT b.id AS block_id, b.reason_code AS block_reason_code, b.reason_text AS block_reason_text,
            b.blocked_iban AS block_iban, b.created_at AS block_created_at,
-           t.sepa_file_id AS block_sepa_file_id, f.msg_id AS block_msg_id, t.end_to_end_id AS block_end_to_end_id
+           t.sepa_file_id AS block_sepa_file_id, f.msg_id AS block_msg_id, t.end_to_end_id AS block_end_to_end_id,
+           b.statement_line_id AS block_statement_line_id
       FROM payout_blocks b
       LEFT JOIN sepa_transactions t ON t.id = b.sepa_transaction_id
       LEFT JOIN sepa_files f ON f.id = t.sepa_file_id
@@ -48,5 +51,32 @@ export function payoutBlockOf(row: BlockColumns): PayoutBlock | null {
     msgId: row.block_msg_id,
     endToEndId: row.block_end_to_end_id,
     blockedAt: new Date(row.block_created_at!).toISOString(),
+  };
+}
+
+/**
+ * `GET /v2/admin/professionals/payout-blocked`: every doctor whose payouts are blocked now, each once
+ * with their newest block that holds, newest first (decision 0143). Read from the blocks' doctors, not
+ * from every doctor: few have ever had a transfer rejected. One page: their number is the home card's.
+ */
+export async function listBlockedDoctors(db: Queryable): Promise<BlockedDoctorPage> {
+  const { rows } = await db.query<
+    BlockColumns & { id: string; name: string; email: string; block_statement_line_id: string | null }
+  >(
+    `SELECT p.id, p.name, p.email, ${ACTIVE_BLOCK_COLUMNS}, blk.block_statement_line_id
+       FROM users p ${ACTIVE_BLOCK_JOIN}
+      WHERE p.id IN (SELECT professional_id FROM payout_blocks) AND blk.block_id IS NOT NULL
+      ORDER BY blk.block_created_at DESC, p.id`,
+  );
+  return {
+    items: rows.map((row) => ({
+      professionalId: row.id,
+      name: row.name,
+      email: row.email,
+      blockedBy: row.block_statement_line_id ? 'RETURN' : 'STATUS_REPORT',
+      block: payoutBlockOf(row)!,
+    })),
+    nextCursor: null,
+    total: rows.length,
   };
 }

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import {
+  blockedDoctorPageSchema,
   professionalPayoutsSchema,
   SEPA_STATUS_REPORT_MAX_BYTES,
   sepaDryRunSchema,
@@ -22,6 +23,7 @@ import { type RouteRegistry, refused } from '../http/routes';
 import { contentDisposition, sendStoredFile } from '../http/send-file';
 import { checkIdempotencyKey, requestHash } from '../platform/idempotency';
 import { refuse } from '../platform/refusal';
+import { listBlockedDoctors } from './payout-blocks';
 import { professionalPayouts } from './payouts';
 import { sepaToProcess } from './sepa-candidates';
 import { sepaSpreadsheet, sepaXmlFile } from './sepa-downloads';
@@ -251,6 +253,18 @@ export function registerSepaRoutes(routes: RouteRegistry): void {
     async handler(c) {
       const bytes = await reportBytes(c);
       return c.json(await applyStatusReport(c.var.deps.db, actorOf(c), bytes));
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v2/admin/professionals/payout-blocked',
+    summary: 'Doctors whose payouts are blocked now, each with the block that holds (the home card)',
+    tags: ['sepa'],
+    auth: 'admin',
+    responses: { 200: { description: 'Every blocked doctor', schema: blockedDoctorPageSchema } },
+    async handler(c) {
+      return c.json(await listBlockedDoctors(c.var.deps.db));
     },
   });
 

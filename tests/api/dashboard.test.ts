@@ -10,7 +10,8 @@ interface Dashboard {
     casesWaitingPayment: number;
     settlementsToProcess: { count: number; amountCents: number };
     sepaFilesAwaitingBank: { count: number; amountCents: number };
-    transfersRejectedOrReturned: { count: number; amountCents: number };
+    returnsToMatch: { count: number; amountCents: number };
+    doctorsPayoutsBlocked: number;
     statementLinesUnmatched: { count: number; amountCents: number };
     exportsFailed: number;
   };
@@ -41,16 +42,22 @@ describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
   /**
    * Changes of every kind the pre-aggregated counts follow (migration 0020's triggers): a case closed
    * through the API (its status moves), a settlement's status and amount changed and another deleted,
-   * a patient signing up today and a doctor removed, exports that failed or were cancelled.
+   * a patient signing up today and a doctor removed, exports that failed or were cancelled (the viewing
+   * admin's, and another admin's failure the card leaves out), payout blocks that hold or no longer do.
    */
   async function change(): Promise<void> {
+    const { rows: others } = await world.db.query<{ id: string }>(
+      `INSERT INTO users (role, email, name, admin_data) VALUES ('ADMIN', 'dashboard-other-admin@example.pt', 'Outra', '{}')
+       RETURNING id`,
+    );
     await world.db.query(
       `INSERT INTO export_jobs (requested_by, type, filters, format, locale, status, estimated_total,
                                error_reason, created_at, finished_at, expires_at)
-       SELECT u.id, 'CASES', '{}', 'CSV', 'pt-PT', s.status, 10, s.reason, $1, $1, $1::timestamptz + interval '7 days'
-         FROM (SELECT id FROM users WHERE role = 'ADMIN' LIMIT 1) u,
-              (VALUES ('failed', 'INSTANCE_STOPPED'), ('failed', 'EXPORT_FAILED'), ('cancelled', NULL)) s (status, reason)`,
-      [SEED_NOW],
+       SELECT s.admin, s.type, '{"dateField": "CREATED", "startDate": "2026-01-01", "endDate": null}', 'CSV', 'pt-PT', s.status, 10, s.reason, $1, $1, $1::timestamptz + interval '7 days'
+         FROM (VALUES ($2::uuid, 'CASES', 'failed', 'INSTANCE_STOPPED'), ($2::uuid, 'USERS', 'failed', 'EXPORT_FAILED'),
+                      ($2::uuid, 'CASES', 'cancelled', NULL), ($3::uuid, 'CASES', 'failed', 'INSTANCE_STOPPED'))
+              s (admin, type, status, reason)`,
+      [SEED_NOW, world.adminId, others[0]!.id],
     );
     const open = await world.db.query<{ id: string }>(
       `SELECT id FROM cases WHERE status = 'WAITING_PAYMENT' ORDER BY id LIMIT 1`,
@@ -76,6 +83,17 @@ describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
           WHERE id = (SELECT id FROM sepa_transactions ORDER BY id LIMIT 1) RETURNING id, professional_id)
        INSERT INTO payout_blocks (professional_id, blocked_iban, reason_code, sepa_transaction_id)
        SELECT r.professional_id, upper(replace(u.iban, ' ', '')), 'AC04', r.id FROM rejected r JOIN users u ON u.id = r.professional_id`,
+      [SEED_NOW],
+    );
+    // The same doctor blocked twice (one doctor, counted once), and a doctor whose block no longer holds:
+    // the IBAN the bank refused is not the one they have now.
+    await world.db.query(
+      `INSERT INTO payout_blocks (professional_id, blocked_iban, reason_code, created_at)
+       SELECT b.professional_id, b.blocked_iban, 'MD07', $1::timestamptz FROM payout_blocks b WHERE b.reason_code = 'AC04'
+       UNION ALL
+       (SELECT id, 'PT50000201231234567890154', 'AC01', $1 FROM users
+         WHERE role = 'PROFESSIONAL' AND iban IS NOT NULL
+           AND id NOT IN (SELECT professional_id FROM payout_blocks) ORDER BY id LIMIT 1)`,
       [SEED_NOW],
     );
     // A return the seed matched, unmatched through its route: a return to look at again.
@@ -147,25 +165,34 @@ describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
         const returned = lines.filter(
           (l) => l.kind === 'return' && !['MATCHED', 'IGNORED'].includes(l.status),
         );
-        // Rejected transfers whose block still holds: the doctor's IBAN now, spaces and dashes out, upper case.
-        const rejected = (
-          await world.db.query<{ amount_cents: string; iban: string | null; blocked: string[] }>(
-            `SELECT t.amount_cents, p.iban,
-                    array(SELECT b.blocked_iban FROM payout_blocks b WHERE b.sepa_transaction_id = t.id) AS blocked
-               FROM sepa_transactions t JOIN users p ON p.id = t.professional_id WHERE t.status = 'REJECTED'`,
-          )
-        ).rows.filter((t) => t.blocked.includes((t.iban ?? '').replace(/[- ]/g, '').toUpperCase()));
-        expect(a.transfersRejectedOrReturned).toEqual({
-          count: returned.length + rejected.length,
-          amountCents:
-            returned.reduce((sum, l) => sum + Number(l.bank_amount_cents), 0) +
-            rejected.reduce((sum, t) => sum + Number(t.amount_cents), 0),
+        expect(a.returnsToMatch).toEqual({
+          count: returned.length,
+          amountCents: returned.reduce((sum, l) => sum + Number(l.bank_amount_cents), 0),
         });
-        if (phase === 'after changes') expect(rejected.length).toBeGreaterThan(0);
-        const exportStatuses = (await world.db.query<{ status: string }>('SELECT status FROM export_jobs'))
-          .rows;
-        expect(a.exportsFailed).toBe(exportStatuses.filter((j) => j.status === 'failed').length);
-        if (phase === 'after changes') expect(a.exportsFailed).toBe(2);
+        // Doctors with a block that holds: the doctor's IBAN now, spaces and dashes out, upper case.
+        const blocks = (
+          await world.db.query<{ professional_id: string; blocked_iban: string; iban: string | null }>(
+            `SELECT b.professional_id, b.blocked_iban, p.iban FROM payout_blocks b JOIN users p ON p.id = b.professional_id`,
+          )
+        ).rows;
+        const holding = blocks.filter(
+          (b) => b.blocked_iban === (b.iban ?? '').replace(/[- ]/g, '').toUpperCase(),
+        );
+        expect(a.doctorsPayoutsBlocked).toBe(new Set(holding.map((b) => b.professional_id)).size);
+        if (phase === 'after changes') {
+          expect(holding.length).toBeGreaterThan(a.doctorsPayoutsBlocked);
+          expect(blocks.length).toBeGreaterThan(holding.length);
+        }
+        const exports = (
+          await world.db.query<{ status: string; requested_by: string }>(
+            'SELECT status, requested_by FROM export_jobs',
+          )
+        ).rows.filter((j) => j.status === 'failed');
+        expect(a.exportsFailed).toBe(exports.filter((j) => j.requested_by === world.adminId).length);
+        if (phase === 'after changes') {
+          expect(a.exportsFailed).toBe(2);
+          expect(exports.length).toBeGreaterThan(a.exportsFailed);
+        }
         // The seed holds something in each counter that must not be vacuous.
         for (const n of [
           a.professionalsToVerify,
@@ -197,17 +224,18 @@ describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
         expect(a.sepaFilesAwaitingBank.count).toBe(files.total);
         const lines = await list<{ total: number }>('/v2/admin/statements/lines?status=UNMATCHED&limit=1');
         expect(a.statementLinesUnmatched.count).toBe(lines.total);
-        // The returned card opens the returns still to match; its number also counts the rejected transfers
-        // whose block still holds, which no list shows yet (reported to the lead, issue 29 point 7).
         const returns = await list<{ total: number }>(
           '/v2/admin/statements/lines?kind=return&status=UNMATCHED&status=SUGGESTED&status=DISCREPANCY&limit=1',
         );
-        const rejectedBlocked = await one(
-          `SELECT count(*) AS n FROM sepa_transactions t JOIN users p ON p.id = t.professional_id
-            WHERE t.status = 'REJECTED' AND EXISTS (SELECT 1 FROM payout_blocks b WHERE b.sepa_transaction_id = t.id
-              AND b.blocked_iban = upper(regexp_replace(coalesce(p.iban, ''), '[- ]', '', 'g')))`,
+        expect(a.returnsToMatch.count).toBe(returns.total);
+        const blocked = await list<{ items: { professionalId: string }[]; total: number }>(
+          '/v2/admin/professionals/payout-blocked',
         );
-        expect(a.transfersRejectedOrReturned.count).toBe(returns.total + rejectedBlocked);
+        expect(a.doctorsPayoutsBlocked).toBe(blocked.total);
+        expect(new Set(blocked.items.map((d) => d.professionalId)).size).toBe(blocked.total);
+        const failed = await list<{ total: number }>('/v2/admin/exports?status=failed&limit=1');
+        expect(a.exportsFailed).toBe(failed.total);
+        if (phase === 'after changes') expect(blocked.total).toBeGreaterThan(0);
         if (phase === 'after changes') expect(returns.total).toBeGreaterThan(0);
       });
 

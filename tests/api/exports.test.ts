@@ -609,4 +609,42 @@ describe.each(testDatabaseKinds())('exports API on $name', (kind) => {
       ((await (await world.get('/v2/admin/exports', otherToken)).json()) as { total: number }).total,
     ).toBe(0);
   });
+
+  // Issue 29 point 7: the home card "failed exports" opens this list; it holds the caller's failed jobs only.
+  it('lists only your failed exports, of every type, with status=failed; refuses an unknown status', async () => {
+    const otherAdmin = await insertUser(world.db, { email: 'failed-exports-admin@example.pt', admin: true });
+    await world.db.query(
+      `INSERT INTO export_jobs (requested_by, type, filters, format, locale, status, estimated_total,
+                               error_reason, created_at, finished_at, expires_at)
+       SELECT s.admin, s.type, '{"dateField": "CREATED", "startDate": "2026-01-01", "endDate": null}', 'CSV', 'pt-PT', s.status, 10, s.reason, now(), now(), now() + interval '7 days'
+         FROM (VALUES ($1::uuid, 'USERS', 'failed', 'INSTANCE_STOPPED'), ($1::uuid, 'STATS', 'failed', 'XLSX_TOO_MANY_ROWS'),
+                      ($1::uuid, 'CASES', 'cancelled', NULL), ($2::uuid, 'CASES', 'failed', 'INSTANCE_STOPPED'))
+              s (admin, type, status, reason)`,
+      [world.adminId, otherAdmin],
+    );
+    const mine = await world.db.query<{ id: string; type: string }>(
+      `SELECT id, type FROM export_jobs WHERE requested_by = $1 AND status = 'failed' ORDER BY created_at DESC, id DESC`,
+      [world.adminId],
+    );
+    expect(new Set(mine.rows.map((r) => r.type)).size).toBeGreaterThan(1);
+    const response = await world.get('/v2/admin/exports?status=failed&limit=100');
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as { items: Job[]; total: number };
+    expect(page.total).toBe(mine.rows.length);
+    expect(page.items.map((j) => j.id)).toEqual(mine.rows.map((r) => r.id));
+    expect(page.items.every((j) => j.status === 'failed')).toBe(true);
+    // With a type too, both filters hold.
+    const stats = (await (await world.get('/v2/admin/exports?status=failed&type=STATS')).json()) as {
+      items: Job[];
+      total: number;
+    };
+    expect(stats.total).toBe(mine.rows.filter((r) => r.type === 'STATS').length);
+    expect(stats.items.every((j) => j.type === 'STATS' && j.status === 'failed')).toBe(true);
+
+    const before = await count(world.db, 'export_jobs');
+    const refused = await world.get('/v2/admin/exports?status=broken');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ field: 'status' }] });
+    expect(await count(world.db, 'export_jobs')).toBe(before);
+  });
 });

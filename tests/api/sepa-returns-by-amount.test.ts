@@ -112,11 +112,11 @@ describe.each(testDatabaseKinds())('returns without an EndToEndId on $name', (ki
     const transfer = file.transfers[0]!;
     const returnedCount = async () =>
       (
-        await expectStatus<{ attention: { transfersRejectedOrReturned: { count: number } } }>(
+        await expectStatus<{ attention: { returnsToMatch: { count: number } } }>(
           await world.call('GET', '/v2/admin/dashboard'),
           200,
         )
-      ).attention.transfersRejectedOrReturned.count;
+      ).attention.returnsToMatch.count;
     const before = await returnedCount();
     const [ret, fee] = await importThroughApi(
       world,
@@ -138,6 +138,22 @@ describe.each(testDatabaseKinds())('returns without an EndToEndId on $name', (ki
     const [matched] = await importThroughApiLines(ret!.id);
     expect(matched).toMatchObject({ status: 'MATCHED', differenceCents: 0 });
     expect(await transferStatus(world.db, transfer.id)).toBe('REJECTED');
+    // Matched, the return no longer waits; its account reason blocked the doctor, whom the blocked
+    // doctors' card counts and its list shows, made by the return (decision 0143).
+    expect(await returnedCount()).toBe(before);
+    const { attention } = await expectStatus<{ attention: { doctorsPayoutsBlocked: number } }>(
+      await world.call('GET', '/v2/admin/dashboard'),
+      200,
+    );
+    const blocked = await expectStatus<{
+      items: { professionalId: string; blockedBy: string; block: { reasonCode: string } }[];
+      total: number;
+    }>(await world.call('GET', '/v2/admin/professionals/payout-blocked'), 200);
+    expect(blocked.total).toBe(attention.doctorsPayoutsBlocked);
+    expect(blocked.items.find((d) => d.professionalId === transfer.professionalId)).toMatchObject({
+      blockedBy: 'RETURN',
+      block: { reasonCode: 'AC04' },
+    });
   });
 
   it('pays the file with its batch debit and returns one transfer when both are on the same statement', async () => {

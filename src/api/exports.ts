@@ -26,10 +26,15 @@ export function startExport({ type, dateField, startDate, endDate, format, local
 }
 
 export const exportJobsKey = (type: ExportType) => ['exports', type] as const;
+export const failedExportsKey = ['exports', 'failed'] as const;
 
 /** "Your exports" of one type, newest first (the first page: the screen shows the latest 20). */
 export const fetchExportJobs = (type: ExportType) =>
   request<ExportJobPage>('admin/exports', { params: { type, limit: 20 } });
+
+/** The caller's failed exports of every type, newest first, in keyset pages (the home card's list). */
+export const fetchFailedExports = ({ cursor, limit }: { cursor?: string; limit: number }) =>
+  request<ExportJobPage>('admin/exports', { params: { status: 'failed', cursor, limit } });
 
 export const cancelExport = (id: string) =>
   request<ExportJob>(`admin/exports/${encodeURIComponent(id)}/cancel`, { method: 'post' });

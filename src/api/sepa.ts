@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type {
+  blockedDoctorPageSchema,
   professionalPayoutsSchema,
   sepaDryRunSchema,
   sepaFileDetailSchema,
@@ -24,6 +25,8 @@ export type SepaFilePage = z.infer<typeof sepaFilePageSchema>;
 export type SepaFileDetail = z.infer<typeof sepaFileDetailSchema>;
 export type SepaStatusReportResult = z.infer<typeof sepaStatusReportResultSchema>;
 export type ProfessionalPayouts = z.infer<typeof professionalPayoutsSchema>;
+export type BlockedDoctorPage = z.infer<typeof blockedDoctorPageSchema>;
+export type BlockedDoctor = BlockedDoctorPage['items'][number];
 type GenerateBody = z.input<typeof sepaGenerateBodySchema>;
 
 const SEPA = 'admin/settlement/sepa';
@@ -60,6 +63,9 @@ export const uploadStatusReport = (file: Blob) =>
 export const fetchProfessionalPayouts = (professionalId: string) =>
   request<ProfessionalPayouts>(`admin/professionals/${encodeURIComponent(professionalId)}/payouts`);
 
+/** Every doctor whose payouts are blocked now, in one page (decision 0143). */
+export const fetchBlockedDoctors = () => request<BlockedDoctorPage>('admin/professionals/payout-blocked');
+
 /** The specification's "TXT" (the pain.001 XML) and "XLS" (XLSX), only while GENERATED. */
 export const sepaDownloadUrl = (id: string, kind: 'xml' | 'xlsx') =>
   fileUrl(`/v2/${byId(id)}/download/${kind}`);
@@ -70,4 +76,5 @@ export const sepaKeys = {
   files: ['sepa', 'files'] as const,
   file: (id: string) => ['sepa', 'file', id] as const,
   payouts: (professionalId: string) => ['sepa', 'payouts', professionalId] as const,
+  blocked: ['sepa', 'blocked'] as const,
 };

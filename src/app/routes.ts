@@ -169,6 +169,14 @@ export const ROUTES: readonly RouteDef[] = [
     nav: { section: 'exports' },
   },
   {
+    id: 'exportsFailed',
+    path: '/export/failed',
+    titleKey: 'routes.exportsFailed',
+    access: 'auth',
+    screen: lazyScreen(() => import('../features/exports/FailedExportsScreen')),
+    nav: { section: 'exports' },
+  },
+  {
     id: 'settlement',
     path: '/settlement',
     titleKey: 'routes.settlement',

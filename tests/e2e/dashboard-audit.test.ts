@@ -61,13 +61,15 @@ describe.skipIf(!hasChromium)('home dashboard and audit log in Chromium, keyboar
       'waiting-payment': 'cases-total',
       settlements: 'settlement-process-totals',
       sepa: 'sepa-history-total',
-      returned: 'statement-lines-total',
+      returns: 'statement-lines-total',
+      'payouts-blocked': 'sepa-blocked-total',
       unmatched: 'statement-lines-total',
+      'exports-failed': 'exports-failed-total',
     };
     const numberIn = (text: string | null) =>
       Number(/\d[\d\s.\u00a0\u202f]*/.exec(text ?? '')?.[0].replace(/\D/g, ''));
     // The seed matched every return the bank sent: one unmatched through the product's route is a
-    // return to look at, so the returned card counts one.
+    // return to look at, so the returns card counts one.
     const { rows: returns } = await server.db.query<{ id: string }>(
       `SELECT id FROM statement_lines WHERE kind = 'return' AND status = 'MATCHED' ORDER BY id LIMIT 1`,
     );
@@ -77,10 +79,31 @@ describe.skipIf(!hasChromium)('home dashboard and audit log in Chromium, keyboar
       returns[0]!.id,
     );
     expect(unmatched).toBe(200);
+    // A doctor blocked twice (one doctor on the card and in the list), and failed exports: two of the
+    // signed-in admin's, one of another admin's, which neither the card nor the list counts.
+    await server.db.query(
+      `INSERT INTO payout_blocks (professional_id, blocked_iban, reason_code)
+       SELECT p.id, upper(regexp_replace(p.iban, '[- ]', '', 'g')), r.code
+         FROM (SELECT id, iban FROM users WHERE role = 'PROFESSIONAL' AND iban IS NOT NULL ORDER BY id LIMIT 1) p,
+              (VALUES ('AC04'), ('MD07')) r (code)`,
+    );
+    await server.db.query(
+      `WITH other AS (
+         INSERT INTO users (role, email, name, admin_data) VALUES ('ADMIN', 'cards-other-admin@example.pt', 'Outra', '{}')
+         RETURNING id)
+       INSERT INTO export_jobs (requested_by, type, filters, format, locale, status, estimated_total, error_reason,
+                                created_at, finished_at, expires_at)
+       SELECT a.id, a.type, '{"dateField": "CREATED", "startDate": "2026-01-01", "endDate": null}', 'CSV', 'pt-PT',
+              'failed', 10, 'INSTANCE_STOPPED', now(), now(), now() + interval '7 days'
+         FROM (SELECT id, 'USERS' AS type FROM users WHERE email = $1
+               UNION ALL SELECT id, 'STATS' FROM users WHERE email = $1
+               UNION ALL SELECT id, 'CASES' FROM other) a`,
+      [server.adminEmail],
+    );
     const cards = await page
       .locator('[data-testid^="count-"]')
       .evaluateAll((spans) => spans.map((span) => span.getAttribute('data-testid')!.slice('count-'.length)));
-    expect(cards.filter((id) => id !== 'exports-failed').sort()).toEqual(Object.keys(listTotals).sort());
+    expect([...cards].sort()).toEqual(Object.keys(listTotals).sort());
     const seen: Record<string, number> = {};
     for (const [id, testId] of Object.entries(listTotals)) {
       await page.goto(`${server.url}/`);
@@ -103,10 +126,23 @@ describe.skipIf(!hasChromium)('home dashboard and audit log in Chromium, keyboar
       'waiting-payment',
       'settlements',
       'sepa',
-      'returned',
+      'returns',
+      'payouts-blocked',
       'unmatched',
+      'exports-failed',
     ])
       expect(seen[id], id).toBeGreaterThan(0);
+    expect(seen['payouts-blocked']).toBe(
+      Number(
+        (
+          await server.db.query<{ n: string }>(
+            `SELECT count(DISTINCT b.professional_id)::text AS n FROM payout_blocks b JOIN users p ON p.id = b.professional_id
+              WHERE b.blocked_iban = upper(regexp_replace(coalesce(p.iban, ''), '[- ]', '', 'g'))`,
+          )
+        ).rows[0]!.n,
+      ),
+    );
+    expect(seen['exports-failed']).toBe(2);
   }, 120_000);
 
   it('finds an action in the audit log by its translated name and opens its entity', async () => {

@@ -16,15 +16,11 @@ import { useI18n } from '../../i18n/i18n';
 import { notify } from '../../kernel/toast';
 import { ExportHistory } from './ExportHistory';
 import { ExportProgress } from './ExportProgress';
+import { EXPORT_PATHS } from './export-format';
 
-/** The five export routes (spec §2), one screen: the path says what is exported. */
-const TYPE_BY_PATH: Record<string, ExportType> = {
-  '/export/users': 'USERS',
-  '/export/customers': 'CUSTOMERS',
-  '/export/professionals': 'PROFESSIONALS',
-  '/export/cases': 'CASES',
-  '/export/stats': 'STATS',
-};
+const TYPE_BY_PATH: Record<string, ExportType> = Object.fromEntries(
+  Object.entries(EXPORT_PATHS).map(([type, path]) => [path, type as ExportType]),
+);
 
 const USER_TYPES: readonly ExportType[] = ['USERS', 'CUSTOMERS', 'PROFESSIONALS'];
 /** While an export runs, its progress is asked for this often (any instance can answer it). */

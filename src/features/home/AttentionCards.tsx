@@ -55,14 +55,20 @@ const CARDS: readonly CardDef[] = [
     cents: (a) => a.sepaFilesAwaitingBank.amountCents,
   },
   {
-    id: 'returned',
-    label: { one: 'home.returned.one', other: 'home.returned.other' },
+    id: 'returns',
+    label: { one: 'home.returnsToMatch.one', other: 'home.returnsToMatch.other' },
     routeId: 'statements',
-    // The returns the bank sent that no one has matched or ignored yet. The rejected transfers whose
-    // block still holds, which the count adds, have no list of their own yet (issue 29, reported).
+    // The returns the bank sent that no one has matched or ignored yet.
     query: 'kind=return&status=UNMATCHED&status=SUGGESTED&status=DISCREPANCY',
-    count: (a) => a.transfersRejectedOrReturned.count,
-    cents: (a) => a.transfersRejectedOrReturned.amountCents,
+    count: (a) => a.returnsToMatch.count,
+    cents: (a) => a.returnsToMatch.amountCents,
+  },
+  {
+    id: 'payouts-blocked',
+    label: { one: 'home.payoutsBlocked.one', other: 'home.payoutsBlocked.other' },
+    routeId: 'sepa',
+    query: 'tab=blocked',
+    count: (a) => a.doctorsPayoutsBlocked,
   },
   {
     id: 'unmatched',
@@ -75,7 +81,7 @@ const CARDS: readonly CardDef[] = [
   {
     id: 'exports-failed',
     label: { one: 'home.exportsFailed.one', other: 'home.exportsFailed.other' },
-    routeId: 'exportUsers',
+    routeId: 'exportsFailed',
     count: (a) => a.exportsFailed,
   },
 ];

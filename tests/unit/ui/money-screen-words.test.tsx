@@ -282,7 +282,8 @@ describe.each(LOCALES)('the money screens’ words in %s', (locale, messages) =>
             casesWaitingPayment: 1,
             settlementsToProcess: one,
             sepaFilesAwaitingBank: one,
-            transfersRejectedOrReturned: one,
+            returnsToMatch: one,
+            doctorsPayoutsBlocked: 1,
             statementLinesUnmatched: one,
             exportsFailed: 1,
           },
@@ -297,7 +298,7 @@ describe.each(LOCALES)('the money screens’ words in %s', (locale, messages) =>
     });
     renderApp('/', { token: 't', locale });
     const cards = await screen.findByRole('region', { name: messages.home.attention });
-    await waitFor(() => expect(cards.textContent).toContain(messages.home.returned.one));
+    await waitFor(() => expect(cards.textContent).toContain(messages.home.returnsToMatch.one));
     for (const card of Object.values(messages.home).filter((v) => typeof v === 'object' && 'one' in v))
       expect(cards.textContent).toContain((card as { one: string }).one);
     expectReadable(cards.textContent ?? '');

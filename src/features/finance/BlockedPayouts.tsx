@@ -5,6 +5,11 @@ import { useI18n } from '../../i18n/i18n';
 import { formatDateTime } from '../../kernel/dates';
 import { bankReason } from './sepa-format';
 
+const BLOCKED_BY_KEYS: Record<BlockedDoctor['blockedBy'], string> = {
+  STATUS_REPORT: 'sepa.blocked.by.STATUS_REPORT',
+  RETURN: 'sepa.blocked.by.RETURN',
+};
+
 const rowId = (row: BlockedDoctor) => row.professionalId;
 const rowHref = (row: BlockedDoctor) => `/professionals/${row.professionalId}`;
 // Every blocked doctor comes in one page: its total is the home card's number.
@@ -42,7 +47,7 @@ export function BlockedPayouts() {
         id: 'blockedBy',
         header: t('sepa.blocked.blockedBy'),
         width: '11rem',
-        cell: (d) => t(`sepa.blocked.by.${d.blockedBy}`),
+        cell: (d) => t(BLOCKED_BY_KEYS[d.blockedBy]),
       },
       {
         id: 'blockedAt',

@@ -242,6 +242,72 @@ describe.each(LOCALES)('the money screens’ words in %s', (locale, messages) =>
     expectReadable(text);
   });
 
+  // Decision 0143: the lists the blocked doctors' and the failed exports' home cards open.
+  it('the blocked payouts: one doctor, why, the IBAN refused, what blocked it and when', async () => {
+    fakeApi({
+      'GET /v2/user/me': () => ({ status: 200, body: adminProfile }),
+      'GET /v2/admin/professionals/payout-blocked': () => ({
+        status: 200,
+        body: {
+          items: [
+            {
+              professionalId: DOCTOR,
+              name: 'Rui Santos',
+              email: 'rui@example.pt',
+              blockedBy: 'RETURN',
+              block: {
+                id: 'b1000000-0000-4000-8000-000000000001',
+                reasonCode: 'AC04',
+                reasonText: null,
+                blockedIban: 'PT50000201231234567890154',
+                sepaFileId: FILE_ID,
+                msgId: file.msgId,
+                endToEndId: 'E2E-1',
+                blockedAt: '2026-11-27T10:00:00.000Z',
+              },
+            },
+          ],
+          nextCursor: null,
+          total: 1,
+        },
+      }),
+    });
+    renderApp('/sepa?tab=blocked', { token: 't', locale });
+    const total = await screen.findByTestId('sepa-blocked-total');
+    await waitFor(() => expect(total.textContent).toBe(messages.table.total.one.replace('{{count}}', '1')));
+    const text = await textOf(() => screen.getByText('Rui Santos'));
+    for (const words of [
+      `AC04 — ${messages.bankReasons.AC04}`,
+      messages.sepa.blocked.by.RETURN,
+      '27/11/2026',
+    ])
+      expect(text).toContain(words);
+    expectReadable(text);
+  });
+
+  it('your failed exports, of every type, asked for with status=failed', async () => {
+    const failed = { ...job, status: 'failed', errorReason: 'INSTANCE_STOPPED', fileName: null };
+    const asked: string[] = [];
+    fakeApi({
+      'GET /v2/user/me': () => ({ status: 200, body: adminProfile }),
+      'GET /v2/admin/exports': ({ url }) => {
+        asked.push(url);
+        return {
+          status: 200,
+          body: { items: [failed, { ...failed, id: DOCTOR, type: 'STATS' }], nextCursor: null, total: 2 },
+        };
+      },
+    });
+    renderApp('/export/failed', { token: 't', locale });
+    const total = await screen.findByTestId('exports-failed-total');
+    await waitFor(() => expect(total.textContent).toBe(messages.table.total.other.replace('{{count}}', '2')));
+    expect(asked.every((url) => new URL(url, 'http://x').searchParams.get('status') === 'failed')).toBe(true);
+    expect(asked.some((url) => new URL(url, 'http://x').searchParams.has('type'))).toBe(false);
+    const text = await textOf(() => screen.getByText(new RegExp(messages.exports.types.STATS)));
+    expect(text).toContain(messages.exports.failure.INSTANCE_STOPPED);
+    expectReadable(text);
+  });
+
   it('a list of one record, one of it selected, and the bulk confirmation', async () => {
     const only: UserSummary = { ...rita, id: '00000000-0000-4000-8000-000000000001', role: 'CUSTOMER' };
     fakeApi({

@@ -51,8 +51,10 @@ const WORKER_BOOT = `import(${JSON.stringify(pathToFileURL(require.resolve('tsx/
 
 function readInWorker(bytes: Uint8Array, mapping: CsvMapping | undefined): Promise<StatementReading> {
   return new Promise((resolve, reject) => {
-    // A copy handed over (transferred, not cloned again): the import still needs the original bytes.
-    const copy = bytes.slice();
+    // A copy handed over (transferred, not cloned again): the import still needs the original bytes. Not
+    // `bytes.slice()`: on the Buffer a request body is, that is a view of the same memory, and handing
+    // it over emptied the upload — its hash became the empty file's and its stored copy empty (0139).
+    const copy = new Uint8Array(bytes);
     const worker = new Worker(WORKER_BOOT, {
       eval: true,
       workerData: { bytes: copy.buffer, mapping },

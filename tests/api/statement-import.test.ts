@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '../../contract/limits';
@@ -490,6 +491,15 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
         bank_date: entry.bookingDate,
       })),
     );
+    // The file is stored whole, under its own hash: a big file is read in a worker thread, and handing
+    // its bytes over once emptied the upload (decision 0139) — stored empty, hashed as the empty file.
+    const { rows: stored } = await db.query<{ sha256: string; size_bytes: number }>(
+      `SELECT s.sha256, f.size_bytes FROM statement_files s JOIN stored_files f ON f.id = s.file_id WHERE s.id = $1`,
+      [job!.result!.statementFileId],
+    );
+    expect(stored).toEqual([
+      { sha256: createHash('sha256').update(bytes).digest('hex'), size_bytes: bytes.byteLength },
+    ]);
     // The ids increase by booking date, then file order (the dates here cycle through the month), so the
     // primary key and the date-led indexes grow at their edges (decisions 0112, 0118).
     const { rows: byId } = await db.query<{ line_number: number }>(

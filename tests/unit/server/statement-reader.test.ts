@@ -35,6 +35,14 @@ describe('an uploaded statement read off the event loop (decision 0122)', () => 
     expect(ticks).toBeGreaterThan(5);
   }, 60_000);
 
+  it('leaves the upload whole: a request body (a Buffer) still holds every byte once its copy was handed to the worker', async () => {
+    const bytes = Buffer.from(bigCsv(12_000));
+    const before = Buffer.from(bytes);
+    await readUpload(bytes, undefined);
+    expect(bytes.byteLength).toBe(before.byteLength);
+    expect(bytes.equals(before)).toBe(true);
+  }, 60_000);
+
   it("refuses from the worker as on the API thread: a NUL on a big file's 9,000th line names that line", async () => {
     const bytes = bigCsv(12_000, (row, i) => (i === 9_000 - 4 ? row.replace('TRF', 'T\0RF') : row));
     const refusal = await readUpload(bytes, undefined).catch((error: unknown) => error);

@@ -452,8 +452,9 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
   });
 
   it('a statement of several insert batches: every line stored exactly as read, cells with quotes, backslashes and braces too', async () => {
-    // Three batches of LINES_PER_INSERT (5,000) and one more line: the batches are sent pipelined, each
-    // as array literals the server writes itself (decision 0109).
+    // Four batches of LINES_PER_INSERT (5,000) and one more line: the batches are sent pipelined, each
+    // as array literals the server writes itself (decision 0109); the lines and their ids are built in
+    // slices of 20,000 (decision 0139), so one line is built in a second slice.
     const awkward = [
       'Pagamento "urgente", ref {7}',
       'C:\\pasta\\ficheiro',
@@ -461,7 +462,7 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
       '',
       'São João; Lda, {a,b}',
     ];
-    const lines = Array.from({ length: 15_001 }, (_, i) => ({
+    const lines = Array.from({ length: 20_001 }, (_, i) => ({
       date: `${String((i % 28) + 1).padStart(2, '0')}-06-2026`,
       description: `${awkward[i % awkward.length]} #${i}`,
       cents: (i % 2 === 0 ? 1 : -1) * (100 + i),
@@ -470,7 +471,7 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
     const bytes = statementCsv(lines);
     const { entries } = parseStatement(bytes);
     const { job } = await importStatement(client, bytes, 'extrato-junho.csv');
-    expect(job).toMatchObject({ status: 'DONE', result: { newLines: 15_001, duplicatesSkipped: 0 } });
+    expect(job).toMatchObject({ status: 'DONE', result: { newLines: 20_001, duplicatesSkipped: 0 } });
     const { rows } = await db.query<{
       line_number: number;
       description: string;
@@ -510,6 +511,45 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
       (a, b) => a.bank_date.localeCompare(b.bank_date) || a.line_number - b.line_number,
     );
     expect(byId.map((row) => row.line_number)).toEqual(byDate.map((row) => row.line_number));
+  }, 120_000);
+
+  it('a statement of several insert batches is all or nothing: a later batch failing leaves nothing, and the same upload then imports every line', async () => {
+    // 12,001 lines of one day, inserted in file order in batches of LINES_PER_INSERT (5,000), built in
+    // slices with turns of the event loop between them (decision 0139): the line that fails is in the
+    // third batch, after two batches went to the database.
+    const FAILING = 'FALHA NO TERCEIRO LOTE';
+    const lines = Array.from({ length: 12_001 }, (_, i) => ({
+      date: '15-07-2026',
+      description: i === 11_000 ? FAILING : `TRF SEPA lote ${i}`,
+      cents: (i % 2 === 0 ? 1 : -1) * (200 + i),
+      counterparty: '',
+    }));
+    const bytes = statementCsv(lines);
+    const everything = async () => ({
+      ...(await written()),
+      statements: await count(db, 'bank_statements'),
+      lineCounts: await count(db, 'statement_file_line_counts'),
+      storedFiles: await count(db, 'stored_files'),
+    });
+    const before = await everything();
+    await db.query(`CREATE FUNCTION fail_third_batch() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN RAISE EXCEPTION 'third batch'; END $$`);
+    await db.query(`CREATE TRIGGER fail_third_batch BEFORE INSERT ON statement_lines FOR EACH ROW
+                    WHEN (NEW.description = '${FAILING}') EXECUTE FUNCTION fail_third_batch()`);
+    try {
+      const failed = await importStatement(client, bytes, 'extrato-julho.csv');
+      expect(failed.job).toMatchObject({ status: 'FAILED', errorCode: 'STATEMENT_IMPORT_FAILED' });
+      expect(await everything()).toEqual(before);
+    } finally {
+      await db.query('DROP TRIGGER fail_third_batch ON statement_lines');
+      await db.query('DROP FUNCTION fail_third_batch()');
+    }
+    const retried = await importStatement(client, bytes, 'extrato-julho.csv');
+    expect(retried.job).toMatchObject({
+      status: 'DONE',
+      result: { newLines: 12_001, duplicatesSkipped: 0 },
+    });
+    expect(await count(db, `statement_lines WHERE description = '${FAILING}'`)).toBe(1);
   }, 120_000);
 
   it('an unknown job is 404', async () => {

@@ -13,6 +13,7 @@ import { sha256Of } from '../platform/files/storage';
 import { storeFile } from '../platform/files/store';
 import { type IdempotentRequest, previousAnswer, storeAnswer } from '../platform/idempotency';
 import { type Actor, mutation } from '../platform/mutation';
+import { nextTurn } from '../platform/next-turn';
 import { orderedIds } from '../platform/ordered-ids';
 import { Refusal, refuse } from '../platform/refusal';
 import {
@@ -322,7 +323,6 @@ async function importStatement(
 
 /** Lines built between two turns of the event loop: a few milliseconds each, so requests are answered. */
 const LINES_PER_TURN = 20_000;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Columns of a batch's INSERT built between two turns of the event loop. */
 const COLUMNS_PER_TURN = 5;
 

@@ -6,6 +6,7 @@ import {
   type StatementIdentity,
 } from '../../domain/statements/statement-identity';
 import type { Queryable } from '../db/client';
+import { nextTurn } from '../platform/next-turn';
 import { type IdentityRow, identityColumns, identityOf } from './statement-rows';
 
 /**
@@ -43,7 +44,8 @@ const sourceOf = (row: SourceRow, reason: KnownReason): Recognition => ({
 
 /**
  * Keys asked per query: encoding 600,000 keys as one parameter held the event loop for a second
- * (decision 0139); pieces of this size take tens of milliseconds each, with the loop free between them.
+ * (decision 0139); pieces of this size take tens of milliseconds each, with a turn of the loop between
+ * them (on PGlite the queries alone would not give one).
  */
 const KEYS_PER_QUERY = 25_000;
 
@@ -76,6 +78,7 @@ export async function recogniseStatementLines(
   }
   // A key's rows all come in its piece, in import order: the first that recognises it is its answer.
   for (let start = 0; start < keys.length; start += KEYS_PER_QUERY) {
+    if (start > 0) await nextTurn();
     const { rows } = await db.query<SourceRow & IdentityRow & { key: string; bank_reference: string | null }>(
       `SELECT l.dedup_key AS key, l.bank_reference, ${identityColumns('b')},
               f.id AS statement_file_id, f.file_name, f.imported_at

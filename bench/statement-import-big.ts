@@ -97,6 +97,21 @@ function probe(url: string, headers: Record<string, string>): Promise<number | s
   });
 }
 
+/** One GET's body on a connection of its own (node:http, no agent). */
+function getText(url: string, headers: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = get(url, { headers, agent: false }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      response.on('end', () => resolve(body));
+    });
+    request.on('error', reject);
+  });
+}
+
 /** A database with the admin and a session, and the environment a server process is started with. */
 async function prepare(
   backend: string,
@@ -180,6 +195,7 @@ async function run(backend: string, bytes: Uint8Array<ArrayBuffer>, totalCents: 
     const list = `${percentile(listed, 50).toFixed(0)} / **${percentile(listed, 99).toFixed(0)}** / ${listed.at(-1)!.toFixed(0)} ms (${listed.length})`;
     const line = `| ${backend} | ${lineCount.toLocaleString('en-GB')} | ${(bytes.byteLength / MiB).toFixed(1)} MiB | ${(accepted / 1000).toFixed(1)} s | **${(total / 1000).toFixed(1)} s** | ${(before / MiB).toFixed(0)} → ${(peak / MiB).toFixed(0)} MiB (**+${((peak - before) / MiB).toFixed(0)}**) | ${summary('health')} | ${summary('list')} | ${list} | ${load} | ${loopMs} ms |`;
     console.log(line);
+    if (process.env.BENCH_SERVER_OUTPUT) console.log(server.output());
     return line;
   } catch (error) {
     // The child's last words (a fatal error on stderr) may still be in the pipe.
@@ -210,6 +226,10 @@ async function importAndWait(
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/octet-stream' },
     body: bytes,
+  }).catch((error: unknown) => {
+    throw new Error(`the upload failed after ${((performance.now() - started) / 1000).toFixed(1)} s`, {
+      cause: error,
+    });
   });
   if (response.status !== 202)
     throw new Error(`upload answered ${response.status}: ${await response.text()}`);
@@ -217,9 +237,12 @@ async function importAndWait(
   let job = ((await response.json()) as { job: StatementImportJob }).job;
   while (job.status === 'RUNNING') {
     await new Promise((resolve) => setTimeout(resolve, 200));
-    job = (await (
-      await fetch(`${url}/v2/admin/statements/imports/${job.id}`, { headers: auth })
-    ).json()) as StatementImportJob;
+    // A connection of its own per poll (no agent), as the probes: a kept-alive socket that the server
+    // closes after 5 s idle (Node's keepAliveTimeout) while its event loop was held resets the next
+    // request sent on it (decision 0139), which would end the bench without saying anything about the import.
+    job = JSON.parse(
+      await getText(`${url}/v2/admin/statements/imports/${job.id}`, auth),
+    ) as StatementImportJob;
   }
   if (job.status !== 'DONE') throw new Error(`import ${job.status}: ${job.errorCode}`);
   return { accepted };

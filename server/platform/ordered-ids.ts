@@ -8,20 +8,24 @@ export const MAX_ORDERED_IDS = 2 ** 26;
  * milliseconds since 1970 in the first 48 bits, then a counter in the 26 bits around the version and
  * variant, then 48 random bits). A table's primary-key index then grows at its right edge as the rows
  * are inserted in that order, instead of every row landing on a random page of it (decision 0112).
- * Not secret: they tell when they were made.
+ * Not secret: they tell when they were made. A long run is asked in slices with the same `now`, each
+ * from the counter where the one before ended (`firstCounter`), so a caller can yield between them.
  */
-export function orderedIds(count: number, now: number = Date.now()): string[] {
-  if (!Number.isInteger(count) || count < 0 || count > MAX_ORDERED_IDS)
+export function orderedIds(count: number, now: number = Date.now(), firstCounter = 0): string[] {
+  if (!Number.isInteger(firstCounter) || firstCounter < 0)
+    throw new RangeError(`orderedIds: counter ${firstCounter} is not a whole number from 0`);
+  if (!Number.isInteger(count) || count < 0 || firstCounter + count > MAX_ORDERED_IDS)
     throw new RangeError(`orderedIds: ${count} ids asked, at most ${MAX_ORDERED_IDS}`);
   const time = now.toString(16).padStart(12, '0');
   const prefix = `${time.slice(0, 8)}-${time.slice(8)}-7`;
   const random = randomBytes(count * 6).toString('hex');
   const ids: string[] = new Array(count);
-  for (let n = 0; n < count; n++) {
+  for (let k = 0; k < count; k++) {
+    const n = firstCounter + k;
     // The counter's top 12 bits after the version; variant 0b10, then its low 14 bits; then random.
     const high = (n >>> 14).toString(16).padStart(3, '0');
     const low = (0x8000 | (n & 0x3fff)).toString(16);
-    ids[n] = `${prefix}${high}-${low}-${random.slice(n * 12, n * 12 + 12)}`;
+    ids[k] = `${prefix}${high}-${low}-${random.slice(k * 12, k * 12 + 12)}`;
   }
   return ids;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { StatementMismatch } from '../../contract/statement-import';
 import { checkIban } from '../../domain/iban';
 import {
@@ -14,8 +15,9 @@ import {
 } from '../../domain/statements/statement-identity';
 import type { BalanceCheck, ParseResult, StatementEntry } from '../../domain/statements/types';
 import type { Queryable } from '../db/client';
-import { refuse } from '../platform/refusal';
+import { Refusal, refuse } from '../platform/refusal';
 import { recogniseStatementLines } from './known-lines';
+import type { UploadRefusal } from './upload-guards';
 
 /**
  * What an import makes of a parsed file before it writes anything (issue 27, docs/decisions/0121): each
@@ -35,6 +37,26 @@ export interface PlannedStatement {
   keys: string[];
   /** Pending entries the parser read and left out. */
   pending: number;
+}
+
+/**
+ * The statements planned, or why they cannot be (`STATEMENT_ACCOUNT_REQUIRED`, `STATEMENT_UNREADABLE`) as
+ * data: planned in a worker thread for big files (statement-reader.ts), where a thrown Refusal would lose
+ * its class. The import throws the refusal only after its checks of the parse, in the order it always had.
+ */
+export type StatementPlanning = { refused: UploadRefusal } | { statements: PlannedStatement[] };
+
+/** The line keys' hash (decision 0012): SHA-256, hex. */
+const sha256Hex: HashHex = (text) => createHash('sha256').update(text).digest('hex');
+
+/** `planStatements` with the keys' hash, its refusal answered as data (StatementPlanning). */
+export function planUpload(parsed: ParseResult, chosenAccount: string | null): StatementPlanning {
+  try {
+    return { statements: planStatements(parsed, chosenAccount, sha256Hex) };
+  } catch (error) {
+    if (error instanceof Refusal) return { refused: { code: error.code } };
+    throw error;
+  }
 }
 
 /** A line recognised as imported before: the rule, and the file (null: an earlier statement of this one). */

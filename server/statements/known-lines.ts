@@ -6,6 +6,7 @@ import {
   type StatementIdentity,
 } from '../../domain/statements/statement-identity';
 import type { Queryable } from '../db/client';
+import { nextTurn } from '../platform/next-turn';
 import { type IdentityRow, identityColumns, identityOf } from './statement-rows';
 
 /**
@@ -41,6 +42,13 @@ const sourceOf = (row: SourceRow, reason: KnownReason): Recognition => ({
   importedAt: new Date(row.imported_at),
 });
 
+/**
+ * Keys asked per query: encoding 600,000 keys as one parameter held the event loop for a second
+ * (decision 0139); pieces of this size take tens of milliseconds each, with a turn of the loop between
+ * them (on PGlite the queries alone would not give one).
+ */
+const KEYS_PER_QUERY = 25_000;
+
 /** The recognised keys of `keys` (one statement's, `statementLineKeys`), each with its rule and file. */
 export async function recogniseStatementLines(
   db: Queryable,
@@ -68,21 +76,25 @@ export async function recogniseStatementLines(
       return known;
     }
   }
-  const { rows } = await db.query<SourceRow & IdentityRow & { key: string; bank_reference: string | null }>(
-    `SELECT l.dedup_key AS key, l.bank_reference, ${identityColumns('b')},
-            f.id AS statement_file_id, f.file_name, f.imported_at
-       FROM statement_lines l
-       JOIN bank_statements b ON b.statement_file_id = l.statement_file_id AND b.number = l.statement_number
-       JOIN statement_files f ON f.id = l.statement_file_id
-      WHERE l.dedup_key = ANY($1::text[]) AND b.account_iban = $2
-      ORDER BY f.imported_at, f.id`,
-    [keys, statement.accountIban],
-  );
-  for (const row of rows) {
-    if (known.has(row.key)) continue;
-    const earlier = identityOf(statement.accountIban, row);
-    const reason = recognisedBy(statement, earlier, lineKeyRule({ bankReference: row.bank_reference }));
-    if (reason) known.set(row.key, sourceOf(row, reason));
+  // A key's rows all come in its piece, in import order: the first that recognises it is its answer.
+  for (let start = 0; start < keys.length; start += KEYS_PER_QUERY) {
+    if (start > 0) await nextTurn();
+    const { rows } = await db.query<SourceRow & IdentityRow & { key: string; bank_reference: string | null }>(
+      `SELECT l.dedup_key AS key, l.bank_reference, ${identityColumns('b')},
+              f.id AS statement_file_id, f.file_name, f.imported_at
+         FROM statement_lines l
+         JOIN bank_statements b ON b.statement_file_id = l.statement_file_id AND b.number = l.statement_number
+         JOIN statement_files f ON f.id = l.statement_file_id
+        WHERE l.dedup_key = ANY($1::text[]) AND b.account_iban = $2
+        ORDER BY f.imported_at, f.id`,
+      [keys.slice(start, start + KEYS_PER_QUERY), statement.accountIban],
+    );
+    for (const row of rows) {
+      if (known.has(row.key)) continue;
+      const earlier = identityOf(statement.accountIban, row);
+      const reason = recognisedBy(statement, earlier, lineKeyRule({ bankReference: row.bank_reference }));
+      if (reason) known.set(row.key, sourceOf(row, reason));
+    }
   }
   return known;
 }

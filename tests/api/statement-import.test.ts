@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '../../contract/limits';
@@ -451,8 +452,9 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
   });
 
   it('a statement of several insert batches: every line stored exactly as read, cells with quotes, backslashes and braces too', async () => {
-    // Three batches of LINES_PER_INSERT (5,000) and one more line: the batches are sent pipelined, each
-    // as array literals the server writes itself (decision 0109).
+    // Four batches of LINES_PER_INSERT (5,000) and one more line: the batches are sent pipelined, each
+    // as array literals the server writes itself (decision 0109); the lines and their ids are built in
+    // slices of 20,000 (decision 0139), so one line is built in a second slice.
     const awkward = [
       'Pagamento "urgente", ref {7}',
       'C:\\pasta\\ficheiro',
@@ -460,7 +462,7 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
       '',
       'São João; Lda, {a,b}',
     ];
-    const lines = Array.from({ length: 15_001 }, (_, i) => ({
+    const lines = Array.from({ length: 20_001 }, (_, i) => ({
       date: `${String((i % 28) + 1).padStart(2, '0')}-06-2026`,
       description: `${awkward[i % awkward.length]} #${i}`,
       cents: (i % 2 === 0 ? 1 : -1) * (100 + i),
@@ -469,7 +471,7 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
     const bytes = statementCsv(lines);
     const { entries } = parseStatement(bytes);
     const { job } = await importStatement(client, bytes, 'extrato-junho.csv');
-    expect(job).toMatchObject({ status: 'DONE', result: { newLines: 15_001, duplicatesSkipped: 0 } });
+    expect(job).toMatchObject({ status: 'DONE', result: { newLines: 20_001, duplicatesSkipped: 0 } });
     const { rows } = await db.query<{
       line_number: number;
       description: string;
@@ -490,6 +492,15 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
         bank_date: entry.bookingDate,
       })),
     );
+    // The file is stored whole, under its own hash: a big file is read in a worker thread, and handing
+    // its bytes over once emptied the upload (decision 0139) — stored empty, hashed as the empty file.
+    const { rows: stored } = await db.query<{ sha256: string; size_bytes: number }>(
+      `SELECT s.sha256, f.size_bytes FROM statement_files s JOIN stored_files f ON f.id = s.file_id WHERE s.id = $1`,
+      [job!.result!.statementFileId],
+    );
+    expect(stored).toEqual([
+      { sha256: createHash('sha256').update(bytes).digest('hex'), size_bytes: bytes.byteLength },
+    ]);
     // The ids increase by booking date, then file order (the dates here cycle through the month), so the
     // primary key and the date-led indexes grow at their edges (decisions 0112, 0118).
     const { rows: byId } = await db.query<{ line_number: number }>(
@@ -500,6 +511,45 @@ describe.each(testDatabaseKinds())('importing bank statements on $name', (kind) 
       (a, b) => a.bank_date.localeCompare(b.bank_date) || a.line_number - b.line_number,
     );
     expect(byId.map((row) => row.line_number)).toEqual(byDate.map((row) => row.line_number));
+  }, 120_000);
+
+  it('a statement of several insert batches is all or nothing: a later batch failing leaves nothing, and the same upload then imports every line', async () => {
+    // 12,001 lines of one day, inserted in file order in batches of LINES_PER_INSERT (5,000), built in
+    // slices with turns of the event loop between them (decision 0139): the line that fails is in the
+    // third batch, after two batches went to the database.
+    const FAILING = 'FALHA NO TERCEIRO LOTE';
+    const lines = Array.from({ length: 12_001 }, (_, i) => ({
+      date: '15-07-2026',
+      description: i === 11_000 ? FAILING : `TRF SEPA lote ${i}`,
+      cents: (i % 2 === 0 ? 1 : -1) * (200 + i),
+      counterparty: '',
+    }));
+    const bytes = statementCsv(lines);
+    const everything = async () => ({
+      ...(await written()),
+      statements: await count(db, 'bank_statements'),
+      lineCounts: await count(db, 'statement_file_line_counts'),
+      storedFiles: await count(db, 'stored_files'),
+    });
+    const before = await everything();
+    await db.query(`CREATE FUNCTION fail_third_batch() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN RAISE EXCEPTION 'third batch'; END $$`);
+    await db.query(`CREATE TRIGGER fail_third_batch BEFORE INSERT ON statement_lines FOR EACH ROW
+                    WHEN (NEW.description = '${FAILING}') EXECUTE FUNCTION fail_third_batch()`);
+    try {
+      const failed = await importStatement(client, bytes, 'extrato-julho.csv');
+      expect(failed.job).toMatchObject({ status: 'FAILED', errorCode: 'STATEMENT_IMPORT_FAILED' });
+      expect(await everything()).toEqual(before);
+    } finally {
+      await db.query('DROP TRIGGER fail_third_batch ON statement_lines');
+      await db.query('DROP FUNCTION fail_third_batch()');
+    }
+    const retried = await importStatement(client, bytes, 'extrato-julho.csv');
+    expect(retried.job).toMatchObject({
+      status: 'DONE',
+      result: { newLines: 12_001, duplicatesSkipped: 0 },
+    });
+    expect(await count(db, `statement_lines WHERE description = '${FAILING}'`)).toBe(1);
   }, 120_000);
 
   it('an unknown job is 404', async () => {

@@ -32,8 +32,26 @@ describe('orderedIds (decision 0112)', () => {
     expect(orderedIds(1, 5)[0]).not.toBe(orderedIds(1, 5)[0]);
   });
 
+  it('asked in slices from where the last one ended, keeps increasing across the slices', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 40_000 }), { maxLength: 4 }), (sizes) => {
+        const now = 1_796_000_000_000;
+        let counter = 0;
+        const ids = sizes.flatMap((size) => {
+          const slice = orderedIds(size, now, counter);
+          counter += size;
+          return slice;
+        });
+        for (let n = 1; n < ids.length; n++) expect(ids[n]! > ids[n - 1]!).toBe(true);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
   it('refuses a count it cannot keep in order', () => {
     expect(() => orderedIds(MAX_ORDERED_IDS + 1)).toThrow(RangeError);
+    expect(() => orderedIds(1, 5, MAX_ORDERED_IDS)).toThrow(RangeError);
+    expect(() => orderedIds(1, 5, -1)).toThrow(RangeError);
     expect(() => orderedIds(-1)).toThrow(RangeError);
     expect(() => orderedIds(1.5)).toThrow(RangeError);
   });

@@ -1,15 +1,31 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '../../../server/platform/refusal';
+import { planUpload } from '../../../server/statements/import-plan';
 import {
   READ_OFF_THREAD_FROM_BYTES,
+  readAndPlan,
+  readInWorker,
   readUpload,
   StatementSlot,
 } from '../../../server/statements/statement-reader';
 import { readStatementUpload } from '../../../server/statements/upload-guards';
 
+const REAL_FILES = join(import.meta.dirname, '../../fixtures/statements/real');
+/** For files that name no account: the import's chosen one. */
+const CHOSEN_ACCOUNT = 'PT50000201231234567890154';
+
 /** A quoted `;` CSV big enough to be read in a worker thread, amounts repeating. */
-function bigCsv(lines: number, change: (row: string, index: number) => string = (row) => row): Uint8Array {
-  const rows = ['Conta;PT50 0002 0123 1234 5678 9015 4', '', 'Data Movimento;Data Valor;Descrição;Montante'];
+function bigCsv(
+  lines: number,
+  change: (row: string, index: number) => string = (row) => row,
+  { namesAccount = true } = {},
+): Uint8Array {
+  const rows = [
+    ...(namesAccount ? ['Conta;PT50 0002 0123 1234 5678 9015 4', ''] : []),
+    'Data Movimento;Data Valor;Descrição;Montante',
+  ];
   for (let i = 0; i < lines; i++)
     rows.push(
       change(
@@ -25,24 +41,58 @@ describe('an uploaded statement read off the event loop (decision 0122)', () => 
     const bytes = bigCsv(12_000);
     expect(bytes.byteLength).toBeGreaterThan(READ_OFF_THREAD_FROM_BYTES);
     const inline = readStatementUpload(bytes, undefined);
+    if ('refused' in inline) throw new Error('the file is readable');
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 1);
-    const read = await readUpload(bytes, undefined);
+    const read = await readUpload(bytes, undefined, null);
     clearInterval(ticker);
-    expect(read).toEqual(inline);
+    expect(read).toEqual({ ...inline, planning: planUpload(inline.parsed, null) });
     expect(read.parsed.entries).toHaveLength(12_000);
+    if ('refused' in read.planning) throw new Error('the file names its account');
+    // The keys the worker hashed are the statement's lines' own, one each, distinct.
+    expect(read.planning.statements[0]!.keys).toHaveLength(12_000);
+    expect(new Set(read.planning.statements[0]!.keys).size).toBe(12_000);
     // The event loop kept turning while the worker read.
     expect(ticks).toBeGreaterThan(5);
   }, 60_000);
 
+  it('leaves the upload whole: a request body (a Buffer) still holds every byte once its copy was handed to the worker', async () => {
+    const bytes = Buffer.from(bigCsv(12_000));
+    const before = Buffer.from(bytes);
+    await readUpload(bytes, undefined, null);
+    expect(bytes.byteLength).toBe(before.byteLength);
+    expect(bytes.equals(before)).toBe(true);
+  }, 60_000);
+
   it("refuses from the worker as on the API thread: a NUL on a big file's 9,000th line names that line", async () => {
     const bytes = bigCsv(12_000, (row, i) => (i === 9_000 - 4 ? row.replace('TRF', 'T\0RF') : row));
-    const refusal = await readUpload(bytes, undefined).catch((error: unknown) => error);
+    const refusal = await readUpload(bytes, undefined, null).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(Refusal);
     expect(refusal).toMatchObject({
       code: 'STATEMENT_CONTROL_CHARACTERS',
       details: { extra: { line: 9_000 } },
     });
+  }, 60_000);
+
+  it.each(readdirSync(REAL_FILES).filter((name) => name !== 'SOURCES.md'))(
+    'plans %s in a worker as on the API thread: the same statements, accounts and line keys',
+    async (name) => {
+      const bytes = new Uint8Array(readFileSync(join(REAL_FILES, name)));
+      const inline = readAndPlan(bytes, undefined, CHOSEN_ACCOUNT);
+      expect(await readInWorker(bytes, undefined, CHOSEN_ACCOUNT)).toEqual(inline);
+    },
+    60_000,
+  );
+
+  it('a big file that names no account: keyed with the chosen one in the worker, refused as data without one', async () => {
+    const withoutAccount = bigCsv(12_000, undefined, { namesAccount: false });
+    expect(withoutAccount.byteLength).toBeGreaterThan(READ_OFF_THREAD_FROM_BYTES);
+    const chosen = await readUpload(withoutAccount, undefined, CHOSEN_ACCOUNT);
+    if ('refused' in chosen.planning) throw new Error('an account was chosen');
+    expect(chosen.planning.statements[0]!.identity.accountIban).toBe(CHOSEN_ACCOUNT);
+    expect(chosen.planning).toEqual(planUpload(chosen.parsed, CHOSEN_ACCOUNT));
+    const none = await readUpload(withoutAccount, undefined, null);
+    expect(none.planning).toEqual({ refused: { code: 'STATEMENT_ACCOUNT_REQUIRED' } });
   }, 60_000);
 
   it('one statement per slot: the next taker waits for the release, in arrival order', async () => {

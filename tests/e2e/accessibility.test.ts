@@ -115,4 +115,47 @@ describe.skipIf(!hasChromium)('accessibility (axe, WCAG 2.1 A and AA) in Chromiu
     },
     300_000,
   );
+
+  it('lets the keyboard reach every list’s scrolling region (axe scrollable-region-focusable), each list short enough to scroll', async () => {
+    const opened = await openTestPage(
+      suite.browser,
+      // Short: the lists scroll, which is when the rule applies.
+      { viewport: { width: 1440, height: 420 }, bypassCSP: true, locale: 'pt-PT' },
+      { consoleErrors: true },
+    );
+    const { page } = opened;
+    const found: Record<string, string[]> = {};
+    const scrolled: string[] = [];
+    try {
+      await signInByKeyboard(page, suite.server);
+      for (const path of FIXED_PATHS) {
+        await page.goto(`${suite.server.url}${path}`);
+        await page.locator('main h1').first().waitFor();
+        await page.waitForLoadState('networkidle');
+        const regions = page.locator('.data-table-scroll');
+        if ((await regions.count()) === 0) continue;
+        await page.locator('.data-table-body-row').first().waitFor();
+        const scrolls = await regions.evaluateAll((els) =>
+          els.some((el) => el.scrollHeight > el.clientHeight),
+        );
+        if (scrolls) scrolled.push(path);
+        const ids = (await violations(page)).map((v) => v.id);
+        if (ids.includes('scrollable-region-focusable')) found[path] = ids;
+      }
+    } finally {
+      await closeTestPage(opened);
+    }
+    expect(found).toEqual({});
+    // The rule was tried where it applies: the seed's lists scroll at this height.
+    expect(scrolled).toEqual(
+      expect.arrayContaining([
+        '/customers',
+        '/professionals',
+        '/cases',
+        '/settlement',
+        '/statements',
+        '/audit',
+      ]),
+    );
+  }, 300_000);
 });

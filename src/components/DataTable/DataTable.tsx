@@ -195,7 +195,6 @@ export function DataTable<T extends RowData, P extends Page<T> = Page<T>>(props:
   // Back on the list a row was opened from: that row, while the list is the one it was opened in.
   const reopened = useRef({ row: openedRowOf(props.id), listed });
   // A new search is a new list: keyboard position and selection start over.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset whenever what is listed changes
   useEffect(() => {
     if (reopened.current.listed !== listed) reopened.current.row = undefined;
     setCursor(toFirstRow.current ? { ...INITIAL_CURSOR, active: 0 } : INITIAL_CURSOR);

@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
+  chooseFileByKeyboard,
   chromiumSuite,
   closeTestPage,
   hasChromium,
   openTestPage,
   signInByKeyboard,
+  tabTo,
 } from '../support/browser';
 import { ptPT } from '../support/messages';
 import { FIXED_PATHS, recordPaths } from '../support/screens';
@@ -59,6 +61,14 @@ const tabToText =
     }
     throw new Error(`no control reading "${text}" within ${limit} Tab presses`);
   };
+
+/**
+ * The browser's Back (Alt+← in a browser with its own keys; headless Chromium has none, so Playwright's
+ * history call stands in for it).
+ */
+const goBack = async (page: Page) => {
+  await page.goBack();
+};
 
 const TO_SETTLE = `s.status IN ('READY_TO_SETTLE', 'AVAILABLE')`;
 const COMPLETE = `u.full_name IS NOT NULL AND u.tax_number IS NOT NULL AND u.iban IS NOT NULL AND u.college_number IS NOT NULL`;
@@ -253,6 +263,39 @@ const SCREENS = (csvPath: string): readonly Screen[] => [
     ],
   },
   {
+    path: '/sepa?tab=history',
+    ready: (page) => page.locator('.data-table-body-row').first(),
+    steps: [
+      {
+        name: 'a status report uploaded (Carregar) and refused',
+        setup: async (page) => {
+          await tabTo(page, (el) => el instanceof HTMLInputElement && el.type === 'file');
+          await chooseFileByKeyboard(page, {
+            name: 'pain002.xml',
+            mimeType: 'application/xml',
+            buffer: Buffer.from('<?xml version="1.0"?><Document/>'),
+          });
+          await tabToText(ptPT.sepa.report.upload)(page);
+        },
+        open: ['Enter'],
+        shown: (page) => page.getByRole('form', { name: ptPT.sepa.report.title }).getByRole('alert'),
+        close: [],
+        focus: 'opener',
+      },
+      {
+        name: 'a file opened from its row (Tab to the list, j, Enter), then Back',
+        setup: async (page) => {
+          await tabTo(page, (el) => el.classList.contains('data-table-scroll'));
+          await page.keyboard.press('j');
+        },
+        open: ['Enter'],
+        shown: (page) => page.getByTestId('sepa-file-status'),
+        close: goBack,
+        focus: 'active row',
+      },
+    ],
+  },
+  {
     path: async (server) =>
       `/sepa/${await one(server, `SELECT id FROM sepa_files WHERE status = 'GENERATED' ORDER BY id LIMIT 1`)}`,
     ready: (page) => page.getByTestId('sepa-file-status'),
@@ -372,6 +415,14 @@ const SCREENS = (csvPath: string): readonly Screen[] => [
         shown: (page) => page.getByRole('menu'),
         close: ['Escape'],
         focus: { css: '.filter-bar-button', what: 'the filter button' },
+      },
+      {
+        name: 'an entry’s record opened from its row (j, Enter), then Back',
+        setup: ['j'],
+        open: ['Enter'],
+        shown: (page) => page.locator('main h1').filter({ hasNotText: ptPT.routes.audit }),
+        close: goBack,
+        focus: 'active row',
       },
     ],
   },

@@ -178,7 +178,10 @@ const SCREENS = (csvPath: string): readonly Screen[] => [
         name: 'the confirmation (c), confirmed: the month is settled and its rows gone',
         open: ['c'],
         shown: alertDialog,
-        close: ['Enter'],
+        close: async (page) => {
+          await page.keyboard.press('Enter');
+          await page.getByTestId('settle-nothing-left').waitFor();
+        },
         focus: 'screen',
       },
     ],
@@ -237,6 +240,26 @@ const SCREENS = (csvPath: string): readonly Screen[] => [
           await tabToText(ptPT.statements.import.cancel)(page);
           await page.keyboard.press('Enter');
         },
+        focus: { css: '[data-testid="statement-file"]', what: 'the file picker' },
+      },
+      {
+        name: 'a statement import: "use this mapping", the account, Import, then Close',
+        open: async (page) => {
+          await page.getByTestId('statement-file').setInputFiles(csvPath);
+          // The mapping this header was given a step ago is kept: the account is asked at once.
+          const account = page.getByRole('combobox', { name: ptPT.statements.account.label });
+          await account.waitFor();
+          await expect.poll(() => account.evaluate((el) => el === document.activeElement)).toBe(true);
+          await page.keyboard.type('PT50 0035 0001 0001 2345 6780 5');
+          await page.keyboard.press('Enter');
+          const submit = ptPT.statements.import.submitNew.one.replace('{{count}}', '1');
+          await page.getByRole('button', { name: submit }).waitFor();
+          await tabToText(submit)(page);
+          await page.keyboard.press('Enter');
+        },
+        shown: (page) => page.getByTestId('statement-result'),
+        focusOpen: { css: '[data-testid="statement-result"] button', what: 'the result’s Close' },
+        close: ['Enter'],
         focus: { css: '[data-testid="statement-file"]', what: 'the file picker' },
       },
     ],
@@ -312,7 +335,12 @@ const SCREENS = (csvPath: string): readonly Screen[] => [
         name: 'mark available, confirmed: its button gone',
         open: ['Enter'],
         shown: alertDialog,
-        close: ['Enter'],
+        close: async (page) => {
+          await page.keyboard.press('Enter');
+          await page
+            .getByRole('button', { name: ptPT.sepa.file.markAvailable })
+            .waitFor({ state: 'detached' });
+        },
         focus: 'screen',
       },
     ],

@@ -7,6 +7,7 @@ import { setUnauthorizedHandler } from '../api/http';
 import { NotFoundPage } from '../features/errors/ErrorPage';
 import { I18nProvider } from '../i18n/i18n';
 import { ScreenView } from '../kernel/chunk-reload';
+import { useFocusKeeper } from '../kernel/focus';
 import { usePageTitle } from '../kernel/page-title';
 import { PaletteRegistryProvider } from '../kernel/palette-registry';
 import { RouteLinksProvider } from '../kernel/route-links';
@@ -74,6 +75,7 @@ function SessionEffects({ queryClient }: { queryClient: QueryClient }) {
 
 function Routes() {
   const [location] = useLocation();
+  useFocusKeeper();
   return (
     <ErrorBoundary resetKey={location}>
       <Switch>

@@ -1,6 +1,7 @@
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { useI18n } from '../i18n/i18n';
+import { focusScreenIfLost } from '../kernel/focus';
 import { ProfileMenu } from './ProfileMenu';
 import { Sidebar } from './Sidebar';
 
@@ -10,6 +11,8 @@ const MAIN_ID = 'main';
 export function AdminLayout({ titleKey, children }: { titleKey: string; children: ReactNode }) {
   const { t } = useI18n();
   const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === '1');
+  // A screen opened (a link, a key, the first load) starts with focus on it, never on no element.
+  useEffect(focusScreenIfLost, []);
   const toggle = () => {
     setCollapsed((v) => {
       localStorage.setItem(COLLAPSED_KEY, v ? '0' : '1');

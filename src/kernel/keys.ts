@@ -41,3 +41,12 @@ export const isPaletteChord = (event: KeyboardEvent) =>
   (event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k';
 
 export const isPlainKey = (event: KeyboardEvent) => !event.ctrlKey && !event.metaKey && !event.altKey;
+
+/**
+ * Focus resting on the page rather than on a control: the document's body, or a screen's `<main>` region
+ * (where focus goes when the element holding it leaves, `focus.ts`). A table's keys answer there as on
+ * its own rows.
+ */
+export function isRestingFocus(target: EventTarget | null): boolean {
+  return target === document.body || (target instanceof HTMLElement && target.tagName === 'MAIN');
+}

@@ -115,4 +115,54 @@ describe.skipIf(!hasChromium)('accessibility (axe, WCAG 2.1 A and AA) in Chromiu
     },
     300_000,
   );
+
+  it('lets the keyboard reach every list’s scrolling region (axe scrollable-region-focusable), each list short enough to scroll', async () => {
+    const opened = await openTestPage(
+      suite.browser,
+      // Short: the lists scroll, which is when the rule applies.
+      { viewport: { width: 1440, height: 420 }, bypassCSP: true, locale: 'pt-PT' },
+      { consoleErrors: true },
+    );
+    const { page } = opened;
+    const found: Record<string, string[]> = {};
+    const scrolled: string[] = [];
+    try {
+      await signInByKeyboard(page, suite.server);
+      for (const path of FIXED_PATHS) {
+        await page.goto(`${suite.server.url}${path}`);
+        await page.locator('main h1').first().waitFor();
+        await page.waitForLoadState('networkidle');
+        const regions = page.locator('.data-table-scroll');
+        if ((await regions.count()) === 0) continue;
+        await page.locator('.data-table-body-row').first().waitFor();
+        const { scrolls, untabbable } = await regions.evaluateAll((els) => {
+          const scrolling = els.filter((el) => el.scrollHeight > el.clientHeight);
+          return {
+            scrolls: scrolling.length > 0,
+            // The region itself in the Tab order (ScrollRegion), not only through what its rows hold
+            // today (a sort button, a link): axe is content with either.
+            untabbable: scrolling.filter((el) => (el as HTMLElement).tabIndex < 0).length,
+          };
+        });
+        if (scrolls) scrolled.push(path);
+        const ids = (await violations(page)).map((v) => v.id);
+        if (ids.includes('scrollable-region-focusable') || untabbable > 0)
+          found[path] = [...ids, `${untabbable} scrolling region(s) out of the Tab order`];
+      }
+    } finally {
+      await closeTestPage(opened);
+    }
+    expect(found).toEqual({});
+    // The rule was tried where it applies: the seed's lists scroll at this height.
+    expect(scrolled).toEqual(
+      expect.arrayContaining([
+        '/customers',
+        '/professionals',
+        '/cases',
+        '/settlement',
+        '/statements',
+        '/audit',
+      ]),
+    );
+  }, 300_000);
 });

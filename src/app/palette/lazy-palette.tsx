@@ -1,5 +1,6 @@
 import { type ComponentType, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useI18n } from '../../i18n/i18n';
+import { useFocusReturn } from '../../kernel/focus';
 import { isPaletteChord } from '../../kernel/keys';
 import { usePaletteSearch } from '../../kernel/palette-registry';
 import { notify } from '../../kernel/toast';
@@ -99,6 +100,8 @@ export function LazyPalette({ open, onOpenChange }: { open: boolean; onOpenChang
   typed.current = { search, keys: pendingKeys };
   const waiting = open && Palette === null;
   const replayed = useCallback(() => setPendingKeys([]), []);
+  // Radix gives focus back only to a trigger, and the palette has none (Ctrl/⌘+K opens it).
+  useFocusReturn(open);
 
   useEffect(() => {
     if (!waiting) return;

@@ -24,8 +24,10 @@ import type { Page } from '../../../contract/common';
 import { useI18n } from '../../i18n/i18n';
 import { pluralKey } from '../../i18n/plural';
 import { formatError } from '../../kernel/error-format';
+import { useActiveRowFocus } from '../../kernel/focus';
 import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
 import { helpLines } from '../../kernel/key-table';
+import { isRestingFocus } from '../../kernel/keys';
 import { useScreenKeys } from '../../kernel/screen-keys';
 import type { MenuHandle } from '../Menu/Menu';
 import { columnsToHide, DEFAULT_TRACK } from './column-fit';
@@ -41,6 +43,7 @@ import {
   tableKeyAction,
 } from './keyboard';
 import { DEFAULT_PAGE_SIZE, type PageRequest, pageRequest } from './page-request';
+import { ScrollRegion } from './ScrollRegion';
 import type { SortOrder, TableUrlState } from './url-state';
 import { useTableUrlState } from './use-table-url-state';
 
@@ -111,6 +114,34 @@ const OVERSCAN = 10;
 /** Start fetching the next page this many rows before the end is reached. */
 const PREFETCH_ROWS = 30;
 
+/**
+ * Kept in the list's history entry as a row is opened from it: back on that entry (Back, or the row's
+ * screen's own "back", `backToTable`), the row opened is the active one again and holds the focus,
+ * instead of the list starting over (issue 29 point 6).
+ */
+const OPENED_ROW = 'dataTableOpenedRow';
+/** In the history entry of a screen opened from a table's row. */
+const FROM_TABLE = 'openedFromTable';
+
+interface OpenedRow {
+  table: string;
+  row: string;
+}
+
+function openedRowOf(table: string): string | undefined {
+  const opened = (window.history.state as Record<string, OpenedRow | undefined> | null)?.[OPENED_ROW];
+  return opened?.table === table ? opened.row : undefined;
+}
+
+/**
+ * A row's screen going back to its list: to the list's own history entry when the row was opened from
+ * it (the table then gives the row back its focus), else to `href`.
+ */
+export function backToTable(navigate: (to: string) => void, href: string): void {
+  if ((window.history.state as Record<string, unknown> | null)?.[FROM_TABLE]) window.history.back();
+  else navigate(href);
+}
+
 /** The root font size: the columns' widths are in rem. */
 const remPx = () => Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
 
@@ -141,7 +172,7 @@ export function DataTable<T extends RowData, P extends Page<T> = Page<T>>(props:
   const [cursor, setCursor] = useState<Cursor>(INITIAL_CURSOR);
   const [visibility, setVisibility] = useColumnVisibility(props.id);
   const rootRef = useRef<HTMLDivElement>(null);
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLElement>(null);
   const available = useAvailableWidth(scrollRef);
   const searchRef = useRef<HTMLInputElement>(null);
   const filterMenu = useRef<MenuHandle>(null);
@@ -162,12 +193,17 @@ export function DataTable<T extends RowData, P extends Page<T> = Page<T>>(props:
 
   // Set when a search is sent from the search box: its first row takes the cursor once it is shown.
   const toFirstRow = useRef(false);
+  // What is listed, by its content: an equal state made again (the screen's filters rebuilt as its
+  // strings load) is not a new list.
+  const listed = JSON.stringify([state, fixedFilters ?? null]);
+  // Back on the list a row was opened from: that row, while the list is the one it was opened in.
+  const reopened = useRef({ row: openedRowOf(props.id), listed });
   // A new search is a new list: keyboard position and selection start over.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every state change
   useEffect(() => {
+    if (reopened.current.listed !== listed) reopened.current.row = undefined;
     setCursor(toFirstRow.current ? { ...INITIAL_CURSOR, active: 0 } : INITIAL_CURSOR);
     toFirstRow.current = false;
-  }, [state, fixedFilters]);
+  }, [listed]);
 
   const columnDefs = useMemo<ColumnDef<typeof features, T, unknown>[]>(
     () =>
@@ -219,13 +255,28 @@ export function DataTable<T extends RowData, P extends Page<T> = Page<T>>(props:
   const open = useCallback(
     (index: number) => {
       const row = rows[index];
-      if (row !== undefined && rowHref) navigate(rowHref(row));
+      if (row === undefined || !rowHref) return;
+      const opened: OpenedRow = { table: props.id, row: getRowId(row) };
+      window.history.replaceState({ ...window.history.state, [OPENED_ROW]: opened }, '');
+      navigate(rowHref(row), { state: { [FROM_TABLE]: true } });
     },
-    [rows, rowHref, navigate],
+    [rows, rowHref, navigate, props.id, getRowId],
   );
+
+  // Back from a row opened from this table: once its rows are here, that row is active again (until
+  // a key moves the keyboard elsewhere; run again as rows arrive, and by React's strict remount).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: looked for as rows arrive
+  useEffect(() => {
+    const id = reopened.current.row;
+    const index = id === undefined ? -1 : rowIds.indexOf(id);
+    if (index < 0) return;
+    setCursor((c) => (c.active === -1 ? { ...c, active: index } : c));
+    virtualizer.scrollToIndex(index);
+  }, [rowIds]);
 
   const apply = useCallback(
     (action: TableKeyAction) => {
+      reopened.current.row = undefined;
       // A list the API cannot search: `/` goes to its filters.
       if (action.type === 'focusSearch')
         (searchRef.current ?? rootRef.current?.querySelector<HTMLElement>('.filter-bar-button'))?.focus();
@@ -241,11 +292,12 @@ export function DataTable<T extends RowData, P extends Page<T> = Page<T>>(props:
   );
 
   useScreenKeys(useId(), filters.length > 0 ? TABLE_HELP : UNFILTERED_TABLE_HELP);
+  useActiveRowFocus(rootRef, cursor.active);
 
   // Through the one dispatcher (decision 0127): never in a field, under a modal or the palette, or as
   // a chord's second key; Enter on a button or link in the table is that control's (`keyAction`).
   useScreenKeyHandler((event) => {
-    const inTable = event.target === document.body || rootRef.current?.contains(event.target as Node);
+    const inTable = isRestingFocus(event.target) || rootRef.current?.contains(event.target as Node);
     const action = inTable ? tableKeyAction(event) : null;
     if (action) apply(action);
     return action !== null;
@@ -377,7 +429,7 @@ export function DataTable<T extends RowData, P extends Page<T> = Page<T>>(props:
           </>
         ) : null}
       </div>
-      <div ref={scrollRef} className="data-table-scroll">
+      <ScrollRegion ref={scrollRef} label={props.label}>
         <table
           className="data-table-grid"
           aria-label={props.label}
@@ -422,6 +474,8 @@ export function DataTable<T extends RowData, P extends Page<T> = Page<T>>(props:
                   aria-rowindex={item.index + 2}
                   aria-selected={cursor.selected.has(row.id)}
                   data-active={cursor.active === item.index || undefined}
+                  // The active row holds the focus: a dialog opened on it gives focus back to it.
+                  tabIndex={-1}
                   className="data-table-row data-table-body-row"
                   style={{
                     gridTemplateColumns: template,
@@ -448,7 +502,7 @@ export function DataTable<T extends RowData, P extends Page<T> = Page<T>>(props:
             {loading ? t('table.loading') : t('errorMessages.NO_RECORDS_FOUND')}
           </div>
         ) : null}
-      </div>
+      </ScrollRegion>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { type KeyboardEvent as ReactKeyboardEvent, type RefObject, useEffect } from 'react';
+import { useFocusReturn } from '../../kernel/focus';
 
 const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -26,16 +27,14 @@ export function useModalFocus(
   dialog: RefObject<HTMLElement | null>,
   initial: RefObject<HTMLElement | null>,
 ): void {
+  // First: it notes who had focus before the next effect moves it into the dialog.
+  useFocusReturn(true);
   useEffect(() => {
-    const returnTo = document.activeElement;
     initial.current?.focus();
     // Whoever opened the dialog may restore focus right after (the palette does, as it closes).
     const reclaim = setTimeout(() => {
       if (!dialog.current?.contains(document.activeElement)) initial.current?.focus();
     }, 0);
-    return () => {
-      clearTimeout(reclaim);
-      if (returnTo instanceof HTMLElement && returnTo.isConnected) returnTo.focus();
-    };
+    return () => clearTimeout(reclaim);
   }, [dialog, initial]);
 }

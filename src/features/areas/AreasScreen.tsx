@@ -9,6 +9,7 @@ import {
   interestAreasQuery,
 } from '../../api/interest-areas';
 import { useConfirmation } from '../../components/ConfirmDialog/ConfirmDialog';
+import { SubmitButton } from '../../components/SubmitButton/SubmitButton';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
 import { pluralKey } from '../../i18n/plural';
@@ -90,9 +91,7 @@ export default function AreasScreen() {
             ? t('areas.nameCount', { count: name.length, max: AREA_NAME_MAX })
             : ''}
         </span>
-        <button type="submit" disabled={create.isPending}>
-          {t('areas.create')}
-        </button>
+        <SubmitButton pending={create.isPending}>{t('areas.create')}</SubmitButton>
         {fieldError ? (
           <p id="area-name-error" role="alert" className="field-error">
             {fieldError}

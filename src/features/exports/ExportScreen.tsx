@@ -11,6 +11,7 @@ import {
   startExport,
 } from '../../api/exports';
 import { ApiError } from '../../api/http';
+import { SubmitButton } from '../../components/SubmitButton/SubmitButton';
 import { errorCodeKey, validationCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
 import { notify } from '../../kernel/toast';
@@ -146,9 +147,9 @@ export default function ExportScreen() {
           ))}
         </fieldset>
         <p className="exports-hint">{t('exports.hint')}</p>
-        <button type="submit" disabled={start.isPending || active !== null}>
+        <SubmitButton pending={start.isPending} disabled={active !== null}>
           {t('exports.submit')}
-        </button>
+        </SubmitButton>
         {fieldError('form')}
       </form>
       <ExportProgress

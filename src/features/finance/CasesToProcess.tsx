@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { Link, useLocation, useSearch } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import { CASES_TO_PROCESS_SEARCH_MAX } from '../../../contract/limits';
 import {
   fetchProfessionalSettlements,
@@ -10,6 +10,7 @@ import {
 } from '../../api/finance';
 import { fetchUser, userKeys } from '../../api/users';
 import {
+  backToTable,
   type DataColumn,
   type DataFilter,
   DataTable,
@@ -113,9 +114,7 @@ export function CasesToProcess() {
         id: 'doctor',
         header: t('finance.columns.doctor'),
         hideable: false,
-        // A link, not only a row Enter opens: the list then has content the keyboard reaches, which its
-        // scrolling region needs (axe `scrollable-region-focusable`, issue 29 point 11).
-        cell: (r) => <Link href={rowHref(r)}>{r.fullName ?? r.professionalName}</Link>,
+        cell: (r) => r.fullName ?? r.professionalName,
       },
       {
         id: 'month',
@@ -186,7 +185,7 @@ export function CasesToProcess() {
         professionalId={doctor}
         referenceMonth={month}
         doctorName={doctorName()}
-        onBack={() => navigate('/settlement?tab=process')}
+        onBack={() => backToTable(navigate, '/settlement?tab=process')}
       />
     );
   return (

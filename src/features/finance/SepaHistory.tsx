@@ -18,6 +18,7 @@ import {
 } from '../../components/DataTable/DataTable';
 import { FilePicker } from '../../components/FilePicker/FilePicker';
 import { Pill } from '../../components/Pill/Pill';
+import { SubmitButton } from '../../components/SubmitButton/SubmitButton';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
 import { formatDate, formatDateTime } from '../../kernel/dates';
@@ -136,9 +137,7 @@ function StatusReportUpload() {
   return (
     <form className="status-report-upload" onSubmit={submit} aria-label={t('sepa.report.title')}>
       <FilePicker ref={input} label={t('sepa.report.file')} accept=".xml,application/xml,text/xml" />{' '}
-      <button type="submit" disabled={upload.pending}>
-        {t('sepa.report.upload')}
-      </button>
+      <SubmitButton pending={upload.pending}>{t('sepa.report.upload')}</SubmitButton>
       {upload.error ? (
         <p role="alert">{t(errorCodeKey(errorCodeOf(upload.error)) ?? 'errorMessages.fallback')}</p>
       ) : null}

@@ -14,8 +14,10 @@ import {
   settlementMachine,
 } from '../../../machines/settlement';
 import { confirmSettlement, fetchProfessionalSettlements, fetchSettlements } from '../../api/finance';
+import { useModalFocus } from '../../components/Dialog/modal-focus';
 import { useI18n } from '../../i18n/i18n';
 import { pluralKey } from '../../i18n/plural';
+import { useActiveRowFocus } from '../../kernel/focus';
 import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
 import { helpLines, type KeyBinding, keyAction } from '../../kernel/key-table';
 import { useScreenKeys } from '../../kernel/screen-keys';
@@ -124,6 +126,7 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
   const { context } = snapshot;
   const [active, setActive] = useState(0);
   const [adjusting, setAdjusting] = useState<string | null>(null);
+  const panel = useRef<HTMLElement>(null);
 
   // Loaded on opening, and again once a confirmation is done: the month then shows what is left to
   // settle, and `c` works on it, without a reload (issue 29 point 3).
@@ -136,10 +139,12 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
   }, [actor, professionalId, referenceMonth, settled]);
 
   const cases = context.cases;
-  const activeCase = cases[Math.min(active, cases.length - 1)];
+  const activeIndex = Math.min(active, cases.length - 1);
+  const activeCase = cases[activeIndex];
   const reviewing = snapshot.matches('reviewing');
 
   useScreenKeys('settle', SETTLE_HELP);
+  useActiveRowFocus(panel, activeIndex);
 
   useScreenKeyHandler((event) => {
     switch (keyAction(SETTLE_KEYS, event)) {
@@ -172,7 +177,7 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
   const dialogOpen = snapshot.hasTag('dialog');
 
   return (
-    <section className="settle-panel" aria-labelledby="settle-title">
+    <section className="settle-panel" aria-labelledby="settle-title" ref={panel}>
       <header className="settle-header">
         <h2 id="settle-title">{t('finance.process.review', { doctor: doctorName, month })}</h2>
         <button type="button" onClick={onBack}>
@@ -229,7 +234,9 @@ export function SettlePanel({ actor, professionalId, referenceMonth, doctorName,
                 return (
                   <tr
                     key={item.id}
-                    data-active={index === active || undefined}
+                    data-active={index === activeIndex || undefined}
+                    // The active row holds the focus: the adjustment and the confirmation give it back.
+                    tabIndex={-1}
                     aria-selected={included}
                     data-testid={`review-row-${item.id}`}
                   >
@@ -335,7 +342,9 @@ export function AdjustForm(props: {
   const [note, setNote] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const first = useRef<HTMLInputElement>(null);
-  useEffect(() => first.current?.focus(), []);
+  const form = useRef<HTMLFormElement>(null);
+  // Its first field on opening; closed (applied or cancelled), focus goes back to the row it adjusts.
+  useModalFocus(form, first);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = parseAmount(amount);
@@ -346,6 +355,7 @@ export function AdjustForm(props: {
   };
   return (
     <form
+      ref={form}
       className="adjust-form"
       onSubmit={submit}
       onKeyDown={(event) => {

@@ -10,6 +10,7 @@ import {
 } from '../../api/settlement-manage';
 import { useEntityActions } from '../../components/EntityActions/useEntityActions';
 import { FilePicker } from '../../components/FilePicker/FilePicker';
+import { SubmitButton } from '../../components/SubmitButton/SubmitButton';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { type Translate, useI18n } from '../../i18n/i18n';
 import { notify } from '../../kernel/toast';
@@ -157,9 +158,7 @@ function NotesForm(props: { settlement: SettlementItem; onSaved(next: Settlement
         <textarea value={notes} maxLength={2000} onChange={(e) => setNotes(e.target.value)} />
       </label>
       {save.error ? <p role="alert">{errorText(t, save.error)}</p> : null}
-      <button type="submit" disabled={save.pending}>
-        {t('settlementAdmin.saveNotes')}
-      </button>
+      <SubmitButton pending={save.pending}>{t('settlementAdmin.saveNotes')}</SubmitButton>
     </form>
   );
 }
@@ -197,9 +196,7 @@ function InvoiceUpload(props: { settlement: SettlementItem; onSaved(next: Settle
         accept="application/pdf,image/jpeg,image/png"
       />
       {problem ? <p role="alert">{problem}</p> : null}
-      <button type="submit" disabled={upload.pending}>
-        {t('settlementAdmin.upload')}
-      </button>
+      <SubmitButton pending={upload.pending}>{t('settlementAdmin.upload')}</SubmitButton>
     </form>
   );
 }

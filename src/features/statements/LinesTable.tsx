@@ -23,6 +23,7 @@ import {
 import { FilterBar } from '../../components/DataTable/FilterBar';
 import { type DataFilter, filterUrlKeys } from '../../components/DataTable/filters';
 import { TABLE_KEYS, type TableKeyAction, tableKeyAction } from '../../components/DataTable/keyboard';
+import { ScrollRegion } from '../../components/DataTable/ScrollRegion';
 import { useTableUrlState } from '../../components/DataTable/use-table-url-state';
 import type { MenuHandle } from '../../components/Menu/Menu';
 import { Pill, type Tone } from '../../components/Pill/Pill';
@@ -30,8 +31,10 @@ import { errorCodeKey } from '../../i18n/error-codes';
 import { type Translate, useI18n } from '../../i18n/i18n';
 import { pluralKey } from '../../i18n/plural';
 import { formatDate } from '../../kernel/dates';
+import { useActiveRowFocus } from '../../kernel/focus';
 import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
 import { helpLines, keyAction } from '../../kernel/key-table';
+import { isRestingFocus } from '../../kernel/keys';
 import { useScreenKeys } from '../../kernel/screen-keys';
 import { type LineDialogState, LineDialogs, scorePoints } from './LineDialogs';
 import { RECONCILE_KEYS, type ReconcileKeyAction } from './reconcile-keys';
@@ -198,6 +201,7 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
   }, [lastIndex, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   useScreenKeys('statement-lines', HELP);
+  useActiveRowFocus(rootRef, active);
 
   const act = (action: LineAction) => actor.send({ type: 'act', action });
   const current = rows[active];
@@ -205,7 +209,7 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
   // Through the one dispatcher (decision 0127): never in a field, under a modal or the palette, or as
   // a chord's second key (a `g u` chord must not unmatch the active line).
   useScreenKeyHandler((event) => {
-    const inTable = event.target === document.body || rootRef.current?.contains(event.target as Node);
+    const inTable = isRestingFocus(event.target) || rootRef.current?.contains(event.target as Node);
     if (!inTable) return false;
     const reconcile = keyAction(RECONCILE_KEYS, event);
     const move = reconcile ? null : tableKeyAction(event);
@@ -317,13 +321,7 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
           <span role="alert">{t(errorCodeKey(machine.context.error) ?? 'errorMessages.fallback')}</span>
         ) : null}
       </div>
-      <section
-        ref={scrollRef}
-        className="data-table-scroll"
-        aria-label={t('statements.lines.label')}
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1, axe scrollable-region-focusable)
-        tabIndex={0}
-      >
+      <ScrollRegion ref={scrollRef} label={t('statements.lines.label')}>
         <table
           className="data-table-grid"
           aria-label={t('statements.lines.label')}
@@ -362,6 +360,8 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
                     height: ROW_HEIGHT,
                     transform: `translateY(${item.start}px)`,
                   }}
+                  // The active row holds the focus: a dialog opened on it gives focus back to it.
+                  tabIndex={-1}
                   onClick={() => setActive(item.index)}
                 >
                   <td>{row.lineNumber}</td>
@@ -396,7 +396,7 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
             {query.isPending ? t('statements.lines.loading') : t('statements.lines.empty')}
           </div>
         ) : null}
-      </section>
+      </ScrollRegion>
       {dialog ? (
         <LineDialogs
           dialog={dialog}

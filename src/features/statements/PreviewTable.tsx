@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useSyncExternalStore } from 'react';
 import { formatCents } from '../../../domain/money';
 import type { KnownLine } from '../../api/statements';
+import { ScrollRegion } from '../../components/DataTable/ScrollRegion';
 import { useI18n } from '../../i18n/i18n';
 import { formatDate, formatDateTime } from '../../kernel/dates';
 import type { PreviewRows } from './preview-client';
@@ -40,12 +41,10 @@ export function PreviewTable({
     overscan: OVERSCAN,
   });
   return (
-    <section
+    <ScrollRegion
       ref={scrollRef}
-      className="data-table-scroll statement-preview-scroll"
-      aria-label={t('statements.preview.tableLabel')}
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1, axe scrollable-region-focusable)
-      tabIndex={0}
+      className="statement-preview-scroll"
+      label={t('statements.preview.tableLabel')}
     >
       <table
         className="data-table-grid statement-preview"
@@ -105,6 +104,6 @@ export function PreviewTable({
           })}
         </tbody>
       </table>
-    </section>
+    </ScrollRegion>
   );
 }

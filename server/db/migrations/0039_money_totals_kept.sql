@@ -1,0 +1,159 @@
+-- The money lists' totals kept exact by triggers (docs/decisions/0138), like migration 0020's dashboard
+-- tables (decision 0078): at 1,000,000 rows, "SEPA to process" summed a month's 100,000 SETTLED
+-- settlements per doctor on every call (twice), "cases to process" a month's 100,000 waiting ones, and
+-- the dashboard counted and summed 660,000 unmatched statement lines. Each table below holds those sums
+-- and is changed by a statement-level trigger in the same transaction as the rows it counts, so a read
+-- is never stale and never an estimate: the money stays exact.
+
+-- Per doctor and reference month, the settlements of one stage with the amounts the screens show:
+-- TO_PROCESS (READY_TO_SETTLE or AVAILABLE: "cases to process") and WAITING_FOR_FILE (stored SETTLED
+-- with no live SEPA link: "SEPA to process"). A doctor-month whose count falls to 0 is removed, so a
+-- read meets only doctor-months that have something.
+CREATE TABLE settlement_doctor_months (
+  stage text NOT NULL CHECK (stage IN ('TO_PROCESS', 'WAITING_FOR_FILE')),
+  reference_month text NOT NULL,
+  professional_id uuid NOT NULL,
+  settlements integer NOT NULL,
+  cases integer NOT NULL,
+  gross_cents bigint NOT NULL,
+  fee_cents bigint NOT NULL,
+  net_cents bigint NOT NULL,
+  payable_cents bigint NOT NULL,
+  PRIMARY KEY (stage, reference_month, professional_id)
+);
+
+-- One function for both tables that move a doctor-month. `moved` yields, per settlement that entered
+-- (sign 1) or left (sign -1) a stage, its stage and the settlement's columns:
+--  * on settlements, the rows a statement wrote (`added`) and those it replaced or removed (`removed`),
+--    each in the stage its status and live link give (the link is the same for both: this statement
+--    changed no link);
+--  * on sepa_transaction_settlements, the settlements whose live link came or went: the unique
+--    `(settlement_id, CASE WHEN live THEN true END)` key allows at most one live link before and after
+--    the statement, so live links added minus removed is +1 (left WAITING_FOR_FILE), -1 (entered it) or 0.
+-- Doctor-months are written in key order, so two transactions moving the same ones wait, never deadlock.
+CREATE FUNCTION settlement_doctor_months_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  stage_of text := $sql$CASE WHEN r.status IN ('READY_TO_SETTLE', 'AVAILABLE') THEN 'TO_PROCESS'
+      WHEN r.status = 'SETTLED' AND NOT EXISTS (SELECT 1 FROM sepa_transaction_settlements lv
+        WHERE lv.settlement_id = r.id AND (CASE WHEN lv.live THEN true END) = true) THEN 'WAITING_FOR_FILE' END$sql$;
+  columns text := 'r.reference_month, r.professional_id, r.case_id, r.gross_cents, r.fee_cents, r.net_cents, r.adjusted_cents';
+  live_moves text;
+  moved text;
+  emptied_stages text[];
+  emptied_months text[];
+  emptied_doctors uuid[];
+BEGIN
+  IF TG_TABLE_NAME = 'settlements' THEN
+    moved := CASE TG_OP
+      WHEN 'INSERT' THEN format('SELECT %s AS stage, 1 AS sign, %s FROM added r', stage_of, columns)
+      WHEN 'DELETE' THEN format('SELECT %s AS stage, -1 AS sign, %s FROM removed r', stage_of, columns)
+      ELSE format('SELECT %1$s AS stage, 1 AS sign, %2$s FROM added r
+                   UNION ALL SELECT %1$s, -1, %2$s FROM removed r', stage_of, columns)
+    END;
+  ELSE
+    live_moves := CASE TG_OP
+      WHEN 'INSERT' THEN 'SELECT settlement_id, 1 AS n FROM added WHERE live'
+      WHEN 'DELETE' THEN 'SELECT settlement_id, -1 AS n FROM removed WHERE live'
+      ELSE 'SELECT settlement_id, 1 AS n FROM added WHERE live UNION ALL SELECT settlement_id, -1 FROM removed WHERE live'
+    END;
+    moved := format('SELECT ''WAITING_FOR_FILE'' AS stage, -l.n AS sign, %s
+                       FROM (SELECT settlement_id, sum(n)::int AS n FROM (%s) m GROUP BY 1 HAVING sum(n) <> 0) l
+                       JOIN settlements r ON r.id = l.settlement_id AND r.status = ''SETTLED''', columns, live_moves);
+  END IF;
+  -- Most updates (notes, invoices, a status outside both stages) move nothing: the HAVING writes no row for them.
+  EXECUTE format(
+    'WITH changed AS (
+       INSERT INTO settlement_doctor_months AS d (stage, reference_month, professional_id, settlements, cases,
+                                                  gross_cents, fee_cents, net_cents, payable_cents)
+       SELECT stage, reference_month, professional_id, sum(sign), sum(CASE WHEN case_id IS NULL THEN 0 ELSE sign END),
+              sum(sign * gross_cents), sum(sign * fee_cents), sum(sign * net_cents),
+              sum(sign * coalesce(adjusted_cents, net_cents))
+         FROM (%s) mv WHERE stage IS NOT NULL
+        GROUP BY 1, 2, 3
+       HAVING sum(sign) <> 0 OR sum(sign * gross_cents) <> 0 OR sum(sign * fee_cents) <> 0
+           OR sum(sign * net_cents) <> 0 OR sum(sign * coalesce(adjusted_cents, net_cents)) <> 0
+        ORDER BY 1, 2, 3
+       ON CONFLICT (stage, reference_month, professional_id) DO UPDATE SET
+         settlements = d.settlements + EXCLUDED.settlements, cases = d.cases + EXCLUDED.cases,
+         gross_cents = d.gross_cents + EXCLUDED.gross_cents, fee_cents = d.fee_cents + EXCLUDED.fee_cents,
+         net_cents = d.net_cents + EXCLUDED.net_cents, payable_cents = d.payable_cents + EXCLUDED.payable_cents
+       RETURNING stage, reference_month, professional_id, settlements)
+     SELECT array_agg(stage), array_agg(reference_month), array_agg(professional_id) FROM changed WHERE settlements = 0',
+    moved) INTO emptied_stages, emptied_months, emptied_doctors;
+  -- An emptied doctor-month goes (all its sums are of no rows, so 0 too); this transaction holds its row.
+  IF emptied_stages IS NOT NULL THEN
+    DELETE FROM settlement_doctor_months d
+     USING unnest(emptied_stages, emptied_months, emptied_doctors) AS e (stage, reference_month, professional_id)
+     WHERE d.stage = e.stage AND d.reference_month = e.reference_month AND d.professional_id = e.professional_id
+       AND d.settlements = 0;
+  END IF;
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER settlement_doctor_months_on_insert AFTER INSERT ON settlements
+  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION settlement_doctor_months_apply();
+CREATE TRIGGER settlement_doctor_months_on_update AFTER UPDATE ON settlements
+  REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION settlement_doctor_months_apply();
+CREATE TRIGGER settlement_doctor_months_on_delete AFTER DELETE ON settlements
+  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION settlement_doctor_months_apply();
+CREATE TRIGGER settlement_doctor_months_on_link_insert AFTER INSERT ON sepa_transaction_settlements
+  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION settlement_doctor_months_apply();
+CREATE TRIGGER settlement_doctor_months_on_link_update AFTER UPDATE ON sepa_transaction_settlements
+  REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION settlement_doctor_months_apply();
+CREATE TRIGGER settlement_doctor_months_on_link_delete AFTER DELETE ON sepa_transaction_settlements
+  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION settlement_doctor_months_apply();
+
+-- Statement lines per kind and status: count and bank amount. A statement import adds 100,000 lines
+-- in one transaction, and an admin's match moves one line: on a single row per kind and status the
+-- match would wait for the whole import's commit. Each transaction writes its changes in one of 16
+-- slots (its transaction id's), so concurrent ones rarely share a row; a read sums the slots.
+CREATE TABLE statement_line_totals (
+  kind text NOT NULL,
+  status text NOT NULL,
+  slot smallint NOT NULL,
+  lines bigint NOT NULL,
+  amount_cents bigint NOT NULL,
+  PRIMARY KEY (kind, status, slot)
+);
+
+CREATE FUNCTION statement_line_totals_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  moved text := CASE TG_OP
+    WHEN 'INSERT' THEN 'SELECT kind, status, 1 AS sign, bank_amount_cents FROM added'
+    WHEN 'DELETE' THEN 'SELECT kind, status, -1 AS sign, bank_amount_cents FROM removed'
+    ELSE 'SELECT kind, status, 1 AS sign, bank_amount_cents FROM added
+          UNION ALL SELECT kind, status, -1, bank_amount_cents FROM removed'
+  END;
+BEGIN
+  -- Updates that move no line between kinds and statuses nor change an amount write no row.
+  EXECUTE format(
+    'INSERT INTO statement_line_totals AS t (kind, status, slot, lines, amount_cents)
+     SELECT kind, status, (txid_current() %% 16)::smallint, sum(sign), sum(sign * bank_amount_cents)
+       FROM (%s) m GROUP BY 1, 2 HAVING sum(sign) <> 0 OR sum(sign * bank_amount_cents) <> 0 ORDER BY 1, 2
+     ON CONFLICT (kind, status, slot) DO UPDATE SET lines = t.lines + EXCLUDED.lines,
+       amount_cents = t.amount_cents + EXCLUDED.amount_cents',
+    moved);
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER statement_line_totals_on_insert AFTER INSERT ON statement_lines
+  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION statement_line_totals_apply();
+CREATE TRIGGER statement_line_totals_on_update AFTER UPDATE ON statement_lines
+  REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION statement_line_totals_apply();
+CREATE TRIGGER statement_line_totals_on_delete AFTER DELETE ON statement_lines
+  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION statement_line_totals_apply();
+
+-- What already exists when the migration runs.
+INSERT INTO settlement_doctor_months (stage, reference_month, professional_id, settlements, cases,
+                                      gross_cents, fee_cents, net_cents, payable_cents)
+SELECT stage, reference_month, professional_id, count(*), count(case_id), sum(gross_cents), sum(fee_cents),
+       sum(net_cents), sum(coalesce(adjusted_cents, net_cents))
+  FROM (SELECT CASE WHEN r.status IN ('READY_TO_SETTLE', 'AVAILABLE') THEN 'TO_PROCESS'
+                    WHEN r.status = 'SETTLED' AND NOT EXISTS (SELECT 1 FROM sepa_transaction_settlements lv
+                      WHERE lv.settlement_id = r.id AND (CASE WHEN lv.live THEN true END) = true)
+                    THEN 'WAITING_FOR_FILE' END AS stage, r.*
+          FROM settlements r) s
+ WHERE stage IS NOT NULL
+ GROUP BY 1, 2, 3;
+INSERT INTO statement_line_totals (kind, status, slot, lines, amount_cents)
+SELECT kind, status, 0, count(*), sum(bank_amount_cents) FROM statement_lines GROUP BY 1, 2;

@@ -124,7 +124,11 @@ export async function professionalSettlements(
     `SELECT s.professional_id, p.name AS professional_name, p.full_name, p.tax_number, p.iban, p.college_number,
             s.reference_month, ${SUMS}
        FROM settlement_doctor_months s
-       JOIN users p ON p.id = s.professional_id
+       -- Each doctor looked up by id: the page's order needs every doctor-month's name, and at 10,000 of
+       -- them the planner (costing each lookup as a disk read) would rather scan all 1,000,000 users
+       -- (300 ms against 60 ms); a lateral subquery with a LIMIT is not turned back into a plain join.
+       CROSS JOIN LATERAL (SELECT u.id, u.name, u.full_name, u.tax_number, u.iban, u.college_number
+                             FROM users u WHERE u.id = s.professional_id LIMIT 1) p
       ${whereClause(where)}
       ORDER BY s.reference_month DESC, p.name, p.id
       LIMIT ${pageParams.add(query.limit + 1)}`,

@@ -78,6 +78,21 @@ describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
        SELECT r.professional_id, upper(replace(u.iban, ' ', '')), 'AC04', r.id FROM rejected r JOIN users u ON u.id = r.professional_id`,
       [SEED_NOW],
     );
+    // A statement line ignored through the reconciliation's route, and another become a return: the
+    // statement-line cards read totals kept per kind and status (migration 0039) that must follow both.
+    const lines = await world.db.query<{ id: string }>(
+      `SELECT id FROM statement_lines WHERE status = 'UNMATCHED' ORDER BY id LIMIT 2`,
+    );
+    const ignored = await fetch(`${world.url}/v2/admin/statements/lines/${lines.rows[0]!.id}/ignore`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${world.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ note: 'bank fee' }),
+    });
+    expect(ignored.status).toBe(200);
+    await world.db.query(
+      `UPDATE statement_lines SET kind = 'return', bank_amount_cents = 777 WHERE id = $1`,
+      [lines.rows[1]!.id],
+    );
     await world.db.query(
       `UPDATE users SET created_at = created_at - interval '3 days'
         WHERE id = (SELECT id FROM users WHERE role = 'PROFESSIONAL' ORDER BY created_at DESC LIMIT 1)`,
@@ -155,6 +170,7 @@ describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
             rejected.reduce((sum, t) => sum + Number(t.amount_cents), 0),
         });
         if (phase === 'after changes') expect(rejected.length).toBeGreaterThan(0);
+        if (phase === 'after changes') expect(returned.length).toBeGreaterThan(0);
         const exportStatuses = (await world.db.query<{ status: string }>('SELECT status FROM export_jobs'))
           .rows;
         expect(a.exportsFailed).toBe(exportStatuses.filter((j) => j.status === 'failed').length);

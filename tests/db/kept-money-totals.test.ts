@@ -1,7 +1,9 @@
 import fc from 'fast-check';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Queryable } from '../../server/db/client';
-import { testDatabaseKinds } from '../support/databases';
+import { type Database, openDatabase, type Queryable } from '../../server/db/client';
+import { migrate } from '../../server/db/migrate';
+import { createPostgresDatabase, testDatabaseKinds } from '../support/databases';
 
 /**
  * Migration 0039's kept totals (docs/decisions/0138) equal a recount after every statement that moves
@@ -367,3 +369,63 @@ describe.each(testDatabaseKinds())('totals kept by migration 0039 on $name', (ki
     ]);
   });
 });
+
+// Two connections at once: a statement import's lines, uncommitted, and an admin's action on a line.
+const serverUrl = process.env.TEST_DATABASE_URL;
+if (serverUrl)
+  describe('statement-line totals under concurrency on postgres', () => {
+    let created: Awaited<ReturnType<typeof createPostgresDatabase>>;
+    let importing: pg.Client;
+    let acting: pg.Client;
+    const on = (client: pg.Client) =>
+      ({
+        query: (sql: string, params?: readonly unknown[]) => client.query(sql, params as unknown[]),
+      }) as Queryable;
+    let world: World;
+    beforeAll(async () => {
+      created = await createPostgresDatabase(serverUrl);
+      const db = await openDatabase({ databaseUrl: created.url });
+      await migrate(db);
+      await db.close();
+      importing = new pg.Client({ connectionString: created.url });
+      acting = new pg.Client({ connectionString: created.url });
+      await importing.connect();
+      await acting.connect();
+      // Waiting for the import's commit fails the test (55P03) instead of passing slowly.
+      await acting.query(`SET lock_timeout = '3s'`);
+      world = await makeWorld(on(importing));
+    });
+    afterAll(async () => {
+      await importing?.end();
+      await acting?.end();
+      await created?.drop();
+    });
+
+    it('an action on a line does not wait for an import in flight, and both count once committed', async () => {
+      const line = { op: 'insert lines', kind: 'transfer', status: 'UNMATCHED', amount: -2500 } as const;
+      await apply(on(importing), world, { ...line, count: 2 }, 0);
+      await importing.query('BEGIN');
+      await apply(on(importing), world, { ...line, count: 5 }, 1);
+      // The import holds a totals row of (transfer, UNMATCHED); the action moves a line out of it.
+      const acted = await acting
+        .query(
+          `UPDATE statement_lines SET status = 'IGNORED'
+            WHERE id = (SELECT id FROM statement_lines ORDER BY line_number LIMIT 1)`,
+        )
+        .then(
+          () => 'done',
+          (error: { code?: string }) => error.code ?? String(error),
+        );
+      expect(acted).toBe('done');
+      await importing.query('COMMIT');
+      await expectKeptEqualsRecount(on(acting), 'both committed');
+      expect(await keptLines(on(acting))).toEqual({
+        'transfer UNMATCHED': { lines: 6, cents: -15_000 },
+        'transfer IGNORED': { lines: 1, cents: -2500 },
+      });
+      await importing.query('BEGIN');
+      await apply(on(importing), world, { ...line, count: 3 }, 2);
+      await importing.query('ROLLBACK');
+      await expectKeptEqualsRecount(on(acting), 'an import rolled back');
+    });
+  });

@@ -84,8 +84,8 @@ export interface ProfessionalSettlementsQuery {
  * `totals` cover every doctor-month of the filters, exactly, on every request.
  *
  * Both statements read the per-doctor-month totals that migration 0039's triggers keep exact in the
- * same transaction as the settlements (docs/decisions/0138): a row per doctor-month, instead of the
- * 100,000 settlements of a month summed per call.
+ * same transaction as the settlements (docs/decisions/0138): the totals a row per doctor-month of the
+ * filters, the page its own rows, instead of the 100,000 settlements of a month summed per call.
  */
 export async function professionalSettlements(
   db: Queryable,
@@ -118,20 +118,19 @@ export async function professionalSettlements(
   if (position)
     where.push(
       `(s.reference_month < ${pageParams.add(position.month)} OR (s.reference_month = $${pageParams.values.length}
-         AND (p.name, p.id) > (${pageParams.add(position.name)}, ${pageParams.add(position.id)}::uuid)))`,
+         AND (s.professional_name, s.professional_id) > (${pageParams.add(position.name)}, ${pageParams.add(position.id)}::uuid)))`,
     );
+  // The page in the kept order (month, then the doctor's name kept beside the totals): read from
+  // `settlement_doctor_months_page_idx`, then only its doctors looked up for what they lack to be paid.
   const pageStatement = db.query<GroupRow>(
-    `SELECT s.professional_id, p.name AS professional_name, p.full_name, p.tax_number, p.iban, p.college_number,
+    `SELECT s.professional_id, s.professional_name, p.full_name, p.tax_number, p.iban, p.college_number,
             s.reference_month, ${SUMS}
-       FROM settlement_doctor_months s
-       -- Each doctor looked up by id: the page's order needs every doctor-month's name, and at 10,000 of
-       -- them the planner (costing each lookup as a disk read) would rather scan all 1,000,000 users
-       -- (300 ms against 60 ms); a lateral subquery with a LIMIT is not turned back into a plain join.
-       CROSS JOIN LATERAL (SELECT u.id, u.name, u.full_name, u.tax_number, u.iban, u.college_number
-                             FROM users u WHERE u.id = s.professional_id LIMIT 1) p
-      ${whereClause(where)}
-      ORDER BY s.reference_month DESC, p.name, p.id
-      LIMIT ${pageParams.add(query.limit + 1)}`,
+       FROM (SELECT s.* FROM settlement_doctor_months s
+              ${whereClause(where)}
+              ORDER BY s.reference_month DESC, s.professional_name, s.professional_id
+              LIMIT ${pageParams.add(query.limit + 1)}) s
+       JOIN users p ON p.id = s.professional_id
+      ORDER BY s.reference_month DESC, s.professional_name, s.professional_id`,
     pageParams.values,
   );
   const [{ rows: totalRows }, { rows }] = await Promise.all([totalsStatement, pageStatement]);

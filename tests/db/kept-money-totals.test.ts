@@ -8,9 +8,10 @@ import { createPostgresDatabase, testDatabaseKinds } from '../support/databases'
 /**
  * Migration 0039's kept totals (docs/decisions/0138) equal a recount after every statement that moves
  * them: settlements written, moved between statuses, months and doctors, adjusted and deleted, several
- * rows per statement; SEPA links made, made not live, made live again and deleted (also by deleting their
- * transfer); statement lines written, changed and deleted; and a TRUNCATE. The recount here is the
- * rows themselves, read back and added up in TypeScript, not the migration's SQL.
+ * rows per statement; a doctor renamed (the name kept beside their doctor-months); SEPA links made,
+ * made not live, made live again and deleted (also by deleting their transfer); statement lines
+ * written, changed and deleted; and a TRUNCATE. The recount here is the rows themselves, read back and
+ * added up in TypeScript, not the migration's SQL.
  */
 
 const STATUSES = ['READY_TO_SETTLE', 'AVAILABLE', 'SETTLED', 'PAID', 'REFUNDED', 'REFUNDED_PAID'] as const;
@@ -47,6 +48,11 @@ const move = fc.oneof(
     month: fc.constantFrom(...MONTHS),
   }),
   fc.record({ op: fc.constant('delete settlements' as const), rows: slice }),
+  fc.record({
+    op: fc.constant('rename doctor' as const),
+    doctor: fc.nat(2),
+    name: fc.constantFrom('Ana', 'Bruno', 'Zé'),
+  }),
   fc.record({ op: fc.constant('link' as const), rows: slice }),
   fc.record({ op: fc.constant('set live' as const), rows: slice, live: fc.boolean() }),
   fc.record({ op: fc.constant('delete links' as const), rows: slice }),
@@ -117,6 +123,9 @@ async function apply(db: Queryable, world: World, m: Move, step: number): Promis
         `UPDATE settlements SET professional_id = $1, reference_month = $2 WHERE id IN (${ids('settlements', m.rows)})`,
         [world.doctors[m.doctor], m.month],
       );
+      return;
+    case 'rename doctor':
+      await db.query('UPDATE users SET name = $2 WHERE id = $1', [world.doctors[m.doctor], m.name]);
       return;
     case 'delete settlements': {
       const unlinked = `NOT EXISTS (SELECT 1 FROM sepa_transaction_settlements l WHERE l.settlement_id = settlements.id)
@@ -213,6 +222,7 @@ async function recountedDoctorMonths(db: Queryable): Promise<Record<string, Sums
     status: string;
     reference_month: string;
     professional_id: string;
+    name: string;
     case_id: string | null;
     gross_cents: number;
     fee_cents: number;
@@ -220,7 +230,7 @@ async function recountedDoctorMonths(db: Queryable): Promise<Record<string, Sums
     adjusted_cents: number | null;
     live: boolean;
   }>(
-    `SELECT s.status, s.reference_month, s.professional_id, s.case_id, s.gross_cents, s.fee_cents, s.net_cents,
+    `SELECT s.status, s.reference_month, s.professional_id, (SELECT u.name FROM users u WHERE u.id = s.professional_id), s.case_id, s.gross_cents, s.fee_cents, s.net_cents,
             s.adjusted_cents, array(SELECT l.live FROM sepa_transaction_settlements l WHERE l.settlement_id = s.id) @> ARRAY[true] AS live
        FROM settlements s`,
   );
@@ -233,7 +243,7 @@ async function recountedDoctorMonths(db: Queryable): Promise<Record<string, Sums
           ? 'WAITING_FOR_FILE'
           : null;
     if (!stage) continue;
-    add(expected, `${stage} ${s.reference_month} ${s.professional_id}`, {
+    add(expected, `${stage} ${s.reference_month} ${s.professional_id} ${s.name}`, {
       settlements: 1,
       cases: s.case_id ? 1 : 0,
       gross: s.gross_cents,
@@ -247,12 +257,12 @@ async function recountedDoctorMonths(db: Queryable): Promise<Record<string, Sums
 
 async function keptDoctorMonths(db: Queryable): Promise<Record<string, Sums>> {
   const { rows } = await db.query<Record<string, string>>(
-    `SELECT stage, reference_month, professional_id, settlements::int, cases::int, gross_cents::int AS gross,
+    `SELECT stage, reference_month, professional_id, professional_name, settlements::int, cases::int, gross_cents::int AS gross,
             fee_cents::int AS fee, net_cents::int AS net, payable_cents::int AS payable FROM settlement_doctor_months`,
   );
   return Object.fromEntries(
     rows.map((r) => [
-      `${r.stage} ${r.reference_month} ${r.professional_id}`,
+      `${r.stage} ${r.reference_month} ${r.professional_id} ${r.professional_name}`,
       {
         settlements: Number(r.settlements),
         cases: Number(r.cases),

@@ -8,11 +8,14 @@
 -- Per doctor and reference month, the settlements of one stage with the amounts the screens show:
 -- TO_PROCESS (READY_TO_SETTLE or AVAILABLE: "cases to process") and WAITING_FOR_FILE (stored SETTLED
 -- with no live SEPA link: "SEPA to process"). A doctor-month whose count falls to 0 is removed, so a
--- read meets only doctor-months that have something.
+-- read meets only doctor-months that have something. The doctor's name is kept beside (a trigger on
+-- users follows a rename): "cases to process" pages by month and name, and reads its page from the
+-- index below instead of looking up every doctor of the month to sort them.
 CREATE TABLE settlement_doctor_months (
   stage text NOT NULL CHECK (stage IN ('TO_PROCESS', 'WAITING_FOR_FILE')),
   reference_month text NOT NULL,
   professional_id uuid NOT NULL,
+  professional_name text NOT NULL,
   settlements integer NOT NULL,
   cases integer NOT NULL,
   gross_cents bigint NOT NULL,
@@ -21,6 +24,8 @@ CREATE TABLE settlement_doctor_months (
   payable_cents bigint NOT NULL,
   PRIMARY KEY (stage, reference_month, professional_id)
 );
+CREATE INDEX settlement_doctor_months_page_idx
+  ON settlement_doctor_months (stage, reference_month DESC, professional_name, professional_id);
 
 -- One function for both tables that move a doctor-month. `moved` yields, per settlement that entered
 -- (sign 1) or left (sign -1) a stage, its stage and the settlement's columns:
@@ -63,9 +68,10 @@ BEGIN
   -- Most updates (notes, invoices, a status outside both stages) move nothing: the HAVING writes no row for them.
   EXECUTE format(
     'WITH changed AS (
-       INSERT INTO settlement_doctor_months AS d (stage, reference_month, professional_id, settlements, cases,
-                                                  gross_cents, fee_cents, net_cents, payable_cents)
-       SELECT stage, reference_month, professional_id, sum(sign), sum(CASE WHEN case_id IS NULL THEN 0 ELSE sign END),
+       INSERT INTO settlement_doctor_months AS d (stage, reference_month, professional_id, professional_name,
+                                                  settlements, cases, gross_cents, fee_cents, net_cents, payable_cents)
+       SELECT stage, reference_month, professional_id, (SELECT u.name FROM users u WHERE u.id = professional_id),
+              sum(sign), sum(CASE WHEN case_id IS NULL THEN 0 ELSE sign END),
               sum(sign * gross_cents), sum(sign * fee_cents), sum(sign * net_cents),
               sum(sign * coalesce(adjusted_cents, net_cents))
          FROM (%s) mv WHERE stage IS NOT NULL
@@ -102,6 +108,20 @@ CREATE TRIGGER settlement_doctor_months_on_link_update AFTER UPDATE ON sepa_tran
   REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION settlement_doctor_months_apply();
 CREATE TRIGGER settlement_doctor_months_on_link_delete AFTER DELETE ON sepa_transaction_settlements
   REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION settlement_doctor_months_apply();
+
+-- A doctor renamed: their doctor-months follow, in the same statement. The renamed users are the new
+-- (id, name) pairs that were not there before (a set difference: no join of two unindexed transition
+-- tables, 0.9 s on an update of 100,000 users that renamed nobody).
+CREATE FUNCTION settlement_doctor_months_renamed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE settlement_doctor_months d SET professional_name = renamed.name
+    FROM (SELECT id, name FROM added EXCEPT SELECT id, name FROM removed) renamed
+   WHERE d.professional_id = renamed.id;
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER settlement_doctor_months_on_rename AFTER UPDATE ON users
+  REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION settlement_doctor_months_renamed();
 
 -- Statement lines per kind and status: count and bank amount. A statement import adds 100,000 lines in
 -- one transaction, and an admin's match moves one line: on one row per kind and status, the match would
@@ -156,17 +176,18 @@ CREATE TRIGGER statement_line_totals_on_delete AFTER DELETE ON statement_lines
 CREATE FUNCTION money_totals_recount() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM settlement_doctor_months;
-  INSERT INTO settlement_doctor_months (stage, reference_month, professional_id, settlements, cases,
-                                        gross_cents, fee_cents, net_cents, payable_cents)
-  SELECT stage, reference_month, professional_id, count(*), count(case_id), sum(gross_cents), sum(fee_cents),
-         sum(net_cents), sum(coalesce(adjusted_cents, net_cents))
+  INSERT INTO settlement_doctor_months (stage, reference_month, professional_id, professional_name, settlements,
+                                        cases, gross_cents, fee_cents, net_cents, payable_cents)
+  SELECT s.stage, s.reference_month, s.professional_id, u.name, count(*), count(s.case_id), sum(s.gross_cents),
+         sum(s.fee_cents), sum(s.net_cents), sum(coalesce(s.adjusted_cents, s.net_cents))
     FROM (SELECT CASE WHEN r.status IN ('READY_TO_SETTLE', 'AVAILABLE') THEN 'TO_PROCESS'
                       WHEN r.status = 'SETTLED' AND NOT EXISTS (SELECT 1 FROM sepa_transaction_settlements lv
                         WHERE lv.settlement_id = r.id AND (CASE WHEN lv.live THEN true END) = true)
                       THEN 'WAITING_FOR_FILE' END AS stage, r.*
             FROM settlements r) s
-   WHERE stage IS NOT NULL
-   GROUP BY 1, 2, 3;
+    JOIN users u ON u.id = s.professional_id
+   WHERE s.stage IS NOT NULL
+   GROUP BY 1, 2, 3, 4;
   DELETE FROM statement_line_totals;
   INSERT INTO statement_line_totals (kind, status, lines, amount_cents)
   SELECT kind, status, count(*), sum(bank_amount_cents) FROM statement_lines GROUP BY 1, 2;

@@ -352,7 +352,7 @@ describe.each(testDatabaseKinds())('totals kept by migration 0039 on $name', (ki
     );
   }, 300_000);
 
-  it('keep no doctor-month whose settlements all left it, and count again after a TRUNCATE of the links', async () => {
+  it('keep no doctor-month whose settlements all left it, count again after a TRUNCATE of the links, follow a rename', async () => {
     await emptied(db);
     await apply(
       db,
@@ -374,6 +374,8 @@ describe.each(testDatabaseKinds())('totals kept by migration 0039 on $name', (ki
     expect(await keptDoctorMonths(db)).toEqual({});
     await db.query('TRUNCATE sepa_transaction_settlements');
     await expectKeptEqualsRecount(db, 'TRUNCATE of the links');
+    await apply(db, world, { op: 'rename doctor', doctor: 0, name: `Renamed ${Date.now()}` }, 2);
+    await expectKeptEqualsRecount(db, 'a rename');
     expect(Object.values(await keptDoctorMonths(db))).toEqual([
       { settlements: 3, cases: 3, gross: 3300, fee: 300, net: 3000, payable: 3000 },
     ]);

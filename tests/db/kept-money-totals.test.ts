@@ -51,7 +51,7 @@ const move = fc.oneof(
   fc.record({
     op: fc.constant('rename doctor' as const),
     doctor: fc.nat(2),
-    name: fc.constantFrom('Ana', 'Bruno', 'Zé'),
+    name: fc.constantFrom<string>('Ana', 'Bruno', 'Zé'),
   }),
   fc.record({ op: fc.constant('link' as const), rows: slice }),
   fc.record({ op: fc.constant('set live' as const), rows: slice, live: fc.boolean() }),

@@ -20,7 +20,8 @@ export const TREND_WEEKS = 26;
 /**
  * `GET /v2/admin/dashboard`: what needs attention now and how the business moves. Counters of a status
  * read the status indexes; the trends and the settlements' totals read the per-day and per-month tables
- * the triggers of migration 0020 keep exact (docs/decisions/0078).
+ * the triggers of migration 0020 keep exact (docs/decisions/0078), the statement lines' the per-kind and
+ * per-status totals of migration 0039 (docs/decisions/0138: 660,000 unmatched lines were summed per call).
  */
 export async function readDashboard(db: Queryable, now: Date, adminId: string): Promise<Dashboard> {
   const today = todayInLisbon(now);
@@ -46,10 +47,10 @@ async function readAttention(db: Queryable, adminId: string): Promise<Attention>
              FROM dashboard_settlement_months WHERE status IN ('READY_TO_SETTLE', 'AVAILABLE')) s,
           (SELECT count(*)::int AS n, coalesce(sum(amount_cents), 0) AS cents
              FROM sepa_files WHERE status IN ('GENERATED', 'AVAILABLE')) f,
-          (SELECT count(*)::int AS n, coalesce(sum(bank_amount_cents), 0) AS cents
-             FROM statement_lines WHERE kind = 'return' AND status IN ('UNMATCHED', 'SUGGESTED', 'DISCREPANCY')) r,
-          (SELECT count(*)::int AS n, coalesce(sum(bank_amount_cents), 0) AS cents
-             FROM statement_lines WHERE status = 'UNMATCHED') l`,
+          (SELECT coalesce(sum(lines), 0)::int AS n, coalesce(sum(amount_cents), 0) AS cents
+             FROM statement_line_totals WHERE kind = 'return' AND status IN ('UNMATCHED', 'SUGGESTED', 'DISCREPANCY')) r,
+          (SELECT coalesce(sum(lines), 0)::int AS n, coalesce(sum(amount_cents), 0) AS cents
+             FROM statement_line_totals WHERE status = 'UNMATCHED') l`,
     [adminId],
   );
   const row = rows[0]!;

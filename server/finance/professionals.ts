@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { professionalSettlementSchema, professionalSettlementsSchema } from '../../contract/finance';
 import { missingProfessionalFields } from '../../domain/iban';
-import { CONFIRMABLE_SETTLEMENT_STATUSES } from '../../domain/settlement-status';
 import type { Queryable } from '../db/client';
 import {
   type CursorBound,
@@ -11,13 +10,9 @@ import {
   SqlParams,
   whereClause,
 } from '../db/list';
-import { PAYABLE_SQL } from './settlements';
 
 export type ProfessionalSettlement = z.infer<typeof professionalSettlementSchema>;
 export type ProfessionalSettlements = z.infer<typeof professionalSettlementsSchema>;
-
-/** The statuses of settlements still to be confirmed: "cases to process". */
-export const TO_PROCESS = CONFIRMABLE_SETTLEMENT_STATUSES;
 
 interface GroupRow {
   professional_id: string;
@@ -56,9 +51,9 @@ const amountsOf = (row: Sums) => ({
   payableCents: whole(row.payable_cents),
 });
 
-/** The aggregate of one doctor-month (or of them all): the columns `Sums` reads. */
-const SUMS = `count(*) AS settlement_count, count(s.case_id) AS case_count, sum(s.gross_cents) AS gross_cents,
-  sum(s.fee_cents) AS fee_cents, sum(s.net_cents) AS net_cents, sum(${PAYABLE_SQL}) AS payable_cents`;
+/** A kept doctor-month's sums (migration 0039), named as `Sums` reads them. */
+const SUMS = `s.settlements AS settlement_count, s.cases AS case_count, s.gross_cents, s.fee_cents, s.net_cents,
+  s.payable_cents`;
 
 /**
  * A page's position: the last doctor-month's month and the doctor's name, and the doctor's id.
@@ -88,17 +83,16 @@ export interface ProfessionalSettlementsQuery {
  * `missingProfessionalFields` rule as the user view). Newest month first, then by name; `total` and
  * `totals` cover every doctor-month of the filters, exactly, on every request.
  *
- * Both statements read the covering partial index `settlements_to_process_idx` alone (migration 0021):
- * the totals sum it in one pass, the page takes the distinct doctor-months from it, joins their
- * names, keeps the page's, and only then sums those few (decision 0080's grouping, for a page).
+ * Both statements read the per-doctor-month totals that migration 0039's triggers keep exact in the
+ * same transaction as the settlements (docs/decisions/0138): the totals a row per doctor-month of the
+ * filters, the page its own rows, instead of the 100,000 settlements of a month summed per call.
  */
 export async function professionalSettlements(
   db: Queryable,
   query: ProfessionalSettlementsQuery,
 ): Promise<ProfessionalSettlements> {
   const params = new SqlParams();
-  // The statuses written out, not a parameter: the planner must see that they imply the index's predicate.
-  const where = [`s.status IN (${TO_PROCESS.map((status) => `'${status}'`).join(', ')})`];
+  const where = [`s.stage = 'TO_PROCESS'`];
   if (query.referenceMonth) where.push(`s.reference_month = ${params.add(query.referenceMonth)}`);
   if (query.professionalId) where.push(`s.professional_id = ${params.add(query.professionalId)}::uuid`);
   const q = query.q?.trim() ?? '';
@@ -113,36 +107,30 @@ export async function professionalSettlements(
   const position = positionOf(query.cursor, bound);
 
   const totalsStatement = db.query<Sums & { doctor_months: number | string }>(
-    `SELECT count(*) AS doctor_months, sum(settlement_count) AS settlement_count, sum(case_count) AS case_count,
-            sum(gross_cents) AS gross_cents, sum(fee_cents) AS fee_cents, sum(net_cents) AS net_cents,
-            sum(payable_cents) AS payable_cents
-       FROM (SELECT ${SUMS} FROM settlements s WHERE ${where.join(' AND ')}
-              GROUP BY s.reference_month, s.professional_id) g`,
+    `SELECT count(*) AS doctor_months, sum(s.settlements) AS settlement_count, sum(s.cases) AS case_count,
+            sum(s.gross_cents) AS gross_cents, sum(s.fee_cents) AS fee_cents, sum(s.net_cents) AS net_cents,
+            sum(s.payable_cents) AS payable_cents
+       FROM settlement_doctor_months s WHERE ${where.join(' AND ')}`,
     params.values,
   );
   const pageParams = new SqlParams();
   pageParams.values.push(...params.values);
-  const after = position
-    ? [
-        `(g.reference_month < ${pageParams.add(position.month)} OR (g.reference_month = $${pageParams.values.length}
-           AND (p.name, p.id) > (${pageParams.add(position.name)}, ${pageParams.add(position.id)}::uuid)))`,
-      ]
-    : [];
+  if (position)
+    where.push(
+      `(s.reference_month < ${pageParams.add(position.month)} OR (s.reference_month = $${pageParams.values.length}
+         AND (s.professional_name, s.professional_id) > (${pageParams.add(position.name)}, ${pageParams.add(position.id)}::uuid)))`,
+    );
+  // The page in the kept order (month, then the doctor's name kept beside the totals): read from
+  // `settlement_doctor_months_page_idx`, then only its doctors looked up for what they lack to be paid.
   const pageStatement = db.query<GroupRow>(
-    `WITH page AS (
-       SELECT g.reference_month, g.professional_id, p.name, p.full_name, p.tax_number, p.iban, p.college_number
-         FROM (SELECT DISTINCT s.reference_month, s.professional_id FROM settlements s WHERE ${where.join(' AND ')}) g
-         JOIN users p ON p.id = g.professional_id
-        ${whereClause(after)}
-        ORDER BY g.reference_month DESC, p.name, p.id
-        LIMIT ${pageParams.add(query.limit + 1)})
-     SELECT page.professional_id, page.name AS professional_name, page.full_name, page.tax_number, page.iban,
-            page.college_number, page.reference_month, a.*
-       FROM page CROSS JOIN LATERAL (
-              SELECT ${SUMS} FROM settlements s
-               WHERE ${where.join(' AND ')} AND s.reference_month = page.reference_month
-                 AND s.professional_id = page.professional_id) a
-      ORDER BY page.reference_month DESC, page.name, page.professional_id`,
+    `SELECT s.professional_id, s.professional_name, p.full_name, p.tax_number, p.iban, p.college_number,
+            s.reference_month, ${SUMS}
+       FROM (SELECT s.* FROM settlement_doctor_months s
+              ${whereClause(where)}
+              ORDER BY s.reference_month DESC, s.professional_name, s.professional_id
+              LIMIT ${pageParams.add(query.limit + 1)}) s
+       JOIN users p ON p.id = s.professional_id
+      ORDER BY s.reference_month DESC, s.professional_name, s.professional_id`,
     pageParams.values,
   );
   const [{ rows: totalRows }, { rows }] = await Promise.all([totalsStatement, pageStatement]);

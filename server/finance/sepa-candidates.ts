@@ -63,6 +63,28 @@ export interface DoctorCandidate {
   decision: PayoutDecision;
 }
 
+/** Where a doctor's owed sum and count come from (`owed`'s columns either way). */
+export type OwedFrom = 'settlements' | 'kept totals';
+
+/**
+ * The doctors' SETTLED settlements of the month (`$1`) in no live file, optionally only some (`$2`):
+ * summed from the settlements themselves when a file is generated — the rows it is about to claim,
+ * read in its own transaction — or read from the per-doctor-month totals that migration 0039's
+ * triggers keep exact (docs/decisions/0138) for the screen, which would otherwise sum 100,000 rows per call.
+ */
+function owedSql(from: OwedFrom, onlySome: boolean): string {
+  if (from === 'kept totals')
+    return `SELECT s.professional_id, s.settlements AS settlement_count, s.payable_cents AS owed_cents
+         FROM settlement_doctor_months s
+        WHERE s.stage = 'WAITING_FOR_FILE' AND s.reference_month = $1
+              ${onlySome ? 'AND s.professional_id = ANY($2::uuid[])' : ''}`;
+  return `SELECT s.professional_id, count(*) AS settlement_count, sum(${PAYABLE_SQL}) AS owed_cents
+         FROM settlements s
+        WHERE s.reference_month = $1 AND ${WAITING_FOR_FILE}
+              ${onlySome ? 'AND s.professional_id = ANY($2::uuid[])' : ''}
+        GROUP BY s.professional_id`;
+}
+
 /**
  * The doctors with SETTLED settlements of `referenceMonth` in no live file (optionally only some
  * doctors), each with what they are owed, what they must give back (refunds after payout, any month),
@@ -72,16 +94,13 @@ export async function doctorCandidates(
   db: Queryable,
   referenceMonth: string,
   professionalIds?: readonly string[],
+  owedFrom: OwedFrom = 'settlements',
 ): Promise<DoctorCandidate[]> {
   const params: unknown[] = [referenceMonth];
-  const onlySome = professionalIds ? `AND s.professional_id = ANY($2::uuid[])` : '';
   if (professionalIds) params.push(professionalIds);
   const { rows } = await db.query<CandidateRow>(
     `WITH owed AS (
-       SELECT s.professional_id, count(*) AS settlement_count, sum(${PAYABLE_SQL}) AS owed_cents
-         FROM settlements s
-        WHERE s.reference_month = $1 AND ${WAITING_FOR_FILE} ${onlySome}
-        GROUP BY s.professional_id
+       ${owedSql(owedFrom, professionalIds !== undefined)}
      ), recovery AS (
        SELECT r.professional_id, sum(coalesce(r.adjusted_cents, r.net_cents)) AS recovery_cents
          FROM settlements r
@@ -135,9 +154,12 @@ export function exclusionOf(candidate: DoctorCandidate, reason: SepaExclusion['r
   };
 }
 
-/** "Settlements to process" on /sepa: per doctor for one month, with the months that have any. */
+/**
+ * "Settlements to process" on /sepa: per doctor for one month, with the months that have any — both
+ * read from the kept per-doctor-month totals (a row per doctor-month, never an empty one).
+ */
 export async function sepaToProcess(db: Queryable, referenceMonth: string): Promise<SepaToProcess> {
-  const candidates = await doctorCandidates(db, referenceMonth);
+  const candidates = await doctorCandidates(db, referenceMonth, undefined, 'kept totals');
   const items: SepaDoctorToProcess[] = candidates.map((c) => ({
     professionalId: c.professionalId,
     professionalName: c.professionalName,
@@ -175,9 +197,9 @@ export async function sepaToProcess(db: Queryable, referenceMonth: string): Prom
     doctor_count: string;
     settlement_count: string;
   }>(
-    `SELECT s.reference_month, count(DISTINCT s.professional_id) AS doctor_count, count(*) AS settlement_count
-       FROM settlements s WHERE ${WAITING_FOR_FILE}
-      GROUP BY s.reference_month ORDER BY s.reference_month DESC`,
+    `SELECT reference_month, count(*) AS doctor_count, sum(settlements) AS settlement_count
+       FROM settlement_doctor_months WHERE stage = 'WAITING_FOR_FILE'
+      GROUP BY reference_month ORDER BY reference_month DESC`,
   );
   const months = rows.map((row) => ({
     referenceMonth: row.reference_month,

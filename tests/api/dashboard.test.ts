@@ -103,6 +103,21 @@ describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
     expect((await world.post(`/v2/admin/statements/lines/${matchedReturn.rows[0]!.id}/unmatch`)).status).toBe(
       200,
     );
+    // A statement line ignored through the reconciliation's route, and another become a return: the
+    // statement-line cards read totals kept per kind and status (migration 0039) that must follow both.
+    const lines = await world.db.query<{ id: string }>(
+      `SELECT id FROM statement_lines WHERE status = 'UNMATCHED' ORDER BY id LIMIT 2`,
+    );
+    const ignored = await fetch(`${world.url}/v2/admin/statements/lines/${lines.rows[0]!.id}/ignore`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${world.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ note: 'bank fee' }),
+    });
+    expect(ignored.status).toBe(200);
+    await world.db.query(
+      `UPDATE statement_lines SET kind = 'return', bank_amount_cents = 777 WHERE id = $1`,
+      [lines.rows[1]!.id],
+    );
     await world.db.query(
       `UPDATE users SET created_at = created_at - interval '3 days'
         WHERE id = (SELECT id FROM users WHERE role = 'PROFESSIONAL' ORDER BY created_at DESC LIMIT 1)`,
@@ -193,6 +208,7 @@ describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
           expect(a.exportsFailed).toBe(2);
           expect(exports.length).toBeGreaterThan(a.exportsFailed);
         }
+        if (phase === 'after changes') expect(returned.length).toBeGreaterThan(0);
         // The seed holds something in each counter that must not be vacuous.
         for (const n of [
           a.professionalsToVerify,

@@ -10,6 +10,7 @@ import { testDatabaseKinds } from '../support/databases';
 import { camt053, importCamt } from './sepa-statement-support';
 import {
   acceptedReport,
+  expectStatus,
   insertDoctor,
   insertSettlements,
   MONTH,
@@ -136,6 +137,91 @@ async function checkInvariants(real: Real) {
   }
   real.files = present;
   real.returned.clear();
+  await checkScreensTotals(real);
+}
+
+/**
+ * The money screens read totals kept by triggers (migration 0039, docs/decisions/0138): through their
+ * routes, "SEPA to process" (each doctor's SETTLED settlements of the month and the months that have any),
+ * "cases to process" and the dashboard's statement-line cards equal what the rows add up to.
+ */
+async function checkScreensTotals(real: Real) {
+  const { db } = real.world;
+  const get = async <T>(path: string) => expectStatus<T>(await real.world.call('GET', path), 200);
+  const settled = (
+    await db.query<{ month: string; doctor: string; payable: number }>(
+      `SELECT s.reference_month AS month, s.professional_id AS doctor, coalesce(s.adjusted_cents, s.net_cents) AS payable
+         FROM settlements s JOIN settlement_statuses v ON v.id = s.id WHERE v.status = 'SETTLED'`,
+    )
+  ).rows;
+  const sepa = await get<{
+    items: { professionalId: string; settlementCount: number; owedCents: number }[];
+    months: { referenceMonth: string; doctorCount: number; settlementCount: number }[];
+  }>(`/v2/admin/settlement/sepa/to-process?referenceMonth=${MONTH}`);
+  const owed = new Map<string, { settlementCount: number; owedCents: number }>();
+  for (const s of settled.filter((row) => row.month === MONTH)) {
+    const sums = owed.get(s.doctor) ?? { settlementCount: 0, owedCents: 0 };
+    owed.set(s.doctor, { settlementCount: sums.settlementCount + 1, owedCents: sums.owedCents + s.payable });
+  }
+  expect(
+    Object.fromEntries(
+      sepa.items.map((i) => [
+        i.professionalId,
+        { settlementCount: i.settlementCount, owedCents: i.owedCents },
+      ]),
+    ),
+  ).toEqual(Object.fromEntries(owed));
+  const months = [...new Set(settled.map((s) => s.month))].sort().reverse();
+  expect(sepa.months).toEqual(
+    months.map((month) => {
+      const rows = settled.filter((s) => s.month === month);
+      return {
+        referenceMonth: month,
+        doctorCount: new Set(rows.map((s) => s.doctor)).size,
+        settlementCount: rows.length,
+      };
+    }),
+  );
+
+  const waiting = (
+    await db.query<Record<string, number | string | null>>(
+      `SELECT reference_month, professional_id, count(*)::int AS "settlementCount", count(case_id)::int AS "caseCount",
+              sum(gross_cents)::int AS "grossCents", sum(fee_cents)::int AS "feeCents", sum(net_cents)::int AS "netCents",
+              sum(coalesce(adjusted_cents, net_cents))::int AS "payableCents"
+         FROM settlements WHERE status IN ('READY_TO_SETTLE', 'AVAILABLE') GROUP BY 1, 2`,
+    )
+  ).rows;
+  const cases = await get<{ items: Record<string, unknown>[]; total: number }>(
+    '/v2/admin/settlement/professional?limit=200',
+  );
+  const amounts = ['settlementCount', 'caseCount', 'grossCents', 'feeCents', 'netCents', 'payableCents'];
+  const keyed = (rows: Record<string, unknown>[], month: string, doctor: string) =>
+    Object.fromEntries(
+      rows.map((r) => [
+        `${r[month]} ${r[doctor]}`,
+        Object.fromEntries(amounts.map((a) => [a, Number(r[a])])),
+      ]),
+    );
+  expect(cases.total).toBe(waiting.length);
+  expect(keyed(cases.items, 'referenceMonth', 'professionalId')).toEqual(
+    keyed(waiting, 'reference_month', 'professional_id'),
+  );
+
+  const lines = (
+    await db.query<{ kind: string; status: string; cents: string }>(
+      'SELECT kind, status, bank_amount_cents AS cents FROM statement_lines',
+    )
+  ).rows;
+  const card = (chosen: typeof lines) => ({
+    count: chosen.length,
+    amountCents: chosen.reduce((sum, l) => sum + Number(l.cents), 0),
+  });
+  const dashboard = await get<{
+    attention: { statementLinesUnmatched: { count: number; amountCents: number } };
+  }>('/v2/admin/dashboard');
+  expect(dashboard.attention.statementLinesUnmatched).toEqual(
+    card(lines.filter((l) => l.status === 'UNMATCHED')),
+  );
 }
 
 type Command = fc.AsyncCommand<object, Real>;

@@ -28,6 +28,8 @@ export interface Truth {
   findable: boolean;
   /** What the line is, for the per-kind table. */
   kind: LineKind;
+  /** It has a counterpart, but another customer's name prints the same for the same amount and days. */
+  ambiguous?: boolean;
 }
 
 export type LineKind =
@@ -177,18 +179,36 @@ function typo(r: () => number, name: string): string {
   return name.slice(0, at) + name[at + 1] + name[at] + name.slice(at + 2);
 }
 
-/** The name as a bank prints it: upper case, no accents, sometimes initials, cut to 18–35 characters. */
-function bankName(r: () => number, full: string): string {
-  const words = ascii(full).split(' ');
-  let printed: string;
-  const style = r();
-  if (style < 0.25)
-    printed = `${words[0]![0]} ${words.slice(-1)[0]}`; // J SIMOES
-  else if (style < 0.45)
-    printed = [...words.slice(0, -1).map((w) => w[0]), words.slice(-1)[0]].join(' '); // M J SIMOES
-  else printed = words.join(' ');
-  return printed.slice(0, between(r, 18, 35)).trim();
+type PrintStyle = 'initial-surname' | 'initials-surname' | 'full';
+
+/** How a bank prints one name: the style and the width it is cut to. */
+interface Print {
+  style: PrintStyle;
+  width: number;
 }
+
+/** The name as a bank prints it: upper case, no accents, maybe initials ("J SIMOES", "M J SIMOES"), cut. */
+function render(full: string, print: Print): string {
+  const words = ascii(full).split(' ');
+  const surname = words[words.length - 1]!;
+  const text =
+    print.style === 'initial-surname'
+      ? `${words[0]![0]} ${surname}`
+      : print.style === 'initials-surname'
+        ? [...words.slice(0, -1).map((w) => w[0]), surname].join(' ')
+        : words.join(' ');
+  return text.slice(0, print.width).trim();
+}
+
+function randomPrint(r: () => number): Print {
+  const style = r();
+  return {
+    style: style < 0.25 ? 'initial-surname' : style < 0.45 ? 'initials-surname' : 'full',
+    width: between(r, 18, 35),
+  };
+}
+
+const bankName = (r: () => number, full: string) => render(full, randomPrint(r));
 
 interface Customer {
   name: string;
@@ -245,6 +265,8 @@ export function generateMonth(n: number, seed: number): Month {
     return item;
   };
 
+  // How each customer's payment line printed the name (by line index), for the ambiguity check below.
+  const printedAs = new Map<number, { print: Print; clean: string; item: ExpectedItem }>();
   // Card payments wait here until a payout carries them.
   let cardBatch = 0;
   while (entries.length < n) {
@@ -261,7 +283,10 @@ export function generateMonth(n: number, seed: number): Month {
         continue;
       }
       const item = invoice(c, amount, date);
-      const printed = r() < 0.02 ? typo(r, bankName(r, c.name)) : bankName(r, c.name);
+      const print = randomPrint(r);
+      const clean = render(c.name, print);
+      const printed = r() < 0.02 ? typo(r, clean) : clean;
+      printedAs.set(entries.length, { print, clean, item });
       if (rail < 0.55) {
         line(
           'sepa-in',
@@ -438,5 +463,44 @@ export function generateMonth(n: number, seed: number): Month {
       invoice(c, r() < 0.15 ? pick(r, SUBSCRIPTIONS) : pick(r, PRICES), date);
     }
   }
+  markAmbiguous(entries, items, truth, printedAs);
   return { entries, items, truth };
+}
+
+/** Days either side of a payment's date where a person would look for the invoice it pays. */
+const LOOK_AROUND_DAYS = 5;
+
+/**
+ * A name line is findable only when no other invoice of the same amount, dated within
+ * LOOK_AROUND_DAYS of the true one, belongs to a customer whose name the bank would have printed the
+ * same way ("J SIMOES" for João and José Simões): then a person cannot tell either.
+ */
+function markAmbiguous(
+  entries: MatchEntry[],
+  items: ExpectedItem[],
+  truth: Map<string, Truth>,
+  printedAs: Map<number, { print: Print; clean: string; item: ExpectedItem }>,
+): void {
+  const byAmountAndInitial = new Map<string, ExpectedItem[]>();
+  const key = (item: ExpectedItem) => `${item.amountCents} ${ascii(item.counterpartyName ?? '')[0]}`;
+  for (const item of items) {
+    if (item.type !== 'invoice' || !item.counterpartyName) continue;
+    const list = byAmountAndInitial.get(key(item));
+    if (list) list.push(item);
+    else byAmountAndInitial.set(key(item), [item]);
+  }
+  for (const [at, { print, clean, item }] of printedAs) {
+    const day = Date.parse(item.date!);
+    const twin = (byAmountAndInitial.get(key(item)) ?? []).some(
+      (other) =>
+        other !== item &&
+        Math.abs(Date.parse(other.date!) - day) <= LOOK_AROUND_DAYS * 86_400_000 &&
+        render(other.counterpartyName!, print) === clean,
+    );
+    const t = truth.get(entries[at]!.id)!;
+    if (twin && t.findable) {
+      t.findable = false;
+      t.ambiguous = true;
+    }
+  }
 }

@@ -1,5 +1,6 @@
 import type { StatementEntry } from '../statements/types';
 import { dayNumber, partyScore, referenceWords, signedExpected, suggestionScore, tokens } from './features';
+import { counterpartyAgreement, nameWords, printedName } from './names';
 
 /** Something we expect to see on the bank statement. Amounts are positive; `direction` gives the sign. */
 export interface ExpectedItem {
@@ -372,6 +373,13 @@ function returnParty(entry: MatchEntry, item: ExpectedItem): number {
   return found === 0 ? 0.5 : partyScore(found, wanted.length, have.size);
 }
 
+/**
+ * A suggestion's confidence when its line and counterpart agree with nothing else in the window (the
+ * only counterpart of that amount whose name fits, and the only line that fits it): what the console's
+ * "score ≥ x" selection takes at once (decision 0142). Others stay below it. Never 1: that is a reference.
+ */
+export const SURE_SUGGESTION = 0.95;
+
 /** Open items of one amount: distinct days ascending, and per day its item indexes in id order. */
 interface DayPool {
   days: number[];
@@ -435,18 +443,24 @@ function suggest(
     pools.set(amount, { days, lists: days.map((d) => byDay.get(d)!) });
   }
 
-  // Counterparty names compared word by word (`tokens`). Words are numbered as items need them; an
-  // entry's words are marked in `mark` with the entry's number, so testing a word is an array read.
-  // An item's words (filled when it first becomes a candidate) are `wordData[wordFrom … wordTo)`, and
-  // its IBAN a number (0: none), so scoring a pair reads typed arrays, not the item.
-  const wordIds = new Map<string, number>();
-  const wordFrom = new Int32Array(items.length).fill(-1);
-  const wordTo = new Int32Array(items.length);
-  let wordData = new Int32Array(1024);
-  let wordCount = 0;
-  const ibanIds = new Map<string, number>();
-  const itemIban = new Int32Array(items.length);
-  let mark = new Int32Array(1024);
+  // Counterparty names (decision 0142): each open item's name words are kept once, and the dated items
+  // of each amount are indexed by each of their words of 3+ letters, in day order, so an entry finds
+  // the items its printed name points at without reading every item of its amount.
+  const itemWords: (string[] | undefined)[] = new Array(items.length);
+  const wordsOf = (ik: number) => {
+    let words = itemWords[ik];
+    if (!words) {
+      words = nameWords(items[ik]!.counterpartyName);
+      itemWords[ik] = words;
+    }
+    return words;
+  };
+  const byName = nameIndex(items, signed, usedI, wordsOf, new Set(entries.map((e) => e.amountCents)));
+  const seen = new Int32Array(items.length);
+  // How many counterparts each entry agrees with (2 also when the nearest were cut at maxCandidates),
+  // and how many entries each item agrees with: a pair alone on both sides is as sure as a suggestion gets.
+  const itemsAgreeing = new Int32Array(entries.length);
+  const entriesAgreeing = new Int32Array(items.length);
   // One bucket per (score in hundredths, days): interleaved entry and item indexes.
   const buckets = new Map<number, number[]>();
   let lastKey = -1;
@@ -507,8 +521,26 @@ function suggest(
       }
     }
 
+    // The items the entry's printed name points at; only when it points at none, the nearest by date
+    // (items without a name — a payout, a provider's invoice — or a name the bank did not print).
+    const stamp = ek + 1;
+    const printed = printedName(e);
+    if (rays > 0)
+      namedCandidates(
+        byName,
+        e.amountCents,
+        printed,
+        booked,
+        valued,
+        windowDays,
+        seen,
+        stamp,
+        nearItems,
+        nearDays,
+      );
+    const named = nearItems.length > 0;
     let first = true;
-    while (nearItems.length < maxCandidates) {
+    while (!named && nearItems.length < maxCandidates) {
       // The next distance level: the nearest head of any ray (and the undated items at distance 0).
       let dist = Number.POSITIVE_INFINITY;
       for (let r = 0; r < rays; r++) {
@@ -546,75 +578,18 @@ function suggest(
       }
     }
     if (nearItems.length === 0) continue;
+    if (!named && nearItems.length >= maxCandidates) itemsAgreeing[ek] = 1; // more lie beyond the cut
 
-    // Every candidate's words are numbered before the entry's words are marked (a word no item has
-    // cannot be found), then each candidate is scored: 0 = contradicts, 0.5 = nothing to compare, up
-    // to 1 = same IBAN or every word of the expected name present.
-    for (let j = 0; j < nearItems.length; j++) {
-      const ik = nearItems[j]!;
-      if (wordFrom[ik]! >= 0) continue;
-      const item = items[ik]!;
-      const words = tokens(item.counterpartyName);
-      if (wordCount + words.length > wordData.length) {
-        const grown = new Int32Array(Math.max(wordCount + words.length, wordData.length * 2));
-        grown.set(wordData);
-        wordData = grown;
-      }
-      wordFrom[ik] = wordCount;
-      for (const t of words) {
-        let id = wordIds.get(t);
-        if (id === undefined) {
-          id = wordIds.size;
-          wordIds.set(t, id);
-        }
-        wordData[wordCount++] = id;
-      }
-      wordTo[ik] = wordCount;
-      if (wordIds.size > mark.length) {
-        const grown = new Int32Array(Math.max(wordIds.size, mark.length * 2));
-        grown.set(mark);
-        mark = grown;
-      }
-      if (item.counterpartyIban) {
-        let id = ibanIds.get(item.counterpartyIban);
-        if (id === undefined) {
-          id = ibanIds.size + 1;
-          ibanIds.set(item.counterpartyIban, id);
-        }
-        itemIban[ik] = id;
-      }
-    }
-    // The entry's IBAN as a number: 0 none, -1 one no candidate has (so it contradicts every one).
-    const entryIban = e.counterpartyIban ? (ibanIds.get(e.counterpartyIban) ?? -1) : 0;
-    const stamp = ek + 1;
-    let entryWords = -1; // not yet marked; then how many words the entry has
     for (let j = 0; j < nearItems.length; j++) {
       const ik = nearItems[j]!;
       const days = nearDays[j]!;
-      const ib = itemIban[ik]!;
-      const from = wordFrom[ik]!;
-      const to = wordTo[ik]!;
-      let party: number;
-      if (ib !== 0 && entryIban !== 0) {
-        party = ib === entryIban ? 1 : 0;
-      } else if (from === to) {
-        party = 0.5;
-      } else {
-        if (entryWords < 0) {
-          const have = tokens(`${e.counterpartyName ?? ''} ${e.description}`);
-          entryWords = have.length;
-          for (const t of have) {
-            const id = wordIds.get(t);
-            if (id !== undefined) mark[id] = stamp;
-          }
-        }
-        let found = 0;
-        if (entryWords > 0) for (let w = from; w < to; w++) if (mark[wordData[w]!] === stamp) found++;
-        party = partyScore(found, to - from, entryWords);
-      }
+      const party = counterpartyAgreement(e, items[ik]!, printed, wordsOf(ik));
       if (party === 0) continue;
-      const hundredths = Math.round(suggestionScore(party, days, windowDays) * 100);
-      const key = hundredths * stride + days;
+      itemsAgreeing[ek] = itemsAgreeing[ek]! + 1;
+      entriesAgreeing[ik] = entriesAgreeing[ik]! + 1;
+      // Taken by how well the counterparty agrees first, then the nearer date (decision 0142): a name
+      // printed in full outweighs initials a day nearer.
+      const key = Math.round(party * 100) * stride + days;
       if (key !== lastKey) {
         lastKey = key;
         lastBucket = buckets.get(key);
@@ -627,7 +602,8 @@ function suggest(
     }
   }
 
-  // Best score first, then nearest date; inside a bucket the pairs are already in (entry, item) order.
+  // Best score first, then nearest date; inside a bucket by (entry, item): entries come in order, and
+  // one entry's items in order too unless its name found them (in day order).
   const keys = [...buckets.keys()].sort((a, b) => {
     const sa = Math.floor(a / stride);
     const sb = Math.floor(b / stride);
@@ -636,8 +612,9 @@ function suggest(
   const chosen = new Int32Array(entries.length).fill(-1);
   const confidence = new Float64Array(entries.length);
   for (const key of keys) {
-    const score = Math.floor(key / stride) / 100;
-    const pairs = buckets.get(key)!;
+    const party = Math.floor(key / stride) / 100;
+    const score = suggestionScore(party, key - Math.floor(key / stride) * stride, windowDays);
+    const pairs = inPairOrder(buckets.get(key)!);
     for (let j = 0; j < pairs.length; j += 2) {
       const ek = pairs[j]!;
       const ik = pairs[j + 1]!;
@@ -645,7 +622,8 @@ function suggest(
       usedE[ek] = 1;
       usedI[ik] = 1;
       chosen[ek] = ik;
-      confidence[ek] = Math.min(score, 0.95);
+      const alone = itemsAgreeing[ek] === 1 && entriesAgreeing[ik] === 1;
+      confidence[ek] = alone ? SURE_SUGGESTION : Math.min(score, SURE_SUGGESTION - 0.01);
     }
   }
   const out: Match[] = [];
@@ -660,6 +638,100 @@ function suggest(
     });
   }
   return out;
+}
+
+/** One amount's dated open items that have a name word, per word: their days and indexes, by day then index. */
+type NameIndex = Map<number, Map<string, { days: number[]; items: number[] }>>;
+
+/** Open dated items with a name, by signed amount (only amounts some entry has) and by each word of 3+ letters. */
+function nameIndex(
+  items: ExpectedItem[],
+  signed: number[],
+  usedI: Uint8Array,
+  wordsOf: (ik: number) => string[],
+  amounts: Set<number>,
+): NameIndex {
+  const index: NameIndex = new Map();
+  for (let k = 0; k < items.length; k++) {
+    const item = items[k]!;
+    if (usedI[k] || !item.date || !item.counterpartyName || !amounts.has(signed[k]!)) continue;
+    const day = dayNumber(item.date);
+    if (Number.isNaN(day)) continue;
+    let byWord = index.get(signed[k]!);
+    if (!byWord) {
+      byWord = new Map();
+      index.set(signed[k]!, byWord);
+    }
+    for (const w of new Set(wordsOf(k))) {
+      if (w.length < 3) continue;
+      let list = byWord.get(w);
+      if (!list) {
+        list = { days: [], items: [] };
+        byWord.set(w, list);
+      }
+      list.days.push(day);
+      list.items.push(k);
+    }
+  }
+  // Items were added in index order; a stable sort by day keeps that order within a day.
+  for (const byWord of index.values())
+    for (const list of byWord.values()) {
+      if (list.days.every((d, j) => j === 0 || list.days[j - 1]! <= d)) continue;
+      const order = list.items.map((_, j) => j).sort((a, b) => list.days[a]! - list.days[b]! || a - b);
+      list.items = order.map((j) => list.items[j]!);
+      list.days = order.map((j) => list.days[j]!);
+    }
+  return index;
+}
+
+/**
+ * Adds to `near` (and their distances to `nearDays`) the items of the entry's amount, within the
+ * window of its booking or value date, whose name has the entry's rarest printed word among those
+ * some item has. The right item has every printed word that is whole and spelt right, so any one will
+ * do, and the rarest reads fewest; a word with a typo or cut by the bank is in no item's name and is
+ * not chosen. `seen` marks the items added for this entry (`stamp`).
+ */
+function namedCandidates(
+  index: NameIndex,
+  amount: number,
+  printed: readonly string[],
+  booked: number,
+  valued: number,
+  windowDays: number,
+  seen: Int32Array,
+  stamp: number,
+  near: number[],
+  nearDays: number[],
+): void {
+  const byWord = index.get(amount);
+  if (!byWord) return;
+  let list: { days: number[]; items: number[] } | undefined;
+  for (const w of printed) {
+    const l = byWord.get(w);
+    if (l && (!list || l.items.length < list.items.length)) list = l;
+  }
+  if (!list) return;
+  const from = Math.min(booked, valued) - windowDays;
+  const to = Math.max(booked, valued) + windowDays;
+  for (let j = lowerBound(list.days, from); j < list.days.length && list.days[j]! <= to; j++) {
+    const ik = list.items[j]!;
+    const days = Math.min(Math.abs(list.days[j]! - booked), Math.abs(list.days[j]! - valued));
+    if (seen[ik] === stamp || days > windowDays) continue;
+    seen[ik] = stamp;
+    near.push(ik);
+    nearDays.push(days);
+  }
+}
+
+/** Interleaved (entry, item) pairs sorted by entry, then item; the same array when already so. */
+function inPairOrder(pairs: number[]): number[] {
+  let sorted = true;
+  for (let j = 2; j < pairs.length && sorted; j += 2)
+    sorted = pairs[j - 2]! < pairs[j]! || (pairs[j - 2] === pairs[j] && pairs[j - 1]! < pairs[j + 1]!);
+  if (sorted) return pairs;
+  const order = Array.from({ length: pairs.length / 2 }, (_, j) => 2 * j);
+  order.sort((a, b) => pairs[a]! - pairs[b]! || pairs[a + 1]! - pairs[b + 1]!);
+  return order.flatMap((j) => [pairs[j]!, pairs[j + 1]!]);
 }
 
 function batchChecks(

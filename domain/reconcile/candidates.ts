@@ -4,7 +4,7 @@
 import type { StatementEntry } from '../statements/types';
 import { dayNumber, referenceWords, signedExpected, suggestionScore } from './features';
 import { type ExpectedItem, SURE_SUGGESTION } from './match';
-import { counterpartyAgreement, nameWords, printedName } from './names';
+import { counterpartyAgreement, nameWords, type PrintedName, printedName } from './names';
 
 export interface CandidateReasons {
   /** The item's amount is the line's, in the same direction (a return: the amount it gives back). */
@@ -64,12 +64,12 @@ function daysApart(entry: CandidateEntry, date: string | null | undefined): numb
 function namesAgree(
   entry: CandidateEntry,
   item: ExpectedItem,
-  printed: readonly string[],
+  printed: PrintedName,
 ): { party: number; similarity: number } {
   const expected = nameWords(item.counterpartyName);
   const party = counterpartyAgreement(entry, item, printed, expected);
   const compared =
-    (item.counterpartyIban && entry.counterpartyIban) || (printed.length > 0 && expected.length > 0);
+    (item.counterpartyIban && entry.counterpartyIban) || (printed.words.length > 0 && expected.length > 0);
   return { party, similarity: compared ? Math.max(0, 2 * party - 1) : 0 };
 }
 

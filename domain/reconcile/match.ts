@@ -447,10 +447,16 @@ function suggest(
   // of each amount are indexed by each of their words of 3+ letters, in day order, so an entry finds
   // the items its printed name points at without reading every item of its amount.
   const itemWords: (string[] | undefined)[] = new Array(items.length);
+  const wordsOfName = new Map<string, string[]>(); // customers pay several times: one name, many items
   const wordsOf = (ik: number) => {
     let words = itemWords[ik];
     if (!words) {
-      words = nameWords(items[ik]!.counterpartyName);
+      const name = items[ik]!.counterpartyName ?? '';
+      words = wordsOfName.get(name);
+      if (!words) {
+        words = nameWords(name);
+        wordsOfName.set(name, words);
+      }
       itemWords[ik] = words;
     }
     return words;
@@ -529,7 +535,7 @@ function suggest(
       namedCandidates(
         byName,
         e.amountCents,
-        printed,
+        printed.words,
         booked,
         valued,
         windowDays,
@@ -539,6 +545,8 @@ function suggest(
         nearDays,
       );
     const named = nearItems.length > 0;
+    // Pairs enter their bucket in (entry, item) order, the ties of decision 0036; the name's are in day order.
+    if (named) sortByItem(nearItems, nearDays);
     let first = true;
     while (!named && nearItems.length < maxCandidates) {
       // The next distance level: the nearest head of any ray (and the undated items at distance 0).
@@ -602,8 +610,7 @@ function suggest(
     }
   }
 
-  // Best score first, then nearest date; inside a bucket by (entry, item): entries come in order, and
-  // one entry's items in order too unless its name found them (in day order).
+  // Best score first, then nearest date; inside a bucket the pairs are already in (entry, item) order.
   const keys = [...buckets.keys()].sort((a, b) => {
     const sa = Math.floor(a / stride);
     const sb = Math.floor(b / stride);
@@ -614,7 +621,7 @@ function suggest(
   for (const key of keys) {
     const party = Math.floor(key / stride) / 100;
     const score = suggestionScore(party, key - Math.floor(key / stride) * stride, windowDays);
-    const pairs = inPairOrder(buckets.get(key)!);
+    const pairs = buckets.get(key)!;
     for (let j = 0; j < pairs.length; j += 2) {
       const ek = pairs[j]!;
       const ik = pairs[j + 1]!;
@@ -640,10 +647,22 @@ function suggest(
   return out;
 }
 
-/** One amount's dated open items that have a name word, per word: their days and indexes, by day then index. */
-type NameIndex = Map<number, Map<string, { days: number[]; items: number[] }>>;
+/**
+ * One amount's dated open items that have a name, per word of their name (3+ letters) keyed with the
+ * name's initial ("J SIMOES": the first printed word is always the first name or its initial, so only
+ * names of that initial can agree): their days and indexes, by day then index.
+ */
+interface NameIndex {
+  /** Each word of 3+ letters of an item's name, numbered. */
+  wordIds: Map<string, number>;
+  /** By signed amount, then by `nameKey(initial, word)`. */
+  byAmount: Map<number, Map<number, { days: number[]; items: number[] }>>;
+}
 
-/** Open dated items with a name, by signed amount (only amounts some entry has) and by each word of 3+ letters. */
+/** One number for (the name's initial, a word's number): initials are A–Z. */
+const nameKey = (initial: string, wordId: number) => wordId * 32 + (initial.charCodeAt(0) & 31);
+
+/** Open dated items with a name, by signed amount (only amounts some entry has), then initial and word. */
 function nameIndex(
   items: ExpectedItem[],
   signed: number[],
@@ -651,45 +670,53 @@ function nameIndex(
   wordsOf: (ik: number) => string[],
   amounts: Set<number>,
 ): NameIndex {
-  const index: NameIndex = new Map();
+  const index: NameIndex = { wordIds: new Map(), byAmount: new Map() };
+  // The items in (day, index) order, so every list is built already in that order.
+  const dated: number[] = [];
+  const dayOf = new Float64Array(items.length);
   for (let k = 0; k < items.length; k++) {
     const item = items[k]!;
     if (usedI[k] || !item.date || !item.counterpartyName || !amounts.has(signed[k]!)) continue;
-    const day = dayNumber(item.date);
-    if (Number.isNaN(day)) continue;
-    let byWord = index.get(signed[k]!);
+    dayOf[k] = dayNumber(item.date);
+    if (!Number.isNaN(dayOf[k]!)) dated.push(k);
+  }
+  dated.sort((a, b) => dayOf[a]! - dayOf[b]! || a - b);
+  for (const k of dated) {
+    const words = wordsOf(k);
+    if (words.length === 0) continue;
+    let byWord = index.byAmount.get(signed[k]!);
     if (!byWord) {
       byWord = new Map();
-      index.set(signed[k]!, byWord);
+      index.byAmount.set(signed[k]!, byWord);
     }
-    for (const w of new Set(wordsOf(k))) {
-      if (w.length < 3) continue;
-      let list = byWord.get(w);
+    for (let j = 0; j < words.length; j++) {
+      const w = words[j]!;
+      if (w.length < 3 || words.indexOf(w) !== j) continue;
+      let id = index.wordIds.get(w);
+      if (id === undefined) {
+        id = index.wordIds.size;
+        index.wordIds.set(w, id);
+      }
+      const key = nameKey(words[0]!, id);
+      let list = byWord.get(key);
       if (!list) {
         list = { days: [], items: [] };
-        byWord.set(w, list);
+        byWord.set(key, list);
       }
-      list.days.push(day);
+      list.days.push(dayOf[k]!);
       list.items.push(k);
     }
   }
-  // Items were added in index order; a stable sort by day keeps that order within a day.
-  for (const byWord of index.values())
-    for (const list of byWord.values()) {
-      if (list.days.every((d, j) => j === 0 || list.days[j - 1]! <= d)) continue;
-      const order = list.items.map((_, j) => j).sort((a, b) => list.days[a]! - list.days[b]! || a - b);
-      list.items = order.map((j) => list.items[j]!);
-      list.days = order.map((j) => list.days[j]!);
-    }
   return index;
 }
 
 /**
  * Adds to `near` (and their distances to `nearDays`) the items of the entry's amount, within the
- * window of its booking or value date, whose name has the entry's rarest printed word among those
- * some item has. The right item has every printed word that is whole and spelt right, so any one will
- * do, and the rarest reads fewest; a word with a typo or cut by the bank is in no item's name and is
- * not chosen. `seen` marks the items added for this entry (`stamp`).
+ * window of its booking or value date, whose name begins with the letter the printed name begins with
+ * and has the entry's rarest printed word among those some item has. The right item has every printed
+ * word that is whole and spelt right, so any one will do, and the rarest reads fewest; a word with a
+ * typo or cut by the bank is in no item's name and is not chosen (a typo in the first letter loses the
+ * lookup: the nearest by date are compared instead). `seen` marks the items added for this entry (`stamp`).
  */
 function namedCandidates(
   index: NameIndex,
@@ -703,11 +730,12 @@ function namedCandidates(
   near: number[],
   nearDays: number[],
 ): void {
-  const byWord = index.get(amount);
-  if (!byWord) return;
+  const byWord = index.byAmount.get(amount);
+  if (!byWord || printed.length === 0) return;
   let list: { days: number[]; items: number[] } | undefined;
   for (const w of printed) {
-    const l = byWord.get(w);
+    const id = index.wordIds.get(w);
+    const l = id === undefined ? undefined : byWord.get(nameKey(printed[0]!, id));
     if (l && (!list || l.items.length < list.items.length)) list = l;
   }
   if (!list) return;
@@ -723,15 +751,19 @@ function namedCandidates(
   }
 }
 
-/** Interleaved (entry, item) pairs sorted by entry, then item; the same array when already so. */
-function inPairOrder(pairs: number[]): number[] {
-  let sorted = true;
-  for (let j = 2; j < pairs.length && sorted; j += 2)
-    sorted = pairs[j - 2]! < pairs[j]! || (pairs[j - 2] === pairs[j] && pairs[j - 1]! < pairs[j + 1]!);
-  if (sorted) return pairs;
-  const order = Array.from({ length: pairs.length / 2 }, (_, j) => 2 * j);
-  order.sort((a, b) => pairs[a]! - pairs[b]! || pairs[a + 1]! - pairs[b + 1]!);
-  return order.flatMap((j) => [pairs[j]!, pairs[j + 1]!]);
+/** Sorts the parallel lists by item index (a few items: insertion sort, in place). */
+function sortByItem(near: number[], nearDays: number[]): void {
+  for (let j = 1; j < near.length; j++) {
+    const item = near[j]!;
+    const days = nearDays[j]!;
+    let k = j - 1;
+    for (; k >= 0 && near[k]! > item; k--) {
+      near[k + 1] = near[k]!;
+      nearDays[k + 1] = nearDays[k]!;
+    }
+    near[k + 1] = item;
+    nearDays[k + 1] = days;
+  }
 }
 
 function batchChecks(

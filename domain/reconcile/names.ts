@@ -38,10 +38,27 @@ const NOT_NAME = new Set([
   'SA',
 ]);
 
-/** Upper case, accents dropped (decomposed, marks removed): "João Simões" → "JOAO SIMOES". */
+/** Accented letters of Portuguese (and their neighbours in Latin-1) without the accent. */
+const PLAIN: Record<string, string> = {};
+for (const [plain, accented] of [
+  ['A', 'ÁÀÂÃÄÅáàâãäå'],
+  ['C', 'Çç'],
+  ['E', 'ÉÈÊËéèêë'],
+  ['I', 'ÍÌÎÏíìîï'],
+  ['N', 'Ññ'],
+  ['O', 'ÓÒÔÕÖóòôõö'],
+  ['U', 'ÚÙÛÜúùûü'],
+] as const)
+  for (const ch of accented) PLAIN[ch] = plain;
+
+/** Upper case, accents dropped: "João Simões" → "JOAO SIMOES". */
 export function bankCase(text: string): string {
-  // Decomposing and dropping accents changes nothing in printable ASCII.
-  return (/[^\t -~]/.test(text) ? text.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : text).toUpperCase();
+  // Printable ASCII has no accents; Portuguese letters by the table; anything else decomposed.
+  if (!/[^\t -~]/.test(text)) return text.toUpperCase();
+  const plain = text.replace(/[À-ÿ]/g, (ch) => PLAIN[ch] ?? ch);
+  return (
+    /[^\t -~]/.test(plain) ? plain.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : plain
+  ).toUpperCase();
 }
 
 /**
@@ -51,13 +68,39 @@ export function bankCase(text: string): string {
  */
 export function nameWords(text: string | null | undefined): string[] {
   if (!text) return [];
-  return bankCase(text)
-    .replace(/\bP\/O?(?=\s|$)/g, ' ')
-    .split(/\s+/)
-    .filter((chunk) => !/\d/.test(chunk)) // "0000030", "912345678", "po_9": numbers and references
-    .flatMap((chunk) => chunk.split(/[^A-Z]+/))
-    .filter((w) => w !== '' && !NOT_NAME.has(w));
+  const upper = bankCase(text);
+  const words: string[] = [];
+  // One pass over the whitespace-separated chunks: a chunk with a digit is dropped whole, the others
+  // split into runs of letters. The bank's own words are dropped as they come.
+  let chunkStart = 0;
+  while (chunkStart < upper.length) {
+    let end = chunkStart;
+    let digit = false;
+    while (end < upper.length && !isSpace(upper.charCodeAt(end))) {
+      const c = upper.charCodeAt(end);
+      if (c >= 48 && c <= 57) digit = true;
+      end++;
+    }
+    const chunk = upper.slice(chunkStart, end);
+    if (end > chunkStart && !digit && chunk !== 'P/' && chunk !== 'P/O') {
+      let from = -1;
+      for (let k = 0; k <= chunk.length; k++) {
+        const c = k < chunk.length ? chunk.charCodeAt(k) : 0;
+        const letter = c >= 65 && c <= 90;
+        if (letter && from < 0) from = k;
+        else if (!letter && from >= 0) {
+          const w = chunk.slice(from, k);
+          if (!NOT_NAME.has(w)) words.push(w);
+          from = -1;
+        }
+      }
+    }
+    chunkStart = end + 1;
+  }
+  return words;
 }
+
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13 || c === 160;
 
 /** `a` and `b` differ by one letter, or by two neighbouring letters swapped (a typo), both ≥ 4 long. */
 function oneTypoApart(a: string, b: string): boolean {
@@ -127,9 +170,17 @@ export function nameAgreement(printed: readonly string[], expected: readonly str
   return Math.round(100 * told) / 100;
 }
 
+/** What a bank line prints of its counterparty: the name's words, and whether it prints any words at all. */
+export interface PrintedName {
+  words: string[];
+  /** Some word of 3+ letters or digits (a phone number, a reference) even when no name is among them. */
+  anyText: boolean;
+}
+
 /** The name words a bank line prints: its name field when the bank fills one, else its description. */
-export function printedName(entry: { counterpartyName: string | null; description: string }): string[] {
-  return nameWords(entry.counterpartyName ?? entry.description);
+export function printedName(entry: { counterpartyName: string | null; description: string }): PrintedName {
+  const words = nameWords(entry.counterpartyName ?? entry.description);
+  return { words, anyText: words.length > 0 || tokens(entry.description).length > 0 };
 }
 
 /**
@@ -140,15 +191,15 @@ export function printedName(entry: { counterpartyName: string | null; descriptio
  * `nameWords`, passed in so callers compute them once.
  */
 export function counterpartyAgreement(
-  entry: { counterpartyIban: string | null; description: string },
+  entry: { counterpartyIban: string | null },
   item: { counterpartyIban?: string | null },
-  printed: readonly string[],
+  printed: PrintedName,
   expected: readonly string[],
 ): number {
   if (item.counterpartyIban && entry.counterpartyIban)
     return item.counterpartyIban === entry.counterpartyIban ? 1 : 0;
   if (expected.length === 0) return 0.5;
-  if (printed.length === 0) return tokens(entry.description).length > 0 ? 0 : 0.5;
-  const agreement = nameAgreement(printed, expected);
+  if (printed.words.length === 0) return printed.anyText ? 0 : 0.5;
+  const agreement = nameAgreement(printed.words, expected);
   return agreement === 0 ? 0 : 0.5 + 0.5 * agreement;
 }

@@ -374,9 +374,10 @@ function returnParty(entry: MatchEntry, item: ExpectedItem): number {
 }
 
 /**
- * A suggestion's confidence when its line and counterpart agree with nothing else in the window (the
- * only counterpart of that amount whose name fits, and the only line that fits it): what the console's
- * "score ≥ x" selection takes at once (decision 0142). Others stay below it. Never 1: that is a reference.
+ * A suggestion's confidence when its line and counterpart are each other's only best (no other
+ * counterpart of that amount in the window agrees with the line as well, no other line with the
+ * counterpart): what the console's "score ≥ x" selection takes at once (decision 0142). Others stay
+ * below it. Never 1: that is a reference.
  */
 export const SURE_SUGGESTION = 0.95;
 
@@ -463,10 +464,19 @@ function suggest(
   };
   const byName = nameIndex(items, signed, usedI, wordsOf, new Set(entries.map((e) => e.amountCents)));
   const seen = new Int32Array(items.length);
-  // How many counterparts each entry agrees with (2 also when the nearest were cut at maxCandidates),
-  // and how many entries each item agrees with: a pair alone on both sides is as sure as a suggestion gets.
-  const itemsAgreeing = new Int32Array(entries.length);
-  const entriesAgreeing = new Int32Array(items.length);
+  // Each entry's best counterparty agreement (hundredths) and how many items reach it, and the same for
+  // each item over entries: a pair that is the only best on both sides is as sure as a suggestion gets.
+  // When the nearest by date were cut at maxCandidates, more may lie beyond: never alone then.
+  const entryBest = new Int32Array(entries.length);
+  const entryBestCount = new Int32Array(entries.length);
+  const itemBest = new Int32Array(items.length);
+  const itemBestCount = new Int32Array(items.length);
+  const best = (bestOf: Int32Array, countOf: Int32Array, k: number, hundredths: number) => {
+    if (hundredths > bestOf[k]!) {
+      bestOf[k] = hundredths;
+      countOf[k] = 1;
+    } else if (hundredths === bestOf[k]) countOf[k] = countOf[k]! + 1;
+  };
   // One bucket per (score in hundredths, days): interleaved entry and item indexes.
   const buckets = new Map<number, number[]>();
   let lastKey = -1;
@@ -586,18 +596,20 @@ function suggest(
       }
     }
     if (nearItems.length === 0) continue;
-    if (!named && nearItems.length >= maxCandidates) itemsAgreeing[ek] = 1; // more lie beyond the cut
+    const cut = !named && nearItems.length >= maxCandidates;
 
     for (let j = 0; j < nearItems.length; j++) {
       const ik = nearItems[j]!;
       const days = nearDays[j]!;
       const party = counterpartyAgreement(e, items[ik]!, printed, wordsOf(ik));
       if (party === 0) continue;
-      itemsAgreeing[ek] = itemsAgreeing[ek]! + 1;
-      entriesAgreeing[ik] = entriesAgreeing[ik]! + 1;
+      const hundredths = Math.round(party * 100);
+      best(entryBest, entryBestCount, ek, hundredths);
+      if (cut) entryBestCount[ek] = 2;
+      best(itemBest, itemBestCount, ik, hundredths);
       // Taken by how well the counterparty agrees first, then the nearer date (decision 0142): a name
       // printed in full outweighs initials a day nearer.
-      const key = Math.round(party * 100) * stride + days;
+      const key = hundredths * stride + days;
       if (key !== lastKey) {
         lastKey = key;
         lastBucket = buckets.get(key);
@@ -629,7 +641,12 @@ function suggest(
       usedE[ek] = 1;
       usedI[ik] = 1;
       chosen[ek] = ik;
-      const alone = itemsAgreeing[ek] === 1 && entriesAgreeing[ik] === 1;
+      const hundredths = Math.floor(key / stride);
+      const alone =
+        entryBest[ek] === hundredths &&
+        entryBestCount[ek] === 1 &&
+        itemBest[ik] === hundredths &&
+        itemBestCount[ik] === 1;
       confidence[ek] = alone ? SURE_SUGGESTION : Math.min(score, SURE_SUGGESTION - 0.01);
     }
   }

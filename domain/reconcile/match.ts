@@ -462,7 +462,7 @@ function suggest(
     }
     return words;
   };
-  const byName = nameIndex(items, signed, usedI, wordsOf, new Set(entries.map((e) => e.amountCents)));
+  const byName = nameIndex(pools, items, wordsOf, new Set(entries.map((e) => e.amountCents)));
   const seen = new Int32Array(items.length);
   // Each entry's best counterparty agreement (hundredths) and how many items reach it, and the same for
   // each item over entries: a pair that is the only best on both sides is as sure as a suggestion gets.
@@ -679,49 +679,43 @@ interface NameIndex {
 /** One number for (the name's initial, a word's number): initials are A–Z. */
 const nameKey = (initial: string, wordId: number) => wordId * 32 + (initial.charCodeAt(0) & 31);
 
-/** Open dated items with a name, by signed amount (only amounts some entry has), then initial and word. */
+/** Open dated items with a name, from the pools by signed amount (only amounts some entry has), then initial and word. */
 function nameIndex(
+  pools: Map<number, DayPool>,
   items: ExpectedItem[],
-  signed: number[],
-  usedI: Uint8Array,
   wordsOf: (ik: number) => string[],
   amounts: Set<number>,
 ): NameIndex {
   const index: NameIndex = { wordIds: new Map(), byAmount: new Map() };
-  // The items in (day, index) order, so every list is built already in that order.
-  const dated: number[] = [];
-  const dayOf = new Float64Array(items.length);
-  for (let k = 0; k < items.length; k++) {
-    const item = items[k]!;
-    if (usedI[k] || !item.date || !item.counterpartyName || !amounts.has(signed[k]!)) continue;
-    dayOf[k] = dayNumber(item.date);
-    if (!Number.isNaN(dayOf[k]!)) dated.push(k);
-  }
-  dated.sort((a, b) => dayOf[a]! - dayOf[b]! || a - b);
-  for (const k of dated) {
-    const words = wordsOf(k);
-    if (words.length === 0) continue;
-    let byWord = index.byAmount.get(signed[k]!);
-    if (!byWord) {
-      byWord = new Map();
-      index.byAmount.set(signed[k]!, byWord);
-    }
-    for (let j = 0; j < words.length; j++) {
-      const w = words[j]!;
-      if (w.length < 3 || words.indexOf(w) !== j) continue;
-      let id = index.wordIds.get(w);
-      if (id === undefined) {
-        id = index.wordIds.size;
-        index.wordIds.set(w, id);
+  // The pools hold each amount's open dated items by day, in id order within a day: read in that
+  // order, every list is built already in (day, index) order.
+  for (const [amount, pool] of pools) {
+    if (!amounts.has(amount)) continue;
+    const byWord = new Map<number, { days: number[]; items: number[] }>();
+    index.byAmount.set(amount, byWord);
+    for (let d = 0; d < pool.days.length; d++) {
+      const day = pool.days[d]!;
+      for (const k of pool.lists[d]!) {
+        if (!items[k]!.counterpartyName) continue;
+        const words = wordsOf(k);
+        for (let j = 0; j < words.length; j++) {
+          const w = words[j]!;
+          if (w.length < 3 || words.indexOf(w) !== j) continue;
+          let id = index.wordIds.get(w);
+          if (id === undefined) {
+            id = index.wordIds.size;
+            index.wordIds.set(w, id);
+          }
+          const key = nameKey(words[0]!, id);
+          let list = byWord.get(key);
+          if (!list) {
+            list = { days: [], items: [] };
+            byWord.set(key, list);
+          }
+          list.days.push(day);
+          list.items.push(k);
+        }
       }
-      const key = nameKey(words[0]!, id);
-      let list = byWord.get(key);
-      if (!list) {
-        list = { days: [], items: [] };
-        byWord.set(key, list);
-      }
-      list.days.push(dayOf[k]!);
-      list.items.push(k);
     }
   }
   return index;

@@ -2,8 +2,9 @@
 // match picker; and the sets of counterparts whose amounts add up to the line (a payout split over
 // several items, a batch booked as one debit). Pure: the server runs it over the open counterparts.
 import type { StatementEntry } from '../statements/types';
-import { dayNumber, partyScore, referenceWords, signedExpected, suggestionScore, tokens } from './features';
-import type { ExpectedItem } from './match';
+import { dayNumber, referenceWords, signedExpected, suggestionScore } from './features';
+import { type ExpectedItem, SURE_SUGGESTION } from './match';
+import { counterpartyAgreement, nameWords, type PrintedName, printedName } from './names';
 
 export interface CandidateReasons {
   /** The item's amount is the line's, in the same direction (a return: the amount it gives back). */
@@ -12,13 +13,16 @@ export interface CandidateReasons {
   dateDays: number;
   /** The line names the item: its EndToEndId, its SEPA file (MsgId/PmtInfId), or its payout/invoice id. */
   reference: boolean;
-  /** 1 = same IBAN or every word of the expected name on the line; 0 = other IBAN, no word, or nothing to compare. */
+  /** 1 = same IBAN or the expected name printed in full (decision 0142); 0 = other IBAN, another name, or nothing to compare. */
   nameSimilarity: number;
 }
 
 export interface ScoredCandidate {
   itemId: string;
-  /** 0–1, as the matcher scores: 1 reference and amount agree; 0.9 reference only; 0.5–0.95 exact amount. */
+  /**
+   * 0–1, as the matcher scores: 1 reference and amount agree; 0.9 reference only; 0.5–0.94 exact amount
+   * (the matcher's 0.95, SURE_SUGGESTION, needs every other line too: one line's candidates cannot say it).
+   */
   score: number;
   reasons: CandidateReasons;
   /** Line amount minus the item's, in the line's direction (0 when they agree). */
@@ -60,17 +64,13 @@ function daysApart(entry: CandidateEntry, date: string | null | undefined): numb
 function namesAgree(
   entry: CandidateEntry,
   item: ExpectedItem,
-  entryWords: Set<string>,
+  printed: PrintedName,
 ): { party: number; similarity: number } {
-  if (item.counterpartyIban && entry.counterpartyIban) {
-    const same = item.counterpartyIban === entry.counterpartyIban ? 1 : 0;
-    return { party: same, similarity: same };
-  }
-  const want = tokens(item.counterpartyName);
-  let found = 0;
-  for (const w of want) if (entryWords.has(w)) found++;
-  const party = partyScore(found, want.length, entryWords.size);
-  return { party, similarity: want.length === 0 || entryWords.size === 0 ? 0 : found / want.length };
+  const expected = nameWords(item.counterpartyName);
+  const party = counterpartyAgreement(entry, item, printed, expected);
+  const compared =
+    (item.counterpartyIban && entry.counterpartyIban) || (printed.words.length > 0 && expected.length > 0);
+  return { party, similarity: compared ? Math.max(0, 2 * party - 1) : 0 };
 }
 
 /**
@@ -91,7 +91,7 @@ export function candidatesFor(
   const direction = Math.sign(entry.amountCents) * (entry.kind === 'return' ? -1 : 1);
   const wanted = entry.kind === 'return' ? -entry.amountCents : entry.amountCents;
   const words = new Set(referenceWords(entry));
-  const entryWords = new Set(tokens(`${entry.counterpartyName ?? ''} ${entry.description}`));
+  const printed = printedName(entry);
   const out: ScoredCandidate[] = [];
   for (const item of items) {
     const amount = signedExpected(item);
@@ -103,14 +103,14 @@ export function candidatesFor(
     const dateDays = daysApart(entry, item.date);
     if (!reference && !(dateDays <= windowDays)) continue;
     const amountExact = amount === wanted;
-    const { party, similarity } = namesAgree(entry, item, entryWords);
+    const { party, similarity } = namesAgree(entry, item, printed);
     const near = Math.max(0, windowDays - dateDays) / (windowDays + 1);
     const score = reference
       ? amountExact
         ? 1
         : 0.9
       : amountExact
-        ? Math.min(suggestionScore(party, dateDays, windowDays), 0.95)
+        ? Math.min(suggestionScore(party, dateDays, windowDays), SURE_SUGGESTION - 0.01)
         : Math.round((0.2 * party + 0.2 * near) * 100) / 100;
     out.push({
       itemId: item.id,

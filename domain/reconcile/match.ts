@@ -1,5 +1,6 @@
 import type { StatementEntry } from '../statements/types';
 import { dayNumber, partyScore, referenceWords, signedExpected, suggestionScore, tokens } from './features';
+import { counterpartyAgreement, nameWords, printedName } from './names';
 
 /** Something we expect to see on the bank statement. Amounts are positive; `direction` gives the sign. */
 export interface ExpectedItem {
@@ -372,6 +373,14 @@ function returnParty(entry: MatchEntry, item: ExpectedItem): number {
   return found === 0 ? 0.5 : partyScore(found, wanted.length, have.size);
 }
 
+/**
+ * A suggestion's confidence when its line and counterpart are each other's only best (no other
+ * counterpart of that amount in the window agrees with the line as well, no other line with the
+ * counterpart): what the console's "score ≥ x" selection takes at once (decision 0142). Others stay
+ * below it. Never 1: that is a reference.
+ */
+export const SURE_SUGGESTION = 0.95;
+
 /** Open items of one amount: distinct days ascending, and per day its item indexes in id order. */
 interface DayPool {
   days: number[];
@@ -435,18 +444,39 @@ function suggest(
     pools.set(amount, { days, lists: days.map((d) => byDay.get(d)!) });
   }
 
-  // Counterparty names compared word by word (`tokens`). Words are numbered as items need them; an
-  // entry's words are marked in `mark` with the entry's number, so testing a word is an array read.
-  // An item's words (filled when it first becomes a candidate) are `wordData[wordFrom … wordTo)`, and
-  // its IBAN a number (0: none), so scoring a pair reads typed arrays, not the item.
-  const wordIds = new Map<string, number>();
-  const wordFrom = new Int32Array(items.length).fill(-1);
-  const wordTo = new Int32Array(items.length);
-  let wordData = new Int32Array(1024);
-  let wordCount = 0;
-  const ibanIds = new Map<string, number>();
-  const itemIban = new Int32Array(items.length);
-  let mark = new Int32Array(1024);
+  // Counterparty names (decision 0142): each open item's name words are kept once, and the dated items
+  // of each amount are indexed by each of their words of 3+ letters, in day order, so an entry finds
+  // the items its printed name points at without reading every item of its amount.
+  const itemWords: (string[] | undefined)[] = new Array(items.length);
+  const wordsOfName = new Map<string, string[]>(); // customers pay several times: one name, many items
+  const wordsOf = (ik: number) => {
+    let words = itemWords[ik];
+    if (!words) {
+      const name = items[ik]!.counterpartyName ?? '';
+      words = wordsOfName.get(name);
+      if (!words) {
+        words = nameWords(name);
+        wordsOfName.set(name, words);
+      }
+      itemWords[ik] = words;
+    }
+    return words;
+  };
+  const byName = nameIndex(pools, items, wordsOf, new Set(entries.map((e) => e.amountCents)));
+  const seen = new Int32Array(items.length);
+  // Each entry's best counterparty agreement (hundredths) and how many items reach it, and the same for
+  // each item over entries: a pair that is the only best on both sides is as sure as a suggestion gets.
+  // When the nearest by date were cut at maxCandidates, more may lie beyond: never alone then.
+  const entryBest = new Int32Array(entries.length);
+  const entryBestCount = new Int32Array(entries.length);
+  const itemBest = new Int32Array(items.length);
+  const itemBestCount = new Int32Array(items.length);
+  const best = (bestOf: Int32Array, countOf: Int32Array, k: number, hundredths: number) => {
+    if (hundredths > bestOf[k]!) {
+      bestOf[k] = hundredths;
+      countOf[k] = 1;
+    } else if (hundredths === bestOf[k]) countOf[k] = countOf[k]! + 1;
+  };
   // One bucket per (score in hundredths, days): interleaved entry and item indexes.
   const buckets = new Map<number, number[]>();
   let lastKey = -1;
@@ -507,8 +537,28 @@ function suggest(
       }
     }
 
+    // The items the entry's printed name points at; only when it points at none, the nearest by date
+    // (items without a name — a payout, a provider's invoice — or a name the bank did not print).
+    const stamp = ek + 1;
+    const printed = printedName(e);
+    if (rays > 0)
+      namedCandidates(
+        byName,
+        e.amountCents,
+        printed.words,
+        booked,
+        valued,
+        windowDays,
+        seen,
+        stamp,
+        nearItems,
+        nearDays,
+      );
+    const named = nearItems.length > 0;
+    // Pairs enter their bucket in (entry, item) order, the ties of decision 0036; the name's are in day order.
+    if (named) sortByItem(nearItems, nearDays);
     let first = true;
-    while (nearItems.length < maxCandidates) {
+    while (!named && nearItems.length < maxCandidates) {
       // The next distance level: the nearest head of any ray (and the undated items at distance 0).
       let dist = Number.POSITIVE_INFINITY;
       for (let r = 0; r < rays; r++) {
@@ -546,74 +596,19 @@ function suggest(
       }
     }
     if (nearItems.length === 0) continue;
+    const cut = !named && nearItems.length >= maxCandidates;
 
-    // Every candidate's words are numbered before the entry's words are marked (a word no item has
-    // cannot be found), then each candidate is scored: 0 = contradicts, 0.5 = nothing to compare, up
-    // to 1 = same IBAN or every word of the expected name present.
-    for (let j = 0; j < nearItems.length; j++) {
-      const ik = nearItems[j]!;
-      if (wordFrom[ik]! >= 0) continue;
-      const item = items[ik]!;
-      const words = tokens(item.counterpartyName);
-      if (wordCount + words.length > wordData.length) {
-        const grown = new Int32Array(Math.max(wordCount + words.length, wordData.length * 2));
-        grown.set(wordData);
-        wordData = grown;
-      }
-      wordFrom[ik] = wordCount;
-      for (const t of words) {
-        let id = wordIds.get(t);
-        if (id === undefined) {
-          id = wordIds.size;
-          wordIds.set(t, id);
-        }
-        wordData[wordCount++] = id;
-      }
-      wordTo[ik] = wordCount;
-      if (wordIds.size > mark.length) {
-        const grown = new Int32Array(Math.max(wordIds.size, mark.length * 2));
-        grown.set(mark);
-        mark = grown;
-      }
-      if (item.counterpartyIban) {
-        let id = ibanIds.get(item.counterpartyIban);
-        if (id === undefined) {
-          id = ibanIds.size + 1;
-          ibanIds.set(item.counterpartyIban, id);
-        }
-        itemIban[ik] = id;
-      }
-    }
-    // The entry's IBAN as a number: 0 none, -1 one no candidate has (so it contradicts every one).
-    const entryIban = e.counterpartyIban ? (ibanIds.get(e.counterpartyIban) ?? -1) : 0;
-    const stamp = ek + 1;
-    let entryWords = -1; // not yet marked; then how many words the entry has
     for (let j = 0; j < nearItems.length; j++) {
       const ik = nearItems[j]!;
       const days = nearDays[j]!;
-      const ib = itemIban[ik]!;
-      const from = wordFrom[ik]!;
-      const to = wordTo[ik]!;
-      let party: number;
-      if (ib !== 0 && entryIban !== 0) {
-        party = ib === entryIban ? 1 : 0;
-      } else if (from === to) {
-        party = 0.5;
-      } else {
-        if (entryWords < 0) {
-          const have = tokens(`${e.counterpartyName ?? ''} ${e.description}`);
-          entryWords = have.length;
-          for (const t of have) {
-            const id = wordIds.get(t);
-            if (id !== undefined) mark[id] = stamp;
-          }
-        }
-        let found = 0;
-        if (entryWords > 0) for (let w = from; w < to; w++) if (mark[wordData[w]!] === stamp) found++;
-        party = partyScore(found, to - from, entryWords);
-      }
+      const party = counterpartyAgreement(e, items[ik]!, printed, wordsOf(ik));
       if (party === 0) continue;
-      const hundredths = Math.round(suggestionScore(party, days, windowDays) * 100);
+      const hundredths = Math.round(party * 100);
+      best(entryBest, entryBestCount, ek, hundredths);
+      if (cut) entryBestCount[ek] = 2;
+      best(itemBest, itemBestCount, ik, hundredths);
+      // Taken by how well the counterparty agrees first, then the nearer date (decision 0142): a name
+      // printed in full outweighs initials a day nearer.
       const key = hundredths * stride + days;
       if (key !== lastKey) {
         lastKey = key;
@@ -636,7 +631,8 @@ function suggest(
   const chosen = new Int32Array(entries.length).fill(-1);
   const confidence = new Float64Array(entries.length);
   for (const key of keys) {
-    const score = Math.floor(key / stride) / 100;
+    const party = Math.floor(key / stride) / 100;
+    const score = suggestionScore(party, key - Math.floor(key / stride) * stride, windowDays);
     const pairs = buckets.get(key)!;
     for (let j = 0; j < pairs.length; j += 2) {
       const ek = pairs[j]!;
@@ -645,7 +641,13 @@ function suggest(
       usedE[ek] = 1;
       usedI[ik] = 1;
       chosen[ek] = ik;
-      confidence[ek] = Math.min(score, 0.95);
+      const hundredths = Math.floor(key / stride);
+      const alone =
+        entryBest[ek] === hundredths &&
+        entryBestCount[ek] === 1 &&
+        itemBest[ik] === hundredths &&
+        itemBestCount[ik] === 1;
+      confidence[ek] = alone ? SURE_SUGGESTION : Math.min(score, SURE_SUGGESTION - 0.01);
     }
   }
   const out: Match[] = [];
@@ -660,6 +662,119 @@ function suggest(
     });
   }
   return out;
+}
+
+/**
+ * One amount's dated open items that have a name, per word of their name (3+ letters) keyed with the
+ * name's initial ("J SIMOES": the first printed word is always the first name or its initial, so only
+ * names of that initial can agree): their days and indexes, by day then index.
+ */
+interface NameIndex {
+  /** Each word of 3+ letters of an item's name, numbered. */
+  wordIds: Map<string, number>;
+  /** By signed amount, then by `nameKey(initial, word)`. */
+  byAmount: Map<number, Map<number, { days: number[]; items: number[] }>>;
+}
+
+/** One number for (the name's initial, a word's number): initials are A–Z. */
+const nameKey = (initial: string, wordId: number) => wordId * 32 + (initial.charCodeAt(0) & 31);
+
+/** Open dated items with a name, from the pools by signed amount (only amounts some entry has), then initial and word. */
+function nameIndex(
+  pools: Map<number, DayPool>,
+  items: ExpectedItem[],
+  wordsOf: (ik: number) => string[],
+  amounts: Set<number>,
+): NameIndex {
+  const index: NameIndex = { wordIds: new Map(), byAmount: new Map() };
+  // The pools hold each amount's open dated items by day, in id order within a day: read in that
+  // order, every list is built already in (day, index) order.
+  for (const [amount, pool] of pools) {
+    if (!amounts.has(amount)) continue;
+    const byWord = new Map<number, { days: number[]; items: number[] }>();
+    index.byAmount.set(amount, byWord);
+    for (let d = 0; d < pool.days.length; d++) {
+      const day = pool.days[d]!;
+      for (const k of pool.lists[d]!) {
+        if (!items[k]!.counterpartyName) continue;
+        const words = wordsOf(k);
+        for (let j = 0; j < words.length; j++) {
+          const w = words[j]!;
+          if (w.length < 3 || words.indexOf(w) !== j) continue;
+          let id = index.wordIds.get(w);
+          if (id === undefined) {
+            id = index.wordIds.size;
+            index.wordIds.set(w, id);
+          }
+          const key = nameKey(words[0]!, id);
+          let list = byWord.get(key);
+          if (!list) {
+            list = { days: [], items: [] };
+            byWord.set(key, list);
+          }
+          list.days.push(day);
+          list.items.push(k);
+        }
+      }
+    }
+  }
+  return index;
+}
+
+/**
+ * Adds to `near` (and their distances to `nearDays`) the items of the entry's amount, within the
+ * window of its booking or value date, whose name begins with the letter the printed name begins with
+ * and has the entry's rarest printed word among those some item has. The right item has every printed
+ * word that is whole and spelt right, so any one will do, and the rarest reads fewest; a word with a
+ * typo or cut by the bank is in no item's name and is not chosen (a typo in the first letter loses the
+ * lookup: the nearest by date are compared instead). `seen` marks the items added for this entry (`stamp`).
+ */
+function namedCandidates(
+  index: NameIndex,
+  amount: number,
+  printed: readonly string[],
+  booked: number,
+  valued: number,
+  windowDays: number,
+  seen: Int32Array,
+  stamp: number,
+  near: number[],
+  nearDays: number[],
+): void {
+  const byWord = index.byAmount.get(amount);
+  if (!byWord || printed.length === 0) return;
+  let list: { days: number[]; items: number[] } | undefined;
+  for (const w of printed) {
+    const id = index.wordIds.get(w);
+    const l = id === undefined ? undefined : byWord.get(nameKey(printed[0]!, id));
+    if (l && (!list || l.items.length < list.items.length)) list = l;
+  }
+  if (!list) return;
+  const from = Math.min(booked, valued) - windowDays;
+  const to = Math.max(booked, valued) + windowDays;
+  for (let j = lowerBound(list.days, from); j < list.days.length && list.days[j]! <= to; j++) {
+    const ik = list.items[j]!;
+    const days = Math.min(Math.abs(list.days[j]! - booked), Math.abs(list.days[j]! - valued));
+    if (seen[ik] === stamp || days > windowDays) continue;
+    seen[ik] = stamp;
+    near.push(ik);
+    nearDays.push(days);
+  }
+}
+
+/** Sorts the parallel lists by item index (a few items: insertion sort, in place). */
+function sortByItem(near: number[], nearDays: number[]): void {
+  for (let j = 1; j < near.length; j++) {
+    const item = near[j]!;
+    const days = nearDays[j]!;
+    let k = j - 1;
+    for (; k >= 0 && near[k]! > item; k--) {
+      near[k + 1] = near[k]!;
+      nearDays[k + 1] = nearDays[k]!;
+    }
+    near[k + 1] = item;
+    nearDays[k + 1] = days;
+  }
 }
 
 function batchChecks(

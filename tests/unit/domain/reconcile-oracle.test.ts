@@ -1,5 +1,8 @@
 // The matcher against a copy of the implementation it replaced (decision 0039), kept here only as the
 // reference oracle: the new one must give identical results, it is only faster when amounts repeat.
+// Since decision 0142 the suggestions (rule 5) compare counterparties differently, so only what rules
+// 1–4 decide (matches, returns, batches) is compared; suggestions have their own properties
+// (reconcile-names.test.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,6 +16,9 @@ import {
   reconcile,
 } from '../../../domain/reconcile/match';
 import type { EntryKind } from '../../../domain/statements/types';
+
+/** What rules 1–4 decide: the same since decision 0039. */
+const byRule = (r: ReconcileResult) => ({ matches: r.matches, returns: r.returns, batches: r.batches });
 
 describe('the matcher gives what the previous (quadratic) matcher gave', () => {
   const dates = Array.from({ length: 21 }, (_, k) => {
@@ -74,7 +80,7 @@ describe('the matcher gives what the previous (quadratic) matcher gave', () => {
   it('on small random statements (property)', () => {
     fc.assert(
       fc.property(entries(30), items(30), options, (es, is, opts) => {
-        expect(reconcile(es, is, opts)).toEqual(oldReconcile(es, is, opts));
+        expect(byRule(reconcile(es, is, opts))).toEqual(byRule(oldReconcile(es, is, opts)));
       }),
       { numRuns: 1000 },
     );
@@ -83,7 +89,7 @@ describe('the matcher gives what the previous (quadratic) matcher gave', () => {
   it('on larger ones where many items share an amount and a day (property)', () => {
     fc.assert(
       fc.property(entries(200, 100), items(200, 100), options, (es, is, opts) => {
-        expect(reconcile(es, is, opts)).toEqual(oldReconcile(es, is, opts));
+        expect(byRule(reconcile(es, is, opts))).toEqual(byRule(oldReconcile(es, is, opts)));
       }),
       { numRuns: 60 },
     );
@@ -148,7 +154,7 @@ describe('the matcher gives what the previous (quadratic) matcher gave', () => {
     }
     const r = reconcile(es, is);
     expect(r.suggestions.length).toBeGreaterThan(100);
-    expect(r).toEqual(oldReconcile(es, is));
+    expect(byRule(r)).toEqual(byRule(oldReconcile(es, is)));
   });
 });
 

@@ -1,0 +1,506 @@
+// A realistic month of one clinic platform's bank account, generated from a seed, with the truth beside
+// every line: which counterpart a person would link it to (or none), and whether the line carries enough
+// for a person to find it (`findable`). Used by bench/matcher-quality.ts; the model is decision 0142.
+//
+// What a month holds (shares of the statement's lines):
+// - customers paying consultations (5–30 €, six prices) and subscriptions (19,90 / 29,90 €), about two
+//   payments per customer in the month (some none, some several); by rail: SEPA transfer (booked the next PT business
+//   day, the name as the bank prints it), MB WAY (same day; the name, or only the phone "MB WAY
+//   91xxxxxxx" — not findable by a person either, unless nothing else has that amount and day),
+//   Multibanco reference (booked 1–3 business days later, the reference in the text);
+// - card payments reach the account only as provider payouts: many payments of 2–7 days before, fees
+//   deducted, booked 1–2 business days after the payout, the payout id in the text most of the time;
+// - the provider's fee invoices (direct debit, the invoice id in the text or not);
+// - transfers to doctors (SEPA, out; their EndToEndId on camt lines, the creditor's name and IBAN);
+// - refunds to customers (a SEPA transfer out), chargebacks and bank fees (no counterpart);
+// - a few typos in names and a few lines the bank printed twice (the copy has no counterpart);
+// - counterparts that have no line this month (unpaid invoices, transfers not yet executed).
+// Names as banks print them: upper case, accents stripped, cut to 18–35 characters, sometimes first
+// names as initials ("TRF SEPA J SIMOES"). Dates: June 2026 (Corpus Christi 4 Jun and 10 Jun are PT
+// holidays), weekends skip to the next business day.
+import { addDays, isTarget2BusinessDay } from '../domain/business-days';
+import type { ExpectedItem, MatchEntry } from '../domain/reconcile/match';
+
+export interface Truth {
+  /** The counterpart a person links the line to, or null when it has none. */
+  itemId: string | null;
+  /** The line carries what a person needs to pick that counterpart (name, reference or id). */
+  findable: boolean;
+  /** What the line is, for the per-kind table. */
+  kind: LineKind;
+  /** It has a counterpart, but another customer's name prints the same for the same amount and days. */
+  ambiguous?: boolean;
+}
+
+export type LineKind =
+  | 'sepa-in'
+  | 'mbway-name'
+  | 'mbway-phone'
+  | 'multibanco'
+  | 'payout'
+  | 'provider-invoice'
+  | 'doctor-transfer'
+  | 'refund'
+  | 'chargeback'
+  | 'bank-fee'
+  | 'duplicate';
+
+export interface Month {
+  entries: MatchEntry[];
+  items: ExpectedItem[];
+  truth: Map<string, Truth>;
+}
+
+/** mulberry32: small, fast, and the same numbers on every machine for one seed. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const FIRST = [
+  'João',
+  'Maria',
+  'José',
+  'Ana',
+  'António',
+  'Inês',
+  'Francisco',
+  'Beatriz',
+  'Luís',
+  'Mariana',
+  'Gonçalo',
+  'Leonor',
+  'Tomás',
+  'Matilde',
+  'Rui',
+  'Sofia',
+  'Pedro',
+  'Margarida',
+  'Miguel',
+  'Conceição',
+  'Sérgio',
+  'Fátima',
+  'Vítor',
+  'Lúcia',
+  'André',
+  'Helena',
+  'Raúl',
+  'Célia',
+  'Hugo',
+  'Irene',
+];
+const LAST = [
+  'Simões',
+  'Gonçalves',
+  'Conceição',
+  'Magalhães',
+  'Araújo',
+  'Brandão',
+  'Assunção',
+  'Falcão',
+  'Sousa',
+  'Ferreira',
+  'Pereira',
+  'Lopes',
+  'Marques',
+  'Ribeiro',
+  'Carvalho',
+  'Gomes',
+  'Martins',
+  'Rodrigues',
+  'Fernandes',
+  'Costa',
+  'Santos',
+  'Oliveira',
+  'Almeida',
+  'Nunes',
+  'Mendes',
+  'Pinto',
+  'Cardoso',
+  'Teixeira',
+  'Correia',
+  'Monteiro',
+  'Moreira',
+  'Vieira',
+  'Barbosa',
+  'Rocha',
+  'Fonseca',
+  'Azevedo',
+  'Leitão',
+  'Tavares',
+  'Coelho',
+  'Cunha',
+  'Antunes',
+  'Pires',
+  'Castro',
+  'Faria',
+  'Baptista',
+  'Loureiro',
+  'Quintas',
+  'Valente',
+];
+/** Consultation prices: few distinct values, as the specification's 5–30 € range is used in practice. */
+const PRICES = [500, 1000, 1500, 2000, 2500, 3000];
+const SUBSCRIPTIONS = [1990, 2990];
+const PT_HOLIDAYS = new Set(['2026-06-04', '2026-06-10']);
+const MONTH_DAYS = 30;
+
+const ascii = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase();
+const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
+const between = (r: () => number, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+
+const isBusinessDay = (date: string) => isTarget2BusinessDay(date) && !PT_HOLIDAYS.has(date);
+/** `days` business days after `date` (0: the date itself if it is one, else the next). */
+function businessDaysAfter(date: string, days: number): string {
+  let d = date;
+  while (!isBusinessDay(d)) d = addDays(d, 1);
+  for (let k = 0; k < days; k++) {
+    d = addDays(d, 1);
+    while (!isBusinessDay(d)) d = addDays(d, 1);
+  }
+  return d;
+}
+const dayOfMonth = (n: number) => `2026-06-${String(n).padStart(2, '0')}`;
+
+/** A typo: two neighbouring letters of one word swapped. */
+function typo(r: () => number, name: string): string {
+  const at = between(r, 1, Math.max(1, name.length - 3));
+  if (name[at] === ' ' || name[at + 1] === ' ') return name;
+  return name.slice(0, at) + name[at + 1] + name[at] + name.slice(at + 2);
+}
+
+type PrintStyle = 'initial-surname' | 'initials-surname' | 'full';
+
+/** How a bank prints one name: the style and the width it is cut to. */
+interface Print {
+  style: PrintStyle;
+  width: number;
+}
+
+/** The name as a bank prints it: upper case, no accents, maybe initials ("J SIMOES", "M J SIMOES"), cut. */
+function render(full: string, print: Print): string {
+  const words = ascii(full).split(' ');
+  const surname = words[words.length - 1]!;
+  const text =
+    print.style === 'initial-surname'
+      ? `${words[0]![0]} ${surname}`
+      : print.style === 'initials-surname'
+        ? [...words.slice(0, -1).map((w) => w[0]), surname].join(' ')
+        : words.join(' ');
+  return text.slice(0, print.width).trim();
+}
+
+function randomPrint(r: () => number): Print {
+  const style = r();
+  return {
+    style: style < 0.25 ? 'initial-surname' : style < 0.45 ? 'initials-surname' : 'full',
+    width: between(r, 18, 35),
+  };
+}
+
+const bankName = (r: () => number, full: string) => render(full, randomPrint(r));
+
+interface Customer {
+  name: string;
+  phone: string;
+}
+
+/** A month of `n` statement lines (about as many counterparts), the same for the same seed. */
+export function generateMonth(n: number, seed: number): Month {
+  const r = rng(seed);
+  const entries: MatchEntry[] = [];
+  const items: ExpectedItem[] = [];
+  const truth = new Map<string, Truth>();
+  const customers: Customer[] = Array.from({ length: Math.max(10, Math.round(n / 2.2)) }, () => {
+    const given = r() < 0.4 ? `${pick(r, FIRST)} ${pick(r, FIRST)}` : pick(r, FIRST);
+    const family = r() < 0.6 ? `${pick(r, LAST)} ${pick(r, LAST)}` : pick(r, LAST);
+    return { name: `${given} ${family}`, phone: `9${between(r, 1, 6)}${between(r, 1000000, 9999999)}` };
+  });
+  let seq = 0;
+  const id = (prefix: string) => `${prefix}${String(++seq).padStart(7, '0')}`;
+  const line = (kind: LineKind, over: Partial<MatchEntry>, itemId: string | null, findable: boolean) => {
+    const lineNumber = entries.length + 1;
+    const e: MatchEntry = {
+      id: `L${String(lineNumber).padStart(7, '0')}`,
+      lineNumber,
+      bookingDate: dayOfMonth(1),
+      valueDate: null,
+      amountCents: 0,
+      currency: 'EUR',
+      description: '',
+      counterpartyName: null,
+      counterpartyIban: null,
+      bankReference: null,
+      endToEndId: null,
+      batchId: null,
+      kind: 'transfer',
+      returnReason: null,
+      ...over,
+    };
+    entries.push(e);
+    truth.set(e.id, { itemId, findable, kind });
+    return e;
+  };
+  const invoice = (c: Customer, amountCents: number, date: string): ExpectedItem => {
+    const item: ExpectedItem = {
+      id: id('INV'),
+      type: 'invoice',
+      direction: 'in',
+      amountCents,
+      date,
+      reference: null,
+      counterpartyName: c.name,
+    };
+    items.push(item);
+    return item;
+  };
+
+  // How each customer's payment line printed the name (by line index), for the ambiguity check below.
+  const printedAs = new Map<number, { print: Print; clean: string; item: ExpectedItem }>();
+  // Card payments wait here until a payout carries them.
+  let cardBatch = 0;
+  while (entries.length < n) {
+    const u = r();
+    const date = dayOfMonth(between(r, 1, MONTH_DAYS - 3));
+    if (u < 0.58) {
+      // A customer pays a consultation or a subscription.
+      const c = pick(r, customers);
+      const amount = r() < 0.15 ? pick(r, SUBSCRIPTIONS) : pick(r, PRICES);
+      const rail = r();
+      if (rail < 0.12) {
+        // By card: it reaches the bank inside a payout, counted below.
+        cardBatch += amount;
+        continue;
+      }
+      const item = invoice(c, amount, date);
+      const print = randomPrint(r);
+      const clean = render(c.name, print);
+      const printed = r() < 0.02 ? typo(r, clean) : clean;
+      printedAs.set(entries.length, { print, clean, item });
+      if (rail < 0.55) {
+        line(
+          'sepa-in',
+          {
+            amountCents: amount,
+            bookingDate: businessDaysAfter(date, 1),
+            description: r() < 0.5 ? `TRF SEPA ${printed}` : `TRF CR SEPA+ DE ${printed}`,
+            counterpartyName: r() < 0.3 ? printed : null,
+          },
+          item.id,
+          true,
+        );
+      } else if (rail < 0.85) {
+        const byPhone = r() < 0.2;
+        line(
+          byPhone ? 'mbway-phone' : 'mbway-name',
+          {
+            amountCents: amount,
+            bookingDate: r() < 0.7 ? date : businessDaysAfter(date, 1),
+            description: byPhone ? `MB WAY ${c.phone}` : `MB WAY ${printed}`,
+          },
+          item.id,
+          !byPhone,
+        );
+      } else {
+        const ref = String(between(r, 100000000, 999999999));
+        item.reference = ref;
+        line(
+          'multibanco',
+          {
+            amountCents: amount,
+            bookingDate: businessDaysAfter(date, between(r, 1, 3)),
+            description: `PAG SERV ${between(r, 10000, 99999)} REF ${ref}`,
+          },
+          item.id,
+          true,
+        );
+      }
+    } else if (u < 0.66) {
+      // A provider payout: the card payments gathered so far, minus the provider's fees.
+      const gross = cardBatch + between(r, 5, 40) * pick(r, PRICES);
+      cardBatch = 0;
+      const net = gross - Math.round(gross * 0.014) - 25 * between(r, 3, 30);
+      const payoutId = `po_${Math.floor(r() * 36 ** 10)
+        .toString(36)
+        .toUpperCase()}`;
+      const item: ExpectedItem = {
+        id: id('PAY'),
+        type: 'payout',
+        amountCents: net,
+        date,
+        reference: payoutId,
+      };
+      items.push(item);
+      line(
+        'payout',
+        {
+          amountCents: net,
+          bookingDate: businessDaysAfter(date, between(r, 1, 2)),
+          description:
+            r() < 0.75 ? `TRF CR STRIPE PAYMENTS EUROPE ${payoutId}` : 'TRF CR STRIPE PAYMENTS EUROPE LTD',
+        },
+        item.id,
+        true,
+      );
+    } else if (u < 0.68) {
+      const invoiceId = `in_${Math.floor(r() * 36 ** 10)
+        .toString(36)
+        .toUpperCase()}`;
+      const amount = between(r, 500, 40000);
+      const item: ExpectedItem = {
+        id: id('PIN'),
+        type: 'invoice',
+        direction: 'out',
+        amountCents: amount,
+        date,
+        reference: invoiceId,
+      };
+      items.push(item);
+      line(
+        'provider-invoice',
+        {
+          amountCents: -amount,
+          bookingDate: businessDaysAfter(date, between(r, 0, 2)),
+          description: r() < 0.6 ? `DD STRIPE ${invoiceId}` : 'DD STRIPE PAYMENTS EUROPE',
+        },
+        item.id,
+        true,
+      );
+    } else if (u < 0.86) {
+      // A transfer to a doctor: camt lines carry its EndToEndId, CSV lines only the name.
+      const doctor = pick(r, customers);
+      const amount = between(r, 20, 400) * 250;
+      const e2e = `STL-${id('E')}`;
+      const iban = `PT50${String(between(r, 1e8, 9e8))}${String(between(r, 1e8, 9e8))}${between(r, 100, 999)}`;
+      const item: ExpectedItem = {
+        id: id('SEP'),
+        type: 'sepa',
+        amountCents: amount,
+        date,
+        endToEndId: e2e,
+        batchIds: [`PMT-${date}`],
+        counterpartyName: `Dr. ${doctor.name}`,
+        counterpartyIban: iban,
+      };
+      items.push(item);
+      const camt = r() < 0.4;
+      line(
+        'doctor-transfer',
+        {
+          amountCents: -amount,
+          bookingDate: businessDaysAfter(date, 0),
+          description: `TRF SEPA P/ ${bankName(r, doctor.name)}`,
+          endToEndId: camt ? e2e : null,
+          counterpartyIban: camt || r() < 0.3 ? iban : null,
+        },
+        item.id,
+        true,
+      );
+    } else if (u < 0.89) {
+      // A refund of a consultation: a SEPA transfer back to the customer.
+      const c = pick(r, customers);
+      const amount = pick(r, PRICES);
+      const item: ExpectedItem = {
+        id: id('REF'),
+        type: 'sepa',
+        amountCents: amount,
+        date,
+        batchIds: [`PMT-${date}`],
+        counterpartyName: c.name,
+      };
+      items.push(item);
+      line(
+        'refund',
+        {
+          amountCents: -amount,
+          bookingDate: businessDaysAfter(date, 0),
+          description: `TRF SEPA P/ ${bankName(r, c.name)} DEVOL`,
+        },
+        item.id,
+        true,
+      );
+    } else if (u < 0.9) {
+      line(
+        'chargeback',
+        {
+          amountCents: -pick(r, PRICES),
+          bookingDate: businessDaysAfter(date, 0),
+          description: 'CHARGEBACK STRIPE',
+        },
+        null,
+        false,
+      );
+    } else if (u < 0.93) {
+      line(
+        'bank-fee',
+        {
+          amountCents: -pick(r, [125, 250, 500, 780]),
+          bookingDate: businessDaysAfter(date, 0),
+          kind: 'fee',
+          description: r() < 0.5 ? 'COMISSAO MANUTENCAO CONTA' : 'IMPOSTO DO SELO S/ COMISSOES',
+        },
+        null,
+        false,
+      );
+    } else if (u < 0.935 && entries.length > 0) {
+      // The bank printed a line twice: the copy has no counterpart of its own.
+      const copied = entries[Math.floor(r() * entries.length)]!;
+      const { id: _id, lineNumber: _n, ...rest } = copied;
+      line('duplicate', rest, null, false);
+    } else {
+      // An invoice still unpaid, or a transfer not yet on the statement: a counterpart with no line.
+      const c = pick(r, customers);
+      invoice(c, r() < 0.15 ? pick(r, SUBSCRIPTIONS) : pick(r, PRICES), date);
+    }
+  }
+  markAmbiguous(entries, items, truth, printedAs);
+  return { entries, items, truth };
+}
+
+/** Days either side of a payment's date where a person would look for the invoice it pays. */
+const LOOK_AROUND_DAYS = 5;
+
+/**
+ * A name line is findable only when no other invoice of the same amount, dated within
+ * LOOK_AROUND_DAYS of the true one, belongs to a customer whose name the bank would have printed the
+ * same way ("J SIMOES" for João and José Simões): then a person cannot tell either.
+ */
+function markAmbiguous(
+  entries: MatchEntry[],
+  items: ExpectedItem[],
+  truth: Map<string, Truth>,
+  printedAs: Map<number, { print: Print; clean: string; item: ExpectedItem }>,
+): void {
+  const byAmountAndInitial = new Map<string, ExpectedItem[]>();
+  const key = (item: ExpectedItem) => `${item.amountCents} ${ascii(item.counterpartyName ?? '')[0]}`;
+  for (const item of items) {
+    if (item.type !== 'invoice' || !item.counterpartyName) continue;
+    const list = byAmountAndInitial.get(key(item));
+    if (list) list.push(item);
+    else byAmountAndInitial.set(key(item), [item]);
+  }
+  for (const [at, { print, clean, item }] of printedAs) {
+    const day = Date.parse(item.date!);
+    const twin = (byAmountAndInitial.get(key(item)) ?? []).some(
+      (other) =>
+        other !== item &&
+        Math.abs(Date.parse(other.date!) - day) <= LOOK_AROUND_DAYS * 86_400_000 &&
+        render(other.counterpartyName!, print) === clean,
+    );
+    const t = truth.get(entries[at]!.id)!;
+    if (twin && t.findable) {
+      t.findable = false;
+      t.ambiguous = true;
+    }
+  }
+}

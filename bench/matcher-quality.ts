@@ -1,0 +1,248 @@
+// How much of a realistic month the matcher finds, against the truth kept beside each generated line
+// (bench/matcher-month.ts). Appends its table to bench/results/matcher-quality.md.
+//   npx tsx bench/matcher-quality.ts [--sizes 1000,10000,100000] [--seed 42] [--note "what changed"]
+//
+// Scores, per data set:
+// - MATCHED precision: matches whose counterpart is the line's true one / all matches (goal ≥ 99.9 %);
+//   MATCHED recall: right matches / findable lines.
+// - top-1: findable lines whose MATCHED or suggested counterpart is the true one / findable lines;
+//   top-3: …or the true one is among the first three of `candidatesFor` (what the `1`–`3` keys take).
+// - unmatched: lines with a counterpart that the matcher neither matched nor suggested anything for.
+// - keys: the truth replayed on the console's reconciliation table, lines not MATCHED shown (`f` and a
+//   choice: 2 keys once). Per shown line `j` reaches it, then `a` when the suggestion is right, `1`–`3`
+//   when the true counterpart is among the first three candidates, else `m`, a search and Enter (3);
+//   a wrong MATCHED costs `u` first; a line without counterpart `i` and Enter (not in the per-20 figure,
+//   which counts the lines that have one). "score filter": the issue's coming filter "suggestions with
+//   score ≥ 0.95" (SURE_SUGGESTION: the pair agrees with nothing else) selected and accepted with `Shift+a` (3 keys once), a wrong one undone with `u`, then
+//   fixed as above; also shown for the findable lines alone (the lines without a name or with a
+//   name several customers print alike need a person whatever the matcher does). top-3 and keys are measured on a seeded sample of 2,000 lines and scaled to the month.
+// - reconcile: CPU time of one `reconcile` call over the month (after one warm-up run).
+import { execSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { candidatesFor } from '../domain/reconcile/candidates';
+import { dayNumber, referenceWords, signedExpected } from '../domain/reconcile/features';
+import {
+  type ExpectedItem,
+  type MatchEntry,
+  type ReconcileResult,
+  reconcile,
+} from '../domain/reconcile/match';
+import { timeMs } from './banking-report';
+import { generateMonth, type LineKind, rng, type Truth } from './matcher-month';
+
+const SAMPLE = 2000;
+const FILTER_SCORE = 0.95;
+const MANUAL_KEYS = 3;
+
+interface Scores {
+  n: number;
+  items: number;
+  findable: number;
+  withCounterpart: number;
+  matches: number;
+  matchedRight: number;
+  top1: number;
+  top3Sampled: number;
+  top3Of: number;
+  unmatchedWithCounterpart: number;
+  keysToday: number;
+  keysFilter: number;
+  keysIgnore: number;
+  /** Of `keysFilter`, those spent on findable lines (what the matcher could have spared). */
+  keysFindable: number;
+  /** Suggestions at or above FILTER_SCORE, and how many of them link the wrong counterpart. */
+  sure: number;
+  sureWrong: number;
+  cpuMs: number;
+  byKind: Map<LineKind, { lines: number; findable: number; top1: number }>;
+}
+
+const pct = (a: number, b: number) => (b === 0 ? '—' : `${((100 * a) / b).toFixed(2)} %`);
+
+/** The first three candidates the console's `1`–`3` keys would take, among the counterparts still open. */
+function topThree(entry: MatchEntry, pool: ExpectedItem[]): string[] {
+  return candidatesFor(entry, pool, { limit: 3 }).map((c) => c.itemId);
+}
+
+/** Open counterparts near a line (same signed amount within the window, or named by it): the only ones
+ * that can rank above its true counterpart, which always has the line's exact amount. */
+function poolFinder(items: ExpectedItem[], taken: Set<string>) {
+  const byAmount = new Map<number, ExpectedItem[]>();
+  const byRef = new Map<string, ExpectedItem[]>();
+  for (const item of items) {
+    if (taken.has(item.id)) continue;
+    const a = signedExpected(item);
+    byAmount.set(a, [...(byAmount.get(a) ?? []), item]);
+    for (const key of [item.reference, item.endToEndId])
+      if (key) byRef.set(key.toUpperCase(), [...(byRef.get(key.toUpperCase()) ?? []), item]);
+  }
+  return (e: MatchEntry): ExpectedItem[] => {
+    const day = dayNumber(e.bookingDate);
+    const near = (byAmount.get(e.amountCents) ?? []).filter(
+      (i) => !i.date || Math.abs(dayNumber(i.date) - day) <= 6,
+    );
+    const named = referenceWords(e).flatMap((w) => byRef.get(w) ?? []);
+    return [...new Set([...near, ...named])];
+  };
+}
+
+function score(n: number, seed: number): Scores {
+  const month = generateMonth(n, seed);
+  const { entries, items, truth } = month;
+  let result: ReconcileResult = reconcile(entries, items); // warm-up
+  const { cpuMs } = timeMs(() => {
+    result = reconcile(entries, items);
+  });
+  const matchedTo = new Map<string, string[]>();
+  for (const m of result.matches) for (const e of m.entryIds) matchedTo.set(e, m.itemIds);
+  for (const r of result.returns) matchedTo.set(r.entryId, [r.itemId]);
+  const suggestedTo = new Map<string, string>();
+  for (const s of result.suggestions) suggestedTo.set(s.entryIds[0]!, s.itemIds[0]!);
+  const suggestionScore = new Map(result.suggestions.map((s) => [s.entryIds[0]!, s.confidence]));
+
+  const s: Scores = {
+    n,
+    items: items.length,
+    findable: 0,
+    withCounterpart: 0,
+    matches: matchedTo.size,
+    matchedRight: 0,
+    top1: 0,
+    top3Sampled: 0,
+    top3Of: 0,
+    unmatchedWithCounterpart: 0,
+    keysToday: 2,
+    keysFilter: 5,
+    keysIgnore: 0,
+    keysFindable: 0,
+    sure: 0,
+    sureWrong: 0,
+    cpuMs,
+    byKind: new Map(),
+  };
+  const right = (t: Truth, ids: string[] | undefined) => t.itemId !== null && (ids ?? []).includes(t.itemId);
+  for (const e of entries) {
+    const t = truth.get(e.id)!;
+    const k = s.byKind.get(t.kind) ?? { lines: 0, findable: 0, top1: 0 };
+    s.byKind.set(t.kind, k);
+    k.lines++;
+    if (t.itemId) s.withCounterpart++;
+    const matched = matchedTo.get(e.id);
+    if (matched && right(t, matched)) s.matchedRight++;
+    const top1 = right(t, matched) || (!matched && right(t, [suggestedTo.get(e.id) ?? '']));
+    if (t.findable) {
+      s.findable++;
+      k.findable++;
+      if (top1) {
+        s.top1++;
+        k.top1++;
+      }
+    }
+    if (t.itemId && !matched && !suggestedTo.has(e.id)) s.unmatchedWithCounterpart++;
+    if ((suggestionScore.get(e.id) ?? 0) >= FILTER_SCORE) {
+      s.sure++;
+      if (suggestedTo.get(e.id) !== t.itemId) s.sureWrong++;
+    }
+  }
+
+  // top-3 and keys on a seeded sample, scaled to the month.
+  const taken = new Set([...matchedTo.values()].flat());
+  const poolOf = poolFinder(items, taken);
+  const r = rng(seed ^ 0x5eed);
+  const sample = entries.length <= SAMPLE ? entries : entries.filter(() => r() < SAMPLE / entries.length);
+  let keysToday = 0;
+  let keysFilter = 0;
+  let keysIgnore = 0;
+  let keysFindable = 0;
+  for (const e of sample) {
+    const t = truth.get(e.id)!;
+    const matched = matchedTo.get(e.id);
+    if (matched && right(t, matched)) continue;
+    if (!t.itemId) {
+      // A line without counterpart: `u` if the matcher matched it, then `j`, `i`, Enter.
+      keysIgnore += (matched ? 1 : 0) + 3;
+      continue;
+    }
+    const suggested = matched ? undefined : suggestedTo.get(e.id);
+    const top = topThree(e, poolOf(e));
+    const inTop3 = top.includes(t.itemId);
+    if (t.findable) {
+      s.top3Of++;
+      if (right(t, [suggested ?? '']) || inTop3) s.top3Sampled++;
+    }
+    const fix = inTop3 ? 1 : MANUAL_KEYS;
+    const undo = matched ? 1 : 0;
+    keysToday += 1 + undo + (suggested === t.itemId ? 1 : fix);
+    const inFilter = suggested !== undefined && (suggestionScore.get(e.id) ?? 0) >= FILTER_SCORE;
+    const lineKeys = inFilter
+      ? suggested === t.itemId
+        ? 0
+        : 2 + fix
+      : 1 + undo + (suggested === t.itemId ? 1 : fix);
+    keysFilter += lineKeys;
+    if (t.findable) keysFindable += lineKeys;
+  }
+  const scale = entries.length / sample.length;
+  s.keysToday += Math.round(keysToday * scale);
+  s.keysFilter += Math.round(keysFilter * scale);
+  s.keysIgnore = Math.round(keysIgnore * scale);
+  s.keysFindable = Math.round(keysFindable * scale);
+  return s;
+}
+
+function arg(name: string, fallback: string): string {
+  const k = process.argv.indexOf(`--${name}`);
+  return k > 0 ? process.argv[k + 1]! : fallback;
+}
+
+const sizes = arg('sizes', '1000,10000,100000').split(',').map(Number);
+const seed = Number(arg('seed', '42'));
+const note = arg('note', '');
+const sh = (cmd: string) => execSync(cmd, { encoding: 'utf8' }).trim();
+const head = `${sh('git rev-parse --short HEAD')}${sh('git status --porcelain -- domain bench') ? ' + uncommitted changes' : ''}`;
+const uptimeBefore = sh('uptime');
+const rows: Scores[] = [];
+for (const n of sizes) {
+  const s = score(n, seed);
+  rows.push(s);
+  process.stderr.write(`${n}: done\n`);
+}
+const per20 = (keys: number, lines: number) => ((20 * keys) / lines).toFixed(2);
+const table = rows
+  .map(
+    (s) =>
+      `| ${s.n.toLocaleString('en-GB')} × ${s.items.toLocaleString('en-GB')} | ${s.findable} | ${pct(s.matchedRight, s.matches)} (${s.matches}) | ${pct(s.matchedRight, s.findable)} | ${pct(s.top1, s.findable)} | ${pct(s.top3Sampled, s.top3Of)} | ${s.unmatchedWithCounterpart} | ${s.keysToday} (${per20(s.keysToday, s.withCounterpart)}) | ${s.keysFilter} (${per20(s.keysFilter, s.withCounterpart)}) | ${per20(s.keysFindable, s.findable)} | ${s.keysIgnore} | ${pct(s.sure - s.sureWrong, s.sure)} (${s.sure}) | ${s.cpuMs.toFixed(0)} ms |`,
+  )
+  .join('\n');
+const kinds = rows
+  .map(
+    (s) =>
+      `${s.n.toLocaleString('en-GB')}: ${[...s.byKind]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => `${k} ${v.lines} lines, top-1 ${pct(v.top1, v.findable)} of ${v.findable} findable`)
+        .join('; ')}`,
+  )
+  .join('\n\n');
+const text = `
+## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${head}${note ? ` — ${note}` : ''}
+
+Command: \`npx tsx bench/matcher-quality.ts ${process.argv.slice(2).join(' ')}\` · seed ${seed}
+
+Load: \`${uptimeBefore}\` (before) · \`${sh('uptime')}\` (after)
+
+| lines × counterparts | findable | MATCHED precision (matches) | MATCHED recall | top-1 | top-3 (sample) | unmatched with counterpart | keys today (per 20 lines with counterpart) | keys with score filter (per 20) | of which on findable lines, per 20 findable | keys ignoring lines without counterpart | precision of suggestions ≥ 0.95 (count) | reconcile CPU |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|
+${table}
+
+Top-1 by kind of line: ${kinds}
+`;
+const file = path.resolve(import.meta.dirname, 'results', 'matcher-quality.md');
+mkdirSync(path.dirname(file), { recursive: true });
+if (!existsSync(file))
+  writeFileSync(
+    file,
+    '# matcher-quality\n\nThe matcher against a labelled, generated month (bench/matcher-month.ts; model and scores in decision 0142). Each run is appended; read the newest.\n',
+  );
+appendFileSync(file, text);
+process.stdout.write(text);

@@ -1,0 +1,205 @@
+// A counterparty's name as a bank prints it, against the name we expect (decision 0142). Banks print
+// names upper case without accents, after words of their own ("TRF CR SEPA+ 0000030 DE …", "MB WAY …",
+// "TRF SEPA P/ …"), cut to the width of a field ("IMPOSTO DE SELO OUT 202"), and often with the given
+// names as initials ("J SIMOES"). Shared by the bulk matcher and the match picker so both agree.
+import { tokens } from './features';
+
+/** Words banks put around a name, and the particles and titles that say nothing about who it is. */
+const NOT_NAME = new Set([
+  'TRF',
+  'TRANSF',
+  'TRANSFERENCIA',
+  'CR',
+  'CRED',
+  'DB',
+  'SEPA',
+  'INTRAB',
+  'MB',
+  'WAY',
+  'MBWAY',
+  'DD',
+  'COBR',
+  'PAG',
+  'PAGAMENTO',
+  'SERV',
+  'SERVICOS',
+  'REF',
+  'DEVOL',
+  'DEVOLUCAO',
+  'DE',
+  'DA',
+  'DO',
+  'DAS',
+  'DOS',
+  'E',
+  'DR',
+  'DRA',
+  'LDA',
+  'SA',
+]);
+
+/** Accented letters of Portuguese (and their neighbours in Latin-1) without the accent. */
+const PLAIN: Record<string, string> = {};
+for (const [plain, accented] of [
+  ['A', 'ÁÀÂÃÄÅáàâãäå'],
+  ['C', 'Çç'],
+  ['E', 'ÉÈÊËéèêë'],
+  ['I', 'ÍÌÎÏíìîï'],
+  ['N', 'Ññ'],
+  ['O', 'ÓÒÔÕÖóòôõö'],
+  ['U', 'ÚÙÛÜúùûü'],
+] as const)
+  for (const ch of accented) PLAIN[ch] = plain;
+
+/** Upper case, accents dropped: "João Simões" → "JOAO SIMOES". */
+export function bankCase(text: string): string {
+  // Printable ASCII has no accents; Portuguese letters by the table; anything else decomposed.
+  if (!/[^\t -~]/.test(text)) return text.toUpperCase();
+  const plain = text.replace(/[À-ÿ]/g, (ch) => PLAIN[ch] ?? ch);
+  return (
+    /[^\t -~]/.test(plain) ? plain.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : plain
+  ).toUpperCase();
+}
+
+/**
+ * The words of a name in a bank's text: bank case, "P/" and "P/O" ("para", "por ordem de") dropped,
+ * anything with a digit (sequence numbers, phone numbers, references) and the bank's own words left out. Single letters stay:
+ * they are initials.
+ */
+export function nameWords(text: string | null | undefined): string[] {
+  if (!text) return [];
+  const upper = bankCase(text);
+  const words: string[] = [];
+  // One pass over the whitespace-separated chunks: a chunk with a digit is dropped whole, the others
+  // split into runs of letters. The bank's own words are dropped as they come.
+  let chunkStart = 0;
+  while (chunkStart < upper.length) {
+    let end = chunkStart;
+    let digit = false;
+    while (end < upper.length && !isSpace(upper.charCodeAt(end))) {
+      const c = upper.charCodeAt(end);
+      if (c >= 48 && c <= 57) digit = true;
+      end++;
+    }
+    const chunk = upper.slice(chunkStart, end);
+    if (end > chunkStart && !digit && chunk !== 'P/' && chunk !== 'P/O') {
+      let from = -1;
+      for (let k = 0; k <= chunk.length; k++) {
+        const c = k < chunk.length ? chunk.charCodeAt(k) : 0;
+        const letter = c >= 65 && c <= 90;
+        if (letter && from < 0) from = k;
+        else if (!letter && from >= 0) {
+          const w = chunk.slice(from, k);
+          if (!NOT_NAME.has(w)) words.push(w);
+          from = -1;
+        }
+      }
+    }
+    chunkStart = end + 1;
+  }
+  return words;
+}
+
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13 || c === 160;
+
+/** `a` and `b` differ by one letter, or by two neighbouring letters swapped (a typo), both ≥ 4 long. */
+function oneTypoApart(a: string, b: string): boolean {
+  if (a.length !== b.length || a.length < 4) return false;
+  let first = -1;
+  for (let k = 0; k < a.length; k++) {
+    if (a[k] === b[k]) continue;
+    if (first >= 0) {
+      // A second difference: only a swap of the two neighbouring letters is still one typo.
+      return k === first + 1 && a[first] === b[k] && a[k] === b[first] && a.slice(k + 1) === b.slice(k + 1);
+    }
+    first = k;
+  }
+  return true;
+}
+
+/**
+ * How much one printed word tells when it is found in the expected name, by how it is found: roughly
+ * how many times fewer people it leaves (a surname or a given name spelt out leaves fewer than an
+ * initial). A name is taken as told once the words found add up to FULL_NAME ("JOAO SIMOES GONCALVES",
+ * "M J SIMOES GONCALVES"); "J SIMOES" tells half of it.
+ */
+const WEIGHT = { word: 2, cut: 1.5, typo: 1.5, initial: 1 } as const;
+const FULL_NAME = 6;
+/** A print that ends before the expected surname (cut, or a middle name last) tells a little less. */
+const ENDS_EARLY = 0.9;
+
+/** How `printed` (the printed word at `at` of `count`) is found in `expected`, by weight; 0: not found. */
+function wordWeight(p: string, w: string, at: number, count: number): number {
+  if (p === w) return WEIGHT.word;
+  if (p.length === 1) return w[0] === p ? WEIGHT.initial : 0;
+  // Only the last word of a text can have been cut by the bank's field width.
+  if (at === count - 1 && w.length > p.length && w.startsWith(p)) return WEIGHT.cut;
+  return oneTypoApart(p, w) ? WEIGHT.typo : 0;
+}
+
+/**
+ * How well the name printed by the bank (`printed`, from `nameWords`) agrees with the expected one
+ * (`expected`, from `nameWords` too), 0–1. Banks keep a name's order and cut it only at the end, so the
+ * first printed word must be the first expected word (or its initial), and each next printed word is
+ * looked for among the expected words after the one the previous was found at (banks drop middle
+ * names): the same word; for the last printed word, a longer word it begins (the bank cut it); a word
+ * one typo away; for a single letter, a word it is the initial of. A printed word not found means
+ * another person (another surname, another initial), and initials alone say too little: both 0.
+ * Otherwise 1 when every expected word is printed whole, else what the words found tell (WEIGHT), as a
+ * share of a full name.
+ */
+export function nameAgreement(printed: readonly string[], expected: readonly string[]): number {
+  if (printed.length === 0 || expected.length === 0) return 0;
+  let at = 0;
+  let sum = 0;
+  let whole = false;
+  for (let j = 0; j < printed.length; j++) {
+    const p = printed[j]!;
+    let weight = 0;
+    // The first printed word is the first name (or its initial): banks cut names at the end, never the start.
+    const last = j === 0 ? 1 : expected.length;
+    while (at < last && weight === 0) weight = wordWeight(p, expected[at++]!, j, printed.length);
+    if (weight === 0) return 0;
+    sum += weight;
+    if (p.length > 1) whole = true;
+  }
+  if (!whole) return 0;
+  // Every expected word printed whole: the name itself, however short.
+  if (sum === WEIGHT.word * expected.length) return 1;
+  const told = Math.min(1, sum / FULL_NAME) * (at === expected.length ? 1 : ENDS_EARLY);
+  return Math.round(100 * told) / 100;
+}
+
+/** What a bank line prints of its counterparty: the name's words, and whether it prints any words at all. */
+export interface PrintedName {
+  words: string[];
+  /** Some word of 3+ letters or digits (a phone number, a reference) even when no name is among them. */
+  anyText: boolean;
+}
+
+/** The name words a bank line prints: its name field when the bank fills one, else its description. */
+export function printedName(entry: { counterpartyName: string | null; description: string }): PrintedName {
+  const words = nameWords(entry.counterpartyName ?? entry.description);
+  return { words, anyText: words.length > 0 || tokens(entry.description).length > 0 };
+}
+
+/**
+ * How well a line's counterparty agrees with an item's, as suggestions weigh it: 0 = contradicts (other
+ * IBAN; a name printed that is not the expected one; a line with words but no name among them, such as
+ * a phone number, against an item with a name), 0.5 = nothing to compare, up to 1 = same IBAN or the
+ * expected name printed in full. `printed` and `expected` are `printedName(entry)` and the item's
+ * `nameWords`, passed in so callers compute them once.
+ */
+export function counterpartyAgreement(
+  entry: { counterpartyIban: string | null },
+  item: { counterpartyIban?: string | null },
+  printed: PrintedName,
+  expected: readonly string[],
+): number {
+  if (item.counterpartyIban && entry.counterpartyIban)
+    return item.counterpartyIban === entry.counterpartyIban ? 1 : 0;
+  if (expected.length === 0) return 0.5;
+  if (printed.words.length === 0) return printed.anyText ? 0 : 0.5;
+  const agreement = nameAgreement(printed.words, expected);
+  return agreement === 0 ? 0 : 0.5 + 0.5 * agreement;
+}

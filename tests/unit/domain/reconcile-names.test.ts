@@ -1,0 +1,273 @@
+// Names as banks print them, against the names we expect (decision 0142), and the suggestions built on
+// them. The bank texts are real: a BPI account export published in
+// github.com/vmsebas/gestor-condominos-easypanel-v2, migrations/analyze_full_statement.py ("TRF CR SEPA+
+// 0000030 DE JOAO MANUEL FERNANDES LONGO", its payee column cut at 23 characters: "Imposto De Selo Out
+// 202"), and the forms /work/shared/notes/banking-formats.md lists ("TRF CR SEPA+ 0000040 DE …").
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { signedExpected } from '../../../domain/reconcile/features';
+import {
+  type ExpectedItem,
+  type MatchEntry,
+  reconcile,
+  SURE_SUGGESTION,
+} from '../../../domain/reconcile/match';
+import {
+  bankCase,
+  counterpartyAgreement,
+  nameAgreement,
+  nameWords,
+  printedName,
+} from '../../../domain/reconcile/names';
+
+const entry = (id: string, over: Partial<MatchEntry>): MatchEntry => ({
+  id,
+  lineNumber: 1,
+  bookingDate: '2026-06-05',
+  valueDate: null,
+  amountCents: 2500,
+  currency: 'EUR',
+  description: '',
+  counterpartyName: null,
+  counterpartyIban: null,
+  bankReference: null,
+  endToEndId: null,
+  batchId: null,
+  kind: 'transfer',
+  returnReason: null,
+  ...over,
+});
+const invoice = (id: string, name: string, over: Partial<ExpectedItem> = {}): ExpectedItem => ({
+  id,
+  type: 'invoice',
+  direction: 'in',
+  amountCents: 2500,
+  date: '2026-06-04',
+  counterpartyName: name,
+  ...over,
+});
+const agree = (text: string, name: string) => nameAgreement(nameWords(text), nameWords(name));
+
+describe('bank text normalisation, one rule at a time', () => {
+  it('upper case, accents dropped', () => {
+    expect(bankCase('João Simões Gonçalves, Conceição')).toBe('JOAO SIMOES GONCALVES, CONCEICAO');
+    expect(agree('TRF CR SEPA+ 0000030 DE JOAO MANUEL FERNANDES LONGO', 'João Manuel Fernandes Longo')).toBe(
+      1,
+    );
+  });
+
+  it("drops the bank's own words, P/ and anything with a digit (sequence numbers, phones, references)", () => {
+    expect(nameWords('TRF CR SEPA+ 0000030 DE JOAO MANUEL FERNANDES LONGO')).toEqual([
+      'JOAO',
+      'MANUEL',
+      'FERNANDES',
+      'LONGO',
+    ]);
+    expect(nameWords('TRF CR INTRAB 492 DE VITOR MANUEL SEBASTIAN RODRIGUES')).toEqual([
+      'VITOR',
+      'MANUEL',
+      'SEBASTIAN',
+      'RODRIGUES',
+    ]);
+    expect(nameWords('TRF 21 DE JOAO MANUEL FERNANDES LONGO')).toEqual([
+      'JOAO',
+      'MANUEL',
+      'FERNANDES',
+      'LONGO',
+    ]);
+    expect(nameWords('TRF CR SEPA+ 0000040 DE ADQUIRENTE EXEMPLO')).toEqual(['ADQUIRENTE', 'EXEMPLO']);
+    expect(nameWords('DD SU ELETRICIDADE, S.A. 100000862991')).toEqual(['SU', 'ELETRICIDADE', 'S', 'A']);
+    expect(nameWords('TRF SEPA P/ J SIMOES DEVOL')).toEqual(['J', 'SIMOES']);
+    expect(nameWords('MB WAY 912345678')).toEqual([]);
+    expect(nameWords('TRF CR CLINICA SORRISO po_9')).toEqual(['CLINICA', 'SORRISO']);
+  });
+
+  it('takes a last word the bank cut as the word it begins, and only the last', () => {
+    // The export cuts at a field's width ("Imposto De Selo Out 202"): here a name cut at 26 characters.
+    const cut = 'VITOR MANUEL SEBASTIAN RODRIGUES'.slice(0, 26);
+    expect(cut).toBe('VITOR MANUEL SEBASTIAN ROD');
+    expect(agree(cut, 'Vítor Manuel Sebastian Rodrigues')).toBeGreaterThan(0.8);
+    // A word cut short inside the text is another word: "MARIA" is not "Mariana".
+    expect(agree('MARIA ROCHA', 'Mariana Rocha')).toBe(0);
+    expect(agree('MARIA', 'Mariana Rocha')).toBeGreaterThan(0);
+  });
+
+  it('reads single letters as initials of the expected words, in order, the first being the first name', () => {
+    expect(agree('J LONGO', 'João Manuel Fernandes Longo')).toBeGreaterThan(0);
+    expect(agree('J M F LONGO', 'João Manuel Fernandes Longo')).toBeGreaterThan(
+      agree('J LONGO', 'João Manuel Fernandes Longo'),
+    );
+    expect(agree('J SIMOES', 'Maria Simões')).toBe(0); // another first name
+    expect(agree('A PINTO', 'Miguel José Pinto Araújo')).toBe(0); // the A is not the first name's
+    expect(agree('M J', 'Maria João Simões')).toBe(0); // initials alone say too little
+  });
+
+  it('skips middle names the bank (or the payer) left out, and refuses a word the expected name lacks', () => {
+    // The same export's payee column reads "VITOR RODRIGUES" and "Joao Longo" for these payers.
+    expect(agree('VITOR RODRIGUES', 'Vítor Manuel Sebastian Rodrigues')).toBeGreaterThan(0.5);
+    expect(agree('JOAO LONGO', 'João Manuel Fernandes Longo')).toBeGreaterThan(0.5);
+    expect(agree('BEATRIZ PIRES', 'Beatriz Rodrigues Faria')).toBe(0);
+  });
+
+  it('forgives one typo in a word of four letters or more: a letter changed or two neighbours swapped', () => {
+    expect(agree('JOAO SIMEOS', 'João Simões')).toBeGreaterThan(0);
+    expect(agree('JOAO SIMOAS', 'João Simões')).toBeGreaterThan(0);
+    expect(agree('JOAO SMIOAS', 'João Simões')).toBe(0); // two typos
+    expect(agree('ANA LUPES', 'Ana Lopes')).toBeGreaterThan(0);
+    expect(agree('ANA LOPES', 'Ana Lopes')).toBeGreaterThan(agree('ANA LUPES', 'Ana Lopes'));
+  });
+
+  it('a line with words but no name (a phone number) contradicts a named item; nothing at all says nothing', () => {
+    const phone = printedName(entry('L1', { description: 'MB WAY 912345678' }));
+    expect(
+      counterpartyAgreement(entry('L1', {}), invoice('I1', 'Ana Lopes'), phone, nameWords('Ana Lopes')),
+    ).toBe(0);
+    const blank = printedName(entry('L2', { description: '' }));
+    expect(
+      counterpartyAgreement(entry('L2', {}), invoice('I1', 'Ana Lopes'), blank, nameWords('Ana Lopes')),
+    ).toBe(0.5);
+    const named = printedName(entry('L3', { description: 'TRF SEPA ANA LOPES', counterpartyIban: 'PT50A' }));
+    expect(
+      counterpartyAgreement(
+        { counterpartyIban: 'PT50A' },
+        { counterpartyIban: 'PT50B' },
+        named,
+        nameWords('Ana Lopes'),
+      ),
+    ).toBe(0);
+  });
+});
+
+describe('suggestions by name', () => {
+  it('gives two 25 € payments of one day to the right two invoices, not first come by date', () => {
+    const items = [
+      invoice('A', 'Sérgio Valente Tavares', { date: '2026-06-05' }),
+      invoice('B', 'Sofia André Monteiro Tavares', { date: '2026-06-04' }),
+    ];
+    // Both print only initials and the surname; the nearer invoice by date is A for both.
+    const lines = [
+      entry('L1', { description: 'MB WAY S M TAVARES' }),
+      entry('L2', { description: 'TRF SEPA S V TAVARES' }),
+    ];
+    const r = reconcile(lines, items);
+    const to = Object.fromEntries(r.suggestions.map((s) => [s.entryIds[0], s.itemIds[0]]));
+    expect(to).toEqual({ L1: 'B', L2: 'A' });
+  });
+
+  it('finds the invoice among many of the same amount and day, not only the nearest twenty', () => {
+    const items = Array.from({ length: 60 }, (_, k) =>
+      invoice(`I${String(k).padStart(2, '0')}`, `Cliente ${'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[k % 26]}${k} Silva`),
+    );
+    items.push(invoice('Z', 'Maria Conceição Magalhães', { date: '2026-06-02' }));
+    const r = reconcile([entry('L1', { description: 'TRF SEPA M C MAGALHAES' })], items);
+    expect(r.suggestions.map((s) => s.itemIds[0])).toEqual(['Z']);
+  });
+
+  it('scores a pair 0.95 only when each is the only best of the other', () => {
+    const alone = reconcile(
+      [entry('L1', { description: 'TRF SEPA J SIMOES' })],
+      [invoice('I1', 'João Simões')],
+    );
+    expect(alone.suggestions[0]!.confidence).toBe(SURE_SUGGESTION);
+    // Two invoices fit "J SIMOES" as well: a person has to choose.
+    const twins = reconcile(
+      [entry('L1', { description: 'TRF SEPA J SIMOES' })],
+      [invoice('I1', 'João Simões'), invoice('I2', 'José Simões')],
+    );
+    expect(twins.suggestions[0]!.confidence).toBeLessThan(SURE_SUGGESTION);
+    // Two lines print the same: either could be the invoice's.
+    const sameLines = reconcile(
+      [entry('L1', { description: 'TRF SEPA J SIMOES' }), entry('L2', { description: 'MB WAY J SIMOES' })],
+      [invoice('I1', 'João Simões')],
+    );
+    expect(sameLines.suggestions.map((x) => x.confidence)).toEqual([expect.any(Number)]);
+    expect(sameLines.suggestions[0]!.confidence).toBeLessThan(SURE_SUGGESTION);
+    // The whole name is the invoice's only best line: it wins it, surely.
+    const twoLines = reconcile(
+      [entry('L1', { description: 'TRF SEPA J SIMOES' }), entry('L2', { description: 'MB WAY JOAO SIMOES' })],
+      [invoice('I1', 'João Simões')],
+    );
+    expect(twoLines.suggestions.map((x) => [x.entryIds[0], x.confidence])).toEqual([['L2', SURE_SUGGESTION]]);
+  });
+});
+
+describe('the matcher on name-heavy months (properties)', () => {
+  const FIRST = ['João', 'José', 'Maria', 'Mariana', 'Ana', 'Sofia', 'Sérgio'];
+  const LAST = ['Simões', 'Silva', 'Tavares', 'Lopes', 'Conceição'];
+  const name = fc
+    .tuple(
+      fc.constantFrom(...FIRST),
+      fc.option(fc.constantFrom(...FIRST), { nil: undefined }),
+      fc.constantFrom(...LAST),
+    )
+    .map(([a, b, c]) => [a, b, c].filter(Boolean).join(' '));
+  const printed = (full: string, style: number, width: number) => {
+    const words = bankCase(full).split(' ');
+    const text = style === 0 ? `${words[0]![0]} ${words[words.length - 1]}` : words.join(' ');
+    return text.slice(0, width).trim();
+  };
+  const day = fc.integer({ min: 1, max: 9 }).map((d) => `2026-06-0${d}`);
+  const amount = fc.constantFrom(500, 2500, -2500);
+  const month = fc
+    .tuple(
+      fc.array(
+        fc.record({
+          name,
+          amount,
+          day,
+          style: fc.integer({ min: 0, max: 1 }),
+          width: fc.integer({ min: 6, max: 30 }),
+          ref: fc.option(fc.constantFrom('E2E-1', 'E2E-2'), { nil: null }),
+        }),
+        { maxLength: 40 },
+      ),
+      fc.array(fc.record({ name, amount, day }), { maxLength: 20 }),
+    )
+    .map(([paid, open]) => {
+      const items: ExpectedItem[] = [...paid, ...open].map((p, k) => ({
+        id: `I${k}`,
+        type: p.amount < 0 ? 'sepa' : 'invoice',
+        amountCents: Math.abs(p.amount),
+        date: p.day,
+        endToEndId: ('ref' in p ? p.ref : null) as string | null,
+        counterpartyName: p.name,
+      }));
+      const entries = paid.map((p, k) =>
+        entry(`L${k}`, {
+          lineNumber: k + 1,
+          amountCents: p.amount === 500 && k % 3 === 0 ? 501 : p.amount, // some amounts differ
+          bookingDate: p.day,
+          description: `TRF SEPA ${printed(p.name, p.style, p.width)}`,
+          endToEndId: p.ref,
+        }),
+      );
+      return { entries, items };
+    });
+  const shuffle = <T>(list: T[], seed: number) =>
+    list
+      .map((v, k) => ({ v, k: Math.imul(k + 1, 2654435761 ^ seed) >>> 0 }))
+      .sort((a, b) => a.k - b.k)
+      .map((x) => x.v);
+
+  it('never depends on input order, uses each line and counterpart at most once, and records any amount difference', () => {
+    fc.assert(
+      fc.property(month, fc.integer(), ({ entries, items }, seed) => {
+        const r = reconcile(entries, items);
+        expect(reconcile(shuffle(entries, seed), shuffle(items, seed))).toEqual(r);
+        const usedLines = [...r.matches, ...r.suggestions].flatMap((m) => m.entryIds);
+        const usedItems = [...r.matches, ...r.suggestions].flatMap((m) => m.itemIds);
+        expect(new Set(usedLines).size).toBe(usedLines.length);
+        expect(new Set(usedItems).size).toBe(usedItems.length);
+        const byId = new Map(items.map((i) => [i.id, i]));
+        const lines = new Map(entries.map((e) => [e.id, e]));
+        for (const m of [...r.matches, ...r.suggestions]) {
+          const expected = m.itemIds.reduce((sum, id) => sum + signedExpected(byId.get(id)!), 0);
+          // A link between differing amounts says so: its difference is the bank's minus the expected.
+          expect(m.differenceCents).toBe(lines.get(m.entryIds[0]!)!.amountCents - expected);
+        }
+        for (const s of r.suggestions) expect(s.differenceCents).toBe(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -15,7 +15,7 @@ const IMPORTED_STATE: LineState = {
   links: [],
 };
 
-const parsed = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
+const fromJson = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
 
 /** A line's history in the order it was written: who (null: the importer or the matcher), when, before → after. */
 export async function lineHistory(db: Queryable, lineId: string): Promise<History> {
@@ -55,8 +55,8 @@ export async function lineHistory(db: Queryable, lineId: string): Promise<Histor
     items: rows.map((r) => ({
       actor: r.actor_id ? { id: r.actor_id, name: r.actor_name ?? '' } : null,
       action: r.action,
-      before: parsed(r.before) ?? null,
-      after: parsed(r.after) ?? null,
+      before: fromJson(r.before) ?? null,
+      after: fromJson(r.after) ?? null,
       createdAt: new Date(r.created_at).toISOString(),
     })),
   };

@@ -42,6 +42,7 @@ async function moneyPaths(server: TestServer): Promise<[name: string, path: stri
       `/settlement?tab=process&doctor=${month.professional_id}&month=${month.reference_month}`,
     ],
     ['sepa-history', '/sepa?tab=history'],
+    ['sepa-blocked', '/sepa?tab=blocked'],
     ['sepa-detail-paid', `/sepa/${(await file('PAID')).id}`],
     ['sepa-detail-returned', `/sepa/${(await file('UNAVAILABLE')).id}`],
     ['statements-unmatched', '/statements?status=UNMATCHED', LINES],

@@ -18,8 +18,10 @@
 // Names as banks print them: upper case, accents stripped, cut to 18–35 characters, sometimes first
 // names as initials ("TRF SEPA J SIMOES"). Dates: June 2026 (Corpus Christi 4 Jun and 10 Jun are PT
 // holidays), weekends skip to the next business day.
+
 import { addDays, isTarget2BusinessDay } from '../domain/business-days';
 import type { ExpectedItem, MatchEntry } from '../domain/reconcile/match';
+import { matchEntry } from '../tests/support/match-entries';
 
 export interface Truth {
   /** The counterpart a person links the line to, or null when it has none. */
@@ -230,23 +232,13 @@ export function generateMonth(n: number, seed: number): Month {
   const id = (prefix: string) => `${prefix}${String(++seq).padStart(7, '0')}`;
   const line = (kind: LineKind, over: Partial<MatchEntry>, itemId: string | null, findable: boolean) => {
     const lineNumber = entries.length + 1;
-    const e: MatchEntry = {
+    const e = matchEntry({
       id: `L${String(lineNumber).padStart(7, '0')}`,
       lineNumber,
       bookingDate: dayOfMonth(1),
-      valueDate: null,
       amountCents: 0,
-      currency: 'EUR',
-      description: '',
-      counterpartyName: null,
-      counterpartyIban: null,
-      bankReference: null,
-      endToEndId: null,
-      batchId: null,
-      kind: 'transfer',
-      returnReason: null,
       ...over,
-    };
+    });
     entries.push(e);
     truth.set(e.id, { itemId, findable, kind });
     return e;

@@ -14,6 +14,7 @@ import type { FileStorage } from '../platform/files/storage';
 import { storeFile } from '../platform/files/store';
 import { type IdempotentRequest, previousAnswer, storeAnswer } from '../platform/idempotency';
 import type { Actor } from '../platform/mutation';
+import { nextTurn } from '../platform/next-turn';
 import { refuse } from '../platform/refusal';
 import {
   type DoctorCandidate,
@@ -217,7 +218,7 @@ export function generateSepaFile(
  * statement started beside it is on its way to the database before this CPU work begins.
  */
 async function schemaValidFile(plan: Plan, sepa: SepaConfig, messageId: string, now: Date) {
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
   const written = writePain001(batchOf(plan, sepa, messageId), { now });
   if (!written.ok) throw new Error(`pain.001 refused after planning: ${JSON.stringify(written.errors)}`);
   const schemaErrors = await painSchemaErrors(written.xml, PAIN001_XSD);

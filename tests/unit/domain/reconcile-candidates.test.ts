@@ -12,25 +12,11 @@ import {
 import { readPain001 } from '../../../domain/sepa/read-pain001';
 import { parseStatement } from '../../../domain/statements/detect';
 import type { StatementEntry } from '../../../domain/statements/types';
+import { matchEntry } from '../../support/match-entries';
 import { sample, sampleText } from './shared-fixtures';
 
-const entry = (id: string, over: Partial<StatementEntry>): MatchEntry => ({
-  id,
-  bookingDate: '2026-05-05',
-  valueDate: null,
-  amountCents: 2500,
-  currency: 'EUR',
-  description: '',
-  counterpartyName: null,
-  counterpartyIban: null,
-  bankReference: null,
-  endToEndId: null,
-  batchId: null,
-  kind: 'transfer',
-  returnReason: null,
-  lineNumber: 1,
-  ...over,
-});
+const entry = (id: string, over: Partial<StatementEntry>): MatchEntry =>
+  matchEntry({ id, bookingDate: '2026-05-05', amountCents: 2500, ...over });
 
 describe('candidates for one line', () => {
   it('on the synthetic pair: the return names the transfer it gives back, the batch debit its file', () => {

@@ -3,6 +3,7 @@
 // github.com/vmsebas/gestor-condominos-easypanel-v2, migrations/analyze_full_statement.py ("TRF CR SEPA+
 // 0000030 DE JOAO MANUEL FERNANDES LONGO", its payee column cut at 23 characters: "Imposto De Selo Out
 // 202"), and the forms /work/shared/notes/banking-formats.md lists ("TRF CR SEPA+ 0000040 DE …").
+
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { signedExpected } from '../../../domain/reconcile/features';
@@ -19,24 +20,10 @@ import {
   nameWords,
   printedName,
 } from '../../../domain/reconcile/names';
+import { matchEntry } from '../../support/match-entries';
 
-const entry = (id: string, over: Partial<MatchEntry>): MatchEntry => ({
-  id,
-  lineNumber: 1,
-  bookingDate: '2026-06-05',
-  valueDate: null,
-  amountCents: 2500,
-  currency: 'EUR',
-  description: '',
-  counterpartyName: null,
-  counterpartyIban: null,
-  bankReference: null,
-  endToEndId: null,
-  batchId: null,
-  kind: 'transfer',
-  returnReason: null,
-  ...over,
-});
+const entry = (id: string, over: Partial<MatchEntry>): MatchEntry =>
+  matchEntry({ id, bookingDate: '2026-06-05', amountCents: 2500, ...over });
 const invoice = (id: string, name: string, over: Partial<ExpectedItem> = {}): ExpectedItem => ({
   id,
   type: 'invoice',

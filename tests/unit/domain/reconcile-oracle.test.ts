@@ -3,6 +3,7 @@
 // Since decision 0142 the suggestions (rule 5) compare counterparties differently, so only what rules
 // 1–4 decide (matches, returns, batches) is compared; suggestions have their own properties
 // (reconcile-names.test.ts).
+
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,6 +17,7 @@ import {
   reconcile,
 } from '../../../domain/reconcile/match';
 import type { EntryKind } from '../../../domain/statements/types';
+import { matchEntry } from '../../support/match-entries';
 
 /** What rules 1–4 decide: the same since decision 0039. */
 const byRule = (r: ReconcileResult) => ({ matches: r.matches, returns: r.returns, batches: r.batches });
@@ -128,22 +130,16 @@ describe('the matcher gives what the previous (quadratic) matcher gave', () => {
     const is: ExpectedItem[] = [];
     for (let k = 0; k < 3000; k++) {
       const cents = [2500, 3000, 4500][(k * 7) % 3]!;
-      es.push({
-        id: `L${k}`,
-        bookingDate: dates[k % 21]!,
-        valueDate: k % 5 === 0 ? dates[(k + 3) % 21]! : null,
-        amountCents: cents,
-        currency: 'EUR',
-        description: `TRF CR SEPA+ DE CLINICA ${k % 40}`,
-        counterpartyName: null,
-        counterpartyIban: null,
-        bankReference: null,
-        endToEndId: null,
-        batchId: null,
-        kind: 'transfer',
-        returnReason: null,
-        lineNumber: k + 1,
-      });
+      es.push(
+        matchEntry({
+          id: `L${k}`,
+          bookingDate: dates[k % 21]!,
+          valueDate: k % 5 === 0 ? dates[(k + 3) % 21]! : null,
+          amountCents: cents,
+          description: `TRF CR SEPA+ DE CLINICA ${k % 40}`,
+          lineNumber: k + 1,
+        }),
+      );
       is.push({
         id: `I${(k * 7919) % 3001}`,
         type: 'invoice',

@@ -11,25 +11,11 @@ import {
 import { readPain001 } from '../../../domain/sepa/read-pain001';
 import { parseStatement } from '../../../domain/statements/detect';
 import type { StatementEntry } from '../../../domain/statements/types';
+import { matchEntry } from '../../support/match-entries';
 import { sample, sampleText } from './shared-fixtures';
 
-const entry = (id: string, over: Partial<StatementEntry>): MatchEntry => ({
-  id,
-  bookingDate: '2026-05-05',
-  valueDate: null,
-  amountCents: -1000,
-  currency: 'EUR',
-  description: '',
-  counterpartyName: null,
-  counterpartyIban: null,
-  bankReference: null,
-  endToEndId: null,
-  batchId: null,
-  kind: 'transfer',
-  returnReason: null,
-  lineNumber: 1,
-  ...over,
-});
+const entry = (id: string, over: Partial<StatementEntry>): MatchEntry =>
+  matchEntry({ id, bookingDate: '2026-05-05', amountCents: -1000, ...over });
 
 describe('the synthetic pair reconciles fully', () => {
   const statement = parseStatement(sample('synthetic-statement-pt.camt.053.001.02.xml'));

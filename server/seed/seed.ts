@@ -73,6 +73,14 @@ const DATA_TABLES = [
   'sessions',
   'users',
   'stored_files',
+  // Kept by row triggers, which TRUNCATE does not fire, and bound to no foreign key that would cascade:
+  // left alone, a reset's next seed would count every row twice (tests/db/seed.test.ts).
+  'dashboard_case_days',
+  'dashboard_settlement_months',
+  'dashboard_signup_days',
+  'user_search_words',
+  // The bytes of stored files on a server (chunks cascade); stored_files above only named them.
+  'stored_contents',
 ];
 
 /** Any user at all means the database is in use: the seed never mixes demo rows into real ones. */

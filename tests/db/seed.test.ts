@@ -12,7 +12,13 @@ import { prepareDatabase } from '../../server/platform/bootstrap';
 import { LocalFileStorage } from '../../server/platform/files/local-storage';
 import { PostgresFileStorage } from '../../server/platform/files/postgres-storage';
 import type { FileStorage } from '../../server/platform/files/storage';
-import { hasSeedData, MIN_SEED_USERS, type SeedOptions, seedDatabase } from '../../server/seed/seed';
+import {
+  clearData,
+  hasSeedData,
+  MIN_SEED_USERS,
+  type SeedOptions,
+  seedDatabase,
+} from '../../server/seed/seed';
 import { createPostgresDatabase, testDatabaseKinds } from '../support/databases';
 import { openTestStorage, readAll } from '../support/file-storages';
 
@@ -34,6 +40,20 @@ async function snapshot(db: Database) {
       `SELECT reference_month || ' ' || status || ' ' || sum(net_cents) AS v FROM settlements GROUP BY reference_month, status`,
     ),
     sepa: await values(db, `SELECT msg_id || ' ' || amount_cents AS v FROM sepa_files`),
+  };
+}
+/** The totals triggers keep (migrations 0020 and 0039), each row as text. */
+async function keptTotals(db: Database) {
+  return {
+    caseDays: await values(db, `SELECT d::text AS v FROM dashboard_case_days d`),
+    settlementMonths: await values(db, `SELECT d::text AS v FROM dashboard_settlement_months d`),
+    signupDays: await values(db, `SELECT d::text AS v FROM dashboard_signup_days d`),
+    doctorMonths: await values(db, `SELECT d::text AS v FROM settlement_doctor_months d`),
+    // Without its surrogate id, which a cascaded TRUNCATE does not restart.
+    lineTotals: await values(
+      db,
+      `SELECT concat_ws(' ', kind, status, lines, amount_cents) AS v FROM statement_line_totals`,
+    ),
   };
 }
 // Filled by each driver's suite, compared with a fresh PGlite seed at the end.
@@ -181,6 +201,29 @@ describe.each(testDatabaseKinds())('demo seed on $name', (kind) => {
     );
     expect(strays.rows).toEqual([]);
   });
+
+  it('leaves nothing behind on a reset (`seed --reset`): kept totals too, so the same seed again counts the same', async () => {
+    const totalsBefore = await keptTotals(db);
+    await clearData(db);
+    // Every table but the reference data the migrations write is empty: a counter kept by triggers
+    // (which TRUNCATE does not fire) would otherwise still count the rows just removed.
+    const tables = await values(
+      db,
+      `SELECT table_name AS v FROM information_schema.tables
+        WHERE table_schema = 'public' AND table_type = 'BASE TABLE'
+          AND table_name NOT IN ('schema_migrations', 'countries', 'locales')`,
+    );
+    const leftOver: string[] = [];
+    for (const table of tables) {
+      const { rows } = await db.query<{ present: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM ${table}) AS present`,
+      );
+      if (rows[0]!.present) leftOver.push(table);
+    }
+    expect(leftOver).toEqual([]);
+    await seedDatabase(db, options(storage));
+    expect(await keptTotals(db)).toEqual(totalsBefore);
+  }, 180_000);
 
   it('stores real voice messages and statement files', async () => {
     const voices = await db.query<{ sha256: string; size_bytes: number }>(

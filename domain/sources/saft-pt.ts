@@ -131,10 +131,16 @@ const unique = (values: (string | null)[]): string[] => [
   ...new Set(values.filter((v): v is string => v !== null && v !== '')),
 ];
 
+/** A document as its `Invoice` element gives it: the customer's tax id is looked up once all are read. */
+type InvoiceRead = Omit<SaftDocument, 'customerTaxId' | 'status'> & {
+  status: SaftInvoiceStatus;
+  reason: string | null;
+};
+
 /** What one `Invoice` gives, read as it closes so that the tree never holds every line of the file. */
 class ReadInvoice {
   constructor(
-    readonly document: (SaftDocument & { statusRead: SaftInvoiceStatus; reason: string | null }) | null,
+    readonly document: InvoiceRead | null,
     /** The field that could not be read, when `document` is null. */
     readonly invalidField: string | null,
     readonly invoiceNo: string | null,
@@ -182,17 +188,15 @@ function readInvoice(invoice: Node): ReadInvoice {
     for (const order of list(item, 'OrderReferences')) orderReferences.push(text(order, 'OriginatingON'));
     lineTexts.push(text(item, 'ProductDescription'), text(item, 'Description'));
   }
-  const document = {
+  const document: InvoiceRead = {
     invoiceNo,
     atcud,
     type,
     crediting: CREDITING_TYPES.has(type),
-    status: status as Exclude<SaftInvoiceStatus, 'A'>,
-    statusRead: status as SaftInvoiceStatus,
+    status: status as SaftInvoiceStatus,
     reason: text(invoice, 'DocumentStatus', 'Reason'),
     date,
     customerId,
-    customerTaxId: '',
     grossCents,
     netCents,
     taxCents,
@@ -213,40 +217,42 @@ function rootNamespace(xml: string): string | null {
   return attribute.exec(root[2]!)?.[1] ?? null;
 }
 
+interface ControlTotals {
+  /** The control total the file does not give as a number, if any. */
+  unreadable: string | null;
+  mismatches: { total: string; declared: string; computed: string }[];
+}
+
 /** The control totals compared: what the file declares and what its documents add up to. */
-function controlMismatches(
-  salesInvoices: Node,
-  invoices: readonly ReadInvoice[],
-): { total: string; declared: string; computed: string }[] | null {
-  const declaredCount = text(salesInvoices, 'NumberOfEntries');
-  const declaredDebit = scaledDecimal(text(salesInvoices, 'TotalDebit') ?? '', LINE_SCALE);
-  const declaredCredit = scaledDecimal(text(salesInvoices, 'TotalCredit') ?? '', LINE_SCALE);
-  if (!declaredCount || !/^\d{1,9}$/.test(declaredCount) || declaredDebit === null || declaredCredit === null)
-    return null;
+function controlTotals(salesInvoices: Node, invoices: readonly ReadInvoice[]): ControlTotals {
+  const countText = text(salesInvoices, 'NumberOfEntries') ?? '';
+  const declared = {
+    NumberOfEntries: /^\d{1,9}$/.test(countText) ? BigInt(countText) : null,
+    TotalDebit: scaledDecimal(text(salesInvoices, 'TotalDebit') ?? '', LINE_SCALE),
+    TotalCredit: scaledDecimal(text(salesInvoices, 'TotalCredit') ?? '', LINE_SCALE),
+  };
+  const unreadable = Object.entries(declared).find(([, value]) => value === null || value < 0n)?.[0] ?? null;
+  if (unreadable !== null) return { unreadable, mismatches: [] };
   let debit = 0n;
   let credit = 0n;
   for (const invoice of invoices) {
-    if (OUTSIDE_CONTROL_TOTALS.has(invoice.document!.statusRead)) continue;
+    if (OUTSIDE_CONTROL_TOTALS.has(invoice.document!.status)) continue;
     debit += invoice.debit;
     credit += invoice.credit;
   }
   const compared = [
-    {
-      total: 'NumberOfEntries',
-      declared: BigInt(declaredCount),
-      computed: BigInt(invoices.length),
-      scale: 0,
-    },
-    { total: 'TotalDebit', declared: declaredDebit, computed: debit, scale: LINE_SCALE },
-    { total: 'TotalCredit', declared: declaredCredit, computed: credit, scale: LINE_SCALE },
-  ];
-  return compared
-    .filter((c) => c.declared !== c.computed)
+    { total: 'NumberOfEntries', computed: BigInt(invoices.length), scale: 0 },
+    { total: 'TotalDebit', computed: debit, scale: LINE_SCALE },
+    { total: 'TotalCredit', computed: credit, scale: LINE_SCALE },
+  ] as const;
+  const mismatches = compared
+    .filter((c) => declared[c.total] !== c.computed)
     .map((c) => ({
       total: c.total,
-      declared: formatScaled(c.declared, c.scale),
+      declared: formatScaled(declared[c.total]!, c.scale),
       computed: formatScaled(c.computed, c.scale),
     }));
+  return { unreadable: null, mismatches };
 }
 
 /** SAF-T (PT) bytes → its sales invoices, decoded as the XML declaration says. */
@@ -313,7 +319,7 @@ export function readSaftSalesInvoicesText(xml: string): SourceRead<SaftSalesInvo
   const documents: SaftDocument[] = [];
   const cancelled: SaftCancelledDocument[] = [];
   for (const { document } of invoices) {
-    const { statusRead, reason, ...kept } = document!;
+    const { status, reason, ...kept } = document!;
     if (seen.has(kept.invoiceNo)) {
       return refused('SAFT_DUPLICATE_DOCUMENT', kept.line, { invoiceNo: kept.invoiceNo });
     }
@@ -325,13 +331,13 @@ export function readSaftSalesInvoicesText(xml: string): SourceRead<SaftSalesInvo
         customerId: kept.customerId,
       });
     }
-    if (statusRead === 'A') {
+    if (status === 'A') {
       const { invoiceNo, atcud, type, date, grossCents, line } = kept;
       cancelled.push({ invoiceNo, atcud, type, date, reason, grossCents, line });
-    } else documents.push({ ...kept, customerTaxId });
+    } else documents.push({ ...kept, status, customerTaxId });
   }
-  const mismatches = controlMismatches(sales, invoices);
-  if (mismatches === null) return refused('SAFT_DOCUMENT_INVALID', 1, { field: 'SalesInvoices' });
+  const { unreadable, mismatches } = controlTotals(sales, invoices);
+  if (unreadable !== null) return refused('SAFT_DOCUMENT_INVALID', 1, { field: unreadable });
   if (mismatches.length > 0) return refused('SAFT_CONTROL_TOTALS_MISMATCH', 1, { mismatches });
   return {
     ok: true,

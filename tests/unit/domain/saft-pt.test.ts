@@ -126,6 +126,86 @@ describe("SAF-T (PT) sales invoices: AT's demonstration file", () => {
   });
 });
 
+describe('SAF-T (PT) sales invoices: a marketplace file made here (UTF-8)', () => {
+  const made = read(
+    readSaftSalesInvoices(new Uint8Array(readFileSync(`${FIXTURES}made-here-saft-pt-marketplace-utf8.xml`))),
+  );
+
+  it("finds the case reference where the marketplace puts it, and the credit note's invoice", () => {
+    expect(made).toMatchObject({ encoding: 'utf-8', companyName: 'Plataforma de Consultas Médicas, Lda.' });
+    expect(
+      made.documents.map(
+        ({ invoiceNo, atcud, type, crediting, customerTaxId, grossCents, references, orderReferences }) => ({
+          invoiceNo,
+          atcud,
+          type,
+          crediting,
+          customerTaxId,
+          grossCents,
+          references,
+          orderReferences,
+        }),
+      ),
+    ).toEqual([
+      {
+        invoiceNo: 'FR AVC/1',
+        atcud: 'JFJ3K8ZM-1',
+        type: 'FR',
+        crediting: false,
+        customerTaxId: '123456789',
+        grossCents: 6000,
+        references: [],
+        orderReferences: ['C-2026-0041'],
+      },
+      {
+        invoiceNo: 'FR AVC/2',
+        atcud: 'JFJ3K8ZM-2',
+        type: 'FR',
+        crediting: false,
+        customerTaxId: '999999990',
+        grossCents: 4500,
+        references: [],
+        orderReferences: [],
+      },
+      {
+        invoiceNo: 'NC AVCNC/1',
+        atcud: 'KR7T2QWX-1',
+        type: 'NC',
+        crediting: true,
+        customerTaxId: '123456789',
+        grossCents: 6000,
+        references: ['FR AVC/1'],
+        orderReferences: [],
+      },
+    ]);
+    expect(made.documents[1]!.lineTexts).toEqual([
+      'Consulta médica por vídeo',
+      'Teleconsulta — caso C-2026-0040',
+    ]);
+    expect(made.cancelled).toEqual([
+      {
+        invoiceNo: 'FR AVC/3',
+        atcud: 'JFJ3K8ZM-3',
+        type: 'FR',
+        date: '2026-09-30',
+        reason: 'Emitida ao cliente errado',
+        grossCents: 12000,
+        line: expect.any(Number),
+      },
+    ]);
+  });
+
+  it('reads the file with its elements prefixed, as some programs write the namespace', () => {
+    const xml = readFileSync(`${FIXTURES}made-here-saft-pt-marketplace-utf8.xml`, 'utf8');
+    const prefixed = edited(
+      '<saft:AuditFile xmlns="urn:OECD',
+      '<saft:AuditFile xmlns:saft="urn:OECD',
+      xml.replace(/<(\/?)([A-Za-z])/g, '<$1saft:$2'),
+    );
+    expect(read(readSaftSalesInvoicesText(prefixed)).documents).toEqual(made.documents);
+  });
+});
+
 describe('SAF-T (PT) control totals', () => {
   it('refuses a NumberOfEntries that is not the number of documents, with both numbers', () => {
     expect(refusalOf(edited('<NumberOfEntries>24<', '<NumberOfEntries>23<'))).toEqual({
@@ -155,6 +235,13 @@ describe('SAF-T (PT) control totals', () => {
   it('refuses a TotalDebit one ten-thousandth off', () => {
     expect(refusalOf(edited('<TotalDebit>2201.7838<', '<TotalDebit>2201.7837<'))?.extra).toEqual({
       mismatches: [{ total: 'TotalDebit', declared: '2201.7837', computed: '2201.7838' }],
+    });
+  });
+  it('refuses a control total that is not a number, naming it', () => {
+    expect(refusalOf(edited('<TotalDebit>2201.7838<', '<TotalDebit>2.201,78<'))).toEqual({
+      code: 'SAFT_DOCUMENT_INVALID',
+      line: 1,
+      extra: { field: 'TotalDebit' },
     });
   });
 });

@@ -58,6 +58,11 @@ describe('SAF-T (PT) fixtures against the official XSD', () => {
     expect(xmllintErrors(utf8, 'demo-utf8.xml')).toBe('');
   });
 
+  it('the marketplace file made here is valid', () => {
+    const made = readFileSync(`${FIXTURES}made-here-saft-pt-marketplace-utf8.xml`);
+    expect(xmllintErrors(made, 'made-here.xml')).toBe('');
+  });
+
   it('a document without its ATCUD is not', () => {
     const withoutAtcud = decodeWindows1252(DEMO_BYTES)
       .replace('encoding="Windows-1252"', 'encoding="UTF-8"')

@@ -160,7 +160,8 @@ export function SepaToProcess() {
       {toProcess.data ? (
         <p data-testid="sepa-totals">
           {t(pluralKey(locale, toProcess.data.totals.doctorCount, TOTALS), {
-            doctors: toProcess.data.totals.doctorCount,
+            // 10 000 doctors in a month: grouped as the table's own count is.
+            doctors: new Intl.NumberFormat(locale).format(toProcess.data.totals.doctorCount),
             amount: formatMoney(toProcess.data.totals.owedCents, locale),
           })}{' '}
           <button type="button" onClick={() => request()}>

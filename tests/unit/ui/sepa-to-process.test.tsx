@@ -105,7 +105,7 @@ describe.each([
     );
     expect(screen.getByTestId('sepa-totals').textContent).toContain(
       messages.sepa.process.totals_other
-        .replace('{{doctors}}', '10000')
+        .replace('{{doctors}}', new Intl.NumberFormat(locale).format(TOTALS.doctorCount))
         .replace('{{amount}}', formatMoney(TOTALS.owedCents, locale)),
     );
 

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useMemo } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
@@ -52,12 +52,10 @@ export function SepaToProcess() {
     () => fetchSepaToProcess({ referenceMonth: month, limit: DEFAULT_PAGE_SIZE }),
     [month],
   );
-  // The header (totals, month picker) and the table's first page are one request; the header keeps the
-  // month before while the next one loads, so the picker holding the focus stays where it is.
+  // The header (totals, month picker) and the table's first page are one request.
   const toProcess = useQuery({
     queryKey: sepaKeys.toProcessFirstPage(month, DEFAULT_PAGE_SIZE),
     queryFn: firstPage,
-    placeholderData: keepPreviousData,
   });
   const fetchPage = useCallback(
     ({ cursor, limit }: PageRequest) =>

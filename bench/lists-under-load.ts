@@ -48,7 +48,7 @@ const ROUTES: Record<string, string> = {
   cases: '/v2/admin/cases?limit=50',
   settlements: '/v2/admin/settlement/?limit=50',
   'cases to process': `/v2/admin/settlement/professional?referenceMonth=${OPEN_MONTH}`,
-  'SEPA to process': `/v2/admin/settlement/sepa/to-process?referenceMonth=${SEPA_MONTH}`,
+  'SEPA to process': `/v2/admin/settlement/sepa/to-process?referenceMonth=${SEPA_MONTH}&limit=50`,
   'SEPA files': '/v2/admin/settlement/sepa/?limit=50',
   'statement files': '/v2/admin/statements/files',
   'statement lines': '/v2/admin/statements/lines?limit=50',

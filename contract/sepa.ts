@@ -66,7 +66,22 @@ export const blockedDoctorPageSchema = pageSchema(blockedDoctorSchema);
 // ---------------------------------------------------------------------------------------------------
 // Settlements to process (SETTLED, not in a live file), per doctor for one reference month
 
-export const sepaToProcessQuerySchema = z.object({ referenceMonth: referenceMonthSchema });
+/** "SEPA to process" a page at a time: 10,000 doctors in a month answered whole cost a core (decision 0145). */
+export const SEPA_TO_PROCESS_PAGE_SIZE = { default: 50, max: 200 } as const;
+
+export const sepaToProcessQuerySchema = z.object({
+  referenceMonth: referenceMonthSchema,
+  limit: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(SEPA_TO_PROCESS_PAGE_SIZE.max)
+      .default(SEPA_TO_PROCESS_PAGE_SIZE.default),
+  ),
+  cursor: optionalFilter(z.string().max(2000)),
+});
 
 export const sepaDoctorToProcessSchema = z.object({
   professionalId: z.uuid(),
@@ -88,17 +103,20 @@ export const sepaDoctorToProcessSchema = z.object({
   payoutBlock: payoutBlockSchema.nullable(),
 });
 
-export const sepaToProcessSchema = z.object({
+/**
+ * One page of the month's doctors with settlements waiting for a file, by name (keyset: pass
+ * `nextCursor` back as `cursor` with the same month). `total` is the month's doctors; `totals` and
+ * `months` cover the whole month and every month on every page, read from the kept per-doctor-month
+ * totals (exact). What a file of every payable doctor would pay is the dry run's answer (no
+ * `professionalIds`): who can be paid depends on each doctor's data, checked per doctor (decision 0145).
+ */
+export const sepaToProcessSchema = pageSchema(sepaDoctorToProcessSchema).extend({
   referenceMonth: z.string(),
-  items: z.array(sepaDoctorToProcessSchema),
   totals: z.object({
     doctorCount: z.number().int(),
-    selectableCount: z.number().int(),
     settlementCount: z.number().int(),
+    /** Σ owed of every doctor of the month, payable or not. */
     owedCents: cents,
-    /** Of the selectable doctors only: what a file of all of them would deduct and pay. */
-    recoveryCents: cents,
-    transferCents: cents,
     currency,
   }),
   /** Every month that has SETTLED settlements waiting for a file, newest first (the month picker). */
@@ -132,6 +150,8 @@ export const sepaGenerateBodySchema = z
 export const sepaExclusionSchema = z.object({
   professionalId: z.uuid(),
   professionalName: z.string(),
+  /** The console names a doctor by it first; the list's page may not hold every excluded doctor. */
+  fullName: z.string().nullable(),
   reason: z.enum(SEPA_EXCLUSION_REASONS),
   missingFields: z.array(z.enum(MISSING_PROFESSIONAL_FIELDS)),
   payoutBlock: payoutBlockSchema.nullable(),

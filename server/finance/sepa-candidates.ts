@@ -7,6 +7,7 @@ import type {
 import { missingProfessionalFields, type ProfessionalField } from '../../domain/iban';
 import { type PayoutDecision, payoutDecision } from '../../domain/sepa/payout-plan';
 import type { Queryable } from '../db/client';
+import { decodeCursor, encodeCursor, type KeysetPosition } from '../db/list';
 import {
   ACTIVE_BLOCK_COLUMNS,
   ACTIVE_BLOCK_JOIN,
@@ -38,6 +39,8 @@ export const RECOVERY_OUTSTANDING = `r.status = 'REFUNDED_PAID'
 interface CandidateRow extends BlockColumns {
   professional_id: string;
   professional_name: string;
+  /** The name the kept totals sort by (the screen's page); the generation's rows have none. */
+  kept_name?: string;
   full_name: string | null;
   tax_number: string | null;
   iban: string | null;
@@ -52,6 +55,8 @@ interface CandidateRow extends BlockColumns {
 export interface DoctorCandidate {
   professionalId: string;
   professionalName: string;
+  /** The name the doctors are ordered by: the kept one on the screen's pages (the list's cursor). */
+  sortName: string;
   fullName: string | null;
   iban: string | null;
   bic: string | null;
@@ -63,26 +68,36 @@ export interface DoctorCandidate {
   decision: PayoutDecision;
 }
 
-/** Where a doctor's owed sum and count come from (`owed`'s columns either way). */
-export type OwedFrom = 'settlements' | 'kept totals';
+/**
+ * Where a doctor's owed sum and count come from (`owed`'s columns either way): the settlements
+ * themselves, or the kept totals — the screen's list, a page of `limit` doctors by name after `after`.
+ */
+export type OwedFrom = 'settlements' | { keptPage: { after: KeysetPosition | null; limit: number } };
 
 /**
  * The doctors' SETTLED settlements of the month (`$1`) in no live file, optionally only some (`$2`):
  * summed from the settlements themselves when a file is generated — the rows it is about to claim,
- * read in its own transaction — or read from the per-doctor-month totals that migration 0039's
- * triggers keep exact (docs/decisions/0138) for the screen, which would otherwise sum 100,000 rows per call.
+ * read in its own transaction — or one page of the per-doctor-month totals that migration 0039's
+ * triggers keep exact (docs/decisions/0138) for the screen, in the order of their kept name
+ * (`settlement_doctor_months_page_idx`), which would otherwise sum 100,000 rows per call.
  */
-function owedSql(from: OwedFrom, onlySome: boolean): string {
-  if (from === 'kept totals')
-    return `SELECT s.professional_id, s.settlements AS settlement_count, s.payable_cents AS owed_cents
-         FROM settlement_doctor_months s
-        WHERE s.stage = 'WAITING_FOR_FILE' AND s.reference_month = $1
-              ${onlySome ? 'AND s.professional_id = ANY($2::uuid[])' : ''}`;
-  return `SELECT s.professional_id, count(*) AS settlement_count, sum(${PAYABLE_SQL}) AS owed_cents
+function owedSql(from: OwedFrom, params: unknown[]): string {
+  const onlySome = params.length > 1 ? 'AND s.professional_id = ANY($2::uuid[])' : '';
+  if (from === 'settlements')
+    return `SELECT s.professional_id, count(*) AS settlement_count, sum(${PAYABLE_SQL}) AS owed_cents
          FROM settlements s
-        WHERE s.reference_month = $1 AND ${WAITING_FOR_FILE}
-              ${onlySome ? 'AND s.professional_id = ANY($2::uuid[])' : ''}
+        WHERE s.reference_month = $1 AND ${WAITING_FOR_FILE} ${onlySome}
         GROUP BY s.professional_id`;
+  const { after, limit } = from.keptPage;
+  const position = after
+    ? `AND (s.professional_name, s.professional_id) > ($${params.push(after.key)}, $${params.push(after.id)}::uuid)`
+    : '';
+  return `SELECT s.professional_id, s.professional_name AS kept_name, s.settlements AS settlement_count,
+              s.payable_cents AS owed_cents
+         FROM settlement_doctor_months s
+        WHERE s.stage = 'WAITING_FOR_FILE' AND s.reference_month = $1 ${onlySome} ${position}
+        ORDER BY s.professional_name, s.professional_id
+        LIMIT $${params.push(limit)}`;
 }
 
 /**
@@ -100,7 +115,7 @@ export async function doctorCandidates(
   if (professionalIds) params.push(professionalIds);
   const { rows } = await db.query<CandidateRow>(
     `WITH owed AS (
-       ${owedSql(owedFrom, professionalIds !== undefined)}
+       ${owedSql(owedFrom, params)}
      ), recovery AS (
        SELECT r.professional_id, sum(coalesce(r.adjusted_cents, r.net_cents)) AS recovery_cents
          FROM settlements r
@@ -113,7 +128,7 @@ export async function doctorCandidates(
        JOIN users p ON p.id = o.professional_id
        LEFT JOIN recovery rc ON rc.professional_id = o.professional_id
        ${ACTIVE_BLOCK_JOIN}
-      ORDER BY p.name, o.professional_id`,
+      ORDER BY ${owedFrom === 'settlements' ? 'p.name' : 'o.kept_name'}, o.professional_id`,
     params,
   );
   return rows.map((row) => {
@@ -129,6 +144,7 @@ export async function doctorCandidates(
     return {
       professionalId: row.professional_id,
       professionalName: row.professional_name,
+      sortName: row.kept_name ?? row.professional_name,
       fullName: row.full_name,
       iban: row.iban,
       bic: row.bic_swift,
@@ -146,6 +162,7 @@ export function exclusionOf(candidate: DoctorCandidate, reason: SepaExclusion['r
   return {
     professionalId: candidate.professionalId,
     professionalName: candidate.professionalName,
+    fullName: candidate.fullName,
     reason,
     missingFields: candidate.missingFields,
     payoutBlock: candidate.payoutBlock,
@@ -154,13 +171,39 @@ export function exclusionOf(candidate: DoctorCandidate, reason: SepaExclusion['r
   };
 }
 
+/** The months list's row, and the month's totals: one row of the same kept statement. */
+interface MonthRow {
+  reference_month: string;
+  doctor_count: number | string;
+  settlement_count: number | string | bigint;
+  owed_cents: number | string | bigint;
+}
+
 /**
- * "Settlements to process" on /sepa: per doctor for one month, with the months that have any — both
- * read from the kept per-doctor-month totals (a row per doctor-month, never an empty one).
+ * "Settlements to process" on /sepa, a page at a time (docs/decisions/0145): `limit` doctors of the
+ * month by name after the cursor's, each with what the payout rule decides — only the page's doctors
+ * are looked up —, and on every page the month's totals and the months that have any, both from the
+ * kept per-doctor-month totals (a row per doctor-month, never an empty one).
  */
-export async function sepaToProcess(db: Queryable, referenceMonth: string): Promise<SepaToProcess> {
-  const candidates = await doctorCandidates(db, referenceMonth, undefined, 'kept totals');
-  const items: SepaDoctorToProcess[] = candidates.map((c) => ({
+export async function sepaToProcess(
+  db: Queryable,
+  query: { referenceMonth: string; limit: number; cursor?: string | undefined },
+): Promise<SepaToProcess> {
+  const { referenceMonth, limit } = query;
+  // A cursor belongs to its month: another month's is refused, not misread.
+  const bound = { month: referenceMonth };
+  const after = query.cursor ? decodeCursor(query.cursor, bound, 'text') : null;
+  const [candidates, { rows: monthRows }] = await Promise.all([
+    doctorCandidates(db, referenceMonth, undefined, { keptPage: { after, limit: limit + 1 } }),
+    db.query<MonthRow>(
+      `SELECT reference_month, count(*) AS doctor_count, sum(settlements) AS settlement_count,
+              sum(payable_cents) AS owed_cents
+         FROM settlement_doctor_months WHERE stage = 'WAITING_FOR_FILE'
+        GROUP BY reference_month ORDER BY reference_month DESC`,
+    ),
+  ]);
+  const page = candidates.slice(0, limit);
+  const items: SepaDoctorToProcess[] = page.map((c) => ({
     professionalId: c.professionalId,
     professionalName: c.professionalName,
     fullName: c.fullName,
@@ -175,36 +218,26 @@ export async function sepaToProcess(db: Queryable, referenceMonth: string): Prom
     missingFields: c.missingFields,
     payoutBlock: c.payoutBlock,
   }));
-  const totals = {
-    doctorCount: items.length,
-    selectableCount: 0,
-    settlementCount: 0,
-    owedCents: 0,
-    recoveryCents: 0,
-    transferCents: 0,
-    currency: 'EUR' as const,
+  const month = monthRows.find((row) => row.reference_month === referenceMonth);
+  const last = page.at(-1);
+  return {
+    referenceMonth,
+    items,
+    nextCursor:
+      candidates.length > limit && last
+        ? encodeCursor(bound, { key: last.sortName, id: last.professionalId })
+        : null,
+    total: wholeCents(month?.doctor_count ?? 0),
+    totals: {
+      doctorCount: wholeCents(month?.doctor_count ?? 0),
+      settlementCount: wholeCents(month?.settlement_count ?? 0),
+      owedCents: wholeCents(month?.owed_cents ?? 0),
+      currency: 'EUR',
+    },
+    months: monthRows.map((row) => ({
+      referenceMonth: row.reference_month,
+      doctorCount: wholeCents(row.doctor_count),
+      settlementCount: wholeCents(row.settlement_count),
+    })),
   };
-  for (const item of items) {
-    totals.settlementCount += item.settlementCount;
-    totals.owedCents += item.owedCents;
-    if (!item.selectable) continue;
-    totals.selectableCount++;
-    totals.recoveryCents += item.recoveryCents;
-    totals.transferCents += item.transferCents;
-  }
-  const { rows } = await db.query<{
-    reference_month: string;
-    doctor_count: string;
-    settlement_count: string;
-  }>(
-    `SELECT reference_month, count(*) AS doctor_count, sum(settlements) AS settlement_count
-       FROM settlement_doctor_months WHERE stage = 'WAITING_FOR_FILE'
-      GROUP BY reference_month ORDER BY reference_month DESC`,
-  );
-  const months = rows.map((row) => ({
-    referenceMonth: row.reference_month,
-    doctorCount: wholeCents(row.doctor_count),
-    settlementCount: wholeCents(row.settlement_count),
-  }));
-  return { referenceMonth, items, totals, months };
 }

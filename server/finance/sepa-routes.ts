@@ -60,13 +60,21 @@ export function registerSepaRoutes(routes: RouteRegistry): void {
   routes.add({
     method: 'get',
     path: `${SEPA}/to-process`,
-    summary: 'Settlements to process: SETTLED settlements in no live SEPA file, per doctor for a month',
+    summary:
+      "Settlements to process: SETTLED settlements in no live SEPA file, per doctor for a month, a page of doctors by name (keyset) with the month's kept totals",
     tags: ['sepa'],
     auth: 'admin',
     query: sepaToProcessQuerySchema,
-    responses: { 200: { description: 'Per doctor, with what blocks a doctor', schema: sepaToProcessSchema } },
+    responses: {
+      200: {
+        description:
+          'One page of doctors, each with what blocks them; pass `nextCursor` back as `cursor` with the same month',
+        schema: sepaToProcessSchema,
+      },
+      400: refused('VALIDATION_ERROR, INVALID_CURSOR'),
+    },
     async handler(c, { query }) {
-      return c.json(await sepaToProcess(c.var.deps.db, query.referenceMonth));
+      return c.json(await sepaToProcess(c.var.deps.db, query));
     },
   });
 

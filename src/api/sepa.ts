@@ -32,8 +32,15 @@ type GenerateBody = z.input<typeof sepaGenerateBodySchema>;
 const SEPA = 'admin/settlement/sepa';
 const byId = (id: string) => `${SEPA}/${encodeURIComponent(id)}`;
 
-export const fetchSepaToProcess = (referenceMonth: string) =>
-  request<SepaToProcess>(`${SEPA}/to-process`, { params: { referenceMonth } });
+/** One page of the month's doctors (keyset: `cursor` is the previous page's `nextCursor`), with the month's totals. */
+export const fetchSepaToProcess = (params: {
+  referenceMonth: string;
+  limit: number;
+  cursor?: string | null;
+}) =>
+  request<SepaToProcess>(`${SEPA}/to-process`, {
+    params: { referenceMonth: params.referenceMonth, limit: params.limit, cursor: params.cursor },
+  });
 
 export const dryRunSepa = (body: SepaRequestBody) =>
   request<SepaDryRun>(`${SEPA}/dry-run`, { method: 'post', data: body satisfies GenerateBody });
@@ -73,6 +80,9 @@ export const sepaDownloadUrl = (id: string, kind: 'xml' | 'xlsx') =>
 export const sepaKeys = {
   all: ['sepa'] as const,
   toProcess: (referenceMonth: string) => ['sepa', 'toProcess', referenceMonth] as const,
+  /** The first page, read by the screen's header (totals, months) and its table alike: one request. */
+  toProcessFirstPage: (referenceMonth: string, limit: number) =>
+    ['sepa', 'toProcess', referenceMonth, 'first', limit] as const,
   files: ['sepa', 'files'] as const,
   file: (id: string) => ['sepa', 'file', id] as const,
   payouts: (professionalId: string) => ['sepa', 'payouts', professionalId] as const,

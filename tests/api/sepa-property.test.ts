@@ -154,10 +154,24 @@ async function checkScreensTotals(real: Real) {
          FROM settlements s JOIN settlement_statuses v ON v.id = s.id WHERE v.status = 'SETTLED'`,
     )
   ).rows;
-  const sepa = await get<{
+  // Every page of the month, a few doctors at a time: the pages' rows and each page's totals.
+  type SepaPage = {
     items: { professionalId: string; settlementCount: number; owedCents: number }[];
+    nextCursor: string | null;
+    total: number;
+    totals: { doctorCount: number; settlementCount: number; owedCents: number };
     months: { referenceMonth: string; doctorCount: number; settlementCount: number }[];
-  }>(`/v2/admin/settlement/sepa/to-process?referenceMonth=${MONTH}`);
+  };
+  const pages: SepaPage[] = [];
+  for (let cursor: string | null = null; ; ) {
+    const page: SepaPage = await get<SepaPage>(
+      `/v2/admin/settlement/sepa/to-process?referenceMonth=${MONTH}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
+    pages.push(page);
+    cursor = page.nextCursor;
+    if (cursor === null) break;
+  }
+  const sepa = { items: pages.flatMap((page) => page.items), months: pages[0]!.months };
   const owed = new Map<string, { settlementCount: number; owedCents: number }>();
   for (const s of settled.filter((row) => row.month === MONTH)) {
     const sums = owed.get(s.doctor) ?? { settlementCount: 0, owedCents: 0 };
@@ -171,6 +185,18 @@ async function checkScreensTotals(real: Real) {
       ]),
     ),
   ).toEqual(Object.fromEntries(owed));
+  expect(sepa.items).toHaveLength(owed.size);
+  const sums = [...owed.values()];
+  for (const page of pages)
+    expect({ total: page.total, totals: page.totals }).toEqual({
+      total: owed.size,
+      totals: {
+        doctorCount: owed.size,
+        settlementCount: sums.reduce((sum, o) => sum + o.settlementCount, 0),
+        owedCents: sums.reduce((sum, o) => sum + o.owedCents, 0),
+        currency: 'EUR',
+      },
+    });
   const months = [...new Set(settled.map((s) => s.month))].sort().reverse();
   expect(sepa.months).toEqual(
     months.map((month) => {

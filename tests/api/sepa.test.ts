@@ -32,13 +32,9 @@ interface ToProcess {
     missingFields: string[];
     payoutBlock: { reasonCode: string | null } | null;
   }[];
-  totals: {
-    doctorCount: number;
-    selectableCount: number;
-    settlementCount: number;
-    owedCents: number;
-    transferCents: number;
-  };
+  total: number;
+  nextCursor: string | null;
+  totals: { doctorCount: number; settlementCount: number; owedCents: number };
   months: { referenceMonth: string; doctorCount: number; settlementCount: number }[];
 }
 interface SepaFile {
@@ -188,7 +184,17 @@ describe.each(testDatabaseKinds())('SEPA files API on $name', (kind) => {
       excludedBecause: 'RECOVERY_NOT_COVERED',
       transferCents: 0,
     });
-    expect(body.totals).toMatchObject({ doctorCount: 3, selectableCount: 1, settlementCount: 4 });
+    // The month's kept totals, payable or not: who can be paid is the dry run's answer (decision 0145).
+    expect({ total: body.total, nextCursor: body.nextCursor, totals: body.totals }).toEqual({
+      total: 3,
+      nextCursor: null,
+      totals: {
+        doctorCount: 3,
+        settlementCount: 4,
+        owedCents: payableOf(5000) + payableOf(1000) + payableOf(4000) + payableOf(3000),
+        currency: 'EUR',
+      },
+    });
     expect(body.months).toContainEqual({ referenceMonth: month, doctorCount: 3, settlementCount: 4 });
     expect(
       (await world.call('GET', '/v2/admin/settlement/sepa/to-process?referenceMonth=2026-13')).status,

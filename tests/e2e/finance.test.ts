@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { formatMoney } from '../../src/features/finance/format';
 import {
   chooseFileByKeyboard,
@@ -235,6 +235,95 @@ describe.skipIf(!hasChromium)('settling doctors and paying them by SEPA in Chrom
       .locator('[data-testid="settle-summary"], [data-testid="missing-information"]')
       .first()
       .waitFor();
+  }, 60_000);
+
+  it('pages "SEPA to process" as the keyboard goes down: the totals are of the whole month, x selects a doctor beyond the first page and the dry run asks for that doctor only', async () => {
+    // A month of its own with seven of the seed's doctors waiting (the seed leaves two at most in a month),
+    // removed at the end so the other tests find the seed's months as they were.
+    const month = '2024-02';
+    const { rows: made } = await server.db.query<{ id: string; case_id: string }>(
+      `WITH d AS (SELECT u.id FROM users u WHERE u.role = 'PROFESSIONAL' AND ${COMPLETE} ORDER BY u.id LIMIT 7),
+            cust AS (SELECT id FROM users WHERE role = 'CUSTOMER' ORDER BY id LIMIT 1),
+            c AS (INSERT INTO cases (customer_id, professional_id, status, type, price_cents, closed_at)
+                  SELECT cust.id, d.id, 'CLOSED_BY_PROFESSIONAL', 'SINGLE_CASE', 5000, now() FROM d, cust
+                  RETURNING id, professional_id)
+       INSERT INTO settlements (professional_id, case_id, reference_month, gross_cents, fee_cents, net_cents, status)
+       SELECT professional_id, id, $1, 5000, 800, 4200, 'SETTLED' FROM c RETURNING id, case_id`,
+      [month],
+    );
+    onTestFinished(async () => {
+      await server.db.query('DELETE FROM settlements WHERE id = ANY($1::uuid[])', [made.map((r) => r.id)]);
+      await server.db.query('DELETE FROM cases WHERE id = ANY($1::uuid[])', [made.map((r) => r.case_id)]);
+    });
+    const { rows: doctors } = await server.db.query<{
+      professional_id: string;
+      payable: boolean;
+      settlements: number;
+      owed: number;
+    }>(
+      `SELECT m.professional_id, m.settlements, m.payable_cents::int AS owed,
+              (${COMPLETE} AND NOT EXISTS (SELECT 1 FROM payout_blocks b WHERE b.professional_id = u.id)
+               AND NOT EXISTS (SELECT 1 FROM settlements r WHERE r.professional_id = u.id AND r.status = 'REFUNDED_PAID')) AS payable
+         FROM settlement_doctor_months m JOIN users u ON u.id = m.professional_id
+        WHERE m.stage = 'WAITING_FOR_FILE' AND m.reference_month = $1
+        ORDER BY m.professional_name, m.professional_id`,
+      [month],
+    );
+    expect(doctors.length).toBeGreaterThanOrEqual(4);
+    // Pages of a third of the month at most: the console's own requests, answered by the real API.
+    const PAGE = Math.max(1, Math.floor((doctors.length - 1) / 3));
+    const requested: string[] = [];
+    await page.route('**/v2/admin/settlement/sepa/to-process?*', async (route) => {
+      const url = new URL(route.request().url());
+      url.searchParams.set('limit', String(PAGE));
+      requested.push(url.search);
+      await route.continue({ url: url.toString() });
+    });
+    const dryRuns: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/sepa/dry-run')) dryRuns.push(request.postDataJSON());
+    });
+    // The last payable doctor of the month: on the last page.
+    const target = doctors.map((d) => d.payable).lastIndexOf(true);
+    expect(target).toBeGreaterThanOrEqual(PAGE);
+
+    await page.goto(`${server.url}/sepa?tab=process&month=${month}`);
+    const totals = await page.getByTestId('sepa-totals').textContent();
+    expect(totals).toContain(
+      ptPT.sepa.process.totals_other.replace('{{doctors}}', String(doctors.length)).replace(
+        '{{amount}}',
+        formatMoney(
+          doctors.reduce((sum, d) => sum + d.owed, 0),
+          'pt-PT',
+        ),
+      ),
+    );
+    const table = page.getByRole('table', { name: ptPT.sepa.tabs.process });
+    await table.getByRole('row').nth(1).waitFor();
+    for (let i = 0; i <= target; i++) {
+      const next = page.locator(`tr[data-active][aria-rowindex="${i + 2}"]`);
+      await page.keyboard.press('j');
+      const moved = await next.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      );
+      // Pressed on the last loaded row: nothing to move to until the next page is in; press again.
+      if (!moved) {
+        await page.keyboard.press('j');
+        await next.waitFor();
+      }
+    }
+    await page.keyboard.press('x');
+    await tabTo(page, ptPT.sepa.process.dryRun_one.replace('{{count}}', '1'));
+    await page.keyboard.press('Enter');
+    await page.getByTestId('sepa-dry-run-summary').waitFor();
+    expect(dryRuns).toEqual([{ referenceMonth: month, professionalIds: [doctors[target]!.professional_id] }]);
+    // The first request has no cursor; every later one continues from the page before.
+    expect(requested.length).toBeGreaterThan(target / PAGE);
+    expect(requested.map((search) => search.includes('cursor='))).toEqual(
+      requested.map((_, index) => index > 0),
+    );
+    await page.keyboard.press('Escape');
   }, 60_000);
 
   it('settles a complete doctor: x leaves one case out, the confirmation shows count and total, Enter settles', async () => {

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { fromPromise } from 'xstate';
 import { sepaGenerationMachine } from '../../../machines/sepa-generation';
@@ -15,7 +15,8 @@ import {
   sepaDownloadUrl,
   sepaKeys,
 } from '../../api/sepa';
-import { type DataColumn, DataTable } from '../../components/DataTable/DataTable';
+import { type DataColumn, DataTable, type PageRequest } from '../../components/DataTable/DataTable';
+import { DEFAULT_PAGE_SIZE } from '../../components/DataTable/page-request';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
 import { pluralKey } from '../../i18n/plural';
@@ -29,22 +30,44 @@ const CREATED = { one: 'sepa.generate.created_one', other: 'sepa.generate.create
 const DRY_RUN = { one: 'sepa.process.dryRun_one', other: 'sepa.process.dryRun_other' };
 const SUMMARY = { one: 'sepa.generate.summary_one', other: 'sepa.generate.summary_other' };
 const TOTALS = { one: 'sepa.process.totals_one', other: 'sepa.process.totals_other' };
+/** How long the header's first page answers the table's too: the two ask within one render. */
+const FIRST_PAGE_SHARED_MS = 5_000;
 
 import { bankReason, EXCLUSION_KEYS } from './sepa-format';
 
 const rowId = (row: SepaDoctorToProcess) => row.professionalId;
 
-/** "Settlements to process": SETTLED settlements in no live file, per doctor; select → dry run → generate. */
+/**
+ * "Settlements to process": SETTLED settlements in no live file, per doctor; select → dry run → generate.
+ * The month's doctors come a page at a time (decision 0145); the totals and the months are on every
+ * page, and "all" is the server's selection (a dry run naming no doctor), never the rows loaded here.
+ */
 export function SepaToProcess() {
   const { t, locale } = useI18n();
   const queryClient = useQueryClient();
   const search = useSearch();
   const [location, navigate] = useLocation();
   const month = new URLSearchParams(search).get('month') ?? recentMonths()[1] ?? '';
+  const firstPage = useCallback(
+    () => fetchSepaToProcess({ referenceMonth: month, limit: DEFAULT_PAGE_SIZE }),
+    [month],
+  );
+  // The header (totals, month picker) and the table's first page are one request.
   const toProcess = useQuery({
-    queryKey: sepaKeys.toProcess(month),
-    queryFn: () => fetchSepaToProcess(month),
+    queryKey: sepaKeys.toProcessFirstPage(month, DEFAULT_PAGE_SIZE),
+    queryFn: firstPage,
   });
+  const fetchPage = useCallback(
+    ({ cursor, limit }: PageRequest) =>
+      cursor === null && limit === DEFAULT_PAGE_SIZE
+        ? queryClient.fetchQuery({
+            queryKey: sepaKeys.toProcessFirstPage(month, limit),
+            queryFn: firstPage,
+            staleTime: FIRST_PAGE_SHARED_MS,
+          })
+        : fetchSepaToProcess({ referenceMonth: month, limit, cursor }),
+    [queryClient, month, firstPage],
+  );
 
   const logic = useMemo(
     () =>
@@ -110,11 +133,6 @@ export function SepaToProcess() {
     [t, locale],
   );
 
-  // The dry run names each doctor as the list above does (full name first), not by the short name the
-  // server's plan carries (issue 29 point 9).
-  const listedNames = new Map(
-    (toProcess.data?.items ?? []).map((r) => [r.professionalId, r.fullName ?? r.professionalName]),
-  );
   const request = (professionalIds?: string[]) =>
     actor.send({
       type: 'dryRun.request',
@@ -139,9 +157,10 @@ export function SepaToProcess() {
       </label>
       {toProcess.data ? (
         <p data-testid="sepa-totals">
-          {t(pluralKey(locale, toProcess.data.totals.selectableCount, TOTALS), {
-            doctors: toProcess.data.totals.selectableCount,
-            amount: formatMoney(toProcess.data.totals.transferCents, locale),
+          {t(pluralKey(locale, toProcess.data.totals.doctorCount, TOTALS), {
+            // 10 000 doctors in a month: grouped as the table's own count is.
+            doctors: new Intl.NumberFormat(locale).format(toProcess.data.totals.doctorCount),
+            amount: formatMoney(toProcess.data.totals.owedCents, locale),
           })}{' '}
           <button type="button" onClick={() => request()}>
             {t('sepa.process.all')}
@@ -186,11 +205,9 @@ export function SepaToProcess() {
         label={t('sepa.tabs.process')}
         columns={columns}
         queryKey={sepaKeys.toProcess(month)}
-        fetchPage={async () => {
-          const answer = await fetchSepaToProcess(month);
-          return { items: answer.items, nextCursor: null, total: answer.items.length };
-        }}
+        fetchPage={fetchPage}
         getRowId={rowId}
+        searchable={false}
         bulkActions={(rows) => {
           const ids = rows.filter((r) => r.selectable).map((r) => r.professionalId);
           return (
@@ -225,7 +242,9 @@ export function SepaToProcess() {
               <ul>
                 {dryRun.excluded.map((x) => (
                   <li key={x.professionalId}>
-                    {listedNames.get(x.professionalId) ?? x.professionalName}: {t(EXCLUSION_KEYS[x.reason])}
+                    {/* Named as the list names a doctor, full name first (issue 29 point 9); an answer
+                        stored before the field existed has none. */}
+                    {x.fullName ?? x.professionalName}: {t(EXCLUSION_KEYS[x.reason])}
                   </li>
                 ))}
               </ul>

@@ -129,6 +129,7 @@ const dryRun: SepaDryRun = {
     {
       professionalId: evenDoctor.professionalId,
       professionalName: evenDoctor.professionalName,
+      fullName: evenDoctor.fullName,
       reason: 'RECOVERY_NOT_COVERED',
       missingFields: [],
       payoutBlock: null,
@@ -169,17 +170,12 @@ function serve() {
       status: 200,
       body: {
         referenceMonth: '2026-11',
-        items: [doctor, evenDoctor],
-        totals: {
-          doctorCount: 1,
-          selectableCount: 1,
-          settlementCount: 1,
-          owedCents: 4530,
-          recoveryCents: 0,
-          transferCents: 4530,
-          currency: 'EUR',
-        },
-        months: [{ referenceMonth: '2026-11', doctorCount: 1, settlementCount: 1 }],
+        // The excluded doctor is on a page not loaded yet: the dry run still names them in full.
+        items: [doctor],
+        nextCursor: 'next',
+        total: 2,
+        totals: { doctorCount: 2, settlementCount: 2, owedCents: 9060, currency: 'EUR' },
+        months: [{ referenceMonth: '2026-11', doctorCount: 2, settlementCount: 2 }],
       },
     }),
     'POST /v2/admin/settlement/sepa/dry-run': () => ({ status: 200, body: dryRun }),
@@ -218,7 +214,7 @@ describe.each(LOCALES)('the money screens’ words in %s', (locale, messages) =>
     expectReadable(await textOf(() => screen.getByText(file.msgId)));
   });
 
-  it('the dry run of one transfer, naming the doctor as the list does', async () => {
+  it('the dry run of one transfer, naming the doctor as the list does (full name first), loaded or not', async () => {
     serve();
     const user = userEvent.setup();
     renderApp('/sepa?tab=process&month=2026-11', { token: 't', locale });

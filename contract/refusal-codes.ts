@@ -114,6 +114,8 @@ export const REFUSAL_STATUSES = {
   STATEMENT_NOT_RECONCILABLE: 409,
   STATEMENT_UNMATCH_BLOCKED: 409,
   STATEMENT_FILE_RECONCILED: 409,
+  // a filtered accept whose count is too old to be what the admin confirmed (docs/decisions/0147)
+  STATEMENT_SUGGESTION_COUNT_STALE: 409,
 } as const satisfies Record<string, RefusalStatus>;
 
 export type RefusalCode = keyof typeof REFUSAL_STATUSES;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INT4_MAX, INT4_MIN, MAX_YEAR, MIN_YEAR } from './bounds';
 import { blankToUndefined, optionalFilter, pageSchema, repeatable, sortOrderSchema } from './common';
+import { referenceMonthSchema } from './finance';
 import { STATEMENT_LINE_STATUSES } from './statuses';
 
 /**
@@ -285,6 +286,11 @@ export const statementLineListQuerySchema = z
     status: repeatable(statementLineStatusSchema),
     /** Only lines whose suggestion scores at least this (so SUGGESTED ones). */
     minScore: optionalFilter(minScoreSchema),
+    /**
+     * Only lines imported in this month (`YYYY-MM`, Lisbon) and MATCHED without a decision taken line by
+     * line: the home dashboard's automation rate counts them (decision 0147).
+     */
+    automatedMonth: optionalFilter(referenceMonthSchema),
     to: optionalFilter(businessDay),
     order: z.preprocess(blankToUndefined, sortOrderSchema.default('asc')),
     limit: z.preprocess(

@@ -190,11 +190,30 @@ export function scoreFilter(params: SqlParams, minScore: number): string {
      WHERE m.statement_line_id = l.id AND m.state = 'SUGGESTED' AND m.score >= ${params.add(minScore)}::real)`;
 }
 
+/**
+ * Lines imported in `month` (Lisbon) and MATCHED without a decision taken line by line (decision 0147):
+ * by the import's matcher and untouched since (no action: `last_action_id` null), or by `Shift+a` over a
+ * "score ≥ x" filter (the accept's audit row names its filter). The files of the month lead (by their
+ * import index), then each file's MATCHED lines (`statement_lines_file_status_date_idx`). The dashboard's
+ * automation card counts the same with its own SQL (server/dashboard/dashboard.ts; tests/api/dashboard.test.ts
+ * fails if they disagree).
+ */
+export function automatedFilter(params: SqlParams, month: string): string {
+  const start = `(${params.add(`${month}-01`)}::date::timestamp AT TIME ZONE 'Europe/Lisbon')`;
+  const end = `((${params.add(`${month}-01`)}::date + interval '1 month')::timestamp AT TIME ZONE 'Europe/Lisbon')`;
+  return `l.statement_file_id IN (SELECT f.id FROM statement_files f WHERE f.imported_at >= ${start} AND f.imported_at < ${end})
+    AND l.status = 'MATCHED' AND l.match_method IN ('REFERENCE', 'AMOUNT_COUNTERPARTY_DATE')
+    AND (l.last_action_id IS NULL OR l.last_action_id IN (
+      SELECT (a.after->>'actionId')::uuid FROM audit_log a
+       WHERE a.action = 'statement.bulk-accept' AND a.after ? 'filter' AND a.created_at >= ${start}))`;
+}
+
 /** Every filter of the reconciliation table, each on an indexed column (migration 0022). */
 function lineFilters(params: SqlParams, query: StatementLineListQuery): string[] {
   const where = lineFactFilters(params, query);
   if (query.status?.length) where.push(...oneOf(params, 'l.status', query.status));
   if (query.minScore !== undefined) where.push(scoreFilter(params, query.minScore));
+  if (query.automatedMonth) where.push(automatedFilter(params, query.automatedMonth));
   return where;
 }
 

@@ -172,6 +172,8 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
         })),
       },
       { key: 'counterparty', label: t('statements.lines.counterparty'), kind: 'text' },
+      // The home dashboard's automation card opens this (decision 0147): a month, `YYYY-MM`.
+      { key: 'automatedMonth', label: t('statements.lines.automatedMonth'), kind: 'text' },
       {
         key: 'minScore',
         label: t('statements.lines.minScore'),

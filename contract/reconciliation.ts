@@ -220,12 +220,6 @@ export type StatementLineRow = z.infer<typeof statementLineRowSchema>;
 
 export const STATEMENT_LINE_KIND_FILTERS = STATEMENT_LINE_KINDS;
 
-/**
- * The score filter's values the console offers ("suggestions with score ≥ x", decision 0147); the API
- * takes any score 0–1 with at most three decimals, as scores are kept.
- */
-export const SUGGESTION_SCORE_FILTERS = ['0.95', '0.9', '0.8', '0.5'] as const;
-
 /** A suggestion's score as a filter: 0–1, three decimals at most (a stored score's precision). */
 const minScoreSchema = z.coerce
   .number()

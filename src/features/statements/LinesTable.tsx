@@ -3,12 +3,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
-import {
-  SUGGESTION_SCORE_FILTERS,
-  type SuggestionFilter,
-  type SuggestionFilterTotals,
-} from '../../../contract/reconciliation';
-import { STATEMENT_LINE_STATUSES } from '../../../contract/statuses';
+import type { SuggestionFilter, SuggestionFilterTotals } from '../../../contract/reconciliation';
+import { STATEMENT_LINE_STATUSES, SUGGESTION_SCORE_FILTERS } from '../../../contract/statuses';
 import { formatCents } from '../../../domain/money';
 import {
   type BulkSkipped,

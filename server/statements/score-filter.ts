@@ -52,16 +52,22 @@ export async function suggestionTotals(
 }
 
 /**
- * Lines the filter selected at `asOf` that an action changed since (an action in the count's very
- * millisecond counts as since: a change the count may not have seen is never accepted unconfirmed): each line's state before the first
- * action after `asOf` (`statement_actions.lines` keeps it for the undo) had a suggestion scoring at least
- * `minScore`, and the line's facts match the filter.
+ * Lines the filter selected at `asOf`, other than `taken` (those being accepted), that an action changed
+ * since: each line's state before its first action at or after `asOf` (`statement_actions.lines` keeps it
+ * for the undo) had a suggestion scoring at least `minScore`, and its facts match the filter. An action in
+ * the count's very millisecond counts as since: a change the count may not have seen is never accepted
+ * unconfirmed.
  */
-async function changedSince(tx: Queryable, filter: SuggestionFilter, asOf: Date): Promise<number> {
+async function changedSince(
+  tx: Queryable,
+  filter: SuggestionFilter,
+  asOf: Date,
+  taken: readonly string[],
+): Promise<number> {
   const params = new SqlParams();
   const after = params.add(asOf);
   const minScore = params.add(filter.minScore);
-  const facts = lineFactFilters(params, filter);
+  const facts = [...lineFactFilters(params, filter), `NOT (l.id = ANY(${params.add(taken)}::uuid[]))`];
   const { rows } = await tx.query<{ count: number }>(
     `WITH first_change AS (
        SELECT DISTINCT ON (e."lineId") e."lineId" AS line_id, e.before
@@ -96,7 +102,6 @@ export async function filterAccept(
   if (age > SUGGESTION_COUNT_FRESH_MS || age < -CLOCK_SKEW_MS)
     throw refuse('STATEMENT_SUGGESTION_COUNT_STALE');
   const done = await idempotentMutation(db, actor, BULK_ACCEPT_AUDIT, idempotency, async (tx) => {
-    const changedMeanwhile = await changedSince(tx, filter, asOf);
     const params = new SqlParams();
     const where = [...selected(params, filter), `l.updated_at < ${params.add(asOf)}::timestamptz`];
     const { rows } = await tx.query<{ id: string; total: number }>(
@@ -105,20 +110,18 @@ export async function filterAccept(
       params.values,
     );
     const ids = rows.map((r) => r.id);
-    let changedWhileLocking = 0;
+    let changedMeanwhile = 0;
     const result = await runBulkAccept(tx, actor, async () => {
-      // Read without a lock: a line another admin changed before our lock is as `changedSince` counts it.
+      // The ids were read without a lock: one another admin changed before the lock is counted as changed,
+      // and so are the lines selected at `asOf` but not among the ids (changed before they were read).
       const locked = [...(await lockLines(tx, ids)).values()];
       const still = locked.filter((line) => stillSelected(line, filter.minScore));
-      changedWhileLocking = ids.length - still.length;
+      changedMeanwhile = ids.length - still.length + (await changedSince(tx, filter, asOf, ids));
       return planAccepts(tx, still);
     });
     const accepted = result.lineIds.length;
-    const skippedBecause = {
-      ...result.skippedBecause,
-      changedMeanwhile: changedMeanwhile + changedWhileLocking,
-    };
-    const skipped = ids.length - accepted + changedMeanwhile;
+    const skippedBecause = { ...result.skippedBecause, changedMeanwhile };
+    const skipped = Object.values(skippedBecause).reduce((sum, n) => sum + n, 0);
     const remaining = Math.max(0, (rows[0]?.total ?? 0) - ids.length);
     return {
       result: { ...result, accepted, skipped, skippedBecause, remaining },

@@ -109,23 +109,26 @@ describe.skipIf(!hasChromium)('suggestions by score in Chromium, keyboard only',
       return ((await answer.json()) as { items: StatementLineRow[] }).items[0]!.suggestion!;
     });
     const mark = (yes: boolean) => (yes ? ptPT.statements.dialog.yes : ptPT.statements.dialog.no);
-    expect(await rows.first().getByTestId('suggestion-why').textContent()).toBe(
-      ptPT.statements.lines.why.replace(
-        '{{reasons}}',
-        ptPT.statements.dialog.reasons
-          .replace('{{amount}}', mark(first.reasons.amountExact))
-          .replace('{{days}}', String(first.reasons.dateDays))
-          .replace('{{reference}}', mark(first.reasons.reference))
-          .replace('{{name}}', String(Math.round(first.reasons.nameSimilarity * 100))),
-      ),
+    const shownWhy = ptPT.statements.lines.why.replace(
+      '{{reasons}}',
+      ptPT.statements.dialog.reasons
+        .replace('{{amount}}', mark(first.reasons.amountExact))
+        .replace('{{days}}', String(first.reasons.dateDays))
+        .replace('{{reference}}', mark(first.reasons.reference))
+        .replace('{{name}}', String(Math.round(first.reasons.nameSimilarity * 100))),
     );
+    expect(await rows.first().getByTestId('suggestion-why').textContent()).toBe(shownWhy);
     expect(first.score).toBeGreaterThanOrEqual(0.95);
     expect(await rows.first().getByTestId('suggestion').textContent()).toContain(
       ptPT.statements.lines.score.replace('{{score}}', String(Math.round(first.score * 100))),
     );
 
-    // Keyboard into the table, nothing selected: Shift+a counts what the filter selects on every page.
+    // Keyboard into the table: j makes the first row active and its suggestion is said in full below
+    // the toolbar (the cell is cut to its column).
     await tabTo(page, (el) => el.closest('.statement-lines') !== null);
+    await page.keyboard.press('j');
+    await expect.poll(() => page.getByTestId('active-suggestion').textContent()).toContain(shownWhy);
+    // Nothing selected: Shift+a counts what the filter selects on every page.
     await page.keyboard.press('Shift+A');
     const counted = page.getByTestId('score-filter-count');
     await counted.waitFor();

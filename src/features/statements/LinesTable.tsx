@@ -385,6 +385,17 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
           <span role="alert">{t(errorCodeKey(machine.context.error) ?? 'errorMessages.fallback')}</span>
         ) : null}
       </div>
+      {/* The active row's suggestion in full (its cell is cut to the column): why, without a mouse. */}
+      <p className="statement-line-why" aria-live="polite" data-testid="active-suggestion">
+        {current?.suggestion
+          ? t('statements.lines.activeSuggestion', {
+              line: current.lineNumber,
+              label: current.suggestion.label,
+              score: t('statements.lines.score', { score: scorePoints(current.suggestion.score) }),
+              why: t('statements.lines.why', { reasons: suggestionWhy(t, current.suggestion) }),
+            })
+          : '\u00a0'}
+      </p>
       <ScrollRegion ref={scrollRef} label={t('statements.lines.label')}>
         <table
           className="data-table-grid"

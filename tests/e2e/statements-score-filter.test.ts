@@ -80,6 +80,40 @@ describe.skipIf(!hasChromium)('suggestions by score in Chromium, keyboard only',
     return fileId;
   }
 
+  it('adds the score filter with f: the last filter of the menu, ≥ 95 chosen with ↓, kept in the URL', async () => {
+    // One of the seed's suggestions made sure, so the filtered table has something to show.
+    await suite.server.db.query(
+      `UPDATE statement_line_matches SET score = 0.99 WHERE id = (
+         SELECT m.id FROM statement_line_matches m JOIN statement_lines l ON l.id = m.statement_line_id
+          WHERE l.status = 'SUGGESTED' AND m.state = 'SUGGESTED' ORDER BY m.id LIMIT 1)`,
+    );
+    const selected = await suite.server.db.query<{ n: number }>(`SELECT count(*)::int AS n ${SELECTED}`);
+    expect(selected.rows[0]!.n).toBeGreaterThan(0);
+    await page.keyboard.press('g');
+    await page.keyboard.press('b');
+    await page.getByRole('heading', { name: ptPT.routes.statements, level: 1 }).waitFor();
+    await page.locator('.statement-lines .data-table-body-row').first().waitFor();
+    await tabTo(page, (el) => el.closest('.statement-lines') !== null);
+    await page.keyboard.press('f');
+    await page.getByRole('menuitem', { name: ptPT.statements.lines.status }).waitFor();
+    await page.keyboard.press('End');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()))
+      .toBe(ptPT.statements.lines.minScore);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.tagName === 'SELECT');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForURL((url) => url.searchParams.get('minScore') === '0.95');
+    await page.keyboard.press('Escape');
+    const chip = `${ptPT.statements.lines.minScore}: ${ptPT.statements.lines.minScoreOption.replace('{{score}}', '95')}`;
+    await page.getByRole('button', { name: chip, exact: true }).waitFor();
+    // Only suggestions of at least that score are listed: as many as the database holds.
+    const rows = page.locator('.statement-lines .data-table-body-row');
+    await expect.poll(() => rows.count()).toBe(selected.rows[0]!.n);
+    const statuses = await rows.evaluateAll((all) => all.map((r) => r.getAttribute('data-status')));
+    expect(new Set(statuses)).toEqual(new Set(['SUGGESTED']));
+  });
+
   it('reaches "score ≥ 95" from the palette, shows why, and Shift+a + Enter accepts every page of it; a line changed after the count is left and counted', async () => {
     const fileId = await suggestedStatement();
     const { db } = suite.server;

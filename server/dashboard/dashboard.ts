@@ -51,16 +51,19 @@ async function readAutomation(db: Queryable, month: string): Promise<Attention['
     `WITH bounds AS (
        SELECT ($1::date::timestamp AT TIME ZONE 'Europe/Lisbon') AS start,
               (($1::date + interval '1 month')::timestamp AT TIME ZONE 'Europe/Lisbon') AS stop),
+     files AS (
+       SELECT f.id FROM statement_files f, bounds WHERE f.imported_at >= bounds.start AND f.imported_at < bounds.stop),
      filter_accepts AS (
        SELECT (a.after->>'actionId')::uuid AS id FROM audit_log a, bounds
         WHERE a.action = 'statement.bulk-accept' AND a.after ? 'filter' AND a.created_at >= bounds.start)
-     SELECT count(*)::int AS imported,
-            (count(*) FILTER (
-              WHERE l.status = 'MATCHED' AND l.match_method IN ('REFERENCE', 'AMOUNT_COUNTERPARTY_DATE')
-                AND (l.last_action_id IS NULL OR l.last_action_id IN (SELECT id FROM filter_accepts))))::int AS automated
-       FROM statement_lines l
-      WHERE l.statement_file_id IN (
-        SELECT f.id FROM statement_files f, bounds WHERE f.imported_at >= bounds.start AND f.imported_at < bounds.stop)`,
+     SELECT
+       -- the files' line counts kept by migration 0034's triggers, not a count of a month's lines
+       (SELECT coalesce(sum(c.lines), 0) FROM statement_file_line_counts c
+         WHERE c.statement_file_id IN (SELECT id FROM files))::int AS imported,
+       (SELECT count(*) FROM statement_lines l
+         WHERE l.statement_file_id IN (SELECT id FROM files) AND l.status = 'MATCHED'
+           AND l.match_method IN ('REFERENCE', 'AMOUNT_COUNTERPARTY_DATE')
+           AND (l.last_action_id IS NULL OR l.last_action_id IN (SELECT id FROM filter_accepts)))::int AS automated`,
     [`${month}-01`],
   );
   return { month, imported: rows[0]!.imported, automated: rows[0]!.automated };

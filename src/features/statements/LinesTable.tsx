@@ -97,14 +97,16 @@ function bulkOutcome(
 
 /**
  * The "score ≥ x" filter of the table's URL as the filtered accept takes it (decision 0147): the
- * line facts filtered and the score; null without a score filter, or when the status filter leaves
+ * line facts filtered and the score; null without a score filter, or when another filter leaves
  * suggestions out (the table then shows none of what it would accept).
  */
 function scoreFilterOf(filters: Readonly<Record<string, readonly string[]>>): SuggestionFilter | null {
   const one = (key: string) => filters[key]?.[0];
   const minScore = one('minScore');
   const statuses = filters.status ?? [];
-  if (minScore === undefined || (statuses.length > 0 && !statuses.includes('SUGGESTED'))) return null;
+  // With the automation card's filter (matched lines only) the table shows no suggestion either.
+  const noSuggestions = (statuses.length > 0 && !statuses.includes('SUGGESTED')) || one('automatedMonth');
+  if (minScore === undefined || noSuggestions) return null;
   const cents = (key: string) => (one(key) === undefined ? {} : { [key]: Number(one(key)) });
   const text = (key: string) => (one(key) === undefined ? {} : { [key]: one(key) });
   return {

@@ -34,6 +34,17 @@ export const dashboardAttentionSchema = z.object({
    * asked for): an admin sees only their own exports (decision 0077), `GET /v2/admin/exports?status=failed`.
    */
   exportsFailed: count,
+  /**
+   * The month's automation rate (issue 32, decision 0147): of the statement lines imported this Lisbon
+   * month (`imported`), those MATCHED without a decision taken line by line (`automated`): matched by the
+   * import's matcher and not touched since, or accepted by `Shift+a` over a "score ≥ x" filter. The card
+   * opens those lines, `GET /v2/admin/statements/lines?automatedMonth=<month>`, whose total is `automated`.
+   */
+  statementAutomation: z.object({
+    month: z.string().regex(/^\d{4}-\d{2}$/),
+    imported: count,
+    automated: count,
+  }),
 });
 
 /** Series over a calendar axis: one value per axis point, zeros included, oldest first. */

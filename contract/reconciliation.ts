@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INT4_MAX, INT4_MIN, MAX_YEAR, MIN_YEAR } from './bounds';
 import { blankToUndefined, optionalFilter, pageSchema, repeatable, sortOrderSchema } from './common';
+import { referenceMonthSchema } from './finance';
 import { STATEMENT_LINE_STATUSES } from './statuses';
 
 /**
@@ -219,24 +220,72 @@ export type StatementLineRow = z.infer<typeof statementLineRowSchema>;
 
 export const STATEMENT_LINE_KIND_FILTERS = STATEMENT_LINE_KINDS;
 
+/** A suggestion's score as a filter: 0–1, three decimals at most (a stored score's precision). */
+const minScoreSchema = z.coerce
+  .number()
+  .min(0)
+  .max(1)
+  .refine((score) => Math.abs(Math.round(score * 1000) - score * 1000) < 1e-6, 'at most three decimals');
+
+/** What of a line the table filters on and never changes (its file, kind, dates, amount, counterparty). */
+const lineFactFilters = {
+  statementFileId: optionalFilter(z.guid()),
+  from: optionalFilter(businessDay),
+  to: optionalFilter(businessDay),
+  minCents: optionalFilter(z.coerce.number().int().min(INT4_MIN).max(INT4_MAX)),
+  maxCents: optionalFilter(z.coerce.number().int().min(INT4_MIN).max(INT4_MAX)),
+  kind: optionalFilter(z.enum(STATEMENT_LINE_KINDS)),
+  /** The start of the counterparty's name (case ignored) or IBAN. */
+  counterparty: optionalFilter(
+    z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .refine((text) => !text.includes('\u0000'), 'NUL byte'),
+  ),
+};
+
+function checkRanges(
+  query: { from?: string; to?: string; minCents?: number; maxCents?: number },
+  context: z.RefinementCtx,
+) {
+  if (query.from && query.to && query.from > query.to)
+    context.addIssue({ code: 'custom', path: ['to'], message: 'before from' });
+  if (query.minCents !== undefined && query.maxCents !== undefined && query.minCents > query.maxCents)
+    context.addIssue({ code: 'custom', path: ['maxCents'], message: 'below minCents' });
+}
+
+/**
+ * The suggestions a "score ≥ x" filter selects: lines SUGGESTED whose suggestion scores at least
+ * `minScore`, narrowed by the line's facts. What the confirmation counts and the filtered accept takes.
+ */
+export const suggestionFilterQuerySchema = z
+  .object({ ...lineFactFilters, minScore: z.preprocess(blankToUndefined, minScoreSchema) })
+  .superRefine(checkRanges);
+export type SuggestionFilter = z.output<typeof suggestionFilterQuerySchema>;
+
+/** The confirmation of a filtered accept: how many lines, their sum, and when they were counted. */
+export const suggestionFilterTotalsSchema = z.object({
+  count: z.number().int(),
+  sumCents: cents,
+  /** When they were counted: the filtered accept leaves lines changed after this (and counts them). */
+  asOf: z.iso.datetime(),
+});
+export type SuggestionFilterTotals = z.infer<typeof suggestionFilterTotalsSchema>;
+
 export const statementLineListQuerySchema = z
   .object({
-    statementFileId: optionalFilter(z.guid()),
+    ...lineFactFilters,
     status: repeatable(statementLineStatusSchema),
-    from: optionalFilter(businessDay),
+    /** Only lines whose suggestion scores at least this (so SUGGESTED ones). */
+    minScore: optionalFilter(minScoreSchema),
+    /**
+     * Only lines imported in this month (`YYYY-MM`, Lisbon) and MATCHED without a decision taken line by
+     * line: the home dashboard's automation rate counts them (decision 0147).
+     */
+    automatedMonth: optionalFilter(referenceMonthSchema),
     to: optionalFilter(businessDay),
-    minCents: optionalFilter(z.coerce.number().int().min(INT4_MIN).max(INT4_MAX)),
-    maxCents: optionalFilter(z.coerce.number().int().min(INT4_MIN).max(INT4_MAX)),
-    kind: optionalFilter(z.enum(STATEMENT_LINE_KINDS)),
-    /** The start of the counterparty's name (case ignored) or IBAN. */
-    counterparty: optionalFilter(
-      z
-        .string()
-        .trim()
-        .min(1)
-        .max(100)
-        .refine((text) => !text.includes('\u0000'), 'NUL byte'),
-    ),
     order: z.preprocess(blankToUndefined, sortOrderSchema.default('asc')),
     limit: z.preprocess(
       blankToUndefined,
@@ -244,12 +293,7 @@ export const statementLineListQuerySchema = z
     ),
     cursor: optionalFilter(z.string().max(2000)),
   })
-  .superRefine((query, context) => {
-    if (query.from && query.to && query.from > query.to)
-      context.addIssue({ code: 'custom', path: ['to'], message: 'before from' });
-    if (query.minCents !== undefined && query.maxCents !== undefined && query.minCents > query.maxCents)
-      context.addIssue({ code: 'custom', path: ['maxCents'], message: 'below minCents' });
-  });
+  .superRefine(checkRanges);
 export type StatementLineListQuery = z.output<typeof statementLineListQuerySchema>;
 
 export const statementLinePageSchema = pageSchema(statementLineRowSchema);
@@ -284,6 +328,15 @@ export const statementBulkAcceptBodySchema = z
       context.addIssue({ code: 'custom', path: ['lineIds'], message: 'repeated id' });
   });
 
+/**
+ * `Shift+a` over a "score ≥ x" filter (decision 0147): every suggestion the filter selects, all pages, up
+ * to 10,000 per request in the list's order; `asOf` is the confirmation's count (`…/lines/suggestions`).
+ */
+export const statementFilterAcceptBodySchema = z.strictObject({
+  filter: z.strictObject({ ...lineFactFilters, minScore: minScoreSchema }).superRefine(checkRanges),
+  asOf: z.iso.datetime(),
+});
+
 export const statementActionResultSchema = z.object({
   action: z.object({ id: z.uuid(), kind: z.enum(STATEMENT_ACTION_KINDS) }),
   lines: z.array(statementLineRowSchema),
@@ -309,6 +362,20 @@ export const statementBulkAcceptResultSchema = statementActionResultSchema.omit(
   skippedBecause: statementBulkSkippedSchema,
 });
 export type StatementBulkAcceptResult = z.infer<typeof statementBulkAcceptResultSchema>;
+
+/** A filtered accept's counts: the bulk accept's, with the lines changed since they were counted. */
+export const statementFilterAcceptResultSchema = z.object({
+  action: z.object({ id: z.uuid(), kind: z.enum(STATEMENT_ACTION_KINDS) }),
+  accepted: z.number().int(),
+  skipped: z.number().int(),
+  skippedBecause: statementBulkSkippedSchema.extend({
+    /** Selected when counted (`asOf`), changed since (accepted, matched, its suggestion replaced…). */
+    changedMeanwhile: z.number().int(),
+  }),
+  /** Lines the filter still selects beyond this request's 10,000 (another `Shift+a` takes them). */
+  remaining: z.number().int(),
+});
+export type StatementFilterAcceptResult = z.infer<typeof statementFilterAcceptResultSchema>;
 
 /**
  * An undo answers like the action it undoes: the rows of a one-line action; the count of lines put

@@ -129,6 +129,8 @@ export const REFUSAL_STATUSES = {
   STRIPE_REPORT_COLUMNS_MISSING: 422,
   STRIPE_REPORT_ROW_INVALID: 422,
   STRIPE_PAYOUT_SUM_MISMATCH: 422,
+  // a filtered accept whose count is too old to be what the admin confirmed (docs/decisions/0147)
+  STATEMENT_SUGGESTION_COUNT_STALE: 409,
 } as const satisfies Record<string, RefusalStatus>;
 
 export type RefusalCode = keyof typeof REFUSAL_STATUSES;

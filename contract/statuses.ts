@@ -149,3 +149,9 @@ export const EXPORT_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelle
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 /** The longest date range one export may cover, in days: five years (docs/decisions/0076). */
 export const EXPORT_MAX_RANGE_DAYS = 1_827;
+
+/**
+ * The "suggestions with score ≥ x" filter's values the console offers (decision 0147); the API takes any
+ * score 0–1 with at most three decimals, as scores are kept.
+ */
+export const SUGGESTION_SCORE_FILTERS = ['0.95', '0.9', '0.8', '0.5'] as const;

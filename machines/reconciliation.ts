@@ -1,5 +1,9 @@
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
-import type { StatementBulkSkipped } from '../contract/reconciliation';
+import type {
+  StatementBulkSkipped,
+  SuggestionFilter,
+  SuggestionFilterTotals,
+} from '../contract/reconciliation';
 import { errorCodeOf } from './session';
 
 /** A counterpart named to the server (a SEPA file or transfer, a payout, an invoice). */
@@ -16,10 +20,14 @@ export type LineAction =
   | { kind: 'unmatch'; lineId: string }
   | { kind: 'note'; lineId: string; note: string };
 
-/** What the `perform` actor is asked: one line's action, accepting the selection, or an undo. */
+/**
+ * What the `perform` actor is asked: one line's action, accepting the selection, accepting what a
+ * "score ≥ x" filter selects as counted at `asOf` (decision 0147), or an undo.
+ */
 export type ReconciliationRequest =
   | LineAction
   | { kind: 'bulkAccept'; lineIds: readonly string[]; idempotencyKey: string }
+  | { kind: 'filterAccept'; filter: SuggestionFilter; asOf: string; idempotencyKey: string }
   | { kind: 'undo'; actionId: string };
 
 /**
@@ -33,10 +41,15 @@ export interface ReconciliationOutcome {
   skipped?: number;
   /** Why lines were skipped (answers stored before it existed have none). */
   skippedBecause?: BulkSkipped;
+  /** A filtered accept: lines the filter still selects beyond the 10,000 it took. */
+  remaining?: number;
 }
 
-/** A bulk accept's skipped lines by reason, as the server answers them; they add up to `skipped`. */
-export type BulkSkipped = StatementBulkSkipped;
+/**
+ * A bulk accept's skipped lines by reason, as the server answers them; they add up to `skipped`. A
+ * filtered accept adds the lines changed between its count and the accept.
+ */
+export type BulkSkipped = StatementBulkSkipped & { changedMeanwhile?: number };
 
 export interface ReconciliationContext {
   /** Selected line ids, in the order they were selected. */
@@ -46,7 +59,9 @@ export interface ReconciliationContext {
   /** Actions done on this screen, last on top: `z` undoes the top one. */
   undo: readonly { id: string; kind: string }[];
   /** The last bulk accept's counts. */
-  bulk: { accepted: number; skipped: number; skippedBecause: BulkSkipped | null } | null;
+  bulk: { accepted: number; skipped: number; skippedBecause: BulkSkipped | null; remaining: number } | null;
+  /** The score filter `Shift+a` is accepting, and its count once the server gave it (the confirmation). */
+  filterAccept: { filter: SuggestionFilter; totals: SuggestionFilterTotals | null } | null;
   /** Server code of the last refusal or failure, translated by the screen. */
   error: string | null;
 }
@@ -57,6 +72,11 @@ export type ReconciliationEvent =
   | { type: 'select.clear' }
   | { type: 'act'; action: LineAction }
   | { type: 'bulkAccept'; idempotencyKey: string }
+  /** `Shift+a` with nothing selected over a "score ≥ x" filter: count it, then confirm. */
+  | { type: 'filterAccept'; filter: SuggestionFilter }
+  /** Enter on the confirmation (its count and sum). */
+  | { type: 'filterAccept.confirm'; idempotencyKey: string }
+  | { type: 'filterAccept.cancel' }
   | { type: 'undo' };
 
 /** An undo whose lines changed since: it can never be undone, so it leaves the stack. */
@@ -76,16 +96,18 @@ function afterDone(
   const request = context.pending as ReconciliationRequest;
   if (request.kind === 'undo') return { undo: context.undo.slice(0, -1), pending: null, error: null };
   const undo = [...context.undo, { id: outcome.action.id, kind: outcome.action.kind }].slice(-UNDO_DEPTH);
-  if (request.kind === 'bulkAccept')
+  if (request.kind === 'bulkAccept' || request.kind === 'filterAccept')
     return {
       undo,
       pending: null,
       error: null,
       selected: [],
+      filterAccept: null,
       bulk: {
         accepted: outcome.accepted ?? 0,
         skipped: outcome.skipped ?? 0,
         skippedBecause: outcome.skippedBecause ?? null,
+        remaining: outcome.remaining ?? 0,
       },
     };
   return { undo, pending: null, error: null };
@@ -94,7 +116,12 @@ function afterDone(
 function afterError(context: ReconciliationContext, error: unknown): Partial<ReconciliationContext> {
   const code = errorCodeOf(error);
   const staleUndo = context.pending?.kind === 'undo' && code === STATEMENT_ACTION_STALE;
-  return { pending: null, error: code, ...(staleUndo ? { undo: context.undo.slice(0, -1) } : {}) };
+  return {
+    pending: null,
+    error: code,
+    filterAccept: null,
+    ...(staleUndo ? { undo: context.undo.slice(0, -1) } : {}),
+  };
 }
 
 /**
@@ -110,6 +137,8 @@ export const reconciliationMachine = setup({
   },
   actors: {
     perform: fromPromise<ReconciliationOutcome, ReconciliationRequest>(notProvided('perform')),
+    /** The confirmation's figures: how many suggestions the filter selects, their sum, when. */
+    count: fromPromise<SuggestionFilterTotals, SuggestionFilter>(notProvided('count')),
   },
   actions: {
     // The console writes the rows into the table's cache here.
@@ -120,11 +149,13 @@ export const reconciliationMachine = setup({
   guards: {
     somethingSelected: ({ context }) => context.selected.length > 0,
     somethingToUndo: ({ context }) => context.undo.length > 0,
+    nothingSelected: ({ context }) => context.selected.length === 0,
+    somethingCounted: ({ context }) => (context.filterAccept?.totals?.count ?? 0) > 0,
   },
 }).createMachine({
   id: 'reconciliation',
   initial: 'ready',
-  context: { selected: [], pending: null, undo: [], bulk: null, error: null },
+  context: { selected: [], pending: null, undo: [], bulk: null, filterAccept: null, error: null },
   states: {
     ready: {
       on: {
@@ -162,6 +193,15 @@ export const reconciliationMachine = setup({
             bulk: null,
           }),
         },
+        filterAccept: {
+          guard: 'nothingSelected',
+          target: 'counting',
+          actions: assign({
+            filterAccept: ({ event }) => ({ filter: event.filter, totals: null }),
+            error: null,
+            bulk: null,
+          }),
+        },
         undo: {
           guard: 'somethingToUndo',
           target: 'working',
@@ -173,6 +213,46 @@ export const reconciliationMachine = setup({
             error: null,
           }),
         },
+      },
+    },
+    // Money moves: the filter's count and sum are shown before anything is accepted.
+    counting: {
+      tags: ['busy'],
+      invoke: {
+        id: 'count',
+        src: 'count',
+        input: ({ context }) => context.filterAccept!.filter,
+        onDone: {
+          target: 'confirming',
+          actions: assign({
+            filterAccept: ({ context, event }) => ({
+              filter: context.filterAccept!.filter,
+              totals: event.output,
+            }),
+          }),
+        },
+        onError: {
+          target: 'ready',
+          actions: assign(({ context, event }) => afterError(context, event.error)),
+        },
+      },
+    },
+    confirming: {
+      tags: ['confirming'],
+      on: {
+        'filterAccept.confirm': {
+          guard: 'somethingCounted',
+          target: 'working',
+          actions: assign({
+            pending: ({ context, event }) => ({
+              kind: 'filterAccept' as const,
+              filter: context.filterAccept!.filter,
+              asOf: context.filterAccept!.totals!.asOf,
+              idempotencyKey: event.idempotencyKey,
+            }),
+          }),
+        },
+        'filterAccept.cancel': { target: 'ready', actions: assign({ filterAccept: null }) },
       },
     },
     working: {

@@ -3,6 +3,7 @@ import type {
   Counterpart,
   StatementLineListQuery,
   StatementLineRow,
+  SuggestionFilter,
 } from '../../contract/reconciliation';
 import type { StatementLineStatus } from '../../contract/statuses';
 import type { Queryable } from '../db/client';
@@ -105,6 +106,20 @@ function side(matches: Counterpart[], kinds: readonly Counterpart['kind'][]) {
   };
 }
 
+/**
+ * The suggestion with why (amount, date, reference, name: the domain's explanation) and the score the
+ * matcher gave it when it made it — the one the "score ≥ x" filter compares (decision 0147); the
+ * explanation's own score only for a link kept without one.
+ */
+function explainSuggestion(
+  row: LineRow,
+  link: LinkState,
+  counterparts: ReadonlyMap<string, CounterpartInfo>,
+): Candidate | null {
+  const explained = explainCandidate(scoredLine(row), counterparts.get(counterpartKey(link))!);
+  return explained && { ...explained, score: link.score ?? explained.score };
+}
+
 async function toRows(db: Queryable, rows: LineRow[]): Promise<StatementLineRow[]> {
   const links = await linksOf(
     db,
@@ -117,9 +132,7 @@ async function toRows(db: Queryable, rows: LineRow[]): Promise<StatementLineRow[
       .filter((l) => l.state === 'MATCHED')
       .map((l) => toCounterpartOut(l, counterparts.get(counterpartKey(l))!));
     const suggested = own.find((l) => l.state === 'SUGGESTED');
-    const suggestion: Candidate | null = suggested
-      ? explainCandidate(scoredLine(row), counterparts.get(counterpartKey(suggested))!)
-      : null;
+    const suggestion = suggested ? explainSuggestion(row, suggested, counterparts) : null;
     const provider = side(matches, ['PAYOUT']);
     const invoicing = side(matches, ['INVOICE']);
     const sepa = side(matches, ['SEPA_FILE', 'SEPA_TRANSFER']);
@@ -162,13 +175,52 @@ export async function lineRows(db: Queryable, ids: readonly string[]): Promise<S
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
+/** The line facts a filter may name (the list's and the score filter's). */
+type LineFacts = Omit<SuggestionFilter, 'minScore'>;
+
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The line's suggestion scores at least `minScore` (decision 0147): the line SUGGESTED, its suggested
+ * link's score (a `real`, compared as one so 0.95 selects what was stored as 0.95) at least that.
+ */
+export function scoreFilter(params: SqlParams, minScore: number): string {
+  return `l.status = 'SUGGESTED' AND EXISTS (
+    SELECT 1 FROM statement_line_matches m
+     WHERE m.statement_line_id = l.id AND m.state = 'SUGGESTED' AND m.score >= ${params.add(minScore)}::real)`;
+}
+
+/**
+ * Lines imported in `month` (Lisbon) and MATCHED without a decision taken line by line (decision 0147):
+ * by the import's matcher and untouched since (no action: `last_action_id` null), or by `Shift+a` over a
+ * "score ≥ x" filter (the accept's audit row names its filter). The files of the month lead (by their
+ * import index), then each file's MATCHED lines (`statement_lines_file_status_date_idx`). The dashboard's
+ * automation card counts the same with its own SQL (server/dashboard/dashboard.ts; tests/api/dashboard.test.ts
+ * fails if they disagree).
+ */
+export function automatedFilter(params: SqlParams, month: string): string {
+  const start = `(${params.add(`${month}-01`)}::date::timestamp AT TIME ZONE 'Europe/Lisbon')`;
+  const end = `((${params.add(`${month}-01`)}::date + interval '1 month')::timestamp AT TIME ZONE 'Europe/Lisbon')`;
+  return `l.statement_file_id IN (SELECT f.id FROM statement_files f WHERE f.imported_at >= ${start} AND f.imported_at < ${end})
+    AND l.status = 'MATCHED' AND l.match_method IN ('REFERENCE', 'AMOUNT_COUNTERPARTY_DATE')
+    AND (l.last_action_id IS NULL OR l.last_action_id IN (
+      SELECT (a.after->>'actionId')::uuid FROM audit_log a
+       WHERE a.action = 'statement.bulk-accept' AND a.after ? 'filter' AND a.created_at >= ${start}))`;
+}
 
 /** Every filter of the reconciliation table, each on an indexed column (migration 0022). */
 function lineFilters(params: SqlParams, query: StatementLineListQuery): string[] {
+  const where = lineFactFilters(params, query);
+  if (query.status?.length) where.push(...oneOf(params, 'l.status', query.status));
+  if (query.minScore !== undefined) where.push(scoreFilter(params, query.minScore));
+  if (query.automatedMonth) where.push(automatedFilter(params, query.automatedMonth));
+  return where;
+}
+
+/** The filters on what a line is and never changes: its file, kind, dates, amount and counterparty. */
+export function lineFactFilters(params: SqlParams, query: LineFacts): string[] {
   const where: string[] = [];
   if (query.statementFileId) where.push(`l.statement_file_id = ${params.add(query.statementFileId)}::uuid`);
-  if (query.status?.length) where.push(...oneOf(params, 'l.status', query.status));
   if (query.kind) where.push(`l.kind = ${params.add(query.kind)}`);
   if (query.from) where.push(`l.bank_date >= ${params.add(query.from)}::date`);
   if (query.to) where.push(`l.bank_date <= ${params.add(query.to)}::date`);

@@ -6,12 +6,16 @@ import {
   statementFileListQuerySchema,
   statementFilePageSchema,
   statementFileRowSchema,
+  statementFilterAcceptBodySchema,
+  statementFilterAcceptResultSchema,
   statementLineHistorySchema,
   statementLineListQuerySchema,
   statementLinePageSchema,
   statementMatchBodySchema,
   statementNoteBodySchema,
   statementUndoResultSchema,
+  suggestionFilterQuerySchema,
+  suggestionFilterTotalsSchema,
 } from '../../contract/reconciliation';
 import { actorOf, ID, idParams } from '../http/actor';
 import { type RouteRegistry, refused } from '../http/routes';
@@ -28,6 +32,7 @@ import {
   undoAction,
   unmatchLine,
 } from './reconcile';
+import { filterAccept, suggestionTotals } from './score-filter';
 
 const STATEMENTS = '/v2/admin/statements';
 const actionAnswer = {
@@ -211,6 +216,48 @@ export function registerStatementReconciliationRoutes(routes: RouteRegistry): vo
         at: actor.at,
       };
       return c.json(await bulkAccept(c.var.deps.db, actor, body.lineIds, request));
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: `${STATEMENTS}/lines/suggestions`,
+    summary:
+      'How many suggestions a "score ≥ x" filter selects (all pages) and their sum: the confirmation of its accept',
+    tags: ['statements'],
+    auth: 'admin',
+    query: suggestionFilterQuerySchema,
+    responses: { 200: { description: 'Count, sum and when', schema: suggestionFilterTotalsSchema } },
+    async handler(c, { query }) {
+      return c.json(await suggestionTotals(c.var.deps.db, query, actorOf(c).at));
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: `${STATEMENTS}/lines/accept-filter`,
+    summary:
+      'Accept every suggestion a "score ≥ x" filter selects, up to 10,000 (needs `Idempotency-Key`); lines changed since `asOf` are left and counted',
+    tags: ['statements'],
+    auth: 'admin',
+    body: statementFilterAcceptBodySchema,
+    responses: {
+      200: { description: 'Accepted, skipped and why, remaining', schema: statementFilterAcceptResultSchema },
+      400: refused('IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID'),
+      409: refused('STATEMENT_SUGGESTION_COUNT_STALE'),
+      422: refused('IDEMPOTENCY_KEY_REUSED'),
+    },
+    async handler(c, { body }) {
+      const actor = actorOf(c);
+      const key = checkIdempotencyKey(c.req.header('idempotency-key'));
+      const request = {
+        scope: 'statement.filter-accept',
+        key,
+        sha256: requestHash(body),
+        actorId: actor.userId,
+        at: actor.at,
+      };
+      return c.json(await filterAccept(c.var.deps.db, actor, body.filter, new Date(body.asOf), request));
     },
   });
 

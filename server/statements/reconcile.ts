@@ -59,7 +59,7 @@ async function lockOpenLines(tx: Queryable, ids: readonly string[]): Promise<Loc
   });
 }
 
-interface Done {
+export interface Done {
   actionId: string;
   lineIds: string[];
 }
@@ -235,7 +235,12 @@ export function acceptSuggestion(db: Database, actor: Actor, lineId: string) {
         [suggested],
         'AMOUNT_COUNTERPARTY_DATE',
       );
-      return changes.map((c) => ({ line: line!, next: c.next }));
+      // The match keeps the suggestion's score: unmatched, it is the same suggestion again (decision 0132),
+      // selected by a "score ≥ x" filter as before (decision 0147).
+      return changes.map((c) => ({
+        line: line!,
+        next: { ...c.next, links: c.next.links.map((link) => ({ ...link, score: suggested.score })) },
+      }));
     },
     { check: needsNote(new Set([lineId.toLowerCase()]), undefined) },
   );
@@ -352,11 +357,85 @@ export async function undoAction(db: Database, actor: Actor, actionId: string): 
 }
 
 /**
- * Bulk accept (`Shift+a`, ≤ 10,000 lines): every line still SUGGESTED whose counterpart nobody has
- * matched and whose amount is exactly the line's becomes MATCHED; the rest is skipped as it is. One
- * transaction, set-based; with an Idempotency-Key a retry answers the first outcome. It answers counts,
- * not rows (decision 0108): reading 10,000 rows back cost ~1 s of the 2 s budget, and the console
- * refetches the page it shows.
+ * The accepts of a bulk accept, set-based over locked lines: every line still SUGGESTED (one suggested
+ * link) whose counterpart nobody has matched and whose amount is exactly the line's becomes MATCHED; the
+ * rest is counted by why it was left as it is.
+ */
+export async function planAccepts(
+  tx: Queryable,
+  locked: readonly LockedLine[],
+): Promise<{ changes: LineChange[]; skippedBecause: StatementBulkSkipped }> {
+  const candidates = locked.filter(
+    (l) =>
+      !l.reconciled && l.status === 'SUGGESTED' && l.links.length === 1 && l.links[0]!.state === 'SUGGESTED',
+  );
+  const counterparts = await loadCounterparts(
+    tx,
+    candidates.map((l) => l.links[0]!),
+  );
+  const taken = new Set<string>();
+  const changes: LineChange[] = [];
+  const skippedBecause: StatementBulkSkipped = {
+    notSuggested: locked.length - candidates.length,
+    counterpartTaken: 0,
+    amountDiffers: 0,
+  };
+  for (const line of candidates) {
+    const link = line.links[0]!;
+    const info = counterparts.get(counterpartKey(link))!;
+    const key = counterpartKey(link);
+    if (taken.has(key) || info.matchedCents !== 0) {
+      skippedBecause.counterpartTaken++;
+      continue;
+    }
+    if (expectedSigned(info, link.role) !== line.amountCents) {
+      skippedBecause.amountDiffers++;
+      continue;
+    }
+    taken.add(key);
+    changes.push({
+      line,
+      next: {
+        status: 'MATCHED',
+        matchMethod: 'AMOUNT_COUNTERPARTY_DATE',
+        notes: line.notes,
+        differenceCents: 0,
+        links: [{ ...link, state: 'MATCHED', allocatedCents: info.amountCents }],
+      },
+    });
+  }
+  return { changes, skippedBecause };
+}
+
+/** A bulk accept's action: the planned accepts written; the counterparts were nobody's and the amounts equal. */
+export async function runBulkAccept(
+  tx: Queryable,
+  actor: Actor,
+  plan: (tx: Queryable) => Promise<{ changes: LineChange[]; skippedBecause: StatementBulkSkipped }>,
+): Promise<Done & { skippedBecause: StatementBulkSkipped }> {
+  let skippedBecause: StatementBulkSkipped = { notSuggested: 0, counterpartTaken: 0, amountDiffers: 0 };
+  const done = await runAction(
+    tx,
+    actor,
+    'BULK_ACCEPT',
+    async () => {
+      const planned = await plan(tx);
+      skippedBecause = planned.skippedBecause;
+      return planned.changes;
+    },
+    // Nothing else can change status: no settling from the amounts.
+    { settle: false },
+  );
+  return { ...done, skippedBecause };
+}
+
+export const BULK_ACCEPT_AUDIT = { action: AUDIT.BULK_ACCEPT, entityType: 'statement_line' } as const;
+
+/**
+ * Bulk accept (`Shift+a`, ≤ 10,000 lines): `planAccepts` over the selection. One transaction,
+ * set-based; with an Idempotency-Key a retry answers the first outcome. It answers counts, not rows
+ * (decision 0108): reading 10,000 rows back cost ~1 s of the 2 s budget, and the console refetches the
+ * page it shows.
  */
 export async function bulkAccept(
   db: Database,
@@ -364,72 +443,23 @@ export async function bulkAccept(
   lineIds: readonly string[],
   idempotency: IdempotentRequest,
 ): Promise<StatementBulkAcceptResult> {
-  const done = await idempotentMutation(
-    db,
-    actor,
-    { action: AUDIT.BULK_ACCEPT, entityType: 'statement_line' },
-    idempotency,
-    async (tx) => {
-      let accepted = 0;
-      const skippedBecause: StatementBulkSkipped = { notSuggested: 0, counterpartTaken: 0, amountDiffers: 0 };
-      const result = await runAction(
-        tx,
-        actor,
-        'BULK_ACCEPT',
-        async () => {
-          const locked = await lockLines(tx, lineIds);
-          const candidates = [...locked.values()].filter(
-            (l) =>
-              !l.reconciled &&
-              l.status === 'SUGGESTED' &&
-              l.links.length === 1 &&
-              l.links[0]!.state === 'SUGGESTED',
-          );
-          const counterparts = await loadCounterparts(
-            tx,
-            candidates.map((l) => l.links[0]!),
-          );
-          const taken = new Set<string>();
-          const changes: LineChange[] = [];
-          skippedBecause.notSuggested = lineIds.length - candidates.length;
-          for (const line of candidates) {
-            const link = line.links[0]!;
-            const info = counterparts.get(counterpartKey(link))!;
-            const key = counterpartKey(link);
-            if (taken.has(key) || info.matchedCents !== 0) {
-              skippedBecause.counterpartTaken++;
-              continue;
-            }
-            if (expectedSigned(info, link.role) !== line.amountCents) {
-              skippedBecause.amountDiffers++;
-              continue;
-            }
-            taken.add(key);
-            changes.push({
-              line,
-              next: {
-                status: 'MATCHED',
-                matchMethod: 'AMOUNT_COUNTERPARTY_DATE',
-                notes: line.notes,
-                differenceCents: 0,
-                links: [{ ...link, state: 'MATCHED', allocatedCents: info.amountCents }],
-              },
-            });
-          }
-          accepted = changes.length;
-          return changes;
-        },
-        // The counterparts were nobody's and the amounts equal: nothing else can change status.
-        { settle: false },
-      );
-      const skipped = lineIds.length - accepted;
-      return {
-        result: { ...result, accepted, skipped, skippedBecause },
-        entityId: result.lineIds[0] ?? lineIds[0]!,
-        after: { actionId: result.actionId, accepted, skipped, skippedBecause },
-      };
-    },
-  );
+  const done = await idempotentMutation(db, actor, BULK_ACCEPT_AUDIT, idempotency, async (tx) => {
+    const result = await runBulkAccept(tx, actor, async () => {
+      const locked = await lockLines(tx, lineIds);
+      const planned = await planAccepts(tx, [...locked.values()]);
+      // Ids not found count as not suggested.
+      planned.skippedBecause.notSuggested += lineIds.length - locked.size;
+      return planned;
+    });
+    const accepted = result.lineIds.length;
+    const skipped = lineIds.length - accepted;
+    const skippedBecause = result.skippedBecause;
+    return {
+      result: { ...result, accepted, skipped, skippedBecause },
+      entityId: result.lineIds[0] ?? lineIds[0]!,
+      after: { actionId: result.actionId, accepted, skipped, skippedBecause },
+    };
+  });
   return {
     action: { id: done.actionId, kind: 'BULK_ACCEPT' },
     accepted: done.accepted,

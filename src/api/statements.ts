@@ -4,7 +4,10 @@ import type {
   StatementActionResult,
   StatementBulkAcceptResult,
   StatementFileRow,
+  StatementFilterAcceptResult,
   StatementUndoResult,
+  SuggestionFilter,
+  SuggestionFilterTotals,
   statementFilePageSchema,
   statementLineHistorySchema,
   statementLinePageSchema,
@@ -89,7 +92,9 @@ export const fetchLineHistory = (id: string) => request<StatementLineHistory>(`$
 /** One reconciliation request of the table's machine, to its route. */
 export function performReconciliation(
   action: ReconciliationRequest,
-): Promise<StatementActionResult | StatementBulkAcceptResult | StatementUndoResult> {
+): Promise<
+  StatementActionResult | StatementBulkAcceptResult | StatementFilterAcceptResult | StatementUndoResult
+> {
   const post = <T>(path: string, data?: unknown, headers?: Record<string, string>) =>
     request<T>(path, { method: 'post', data, ...(headers ? { headers } : {}) });
   switch (action.kind) {
@@ -114,10 +119,22 @@ export function performReconciliation(
           'Idempotency-Key': action.idempotencyKey,
         },
       );
+    case 'filterAccept':
+      return post(
+        `${STATEMENTS}/lines/accept-filter`,
+        { filter: action.filter, asOf: action.asOf },
+        { 'Idempotency-Key': action.idempotencyKey },
+      );
     case 'undo':
       return post(`${STATEMENTS}/actions/${encodeURIComponent(action.actionId)}/undo`);
   }
 }
+
+/** How many suggestions a "score ≥ x" filter selects and their sum: the filtered accept's confirmation. */
+export const fetchSuggestionTotals = (filter: SuggestionFilter) =>
+  request<SuggestionFilterTotals>(`${STATEMENTS}/lines/suggestions`, {
+    params: { ...filter },
+  });
 
 export const statementKeys = {
   all: ['statements'] as const,

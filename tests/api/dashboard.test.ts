@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../support/databases';
 import { type CaseWorld, SEED_NOW, startCaseWorld } from './cases-support';
+import { camt053 } from './sepa-statement-support';
+import { importPath, previewOf } from './statement-support';
 
 interface Dashboard {
   today: string;
@@ -14,6 +17,7 @@ interface Dashboard {
     doctorsPayoutsBlocked: number;
     statementLinesUnmatched: { count: number; amountCents: number };
     exportsFailed: number;
+    statementAutomation: { month: string; imported: number; automated: number };
   };
   trends: {
     casesPerDay: { days: string[]; byStatus: { status: string; counts: number[] }[] };
@@ -118,10 +122,78 @@ describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
       `UPDATE statement_lines SET kind = 'return', bank_amount_cents = 777 WHERE id = $1`,
       [lines.rows[1]!.id],
     );
+    // The month's automation (decision 0147): a statement of four credits the import can only suggest
+    // (payouts of their amounts); one accepted line by line (a), one as a selection (x, Shift+a) — not
+    // automated — and the other two by Shift+a over a score filter, which counts as automated.
+    const amounts = [4101, 4102, 4103, 4104];
+    await world.db.query(
+      `INSERT INTO provider_payouts (provider_payout_id, amount_cents, payout_date)
+       SELECT 'po_automation_' || a, a, '2026-03-12' FROM unnest($1::int[]) a`,
+      [amounts],
+    );
+    const fileId = await importThroughRoute(
+      camt053(amounts.map((cents) => ({ cents, date: '2026-03-13', text: 'TRF CRED PRESTADOR' }))),
+    );
+    const { rows: suggested } = await world.db.query<{ id: string }>(
+      `SELECT id FROM statement_lines WHERE statement_file_id = $1 AND status = 'SUGGESTED' ORDER BY line_number`,
+      [fileId],
+    );
+    expect(suggested).toHaveLength(4);
+    expect((await world.post(`/v2/admin/statements/lines/${suggested[0]!.id}/accept`)).status).toBe(200);
+    expect((await send('/v2/admin/statements/lines/accept', { lineIds: [suggested[1]!.id] })).status).toBe(
+      200,
+    );
+    // Counted a second later than the lines last changed: a change in the count's very instant is never
+    // accepted unconfirmed (decision 0147).
+    world.clock.current = new Date(SEED_NOW.getTime() + 1000);
+    const filter = { statementFileId: fileId, minScore: '0' };
+    const counted = (await (
+      await world.get(`/v2/admin/statements/lines/suggestions?${new URLSearchParams(filter)}`)
+    ).json()) as { count: number; asOf: string };
+    expect(counted.count).toBe(2);
+    const filtered = await send('/v2/admin/statements/lines/accept-filter', {
+      filter: { ...filter, minScore: 0 },
+      asOf: counted.asOf,
+    });
+    expect(((await filtered.json()) as { accepted: number }).accepted).toBe(2);
     await world.db.query(
       `UPDATE users SET created_at = created_at - interval '3 days'
         WHERE id = (SELECT id FROM users WHERE role = 'PROFESSIONAL' ORDER BY created_at DESC LIMIT 1)`,
     );
+  }
+
+  /** A POST with a JSON body and a fresh Idempotency-Key, as the console sends its bulk accepts. */
+  const send = (path: string, body: unknown) =>
+    fetch(`${world.url}${path}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${world.adminToken}`,
+        'content-type': 'application/json',
+        'idempotency-key': randomUUID(),
+      },
+      body: JSON.stringify(body),
+    });
+
+  /** A statement through the import route the console uses, followed until done: its file's id. */
+  async function importThroughRoute(xml: string): Promise<string> {
+    const path = importPath(`extrato-${randomUUID().slice(0, 8)}.xml`, previewOf(Buffer.from(xml)), {});
+    let { job } = (await (
+      await fetch(`${world.url}${path}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${world.adminToken}`,
+          'content-type': 'application/octet-stream',
+          'idempotency-key': randomUUID(),
+        },
+        body: xml,
+      })
+    ).json()) as { job: { id: string; status: string; result: { statementFileId: string } | null } };
+    while (job.status === 'RUNNING') {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      job = (await (await world.get(`/v2/admin/statements/imports/${job.id}`)).json()) as typeof job;
+    }
+    expect(job.status).toBe('DONE');
+    return job.result!.statementFileId;
   }
 
   const one = async (sql: string) => Number((await world.db.query<{ n: string }>(sql)).rows[0]!.n);
@@ -253,6 +325,49 @@ describe.each(testDatabaseKinds())('dashboard API on $name', (kind) => {
         expect(a.exportsFailed).toBe(failed.total);
         if (phase === 'after changes') expect(blocked.total).toBeGreaterThan(0);
         if (phase === 'after changes') expect(returns.total).toBeGreaterThan(0);
+      });
+
+      it('rates the month’s automation as independent SQL does, counting the list its card opens', async () => {
+        const { statementAutomation } = dashboard.attention;
+        // March 2026 in Lisbon (no summer time before the 29th): the seed's last statement is of it.
+        const { rows } = await world.db.query<{
+          status: string;
+          match_method: string | null;
+          last_action_id: string | null;
+          imported_at: Date;
+        }>(
+          `SELECT l.status, l.match_method, l.last_action_id, f.imported_at
+             FROM statement_lines l JOIN statement_files f ON f.id = l.statement_file_id`,
+        );
+        const filterAccepts = new Set(
+          (
+            await world.db.query<{ after: { actionId: string; filter?: unknown } }>(
+              `SELECT after FROM audit_log WHERE action = 'statement.bulk-accept'`,
+            )
+          ).rows
+            .filter((r) => r.after.filter !== undefined)
+            .map((r) => r.after.actionId),
+        );
+        const imported = rows.filter((r) => lisbonDay(r.imported_at).startsWith('2026-03'));
+        const automated = imported.filter(
+          (r) =>
+            r.status === 'MATCHED' &&
+            r.match_method !== 'MANUAL' &&
+            (r.last_action_id === null || filterAccepts.has(r.last_action_id)),
+        );
+        expect(statementAutomation).toEqual({
+          month: '2026-03',
+          imported: imported.length,
+          automated: automated.length,
+        });
+        expect(automated.length).toBeGreaterThan(0);
+        expect(imported.length).toBeGreaterThan(automated.length);
+        if (phase === 'after changes') expect(filterAccepts.size).toBe(1);
+        const response = await world.get('/v2/admin/statements/lines?automatedMonth=2026-03&limit=1');
+        expect(response.status).toBe(200);
+        expect(((await response.json()) as { total: number }).total).toBe(automated.length);
+        for (const bad of ['2026-13', '26-03', '2026-3'])
+          expect((await world.get(`/v2/admin/statements/lines?automatedMonth=${bad}`)).status).toBe(400);
       });
 
       it('counts cases per Lisbon day and status over the last 90 days', async () => {

@@ -65,6 +65,8 @@ describe.skipIf(!hasChromium)('home dashboard and audit log in Chromium, keyboar
       'payouts-blocked': 'sepa-blocked-total',
       unmatched: 'statement-lines-total',
       'exports-failed': 'exports-failed-total',
+      // The month's lines reconciled without a decision (decision 0147): its list is the statement lines'.
+      automation: 'statement-lines-total',
     };
     const numberIn = (text: string | null) =>
       Number(/\d[\d\s.\u00a0\u202f]*/.exec(text ?? '')?.[0].replace(/\D/g, ''));

@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
 import type { Dashboard } from '../../api/dashboard';
-import { useI18n } from '../../i18n/i18n';
+import { type Translate, useI18n } from '../../i18n/i18n';
 import { pluralKey } from '../../i18n/plural';
 import { useOptionalRouteLink } from '../../kernel/route-links';
 
@@ -12,10 +12,34 @@ interface CardDef {
   /** What it counts, one form per plural category ("1 caso", "2 casos"). */
   label: { one: string; other: string };
   routeId: string;
-  /** The list's filters, as its URL keeps them. */
-  query?: string;
+  /** The list's filters, as its URL keeps them (some depend on the numbers: the month counted). */
+  query?: string | ((a: Attention) => string);
   count(a: Attention): number;
   cents?(a: Attention): number | null;
+  /** A line under the number in the card's words (the automation rate beside the lines it counts). */
+  detail?(a: Attention, t: Translate, locale: string): string;
+}
+
+/**
+ * "Automation rate 87 % of 1,000 lines imported": the month's automated lines (the card's number, what
+ * its list totals) over the lines imported (decision 0147).
+ */
+function automationDetail(a: Attention, t: Translate, locale: string): string {
+  const { imported, automated } = a.statementAutomation;
+  if (imported === 0) return t('home.automationDetail.none');
+  const rate = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(
+    automated / imported,
+  );
+  return t(
+    pluralKey(locale, imported, {
+      one: 'home.automationDetail.rate.one',
+      other: 'home.automationDetail.rate.other',
+    }),
+    {
+      rate,
+      imported: new Intl.NumberFormat(locale).format(imported),
+    },
+  );
 }
 
 const CARDS: readonly CardDef[] = [
@@ -79,6 +103,15 @@ const CARDS: readonly CardDef[] = [
     cents: (a) => a.statementLinesUnmatched.amountCents,
   },
   {
+    id: 'automation',
+    label: { one: 'home.automation.one', other: 'home.automation.other' },
+    routeId: 'statements',
+    // The lines of this month's statements matched without a decision taken line by line.
+    query: (a) => `automatedMonth=${a.statementAutomation.month}`,
+    count: (a) => a.statementAutomation.automated,
+    detail: automationDetail,
+  },
+  {
     id: 'exports-failed',
     label: { one: 'home.exportsFailed.one', other: 'home.exportsFailed.other' },
     routeId: 'exportsFailed',
@@ -91,6 +124,8 @@ function Card({ card, attention }: { card: CardDef; attention: Attention | undef
   const route = useOptionalRouteLink(card.routeId);
   const count = attention ? card.count(attention) : undefined;
   const cents = attention && card.cents ? card.cents(attention) : undefined;
+  const detail = attention && card.detail ? card.detail(attention, t, locale) : undefined;
+  const query = attention && typeof card.query === 'function' ? card.query(attention) : card.query;
   const body = (
     <>
       <span className="stat-value" data-testid={`count-${card.id}`}>
@@ -102,12 +137,17 @@ function Card({ card, attention }: { card: CardDef; attention: Attention | undef
           {new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(cents / 100)}
         </span>
       ) : null}
+      {detail ? (
+        <span className="stat-amount" data-testid={`detail-${card.id}`}>
+          {detail}
+        </span>
+      ) : null}
       {route?.goKey ? <kbd className="stat-key">g {route.goKey}</kbd> : null}
     </>
   );
   if (!route) return <div className="stat-card">{body}</div>;
   return (
-    <Link href={card.query ? `${route.path}?${card.query}` : route.path} className="stat-card">
+    <Link href={typeof query === 'string' ? `${route.path}?${query}` : route.path} className="stat-card">
       {body}
     </Link>
   );

@@ -19,6 +19,8 @@ export function LineDialog(props: {
   /** Absent: a dialog that only shows (the history). */
   submitLabel?: string;
   canSubmit?: boolean;
+  /** A confirmation: focus starts on its submit button, so Enter confirms (nothing to fill in). */
+  focusSubmit?: boolean;
   onSubmit?(): void;
   onClose(): void;
 }) {
@@ -29,7 +31,10 @@ export function LineDialog(props: {
   // The first control inside is what the admin works with first.
   const setInitial = (form: HTMLFormElement | null) => {
     dialog.current = form;
-    initial.current = form?.querySelector<HTMLElement>('textarea, input, select, button') ?? null;
+    initial.current =
+      form?.querySelector<HTMLElement>(
+        props.focusSubmit ? 'button[type="submit"]' : 'textarea, input, select, button',
+      ) ?? null;
   };
   useModalFocus(dialog, initial);
   const onKeyDown = (event: ReactKeyboardEvent<HTMLFormElement>) => {

@@ -13,6 +13,7 @@ import { useI18n } from '../../i18n/i18n';
 import { AuditChanges } from '../../kernel/audit-changes';
 import { formatDate, formatDateTime } from '../../kernel/dates';
 import { LineDialog } from './LineDialog';
+import { suggestionWhy } from './suggestion-why';
 
 export type LineDialogState =
   | { kind: 'note' | 'ignore' | 'history'; line: StatementLineRow }
@@ -130,17 +131,7 @@ function MatchPicker(props: {
               <input type="checkbox" checked={chosen.has(refOf(c))} onChange={() => toggle(c)} />{' '}
               <strong>{c.label}</strong> · {money(c.amountCents)} · {formatDate(c.date, locale)} ·{' '}
               {c.counterpartyName ?? '—'} · {t('statements.lines.score', { score: scorePoints(c.score) })}
-              <small>
-                {' '}
-                (
-                {t('statements.dialog.reasons', {
-                  amount: t(c.reasons.amountExact ? 'statements.dialog.yes' : 'statements.dialog.no'),
-                  days: c.reasons.dateDays,
-                  reference: t(c.reasons.reference ? 'statements.dialog.yes' : 'statements.dialog.no'),
-                  name: Math.round(c.reasons.nameSimilarity * 100),
-                })}
-                )
-              </small>
+              <small> ({suggestionWhy(t, c)})</small>
             </label>
           </li>
         ))}

@@ -3,7 +3,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
-import { STATEMENT_LINE_STATUSES } from '../../../contract/statuses';
+import type { SuggestionFilter, SuggestionFilterTotals } from '../../../contract/reconciliation';
+import { STATEMENT_LINE_STATUSES, SUGGESTION_SCORE_FILTERS } from '../../../contract/statuses';
 import { formatCents } from '../../../domain/money';
 import {
   type BulkSkipped,
@@ -14,6 +15,7 @@ import {
 } from '../../../machines/reconciliation';
 import {
   fetchStatementLines,
+  fetchSuggestionTotals,
   performReconciliation,
   type StatementFileRow,
   type StatementLinePage,
@@ -38,6 +40,8 @@ import { isRestingFocus } from '../../kernel/keys';
 import { useScreenKeys } from '../../kernel/screen-keys';
 import { type LineDialogState, LineDialogs, scorePoints } from './LineDialogs';
 import { RECONCILE_KEYS, type ReconcileKeyAction } from './reconcile-keys';
+import { ScoreFilterConfirm } from './ScoreFilterConfirm';
+import { suggestionWhy } from './suggestion-why';
 
 const ROW_HEIGHT = 32;
 const PAGE = 500;
@@ -62,19 +66,59 @@ const SKIP_REASONS: readonly [keyof BulkSkipped, string][] = [
   ['notSuggested', 'statements.lines.skippedBecause.notSuggested'],
   ['counterpartTaken', 'statements.lines.skippedBecause.counterpartTaken'],
   ['amountDiffers', 'statements.lines.skippedBecause.amountDiffers'],
+  ['changedMeanwhile', 'statements.lines.skippedBecause.changedMeanwhile'],
 ];
 
-/** "Accepted: 3 · left as they were: 2 (1 no longer suggested, 1 with a different amount)". */
+/**
+ * "Accepted: 3 · left as they were: 2 (1 no longer suggested, 1 with a different amount)", and what a
+ * filtered accept left for the next `Shift+a`.
+ */
 function bulkOutcome(
   t: Translate,
-  bulk: { accepted: number; skipped: number; skippedBecause: BulkSkipped | null },
+  locale: string,
+  bulk: { accepted: number; skipped: number; skippedBecause: BulkSkipped | null; remaining: number },
 ): string {
   const counts = t('statements.lines.accepted', { accepted: bulk.accepted, skipped: bulk.skipped });
   const reasons = SKIP_REASONS.flatMap(([reason, key]) => {
     const count = bulk.skippedBecause?.[reason] ?? 0;
     return count > 0 ? [t(key, { count })] : [];
   });
-  return reasons.length > 0 ? `${counts} (${reasons.join(', ')})` : counts;
+  const outcome = reasons.length > 0 ? `${counts} (${reasons.join(', ')})` : counts;
+  if (bulk.remaining === 0) return outcome;
+  const remaining = t(
+    pluralKey(locale, bulk.remaining, {
+      one: 'statements.lines.remaining.one',
+      other: 'statements.lines.remaining.other',
+    }),
+    { count: bulk.remaining },
+  );
+  return `${outcome} · ${remaining}`;
+}
+
+/**
+ * The "score ≥ x" filter of the table's URL as the filtered accept takes it (decision 0147): the
+ * line facts filtered and the score; null without a score filter, or when another filter leaves
+ * suggestions out (the table then shows none of what it would accept).
+ */
+function scoreFilterOf(filters: Readonly<Record<string, readonly string[]>>): SuggestionFilter | null {
+  const one = (key: string) => filters[key]?.[0];
+  const minScore = one('minScore');
+  const statuses = filters.status ?? [];
+  // With the automation card's filter (matched lines only) the table shows no suggestion either.
+  const noSuggestions = (statuses.length > 0 && !statuses.includes('SUGGESTED')) || one('automatedMonth');
+  if (minScore === undefined || noSuggestions) return null;
+  const cents = (key: string) => (one(key) === undefined ? {} : { [key]: Number(one(key)) });
+  const text = (key: string) => (one(key) === undefined ? {} : { [key]: one(key) });
+  return {
+    minScore: Number(minScore),
+    ...text('statementFileId'),
+    ...text('from'),
+    ...text('to'),
+    ...cents('minCents'),
+    ...cents('maxCents'),
+    ...text('kind'),
+    ...text('counterparty'),
+  } as SuggestionFilter;
 }
 
 /** Replaces the rows the server answered in every cached page of the lines list. */
@@ -126,6 +170,17 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
         })),
       },
       { key: 'counterparty', label: t('statements.lines.counterparty'), kind: 'text' },
+      // The home dashboard's automation card opens this (decision 0147): a month, `YYYY-MM`.
+      { key: 'automatedMonth', label: t('statements.lines.automatedMonth'), kind: 'text' },
+      {
+        key: 'minScore',
+        label: t('statements.lines.minScore'),
+        kind: 'select',
+        options: SUGGESTION_SCORE_FILTERS.map((score) => ({
+          value: score,
+          label: t('statements.lines.minScoreOption', { score: scorePoints(Number(score)) }),
+        })),
+      },
     ],
     [t, files],
   );
@@ -162,6 +217,9 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
         actors: {
           perform: fromPromise<ReconciliationOutcome, ReconciliationRequest>(({ input }) =>
             performReconciliation(input),
+          ),
+          count: fromPromise<SuggestionFilterTotals, SuggestionFilter>(({ input }) =>
+            fetchSuggestionTotals(input),
           ),
         },
         actions: {
@@ -238,8 +296,12 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
   }
 
   function runReconcileKey(reconcile: ReconcileKeyAction) {
-    if (reconcile.type === 'acceptSelected')
+    if (reconcile.type === 'acceptSelected') {
+      // A selection is accepted as selected; with none, the score filter's suggestions on every page.
+      const scoreFilter = selected.size === 0 ? scoreFilterOf(state.filters) : null;
+      if (scoreFilter) return actor.send({ type: 'filterAccept', filter: scoreFilter });
       return actor.send({ type: 'bulkAccept', idempotencyKey: crypto.randomUUID() });
+    }
     if (reconcile.type === 'undo') return actor.send({ type: 'undo' });
     if (!current) return;
     switch (reconcile.type) {
@@ -315,12 +377,27 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
             )}
           </span>
         ) : null}
-        {busy ? <span>{t('statements.lines.working')}</span> : null}
-        {machine.context.bulk ? <span>{bulkOutcome(t, machine.context.bulk)}</span> : null}
+        {machine.matches('counting') ? (
+          <span>{t('statements.filterAccept.counting')}</span>
+        ) : busy ? (
+          <span>{t('statements.lines.working')}</span>
+        ) : null}
+        {machine.context.bulk ? <span>{bulkOutcome(t, locale, machine.context.bulk)}</span> : null}
         {machine.context.error ? (
           <span role="alert">{t(errorCodeKey(machine.context.error) ?? 'errorMessages.fallback')}</span>
         ) : null}
       </div>
+      {/* The active row's suggestion in full (its cell is cut to the column): why, without a mouse. */}
+      <p className="statement-line-why" aria-live="polite" data-testid="active-suggestion">
+        {current?.suggestion
+          ? t('statements.lines.activeSuggestion', {
+              line: current.lineNumber,
+              label: current.suggestion.label,
+              score: t('statements.lines.score', { score: scorePoints(current.suggestion.score) }),
+              why: t('statements.lines.why', { reasons: suggestionWhy(t, current.suggestion) }),
+            })
+          : '\u00a0'}
+      </p>
       <ScrollRegion ref={scrollRef} label={t('statements.lines.label')}>
         <table
           className="data-table-grid"
@@ -377,11 +454,17 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
                   <td>
                     <Pill tone={STATUS_TONES[row.status]}>{t(`statements.status.${row.status}`)}</Pill>
                   </td>
-                  <td>
-                    {row.suggestion
-                      ? `${row.suggestion.label} · ${t('statements.lines.score', { score: scorePoints(row.suggestion.score) })}`
-                      : row.matches.map((m) => m.label).join(', ') || '—'}
-                  </td>
+                  {row.suggestion ? (
+                    <td data-testid="suggestion">
+                      {row.suggestion.label} ·{' '}
+                      {t('statements.lines.score', { score: scorePoints(row.suggestion.score) })}{' '}
+                      <span className="suggestion-why" data-testid="suggestion-why">
+                        {t('statements.lines.why', { reasons: suggestionWhy(t, row.suggestion) })}
+                      </span>
+                    </td>
+                  ) : (
+                    <td>{row.matches.map((m) => m.label).join(', ') || '—'}</td>
+                  )}
                 </tr>
               );
             })}
@@ -397,6 +480,14 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
           </div>
         ) : null}
       </ScrollRegion>
+      {machine.matches('confirming') && machine.context.filterAccept?.totals ? (
+        <ScoreFilterConfirm
+          minScore={machine.context.filterAccept.filter.minScore}
+          totals={machine.context.filterAccept.totals}
+          onConfirm={() => actor.send({ type: 'filterAccept.confirm', idempotencyKey: crypto.randomUUID() })}
+          onClose={() => actor.send({ type: 'filterAccept.cancel' })}
+        />
+      ) : null}
       {dialog ? (
         <LineDialogs
           dialog={dialog}

@@ -4,7 +4,7 @@ import { useLocation } from 'wouter';
 import { MONEY_SEARCH_MAX } from '../../../contract/limits';
 import { formatCents } from '../../../domain/money';
 import { type StatementsSearch, searchStatements } from '../../api/money-search';
-import { type Translate, useI18n } from '../../i18n/i18n';
+import { type Translate, translateEvery, useI18n } from '../../i18n/i18n';
 import { formatDate } from '../../kernel/dates';
 import {
   type PaletteCommand,
@@ -62,7 +62,25 @@ export function statementSearchCommands(
   ];
 }
 
-/** Statement files by name and lines by amount or counterparty, for what is typed in the palette. */
+/** The score filter the palette's command opens (decision 0147): `Shift+a` then accepts what it selects. */
+export const SCORE_FILTER_HREF = '/statements?status=SUGGESTED&minScore=0.95';
+
+/** "Suggestions with score ≥ 95": the reconciliation table filtered to the matcher's surest suggestions. */
+export function scoreFilterCommand(t: Translate, navigate: (path: string) => void): PaletteCommand {
+  return {
+    id: 'statements:score-filter',
+    group: t('statementsPalette.group'),
+    label: t('statementsPalette.scoreFilter'),
+    keywords: [...translateEvery('statementsPalette.scoreFilter'), '95'],
+    kind: 'screen',
+    run: () => navigate(SCORE_FILTER_HREF),
+  };
+}
+
+/**
+ * Statement files by name and lines by amount or counterparty, for what is typed in the palette; and the
+ * score filter's command.
+ */
 export function useStatementSearchCommands(): void {
   const { t, locale } = useI18n();
   const [, navigate] = useLocation();
@@ -78,8 +96,11 @@ export function useStatementSearchCommands(): void {
     staleTime: 30_000,
   });
   const commands = useMemo(
-    () => (searched !== null && found ? statementSearchCommands(found, searched, t, locale, navigate) : []),
-    [searched, found, t, locale, navigate],
+    () => [
+      ...(authenticated ? [scoreFilterCommand(t, navigate)] : []),
+      ...(searched !== null && found ? statementSearchCommands(found, searched, t, locale, navigate) : []),
+    ],
+    [authenticated, searched, found, t, locale, navigate],
   );
   useRegisterCommands('statements', commands);
 }

@@ -348,6 +348,7 @@ describe.each(LOCALES)('the money screens’ words in %s', (locale, messages) =>
             doctorsPayoutsBlocked: 1,
             statementLinesUnmatched: one,
             exportsFailed: 1,
+            statementAutomation: { month: '2026-11', imported: 1, automated: 1 },
           },
           trends: {
             casesPerDay: axis,
@@ -363,6 +364,12 @@ describe.each(LOCALES)('the money screens’ words in %s', (locale, messages) =>
     await waitFor(() => expect(cards.textContent).toContain(messages.home.returnsToMatch.one));
     for (const card of Object.values(messages.home).filter((v) => typeof v === 'object' && 'one' in v))
       expect(cards.textContent).toContain((card as { one: string }).one);
+    // The automation rate of one line imported, automated (decision 0147).
+    expect(cards.textContent).toContain(
+      messages.home.automationDetail.rate.one
+        .replace('{{rate}}', new Intl.NumberFormat(locale, { style: 'percent' }).format(1))
+        .replace('{{imported}}', '1'),
+    );
     expectReadable(cards.textContent ?? '');
   });
 });

@@ -253,7 +253,7 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     expect(ofPayout('€40.00')).toBeGreaterThanOrEqual(0);
     for (const candidate of candidates) {
       expect(candidate).toMatch(/ \d+ points/);
-      expect(candidate).toMatch(/amount [✓✗] · \d+ days · reference [✓✗] · name \d+ %/);
+      expect(candidate).toMatch(/amount [✓✗] · date ±\d+ d · reference [✓✗] · name \d+ %/);
     }
     const points = candidates.map((c) => Number(/ (\d+) points/.exec(c)?.[1]));
     expect(points).toEqual([...points].sort((a, b) => b - a));

@@ -15,6 +15,10 @@ export const SOURCE_REFUSAL_CODES = [
   'SAFT_DUPLICATE_DOCUMENT',
   'SAFT_UNKNOWN_CUSTOMER',
   'SAFT_CONTROL_TOTALS_MISMATCH',
+  // SAF-T handed over compressed (docs/decisions/0149)
+  'SAFT_ARCHIVE_UNREADABLE',
+  'SAFT_ARCHIVE_ENTRIES',
+  'SAFT_ARCHIVE_TOO_LARGE',
   // Stripe's itemized payout reconciliation report (docs/decisions/0148)
   'STRIPE_REPORT_UNREADABLE',
   'STRIPE_REPORT_EMPTY',

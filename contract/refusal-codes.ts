@@ -133,6 +133,11 @@ export const REFUSAL_STATUSES = {
   STRIPE_REPORT_COLUMNS_MISSING: 422,
   STRIPE_REPORT_ROW_INVALID: 422,
   STRIPE_PAYOUT_SUM_MISMATCH: 422,
+  // a payment collector's payout CSV read through a saved column mapping (docs/decisions/0149)
+  PROVIDER_CSV_MAPPING_INVALID: 422,
+  PROVIDER_CSV_UNREADABLE: 422,
+  PROVIDER_CSV_EMPTY: 422,
+  PROVIDER_CSV_ROW_INVALID: 422,
 } as const satisfies Record<string, RefusalStatus>;
 
 export type RefusalCode = keyof typeof REFUSAL_STATUSES;

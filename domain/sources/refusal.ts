@@ -25,6 +25,11 @@ export const SOURCE_REFUSAL_CODES = [
   'STRIPE_REPORT_COLUMNS_MISSING',
   'STRIPE_REPORT_ROW_INVALID',
   'STRIPE_PAYOUT_SUM_MISMATCH',
+  // a collector's payout report read through a saved column mapping (docs/decisions/0149)
+  'PROVIDER_CSV_MAPPING_INVALID',
+  'PROVIDER_CSV_UNREADABLE',
+  'PROVIDER_CSV_EMPTY',
+  'PROVIDER_CSV_ROW_INVALID',
 ] as const;
 
 export type SourceRefusalCode = (typeof SOURCE_REFUSAL_CODES)[number];

@@ -75,9 +75,18 @@ function insert(parent: Frame, name: string, value: unknown, arrayTags: Readonly
   else obj[name] = [existing, value];
 }
 
+/**
+ * `value` in memory of its own. A slice of 13 characters or more is, in V8, a view of the text it was
+ * cut from: reading in pieces, every value kept from a piece (a document number, a reference) would keep
+ * that whole piece alive, and so the whole file. Joined to one character and cut again, the text is
+ * copied first (the join is flattened before the cut), and the copy is all the value holds.
+ */
+const detached = (value: string) => (value.length < 13 ? value : `${value}.`.slice(0, -1));
+
 /** An element without children or attributes becomes its text; otherwise an object with `#text`. */
-function elementValue(frame: Frame): unknown {
-  const text = decodeEntities(frame.text).trim();
+function elementValue(frame: Frame, pieces: boolean): unknown {
+  const decoded = decodeEntities(frame.text).trim();
+  const text = pieces ? detached(decoded) : decoded;
   if (!frame.structured) return text;
   if (text !== '') frame.obj['#text'] = text;
   return frame.obj;
@@ -168,7 +177,7 @@ export function parseXmlSafely(
   let counted = 0;
   let i = 0;
   const closed = (frame: Frame, parent: Frame) => {
-    const value = elementValue(frame);
+    const value = elementValue(frame, nextPiece !== undefined);
     const kept = onClose?.tags.has(frame.name) ? onClose.handle(frame.name, value, stack) : undefined;
     insert(parent, frame.name, kept === undefined ? value : kept, arrayTags);
   };
@@ -271,7 +280,8 @@ export function parseXmlSafely(
           if (!a) break;
           const attrName = a[1]!;
           if (attrName !== 'xmlns' && !attrName.startsWith('xmlns:')) {
-            obj[`@${localName(attrName)}`] = decodeEntities(a[2]!.slice(1, -1));
+            const value = decodeEntities(a[2]!.slice(1, -1));
+            obj[`@${localName(attrName)}`] = nextPiece === undefined ? value : detached(value);
             structured = true;
           }
           p = ATTR.lastIndex;

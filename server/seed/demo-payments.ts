@@ -1,4 +1,3 @@
-import { addDays } from '../../domain/business-days';
 import type { Queryable } from '../db/client';
 
 /**
@@ -97,10 +96,12 @@ function rowsOf(payment: DemoPayment): DemoPayoutRow[] {
 }
 
 /**
- * The weekly automatic payouts on `payoutDays` (ascending): each pays the payments of the days since the
- * one before it (`paidOn` in [previous day, day)), their fees taken and refunds given back. A week whose
- * rows do not add up to more than nothing pays nothing: its rows wait for the next payout, as Stripe
- * carries a balance. Payments before the first day or on or after the last are in no payout.
+ * The weekly automatic payouts on `payoutDays` (ascending): each pays every payment made before its day
+ * and not paid yet (`paidOn` < day; the first, all the balance before it), their fees taken and refunds
+ * given back. A day whose rows would not add up to more than nothing pays nothing: its rows wait for the
+ * next payout, as Stripe carries a balance. So any later day list that keeps the days that paid gives the
+ * same payouts (`source-files.ts` rebuilds them from `provider_payouts`). Payments on or after the last
+ * day are in no payout.
  */
 export function weeklyPayouts(payments: readonly DemoPayment[], payoutDays: readonly string[]): DemoPayout[] {
   const payouts: DemoPayout[] = [];
@@ -109,12 +110,8 @@ export function weeklyPayouts(payments: readonly DemoPayment[], payoutDays: read
   );
   let next = 0;
   let waiting: DemoPayoutRow[] = [];
-  for (const [k, day] of payoutDays.entries()) {
-    const from = k === 0 ? addDays(day, -7) : payoutDays[k - 1]!;
-    while (next < ordered.length && ordered[next]!.paidOn < day) {
-      const payment = ordered[next++]!;
-      if (payment.paidOn >= from) waiting.push(...rowsOf(payment));
-    }
+  for (const day of payoutDays) {
+    while (next < ordered.length && ordered[next]!.paidOn < day) waiting.push(...rowsOf(ordered[next++]!));
     const netCents = waiting.reduce((sum, row) => sum + row.netCents, 0);
     if (netCents <= 0) continue;
     payouts.push({ date: day, rows: waiting, netCents });

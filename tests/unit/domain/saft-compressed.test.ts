@@ -7,7 +7,7 @@ import { gzipSync, strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { MAX_SAFT_COMPRESSION_RATIO, MAX_SAFT_XML_BYTES } from '../../../contract/limits';
 import { xmlPieceDecoder } from '../../../domain/sepa/xml-bytes';
-import type { UnpackLimits } from '../../../domain/sources/compressed';
+import { openSaftBytes, type UnpackLimits } from '../../../domain/sources/compressed';
 import { readSaftFile, readSaftSalesInvoices } from '../../../domain/sources/saft-pt';
 import { decodeWindows1252 } from '../../../domain/statements/decode';
 import { parseXmlSafely } from '../../../domain/xml';
@@ -57,6 +57,28 @@ describe('a SAF-T file as it is or compressed', () => {
         },
       ),
       { numRuns: 20 },
+    );
+  });
+});
+
+describe('decompressed in pieces', () => {
+  /** Every piece the source gives, joined. */
+  const drained = (compressed: Uint8Array, slice: number) => {
+    const source = openSaftBytes(compressed, LIMITS, slice);
+    const pieces: Uint8Array[] = [];
+    for (let piece = source.next(); piece !== null; piece = source.next()) pieces.push(piece.slice());
+    return Buffer.concat(pieces);
+  };
+
+  it('any slicing of the compressed stream gives the same XML bytes, gzip and ZIP', () => {
+    const gz = gzipSync(DEMO_BYTES);
+    const zip = zipSync({ 'saft.xml': DEMO_BYTES });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 70_000 }), (slice) => {
+        expect(drained(gz, slice).equals(DEMO_BYTES)).toBe(true);
+        expect(drained(zip, slice).equals(DEMO_BYTES)).toBe(true);
+      }),
+      { numRuns: 40 },
     );
   });
 });

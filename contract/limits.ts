@@ -21,3 +21,18 @@ export const MONEY_SEARCH_MAX = 80;
  * `stored_files.size_bytes` holds the same number, as a migration cannot import it.
  */
 export const MAX_FILE_BYTES = 41_943_040;
+
+/**
+ * A SAF-T (PT) upload may be compressed (gzip, a ZIP of one XML file; decision 0149): the most bytes of
+ * XML it may hold once decompressed. A month of 100,000 one-line invoices is ~215 MB written with
+ * two-space indentation, ~280 MB with four; the reader holds only the piece it is reading, so the cap
+ * bounds the time a file takes, not the memory.
+ */
+export const MAX_SAFT_XML_BYTES = 536_870_912;
+
+/**
+ * The most XML bytes per compressed byte a SAF-T upload may expand to. Real exports compress 10–45
+ * times (a generated month of 100,000 invoices: 41); a decompression bomb expands hundreds to a
+ * thousand times and is refused a slice after passing this.
+ */
+export const MAX_SAFT_COMPRESSION_RATIO = 100;

@@ -124,6 +124,10 @@ export const REFUSAL_STATUSES = {
   SAFT_DUPLICATE_DOCUMENT: 422,
   SAFT_UNKNOWN_CUSTOMER: 422,
   SAFT_CONTROL_TOTALS_MISMATCH: 422,
+  // SAF-T as gzip or a ZIP of one XML file (docs/decisions/0149)
+  SAFT_ARCHIVE_UNREADABLE: 422,
+  SAFT_ARCHIVE_ENTRIES: 422,
+  SAFT_ARCHIVE_TOO_LARGE: 413,
   STRIPE_REPORT_UNREADABLE: 422,
   STRIPE_REPORT_EMPTY: 422,
   STRIPE_REPORT_COLUMNS_MISSING: 422,
@@ -131,6 +135,11 @@ export const REFUSAL_STATUSES = {
   STRIPE_PAYOUT_SUM_MISMATCH: 422,
   // a filtered accept whose count is too old to be what the admin confirmed (docs/decisions/0147)
   STATEMENT_SUGGESTION_COUNT_STALE: 409,
+  // a payment collector's payout CSV read through a saved column mapping (docs/decisions/0149)
+  PROVIDER_CSV_MAPPING_INVALID: 422,
+  PROVIDER_CSV_UNREADABLE: 422,
+  PROVIDER_CSV_EMPTY: 422,
+  PROVIDER_CSV_ROW_INVALID: 422,
 } as const satisfies Record<string, RefusalStatus>;
 
 export type RefusalCode = keyof typeof REFUSAL_STATUSES;

@@ -75,9 +75,18 @@ function insert(parent: Frame, name: string, value: unknown, arrayTags: Readonly
   else obj[name] = [existing, value];
 }
 
+/**
+ * `value` in memory of its own. A slice of 13 characters or more is, in V8, a view of the text it was
+ * cut from: reading in pieces, every value kept from a piece (a document number, a reference) would keep
+ * that whole piece alive, and so the whole file. Joined to one character and cut again, the text is
+ * copied first (the join is flattened before the cut), and the copy is all the value holds.
+ */
+const detached = (value: string) => (value.length < 13 ? value : `${value}.`.slice(0, -1));
+
 /** An element without children or attributes becomes its text; otherwise an object with `#text`. */
-function elementValue(frame: Frame): unknown {
-  const text = decodeEntities(frame.text).trim();
+function elementValue(frame: Frame, pieces: boolean): unknown {
+  const decoded = decodeEntities(frame.text).trim();
+  const text = pieces ? detached(decoded) : decoded;
   if (!frame.structured) return text;
   if (text !== '') frame.obj['#text'] = text;
   return frame.obj;
@@ -106,6 +115,22 @@ export interface XmlOptions {
     tags: ReadonlySet<string>;
     handle(name: string, value: unknown, open: readonly OpenElement[]): unknown;
   };
+  /**
+   * The rest of the document after `text`, a piece at a time (null once there is no more): a file read
+   * as it is decompressed or decoded, so that it is never held whole (decision 0149). Only what has not
+   * been read yet is kept; the answer is the same however the text is cut into pieces. `maxChars`
+   * counts every piece.
+   */
+  next?: () => string | null;
+}
+
+/** Whether the markup starting at `lt` (-1: none yet) ends within `text`, as reading in pieces needs. */
+function markupComplete(text: string, lt: number): boolean {
+  if (lt === -1 || text.length - lt < 9) return false;
+  if (text.startsWith('<!--', lt)) return text.indexOf('-->', lt + 4) !== -1;
+  if (text.startsWith('<![CDATA[', lt)) return text.indexOf(']]>', lt + 9) !== -1;
+  if (text.charCodeAt(lt + 1) === 63 /* ? */) return text.indexOf('?>', lt + 2) !== -1;
+  return text.indexOf('<', lt + 1) !== -1;
 }
 
 /** The first `<!DOCTYPE` or `<!ENTITY` (any case), or -1. */
@@ -126,15 +151,25 @@ function declarationAt(text: string): number {
  * decision 0103 for why it reads character codes rather than slices and expressions.
  */
 export function parseXmlSafely(
-  text: string,
+  input: string,
   arrayTags: ReadonlySet<string>,
   options: XmlOptions = {},
 ): XmlParse {
-  if (text.length > (options.maxChars ?? MAX_XML_CHARS)) return { ok: false, code: 'FILE_TOO_LARGE' };
+  let text = input;
+  const maxChars = options.maxChars ?? MAX_XML_CHARS;
+  if (text.length > maxChars) return { ok: false, code: 'FILE_TOO_LARGE' };
   const decl = declarationAt(text);
   if (decl !== -1) return { ok: false, code: 'DOCTYPE_NOT_ALLOWED', line: lineAt(text, decl) };
-  const fail = (code: string, at: number): XmlParse => ({ ok: false, code, line: lineAt(text, at) });
-  const { lineTags, onClose } = options;
+  const { lineTags, onClose, next: nextPiece } = options;
+  // Reading in pieces: `text` holds what is not read yet, `textLine` the line its first character is on.
+  let textLine = 1;
+  let total = text.length;
+  let more = nextPiece !== undefined;
+  const fail = (code: string, at: number): XmlParse => ({
+    ok: false,
+    code,
+    line: textLine - 1 + lineAt(text, at),
+  });
   const root: Record<string, unknown> = {};
   const stack: Frame[] = [{ qname: '', name: '', obj: root, text: '', structured: false }];
   let sawRoot = false;
@@ -142,12 +177,57 @@ export function parseXmlSafely(
   let counted = 0;
   let i = 0;
   const closed = (frame: Frame, parent: Frame) => {
-    const value = elementValue(frame);
+    const value = elementValue(frame, nextPiece !== undefined);
     const kept = onClose?.tags.has(frame.name) ? onClose.handle(frame.name, value, stack) : undefined;
     insert(parent, frame.name, kept === undefined ? value : kept, arrayTags);
   };
-  while (i < text.length) {
+  /**
+   * Drops what is read (before `keep`) and appends the next piece; false at the end of the input or
+   * when the input is refused (`refusal` set).
+   */
+  let refusal: XmlParse | null = null;
+  const readMore = (keep: number): boolean => {
+    const piece = nextPiece!();
+    if (piece === null) {
+      more = false;
+      return false;
+    }
+    total += piece.length;
+    if (total > maxChars) {
+      refusal = { ok: false, code: 'FILE_TOO_LARGE' };
+      return false;
+    }
+    // A declaration may start in the kept text and end in the piece.
+    const seam = Math.max(keep, text.length - 9);
+    const joined = text.slice(seam) + piece;
+    const found = declarationAt(joined);
+    if (found !== -1) {
+      const line = textLine - 1 + lineAt(text, seam) + lineAt(joined, found) - 1;
+      refusal = { ok: false, code: 'DOCTYPE_NOT_ALLOWED', line };
+      return false;
+    }
+    if (lineTags) {
+      for (let n = text.indexOf('\n', counted); n !== -1 && n < keep; n = text.indexOf('\n', n + 1)) line++;
+    }
+    for (let n = text.indexOf('\n'); n !== -1 && n < keep; n = text.indexOf('\n', n + 1)) textLine++;
+    text = text.slice(keep) + piece;
+    counted = 0;
+    i -= keep;
+    return true;
+  };
+  for (;;) {
+    if (i >= text.length) {
+      if (more && readMore(i)) continue;
+      if (refusal) return refusal;
+      break;
+    }
     const lt = text.indexOf('<', i);
+    // Reading in pieces, a markup is read once all of it is here: a tag up to the next `<` (its
+    // attribute values cannot hold one), a comment, CDATA or instruction up to its end.
+    if (more && !markupComplete(text, lt)) {
+      if (readMore(i)) continue;
+      if (refusal) return refusal;
+    }
     const to = lt === -1 ? text.length : lt;
     const top = stack[stack.length - 1]!;
     if (to > i) {
@@ -200,7 +280,8 @@ export function parseXmlSafely(
           if (!a) break;
           const attrName = a[1]!;
           if (attrName !== 'xmlns' && !attrName.startsWith('xmlns:')) {
-            obj[`@${localName(attrName)}`] = decodeEntities(a[2]!.slice(1, -1));
+            const value = decodeEntities(a[2]!.slice(1, -1));
+            obj[`@${localName(attrName)}`] = nextPiece === undefined ? value : detached(value);
             structured = true;
           }
           p = ATTR.lastIndex;

@@ -28,19 +28,48 @@ function decodeLatin1(bytes: Uint8Array): string {
  * shown to an admin as the bank's words.
  */
 export function decodeXmlBytes(bytes: Uint8Array): XmlDecoded {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return utf8(bytes.subarray(3));
-  const head = decodeLatin1(bytes.subarray(0, 256));
-  const declared = DECLARATION.exec(head)?.[1]?.toLowerCase() ?? 'utf-8';
-  if (UTF8.has(declared)) return utf8(bytes);
-  if (LATIN1.has(declared)) return { ok: true, xml: decodeLatin1(bytes), encoding: 'iso-8859-1' };
-  if (WINDOWS.has(declared)) return { ok: true, xml: decodeWindows1252(bytes), encoding: 'windows-1252' };
-  return { ok: false, code: 'UNSUPPORTED_ENCODING', found: declared };
-}
-
-function utf8(bytes: Uint8Array): XmlDecoded {
+  const decoder = xmlPieceDecoder(bytes);
+  if (!decoder.ok) return decoder;
   try {
-    return { ok: true, xml: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'utf-8' };
+    return { ok: true, xml: decoder.decode(bytes, true), encoding: decoder.encoding };
   } catch {
     return { ok: false, code: 'INVALID_BYTES' };
   }
+}
+
+export type XmlPieceDecoder =
+  | {
+      ok: true;
+      encoding: 'utf-8' | 'iso-8859-1' | 'windows-1252';
+      /**
+       * The next piece of the file's bytes as text (the first piece is the `head` the encoding was
+       * read from); a character cut between two pieces is read whole with the second. Throws on bytes
+       * that are not valid UTF-8, or a character cut by the end (`last`).
+       */
+      decode(piece: Uint8Array, last: boolean): string;
+    }
+  | { ok: false; code: 'UNSUPPORTED_ENCODING'; found: string };
+
+/**
+ * How a file whose first bytes are `head` decodes, as `decodeXmlBytes` reads it, for a file read in
+ * pieces (a SAF-T month decompressed as it is read, decision 0149). `head` needs the declaration whole:
+ * its first 256 bytes.
+ */
+export function xmlPieceDecoder(head: Uint8Array): XmlPieceDecoder {
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return utf8Decoder();
+  const declared = DECLARATION.exec(decodeLatin1(head.subarray(0, 256)))?.[1]?.toLowerCase() ?? 'utf-8';
+  if (UTF8.has(declared)) return utf8Decoder();
+  if (LATIN1.has(declared)) return { ok: true, encoding: 'iso-8859-1', decode: decodeLatin1 };
+  if (WINDOWS.has(declared)) return { ok: true, encoding: 'windows-1252', decode: decodeWindows1252 };
+  return { ok: false, code: 'UNSUPPORTED_ENCODING', found: declared };
+}
+
+function utf8Decoder(): XmlPieceDecoder {
+  // A leading byte order mark is dropped (TextDecoder's default).
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  return {
+    ok: true,
+    encoding: 'utf-8',
+    decode: (piece, last) => decoder.decode(piece, { stream: !last }),
+  };
 }

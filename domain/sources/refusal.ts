@@ -15,12 +15,21 @@ export const SOURCE_REFUSAL_CODES = [
   'SAFT_DUPLICATE_DOCUMENT',
   'SAFT_UNKNOWN_CUSTOMER',
   'SAFT_CONTROL_TOTALS_MISMATCH',
+  // SAF-T handed over compressed (docs/decisions/0149)
+  'SAFT_ARCHIVE_UNREADABLE',
+  'SAFT_ARCHIVE_ENTRIES',
+  'SAFT_ARCHIVE_TOO_LARGE',
   // Stripe's itemized payout reconciliation report (docs/decisions/0148)
   'STRIPE_REPORT_UNREADABLE',
   'STRIPE_REPORT_EMPTY',
   'STRIPE_REPORT_COLUMNS_MISSING',
   'STRIPE_REPORT_ROW_INVALID',
   'STRIPE_PAYOUT_SUM_MISMATCH',
+  // a collector's payout report read through a saved column mapping (docs/decisions/0149)
+  'PROVIDER_CSV_MAPPING_INVALID',
+  'PROVIDER_CSV_UNREADABLE',
+  'PROVIDER_CSV_EMPTY',
+  'PROVIDER_CSV_ROW_INVALID',
 ] as const;
 
 export type SourceRefusalCode = (typeof SOURCE_REFUSAL_CODES)[number];

@@ -1,6 +1,7 @@
 import { decimalToCents } from '../money';
-import { decodeXmlBytes } from '../sepa/xml-bytes';
-import { LINE, list, type OpenElement, parseXmlSafely, text } from '../xml';
+import { decodeXmlBytes, xmlPieceDecoder } from '../sepa/xml-bytes';
+import { LINE, list, MAX_XML_CHARS, type OpenElement, parseXmlSafely, text } from '../xml';
+import { openSaftBytes, type SaftContainer, SourceStop, type UnpackLimits } from './compressed';
 import { formatScaled, scaledDecimal } from './decimal-text';
 import { refused, type SourceRead } from './refusal';
 
@@ -267,6 +268,76 @@ export function readSaftSalesInvoices(bytes: Uint8Array): SourceRead<SaftSalesIn
   return read.ok ? { ok: true, value: { ...read.value, encoding: decoded.encoding } } : read;
 }
 
+/** What an upload was read from: the XML itself, gzip, or the one entry of a ZIP. */
+export interface SaftFileRead extends SaftSalesInvoices {
+  container: SaftContainer;
+  entryName: string | null;
+}
+
+/** Bytes read before the encoding is decided and the root element looked for (a declaration, comments). */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * A SAF-T (PT) upload → its sales invoices, the XML as it is or compressed (gzip, a ZIP of one XML
+ * file), read in pieces as it is decompressed and decoded so that a month of 100,000 invoices is never
+ * held whole (decision 0149). Refused as `readSaftSalesInvoices` refuses, and a compressed file that
+ * cannot be decompressed, holds another entry, or expands past `limits`.
+ */
+export function readSaftFile(bytes: Uint8Array, limits: UnpackLimits): SourceRead<SaftFileRead> {
+  const source = openSaftBytes(bytes, limits);
+  try {
+    const heads: Uint8Array[] = [];
+    let headSize = 0;
+    for (let piece = source.next(); piece !== null; piece = headSize < HEAD_BYTES ? source.next() : null) {
+      heads.push(piece);
+      headSize += piece.length;
+    }
+    const head = concatBytes(heads, headSize);
+    const decoder = xmlPieceDecoder(head);
+    if (!decoder.ok) return refused('SAFT_ENCODING_UNSUPPORTED', 1, { encoding: decoder.found });
+    let ended = head.length === 0 || headSize < HEAD_BYTES;
+    const decode = (piece: Uint8Array, last: boolean) => {
+      try {
+        return decoder.decode(piece, last);
+      } catch {
+        throw new SourceStop({ code: 'SAFT_UNREADABLE', line: 1, extra: { reason: 'INVALID_BYTES' } });
+      }
+    };
+    const first = decode(head, ended);
+    const next = () => {
+      if (ended) return null;
+      const piece = source.next();
+      if (piece === null) ended = true;
+      return decode(piece ?? new Uint8Array(0), piece === null);
+    };
+    const read = readSaftPieces(first, next, limits.maxBytes);
+    if (!read.ok) return read;
+    return {
+      ok: true,
+      value: {
+        ...read.value,
+        encoding: decoder.encoding,
+        container: source.container,
+        entryName: source.entryName(),
+      },
+    };
+  } catch (error) {
+    if (error instanceof SourceStop) return { ok: false, refusal: error.refusal };
+    throw error;
+  }
+}
+
+function concatBytes(pieces: readonly Uint8Array[], size: number): Uint8Array {
+  if (pieces.length === 1) return pieces[0]!;
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const piece of pieces) {
+    all.set(piece, at);
+    at += piece.length;
+  }
+  return all;
+}
+
 /**
  * SAF-T (PT) text → its sales invoices: every document but the cancelled ones (listed apart), each
  * with its customer's tax number; refused whole when a document cannot be read, a number repeats, a
@@ -275,19 +346,30 @@ export function readSaftSalesInvoices(bytes: Uint8Array): SourceRead<SaftSalesIn
  * cancelled nor invoiced, status A or F — the rule of Portaria 302/2016 that AT's demonstration file keeps).
  */
 export function readSaftSalesInvoicesText(xml: string): SourceRead<SaftSalesInvoices> {
+  return readSaftPieces(xml, undefined, MAX_XML_CHARS);
+}
+
+/** The text in pieces: `first`, then what `next` gives (none when undefined). */
+function readSaftPieces(
+  first: string,
+  next: (() => string | null) | undefined,
+  maxChars: number,
+): SourceRead<SaftSalesInvoices> {
   const readEarly = (_name: string, invoice: unknown, open: readonly OpenElement[]) => {
     if (open.length !== 4 || open[1]!.name !== 'AuditFile' || open[3]!.name !== 'SalesInvoices') return;
     if (open[2]!.name !== 'SourceDocuments') return;
     return readInvoice(invoice);
   };
-  const parsed = parseXmlSafely(xml, ARRAYS, {
+  const parsed = parseXmlSafely(first, ARRAYS, {
     lineTags: LINE_TAGS,
     onClose: { tags: INVOICE, handle: readEarly },
+    maxChars,
+    ...(next ? { next } : {}),
   });
   if (!parsed.ok) return refused('SAFT_UNREADABLE', parsed.line ?? 1, { reason: parsed.code });
   const auditFile = parsed.doc.AuditFile;
   if (auditFile === undefined) return refused('SAFT_NOT_AUDIT_FILE', 1);
-  const namespace = rootNamespace(xml);
+  const namespace = rootNamespace(first);
   if (namespace !== SAFT_PT_NAMESPACE) {
     return namespace?.startsWith('urn:OECD:StandardAuditFile-Tax:PT_')
       ? refused('SAFT_VERSION_UNSUPPORTED', 1, {

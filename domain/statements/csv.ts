@@ -1,6 +1,7 @@
 import { normalizeIban } from '../iban';
 import { type AmountErrorCode, parseAmount, parseDebitCredit } from '../money';
 import { accountIn } from './account';
+import { normalizeHeader, resolveColumns } from './csv-mapping';
 import { csvRows, headLines, readCsvRows } from './csv-rows';
 import { kindInText, reasonCodeIn } from './entry-text';
 import {
@@ -72,17 +73,8 @@ const ALIASES: [CsvField, string[]][] = [
   ],
 ];
 
-function norm(h: string): string {
-  return h
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
-}
-
 function fieldFor(header: string): CsvField | null {
-  const h = norm(header);
+  const h = normalizeHeader(header);
   if (h === '' || h.startsWith('saldo') || h.startsWith('balance')) return null;
   for (const [field, names] of ALIASES) if (names.includes(h)) return field;
   for (const [field, names] of ALIASES)
@@ -182,18 +174,6 @@ function usedWidth(cells: readonly string[]): number {
 
 type Columns = Partial<Record<CsvField, number>>;
 
-function resolveMapping(mapping: CsvMapping, header: string[] | null): Columns | null {
-  const cols: Columns = {};
-  for (const [key, value] of Object.entries(mapping)) {
-    if (key === 'headerLine' || key === 'delimiter' || value == null) continue;
-    const idx =
-      typeof value === 'number' ? value : (header ?? []).findIndex((h) => norm(h) === norm(String(value)));
-    if (idx < 0) return null;
-    cols[key as CsvField] = idx;
-  }
-  return cols;
-}
-
 function guessColumns(cells: string[]): Columns | null {
   const cols: Columns = {};
   cells.forEach((c, i) => {
@@ -270,7 +250,7 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
   const delimiter =
     mapping.delimiter ||
     detectDelimiter(headLines(text, 40), (cells) =>
-      explicit ? resolveMapping(mapping, cells) != null : guessColumns(cells) != null,
+      explicit ? resolveColumns(mapping, cells) != null : guessColumns(cells) != null,
     );
   const entries: StatementEntry[] = [];
   const pendingErrors: ParseError[] = [];
@@ -311,7 +291,7 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
   };
   // With `headerLine`: the named row (null: none) is the header, whatever it holds.
   const fromHeader = (header: string[] | null) =>
-    explicit ? resolveMapping(mapping, header) : header ? guessColumns(header) : null;
+    explicit ? resolveColumns(mapping, header) : header ? guessColumns(header) : null;
   const usable = () =>
     c != null && c.bookingDate != null && (c.amount != null || c.debit != null || c.credit != null);
 
@@ -338,7 +318,7 @@ export function parseCsvStatement(text: string, mapping: CsvMapping = {}): Parse
         }
       } else {
         if (rowLength(cells) <= MAX_LINE) {
-          const found = explicit ? resolveMapping(mapping, cells) : guessColumns(cells);
+          const found = explicit ? resolveColumns(mapping, cells) : guessColumns(cells);
           if (found) {
             for (const above of early) preamble(above.cells);
             decide(found, line, cells);

@@ -7,6 +7,7 @@ import type { Queryable } from '../db/client';
 import type { FileStorage } from '../platform/files/storage';
 import { storeFile } from '../platform/files/store';
 import { type Cell, type Column, insertRows, iso } from './bulk';
+import { readDemoPayments, weeklyPayouts } from './demo-payments';
 import { DEBTOR, MONTHS_OF_SETTLEMENTS, monthOf, type SeededSepaFile } from './finance';
 import { FEMALE_NAMES, MALE_NAMES, SURNAMES } from './portugal';
 import { Rng } from './random';
@@ -106,12 +107,16 @@ export async function seedStatements(input: StatementSeedInput): Promise<SeededS
     }
   }
 
+  // The provider's weekly payouts pay what the customers paid (fees and refunds taken): the same plan
+  // writes the demo's Stripe report (source-files.ts), so the two agree.
+  const payoutDays: string[] = [];
+  for (let day = start; day < today; day = addDays(day, 7)) payoutDays.push(day);
   const payoutRows: Cell[][] = [];
-  let week = 0;
-  for (let day = start; day < today; day = addDays(day, 7), week++) {
+  for (const [week, payout] of weeklyPayouts(await readDemoPayments(db), payoutDays).entries()) {
+    const day = payout.date;
+    const amountCents = payout.netCents;
     const id = rng.uuid();
     const providerId = `po_${rng.uuid().replace(/-/g, '').slice(0, 24)}`;
-    const amountCents = rng.int(20_000, 180_000);
     payoutRows.push([id, providerId, amountCents, day]);
     if (addDays(day, 7) >= today) continue; // the newest payout has not reached the bank yet
     const suggested = week % 8 === 3;

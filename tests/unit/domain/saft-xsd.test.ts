@@ -3,47 +3,14 @@
 // `xs:assert` and one `xs:all` of repeated elements), which libxml2 cannot compile; the test checks a
 // 1.0 reading of it made here: the asserts dropped (tax-exemption and general-ledger rules the reader
 // does not rely on) and that `xs:all` read as a repeated choice, both only ever more permissive.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeWindows1252 } from '../../../domain/statements/decode';
+import { SOURCE_FIXTURES as FIXTURES, saftSchemaCheck } from '../../support/saft-xsd';
 
-const FIXTURES = fileURLToPath(new URL('../../fixtures/sources/', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'saft-xsd-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const ASSERT = /<xs:assert\b[^>]*\/>/g;
-
-/** The official XSD read as XSD 1.0; the counts say every 1.1 construct was found. */
-function xsd10(): { path: string; asserts: number; alls: number } {
-  const official = readFileSync(`${FIXTURES}SAFTPT1.04_01.xsd`, 'latin1');
-  const asserts = official.match(ASSERT)?.length ?? 0;
-  const withoutAsserts = official.replace(ASSERT, '');
-  const alls = withoutAsserts.split('<xs:all>').length - 1;
-  const downgraded = withoutAsserts
-    .replaceAll('<xs:all>', '<xs:choice maxOccurs="unbounded">')
-    .replaceAll('</xs:all>', '</xs:choice>');
-  const path = join(dir, 'SAFTPT1.04_01-xsd10.xsd');
-  writeFileSync(path, downgraded, 'latin1');
-  return { path, asserts, alls };
-}
-
-const schema = xsd10();
-
-/** xmllint's complaints about `bytes` (empty when valid). */
-function xmllintErrors(bytes: Uint8Array | string, name: string): string {
-  const file = join(dir, name);
-  writeFileSync(file, bytes);
-  try {
-    execFileSync('xmllint', ['--noout', '--nonet', '--schema', schema.path, file], { stdio: 'pipe' });
-    return '';
-  } catch (error) {
-    return String((error as { stderr?: Buffer }).stderr ?? error);
-  }
-}
+const schema = saftSchemaCheck();
+afterAll(() => schema.close());
+const xmllintErrors = (bytes: Uint8Array | string, name: string) => schema.errors(bytes, name);
 
 const DEMO_BYTES = readFileSync(`${FIXTURES}saft-pt-at-demo-599999999.xml`);
 

@@ -32,11 +32,49 @@ export interface PlannedStatement {
   identity: StatementIdentity;
   currency: string | null;
   balance: BalanceCheck | null;
-  entries: readonly StatementEntry[];
+  /** Its entries' place in the file's (`ParseResult.entries`), which the import streams (decision 0144). */
+  firstEntry: number;
+  /** What the import needs of each entry before it streams them: a few bytes a line. */
+  lines: LineFacts;
+  /** Σ of its entries' amounts. */
+  entriesSumCents: number;
   /** `statementLineKeys` of its entries, with its account. */
   keys: string[];
   /** Pending entries the parser read and left out. */
   pending: number;
+}
+
+/**
+ * What the import knows of a statement's entries before it streams them (decision 0144), in typed
+ * arrays rather than an object per line: where each is in the file (a skipped line is named by it),
+ * its booking day (the ids follow booking date, then file order) and whether the bank referenced it
+ * (which rule recognises it).
+ */
+export interface LineFacts {
+  lineNumbers: Int32Array;
+  /** The distinct booking days, ascending; each entry's is `days[dayIndexes[i]]`. */
+  days: string[];
+  dayIndexes: Uint32Array;
+  /** 1 where the entry has a bank reference of its own (`lineKeyRule` BANK_REFERENCE). */
+  referenced: Uint8Array;
+}
+
+/** The facts of these entries. */
+export function lineFactsOf(entries: readonly StatementEntry[]): LineFacts {
+  const days = [...new Set(entries.map((entry) => entry.bookingDate))].sort();
+  const dayIndex = new Map(days.map((day, n) => [day, n]));
+  const facts: LineFacts = {
+    lineNumbers: new Int32Array(entries.length),
+    days,
+    dayIndexes: new Uint32Array(entries.length),
+    referenced: new Uint8Array(entries.length),
+  };
+  entries.forEach((entry, n) => {
+    facts.lineNumbers[n] = entry.lineNumber;
+    facts.dayIndexes[n] = dayIndex.get(entry.bookingDate)!;
+    facts.referenced[n] = lineKeyRule(entry) === 'BANK_REFERENCE' ? 1 : 0;
+  });
+  return facts;
 }
 
 /**
@@ -85,7 +123,8 @@ export function planStatements(
     // Never an empty account in a key: two accounts' identical fees would be one line (issue 27).
     if (!accountIban) throw refuse('STATEMENT_ACCOUNT_REQUIRED');
     const entries = parsed.entries.slice(info.firstEntry, info.firstEntry + info.entryCount);
-    const days = entries.map((entry) => entry.bookingDate).sort();
+    const lines = lineFactsOf(entries);
+    const { days } = lines;
     const periodStart = info.periodStart ?? days[0] ?? info.periodEnd;
     const periodEnd = info.periodEnd ?? days[days.length - 1] ?? periodStart;
     // The parsers give a period to every statement with entries; one with neither says nothing to store.
@@ -105,7 +144,9 @@ export function planStatements(
       },
       currency: info.currency,
       balance: info.balance,
-      entries,
+      firstEntry: info.firstEntry,
+      lines,
+      entriesSumCents: entries.reduce((total, entry) => total + entry.amountCents, 0),
       keys: statementLineKeys(accountIban, entries, hash),
       pending: parsed.skipped.filter((skipped) => skipped.statement === number).length,
     };
@@ -114,7 +155,7 @@ export function planStatements(
 
 /** What a statement whose balances do not add up says, for the admin's decision. */
 export function mismatchOf(statement: PlannedStatement): StatementMismatch {
-  const entriesSumCents = statement.entries.reduce((total, entry) => total + entry.amountCents, 0);
+  const { entriesSumCents } = statement;
   const { opening, closing } = statement.balance!;
   return {
     index: statement.number,
@@ -155,7 +196,11 @@ export async function recogniseFile(
         const reason: KnownReason | null = same
           ? 'SAME_STATEMENT'
           : freshKeys.has(key)
-            ? recognisedBy(statement.identity, before.identity, lineKeyRule(statement.entries[index]!))
+            ? recognisedBy(
+                statement.identity,
+                before.identity,
+                statement.lines.referenced[index] ? 'BANK_REFERENCE' : 'CONTENT',
+              )
             : null;
         if (reason) known.set(index, { reason, statementFileId: null });
       });

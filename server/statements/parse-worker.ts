@@ -1,19 +1,24 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { CsvMapping } from '../../domain/statements/types';
-import { planUpload } from './import-plan';
-import type { ReaderMessage } from './statement-reader';
-import { readStatementUpload } from './upload-guards';
+import type { CsvMapping, StatementEntry } from '../../domain/statements/types';
+import {
+  ENTRIES_PER_CHUNK,
+  type ReaderMessage,
+  readAndPlan,
+  summaryOf,
+} from './statement-reader';
 
 /**
  * A worker thread's whole life (statement-reader.ts): read one uploaded statement and plan it (its
  * statements and their line keys: hashing 600,000 lines is more than a second of CPU, decision 0139),
- * send back the refusal or the entries and keys in chunks — each chunk its own message, the next one sent
- * only once the API thread has taken it (`READER_CHUNK_TAKEN`): messages posted all at once are delivered
- * in one turn of its event loop, a second of copying at 600,000 lines — then the rest, and exit.
+ * send back the refusal, or the keys in chunks and then the plan — each chunk its own message, the next
+ * one sent only once the API thread has answered (`READER_CHUNK_TAKEN`): messages posted all at once are
+ * delivered in one turn of its event loop, a second of copying at 600,000 lines. Then it keeps the
+ * entries and hands them over a chunk per request of the import, letting each go once sent, and exits
+ * after the last (decision 0144); the API thread ends it sooner when the upload is refused.
  */
 
-/** Entries per message: a few milliseconds of copying on the API thread each. */
-const ENTRIES_PER_MESSAGE = 10_000;
+/** Keys per message: a few milliseconds of copying on the API thread each. */
+const KEYS_PER_MESSAGE = 10_000;
 
 const { bytes, mapping, chosenAccount } = workerData as {
   bytes: ArrayBuffer;
@@ -21,36 +26,31 @@ const { bytes, mapping, chosenAccount } = workerData as {
   chosenAccount: string | null;
 };
 const post = (message: ReaderMessage) => parentPort!.postMessage(message);
-const sendChunk = (message: ReaderMessage) =>
-  new Promise<void>((resolve) => {
-    parentPort!.once('message', () => resolve());
-    post(message);
-  });
-const reading = readStatementUpload(new Uint8Array(bytes), mapping);
+const answered = () => new Promise<void>((resolve) => parentPort!.once('message', () => resolve()));
+const reading = readAndPlan(new Uint8Array(bytes), mapping, chosenAccount);
 if ('refused' in reading) post({ type: 'refused', refusal: reading.refused });
 else {
-  const { entries, ...rest } = reading.parsed;
-  const planning = planUpload(reading.parsed, chosenAccount);
-  for (let start = 0; start < entries.length; start += ENTRIES_PER_MESSAGE) {
-    const end = Math.min(entries.length, start + ENTRIES_PER_MESSAGE);
-    await sendChunk({ type: 'entries', entries: entries.slice(start, end) });
-  }
-  if ('refused' in planning) post({ type: 'read', rest, planning });
+  const { entries: parsedEntries, ...rest } = reading.parsed;
+  // Held here only: each chunk's entries are let go once sent.
+  const entries: (StatementEntry | undefined)[] = parsedEntries;
+  const parsed = summaryOf(rest, parsedEntries);
+  const { planning } = reading;
+  if ('refused' in planning) post({ type: 'read', parsed, planning });
   else {
     for (const { number, keys } of planning.statements)
-      for (let start = 0; start < keys.length; start += ENTRIES_PER_MESSAGE)
-        await sendChunk({
-          type: 'keys',
-          statement: number,
-          keys: keys.slice(start, start + ENTRIES_PER_MESSAGE),
-        });
-    const statements = planning.statements.map(({ number, identity, currency, balance, pending }) => ({
-      number,
-      identity,
-      currency,
-      balance,
-      pending,
-    }));
-    post({ type: 'read', rest, planning: { statements } });
+      for (let start = 0; start < keys.length; start += KEYS_PER_MESSAGE) {
+        const sent = answered();
+        post({ type: 'keys', statement: number, keys: keys.slice(start, start + KEYS_PER_MESSAGE) });
+        await sent;
+      }
+    const statements = planning.statements.map(({ keys: _sent, ...plan }) => plan);
+    post({ type: 'read', parsed, planning: { statements } });
+    planning.statements.length = 0;
+    for (let start = 0; start < entries.length; start += ENTRIES_PER_CHUNK) {
+      await answered();
+      const end = Math.min(entries.length, start + ENTRIES_PER_CHUNK);
+      post({ type: 'entries', entries: entries.slice(start, end) as StatementEntry[] });
+      entries.fill(undefined, start, end);
+    }
   }
 }

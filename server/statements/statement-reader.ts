@@ -19,47 +19,94 @@ export const READ_OFF_THREAD_FROM_BYTES = 512 * 1024;
 /** A worker that needs more than this is ended (ERR_WORKER_OUT_OF_MEMORY), not the process. */
 const WORKER_HEAP_MB = 1_536;
 
-/** The API thread's answer to each chunk: the worker sends the next one then (parse-worker.ts). */
+/** The API thread's answer to each chunk of keys, and its request for each chunk of entries (parse-worker.ts). */
 export const READER_CHUNK_TAKEN = 'taken';
 
-/** A planned statement as the worker sends it: its entries and keys travel in chunks of their own. */
-type PlanOfLines = Omit<PlannedStatement, 'entries' | 'keys'>;
+/** Entries per chunk the import is handed: one INSERT's worth (decision 0144). */
+export const ENTRIES_PER_CHUNK = 5_000;
+
+/** A planned statement as the worker sends it: its keys travel in chunks of their own. */
+type PlanOfLines = Omit<PlannedStatement, 'keys'>;
+
+/** The parse without its entries, which are streamed: their count and sum are what the checks read. */
+export type ParsedStatement = Omit<ParseResult, 'entries'> & { entryCount: number; entriesSumCents: number };
 
 /** What the worker sends back (parse-worker.ts). */
 export type ReaderMessage =
   | { type: 'refused'; refusal: UploadRefusal }
-  | { type: 'entries'; entries: StatementEntry[] }
   | { type: 'keys'; statement: number; keys: string[] }
   | {
       type: 'read';
-      rest: Omit<ParseResult, 'entries'>;
+      parsed: ParsedStatement;
       planning: { refused: UploadRefusal } | { statements: PlanOfLines[] };
-    };
+    }
+  | { type: 'entries'; entries: StatementEntry[] };
 
-/** The statement read as the preview read it, and planned with the account chosen for it (import-plan.ts). */
-export interface ReadStatementUpload {
-  parsed: ParseResult;
-  planning: StatementPlanning;
+/**
+ * The file's entries, statement after statement as `ParseResult.entries` holds them, ENTRIES_PER_CHUNK at
+ * a time and once: the import inserts each chunk before it asks for the next, so the entries of the
+ * whole file are never on the API thread at once (decision 0144).
+ */
+export interface EntryChunks {
+  /** The next chunk, or null after the last. */
+  next(): Promise<StatementEntry[] | null>;
+  /** Lets the entries go (ends the thread that holds them); idempotent. */
+  close(): void;
 }
 
-type UploadReading = { refused: UploadRefusal } | ReadStatementUpload;
+/** The statement read as the preview read it, planned with the account chosen for it (import-plan.ts). */
+export interface ReadStatementUpload {
+  parsed: ParsedStatement;
+  planning: StatementPlanning;
+  entries: EntryChunks;
+}
+
+type UploadReading = { refused: UploadRefusal } | { parsed: ParseResult; planning: StatementPlanning };
 
 /**
  * The statement read as the preview read it (readStatementUpload) and planned (`planUpload`: its line
  * keys), or its reading's refusal thrown as a Refusal. A planning refusal is answered as data: the import
- * throws it after its own checks of the parse.
+ * throws it after its own checks of the parse. The caller closes `entries` when done with them.
  */
 export async function readUpload(
   bytes: Uint8Array,
   mapping: CsvMapping | undefined,
   chosenAccount: string | null,
 ): Promise<ReadStatementUpload> {
-  const reading =
-    bytes.byteLength < READ_OFF_THREAD_FROM_BYTES
-      ? readAndPlan(bytes, mapping, chosenAccount)
-      : await readInWorker(bytes, mapping, chosenAccount);
-  if ('refused' in reading) throw refuse(reading.refused.code, { extra: reading.refused.extra });
-  return reading;
+  if (bytes.byteLength >= READ_OFF_THREAD_FROM_BYTES) return readInWorker(bytes, mapping, chosenAccount);
+  const reading = readAndPlan(bytes, mapping, chosenAccount);
+  if ('refused' in reading) throw refusalOf(reading.refused);
+  const { entries, ...rest } = reading.parsed;
+  return {
+    parsed: summaryOf(rest, entries),
+    planning: reading.planning,
+    entries: chunksOf(entries),
+  };
+}
+
+const refusalOf = (refusal: UploadRefusal) => refuse(refusal.code, { extra: refusal.extra });
+
+/** The parse's rest with its entries' count and sum. */
+export const summaryOf = (rest: Omit<ParseResult, 'entries'>, entries: readonly StatementEntry[]) => ({
+  ...rest,
+  entryCount: entries.length,
+  entriesSumCents: entries.reduce((total, entry) => total + entry.amountCents, 0),
+});
+
+/** Entries held here, handed out a chunk at a time (a small file read on this thread). */
+function chunksOf(entries: readonly StatementEntry[]): EntryChunks {
+  let start = 0;
+  return {
+    next: async () => {
+      if (start >= entries.length) return null;
+      const chunk = entries.slice(start, start + ENTRIES_PER_CHUNK);
+      start += ENTRIES_PER_CHUNK;
+      return chunk;
+    },
+    close: () => {
+      start = entries.length;
+    },
+  };
 }
 
 /** The worker's work done on this thread: what a small file gets, and what the worker must answer alike. */
@@ -80,12 +127,16 @@ const require = createRequire(import.meta.url);
 const WORKER_BOOT = `import(${JSON.stringify(pathToFileURL(require.resolve('tsx/esm/api')).href)}).then(({ tsImport }) =>
   tsImport(${JSON.stringify(new URL('./parse-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
 
-/** readAndPlan in a worker thread started for this one file. */
+/**
+ * readAndPlan in a worker thread started for this one file. The worker answers the plan and the keys,
+ * then keeps the entries and hands them over a chunk per `next()` until the last, or until `close()`
+ * ends it (decision 0144): the parse is held once, in the worker, never copied whole to this thread.
+ */
 export function readInWorker(
   bytes: Uint8Array,
   mapping: CsvMapping | undefined,
   chosenAccount: string | null,
-): Promise<UploadReading> {
+): Promise<ReadStatementUpload> {
   return new Promise((resolve, reject) => {
     // A copy handed over (transferred, not cloned again): the import still needs the original bytes. Not
     // `bytes.slice()`: on the Buffer a request body is, that is a view of the same memory, and handing
@@ -97,45 +148,66 @@ export function readInWorker(
       transferList: [copy.buffer],
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     });
-    const entries: StatementEntry[] = [];
     const keys: string[][] = [];
     let answered = false;
-    const answer = (reading: UploadReading) => {
-      answered = true;
-      resolve(reading);
+    let closed = false;
+    let entryCount = 0;
+    let handedOut = 0;
+    // The `next()` waiting for the worker's chunk, and how the worker's end fails it.
+    let waiting: { resolve(entries: StatementEntry[]): void; reject(error: Error): void } | null = null;
+    const close = () => {
+      closed = true;
       void worker.terminate();
     };
+    const entries: EntryChunks = {
+      next: () => {
+        if (closed || handedOut >= entryCount) return Promise.resolve(null);
+        return new Promise((resolve, reject) => {
+          waiting = { resolve, reject };
+          worker.postMessage(READER_CHUNK_TAKEN);
+        });
+      },
+      close,
+    };
     worker.on('message', (message: ReaderMessage) => {
-      if (message.type === 'refused') answer({ refused: message.refusal });
-      else if (message.type === 'entries') {
-        for (const entry of message.entries) entries.push(entry);
-        worker.postMessage(READER_CHUNK_TAKEN);
+      if (message.type === 'refused') {
+        answered = true;
+        reject(refusalOf(message.refusal));
+        close();
       } else if (message.type === 'keys') {
         const ofStatement = keys[message.statement] ?? [];
         keys[message.statement] = ofStatement;
         for (const key of message.keys) ofStatement.push(key);
         worker.postMessage(READER_CHUNK_TAKEN);
-      } else {
-        const parsed: ParseResult = { ...message.rest, entries };
-        const { planning } = message;
-        answer({
+      } else if (message.type === 'read') {
+        answered = true;
+        const { parsed, planning } = message;
+        entryCount = 'refused' in planning ? 0 : parsed.entryCount;
+        if (entryCount === 0) close();
+        resolve({
           parsed,
           planning:
             'refused' in planning
               ? planning
-              : {
-                  statements: planning.statements.map((plan) => {
-                    const { firstEntry, entryCount } = parsed.statements[plan.number]!;
-                    const lines = entries.slice(firstEntry, firstEntry + entryCount);
-                    return { ...plan, entries: lines, keys: keys[plan.number] ?? [] };
-                  }),
-                },
+              : { statements: planning.statements.map((plan) => ({ ...plan, keys: keys[plan.number] ?? [] })) },
+          entries,
         });
+      } else {
+        handedOut += message.entries.length;
+        const chunk = waiting;
+        waiting = null;
+        chunk?.resolve(message.entries);
+        if (handedOut >= entryCount) close();
       }
     });
-    worker.on('error', reject);
+    worker.on('error', (error) => {
+      if (!answered) reject(error);
+      waiting?.reject(error);
+    });
     worker.on('exit', (code) => {
-      if (!answered) reject(new Error(`statement reader thread exited with code ${code} before answering`));
+      const ended = new Error(`statement reader thread exited with code ${code} before answering`);
+      if (!answered) reject(ended);
+      waiting?.reject(ended);
     });
   });
 }

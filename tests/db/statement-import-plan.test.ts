@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statementLineKeys } from '../../domain/statements/line-key';
 import type { StatementEntry } from '../../domain/statements/types';
 import type { Database } from '../../server/db/client';
-import { type PlannedStatement, recogniseFile } from '../../server/statements/import-plan';
+import { lineFactsOf, type PlannedStatement, recogniseFile } from '../../server/statements/import-plan';
 import { testDatabaseKinds } from '../support/databases';
 
 /**
@@ -49,7 +49,9 @@ function planned(
     },
     currency: 'EUR',
     balance: null,
-    entries,
+    firstEntry: 0,
+    lines: lineFactsOf(entries),
+    entriesSumCents: entries.reduce((total, e) => total + e.amountCents, 0),
     keys: statementLineKeys(account, entries),
     pending: 0,
   };

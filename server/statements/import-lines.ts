@@ -45,7 +45,8 @@ export async function insertStreamedLines(
   let at = 0; // the next entry's index in the file
   let n = 0; // the statement the next entry belongs to
   for (let chunk = await entries.next(); chunk !== null; chunk = await entries.next()) {
-    const fresh: { counter: number; entry: StatementEntry; statement: PlannedStatement; index: number }[] = [];
+    const fresh: { counter: number; entry: StatementEntry; statement: PlannedStatement; index: number }[] =
+      [];
     for (const entry of chunk) {
       while (n < statements.length && at >= statements[n]!.firstEntry + statements[n]!.keys.length) n++;
       const statement = statements[n];
@@ -96,7 +97,7 @@ function idCounters(
     const counts = new Int32Array(s.lines.days.length);
     for (let index = 0; index < s.keys.length; index++)
       if (!known[n]!.has(index)) counts[s.lines.dayIndexes[index]!]!++;
-    s.lines.days.forEach((day, d) => perDay.set(day, (perDay.get(day) ?? 0) + counts[d]!));
+    for (const [d, day] of s.lines.days.entries()) perDay.set(day, (perDay.get(day) ?? 0) + counts[d]!);
   }
   const next = new Map<string, number>();
   let first = 0;

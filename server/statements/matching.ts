@@ -199,7 +199,8 @@ export class LineAsks {
     if (line.end_to_end_id !== null) this.endToEndIds.add(line.end_to_end_id);
     if (line.batch_id !== null) this.batchIds.add(line.batch_id);
     const amountCents = Number(line.bank_amount_cents);
-    if (line.kind === 'return' && line.end_to_end_id !== null) this.returnedEndToEndIds.add(line.end_to_end_id);
+    if (line.kind === 'return' && line.end_to_end_id !== null)
+      this.returnedEndToEndIds.add(line.end_to_end_id);
     else if (line.kind === 'return' && amountCents > 0)
       this.unnamedReturns.push({ amountCents, bankDate: line.bank_date });
   }

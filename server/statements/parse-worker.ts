@@ -1,11 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { CsvMapping, StatementEntry } from '../../domain/statements/types';
-import {
-  ENTRIES_PER_CHUNK,
-  type ReaderMessage,
-  readAndPlan,
-  summaryOf,
-} from './statement-reader';
+import { ENTRIES_PER_CHUNK, type ReaderMessage, readAndPlan, summaryOf } from './statement-reader';
 
 /**
  * A worker thread's whole life (statement-reader.ts): read one uploaded statement and plan it (its

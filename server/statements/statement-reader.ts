@@ -189,7 +189,9 @@ export function readInWorker(
           planning:
             'refused' in planning
               ? planning
-              : { statements: planning.statements.map((plan) => ({ ...plan, keys: keys[plan.number] ?? [] })) },
+              : {
+                  statements: planning.statements.map((plan) => ({ ...plan, keys: keys[plan.number] ?? [] })),
+                },
           entries,
         });
       } else {

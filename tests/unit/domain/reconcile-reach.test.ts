@@ -22,7 +22,9 @@ const decided = (r: ReconcileResult) => ({
   returns: r.returns,
 });
 
-const dates = Array.from({ length: 15 }, (_, k) => new Date(Date.UTC(2026, 3, 25 + k)).toISOString().slice(0, 10));
+const dates = Array.from({ length: 15 }, (_, k) =>
+  new Date(Date.UTC(2026, 3, 25 + k)).toISOString().slice(0, 10),
+);
 const date = fc.constantFrom(...dates);
 // Items have some of these amounts; lines have them and others no item has.
 const itemAmount = fc.constantFrom(0, 500, 1000, 2500);

@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { StatementEntry } from '../../../domain/statements/types';
 import { Refusal } from '../../../server/platform/refusal';
 import { planUpload } from '../../../server/statements/import-plan';
-import type { StatementEntry } from '../../../domain/statements/types';
 import {
   ENTRIES_PER_CHUNK,
-  type ReadStatementUpload,
   READ_OFF_THREAD_FROM_BYTES,
+  type ReadStatementUpload,
   readAndPlan,
   readInWorker,
   readUpload,

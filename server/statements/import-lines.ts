@@ -45,14 +45,14 @@ export async function insertStreamedLines(
   let at = 0; // the next entry's index in the file
   let n = 0; // the statement the next entry belongs to
   for (let chunk = await entries.next(); chunk !== null; chunk = await entries.next()) {
-    const fresh: { counter: number; entry: StatementEntry; statement: PlannedStatement; index: number }[] =
-      [];
-    for (const entry of chunk) {
-      while (n < statements.length && at >= statements[n]!.firstEntry + statements[n]!.keys.length) n++;
+    const fresh: { counter: number; entry: StatementEntry; key: string; statement: number }[] = [];
+    for (const [k, entry] of chunk.entries.entries()) {
+      while (n < statements.length && at >= statements[n]!.firstEntry + statements[n]!.entryCount) n++;
       const statement = statements[n];
       if (!statement || at < statement.firstEntry) throw new Error(`entry ${at} belongs to no statement`);
       const index = at++ - statement.firstEntry;
-      if (!known[n]!.has(index)) fresh.push({ counter: counterOf(n, index), entry, statement, index });
+      if (!known[n]!.has(index))
+        fresh.push({ counter: counterOf(n, index), entry, key: chunk.keys[k]!, statement: statement.number });
     }
     // In id order inside the INSERT: the primary key's pages are written in the order it keeps.
     fresh.sort((a, b) => a.counter - b.counter);
@@ -60,9 +60,7 @@ export async function insertStreamedLines(
       fresh.map((line) => line.counter),
       now,
     );
-    const lines = fresh.map((line, k) =>
-      newLine(ids[k]!, line.entry, line.statement.keys[line.index]!, line.statement.number),
-    );
+    const lines = fresh.map((line, k) => newLine(ids[k]!, line.entry, line.key, line.statement));
     for (const line of lines) asked.add(line);
     const batch = insertLines(tx, file, lines).then(() => {
       inserted += lines.length;
@@ -81,7 +79,7 @@ export async function insertStreamedLines(
 export const freshLineCount = (
   statements: readonly PlannedStatement[],
   known: readonly ReadonlyMap<number, KnownEntry>[],
-): number => statements.reduce((total, s, n) => total + s.keys.length - known[n]!.size, 0);
+): number => statements.reduce((total, s, n) => total + s.entryCount - known[n]!.size, 0);
 
 /**
  * Each fresh line's place among all fresh lines ordered by booking day, then file order: the counter its
@@ -95,7 +93,7 @@ function idCounters(
   const perDay = new Map<string, number>();
   for (const [n, s] of statements.entries()) {
     const counts = new Int32Array(s.lines.days.length);
-    for (let index = 0; index < s.keys.length; index++)
+    for (let index = 0; index < s.entryCount; index++)
       if (!known[n]!.has(index)) counts[s.lines.dayIndexes[index]!]!++;
     for (const [d, day] of s.lines.days.entries()) perDay.set(day, (perDay.get(day) ?? 0) + counts[d]!);
   }

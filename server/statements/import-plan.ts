@@ -34,11 +34,15 @@ export interface PlannedStatement {
   balance: BalanceCheck | null;
   /** Its entries' place in the file's (`ParseResult.entries`), which the import streams (decision 0144). */
   firstEntry: number;
+  entryCount: number;
   /** What the import needs of each entry before it streams them: a few bytes a line. */
   lines: LineFacts;
   /** Σ of its entries' amounts. */
   entriesSumCents: number;
-  /** `statementLineKeys` of its entries, with its account. */
+  /**
+   * `statementLineKeys` of its entries, with its account; emptied by the import once they are recognised
+   * under its lock (the entries' chunks bring each line's key again, decision 0144).
+   */
   keys: string[];
   /** Pending entries the parser read and left out. */
   pending: number;
@@ -145,6 +149,7 @@ export function planStatements(
       currency: info.currency,
       balance: info.balance,
       firstEntry: info.firstEntry,
+      entryCount: entries.length,
       lines,
       entriesSumCents: entries.reduce((total, entry) => total + entry.amountCents, 0),
       keys: statementLineKeys(accountIban, entries, hash),

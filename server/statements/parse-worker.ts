@@ -1,6 +1,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { CsvMapping, StatementEntry } from '../../domain/statements/types';
-import { ENTRIES_PER_CHUNK, type ReaderMessage, readAndPlan, summaryOf } from './statement-reader';
+import {
+  chunkAt,
+  ENTRIES_PER_CHUNK,
+  fileKeysOf,
+  type ReaderMessage,
+  readAndPlan,
+  summaryOf,
+} from './statement-reader';
 
 /**
  * A worker thread's whole life (statement-reader.ts): read one uploaded statement and plan it (its
@@ -40,12 +47,14 @@ else {
       }
     const statements = planning.statements.map(({ keys: _sent, ...plan }) => plan);
     post({ type: 'read', parsed, planning: { statements } });
+    // Each chunk goes with its lines' keys: the API thread lets its own go once it has recognised them.
+    const keys: (string | undefined)[] = fileKeysOf(planning);
     planning.statements.length = 0;
     for (let start = 0; start < entries.length; start += ENTRIES_PER_CHUNK) {
       await answered();
-      const end = Math.min(entries.length, start + ENTRIES_PER_CHUNK);
-      post({ type: 'entries', entries: entries.slice(start, end) as StatementEntry[] });
-      entries.fill(undefined, start, end);
+      post({ type: 'entries', chunk: chunkAt(entries as StatementEntry[], keys as string[], start) });
+      entries.fill(undefined, start, start + ENTRIES_PER_CHUNK);
+      keys.fill(undefined, start, start + ENTRIES_PER_CHUNK);
     }
   }
 }

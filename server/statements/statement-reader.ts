@@ -40,7 +40,13 @@ export type ReaderMessage =
       parsed: ParsedStatement;
       planning: { refused: UploadRefusal } | { statements: PlanOfLines[] };
     }
-  | { type: 'entries'; entries: StatementEntry[] };
+  | { type: 'entries'; chunk: EntryChunk };
+
+/** Some of the file's entries, in order, each with its line key (its statement's `statementLineKeys`). */
+export interface EntryChunk {
+  entries: StatementEntry[];
+  keys: string[];
+}
 
 /**
  * The file's entries, statement after statement as `ParseResult.entries` holds them, ENTRIES_PER_CHUNK at
@@ -49,7 +55,7 @@ export type ReaderMessage =
  */
 export interface EntryChunks {
   /** The next chunk, or null after the last. */
-  next(): Promise<StatementEntry[] | null>;
+  next(): Promise<EntryChunk | null>;
   /** Lets the entries go (ends the thread that holds them); idempotent. */
   close(): void;
 }
@@ -77,12 +83,23 @@ export async function readUpload(
   const reading = readAndPlan(bytes, mapping, chosenAccount);
   if ('refused' in reading) throw refusalOf(reading.refused);
   const { entries, ...rest } = reading.parsed;
+  const { planning } = reading;
   return {
     parsed: summaryOf(rest, entries),
-    planning: reading.planning,
-    entries: chunksOf(entries),
+    planning,
+    entries: chunksOf('refused' in planning ? [] : entries, fileKeysOf(planning)),
   };
 }
+
+/** Every statement's keys in file order, as the file's entries are (none for a refused plan). */
+export const fileKeysOf = (planning: StatementPlanning): string[] =>
+  'refused' in planning ? [] : planning.statements.flatMap((statement) => statement.keys);
+
+/** The chunk of the file's entries and keys from `start`. */
+export const chunkAt = (entries: readonly StatementEntry[], keys: readonly string[], start: number) => ({
+  entries: entries.slice(start, start + ENTRIES_PER_CHUNK),
+  keys: keys.slice(start, start + ENTRIES_PER_CHUNK),
+});
 
 const refusalOf = (refusal: UploadRefusal) => refuse(refusal.code, { extra: refusal.extra });
 
@@ -94,12 +111,12 @@ export const summaryOf = (rest: Omit<ParseResult, 'entries'>, entries: readonly 
 });
 
 /** Entries held here, handed out a chunk at a time (a small file read on this thread). */
-function chunksOf(entries: readonly StatementEntry[]): EntryChunks {
+function chunksOf(entries: readonly StatementEntry[], keys: readonly string[]): EntryChunks {
   let start = 0;
   return {
     next: async () => {
       if (start >= entries.length) return null;
-      const chunk = entries.slice(start, start + ENTRIES_PER_CHUNK);
+      const chunk = chunkAt(entries, keys, start);
       start += ENTRIES_PER_CHUNK;
       return chunk;
     },
@@ -154,7 +171,7 @@ export function readInWorker(
     let entryCount = 0;
     let handedOut = 0;
     // The `next()` waiting for the worker's chunk, and how the worker's end fails it.
-    let waiting: { resolve(entries: StatementEntry[]): void; reject(error: Error): void } | null = null;
+    let waiting: { resolve(chunk: EntryChunk): void; reject(error: Error): void } | null = null;
     const close = () => {
       closed = true;
       void worker.terminate();
@@ -195,10 +212,10 @@ export function readInWorker(
           entries,
         });
       } else {
-        handedOut += message.entries.length;
-        const chunk = waiting;
+        handedOut += message.chunk.entries.length;
+        const asked = waiting;
         waiting = null;
-        chunk?.resolve(message.entries);
+        asked?.resolve(message.chunk);
         if (handedOut >= entryCount) close();
       }
     });

@@ -50,6 +50,7 @@ function planned(
     currency: 'EUR',
     balance: null,
     firstEntry: 0,
+    entryCount: entries.length,
     lines: lineFactsOf(entries),
     entriesSumCents: entries.reduce((total, e) => total + e.amountCents, 0),
     keys: statementLineKeys(account, entries),

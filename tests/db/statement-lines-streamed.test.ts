@@ -51,6 +51,7 @@ const statement: PlannedStatement = {
   currency: 'EUR',
   balance: null,
   firstEntry: 0,
+  entryCount: entries.length,
   lines: lineFactsOf(entries),
   entriesSumCents: entries.reduce((total, e) => total + e.amountCents, 0),
   keys: statementLineKeys(ACCOUNT, entries),
@@ -102,7 +103,10 @@ describe.each(testDatabaseKinds())('a statement streamed into its inserts on $na
           storedWhenAsked.push(rows[0]!.n);
           if (handedOut >= entries.length) return null;
           handedOut += PER_CHUNK;
-          return entries.slice(handedOut - PER_CHUNK, handedOut);
+          return {
+            entries: entries.slice(handedOut - PER_CHUNK, handedOut),
+            keys: statement.keys.slice(handedOut - PER_CHUNK, handedOut),
+          };
         },
         close() {},
       };

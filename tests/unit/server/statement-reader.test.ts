@@ -42,10 +42,16 @@ function bigCsv(
 /** A reading as readAndPlan answers it: its entries taken chunk by chunk, each chunk at most ENTRIES_PER_CHUNK. */
 async function whole(read: ReadStatementUpload) {
   const entries: StatementEntry[] = [];
+  const keys: string[] = [];
   for (let chunk = await read.entries.next(); chunk !== null; chunk = await read.entries.next()) {
-    expect(chunk.length).toBeLessThanOrEqual(ENTRIES_PER_CHUNK);
-    entries.push(...chunk);
+    expect(chunk.entries.length).toBeLessThanOrEqual(ENTRIES_PER_CHUNK);
+    expect(chunk.keys).toHaveLength(chunk.entries.length);
+    entries.push(...chunk.entries);
+    keys.push(...chunk.keys);
   }
+  // Each entry comes with its line key: its statement's, in file order.
+  if (!('refused' in read.planning))
+    expect(keys).toEqual(read.planning.statements.flatMap((statement) => statement.keys));
   const { entryCount, entriesSumCents, ...rest } = read.parsed;
   expect(entryCount).toBe(entries.length);
   expect(entriesSumCents).toBe(entries.reduce((total, entry) => total + entry.amountCents, 0));

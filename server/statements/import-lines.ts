@@ -1,21 +1,20 @@
-import type { StatementEntry } from '../../domain/statements/types';
 import type { Queryable } from '../db/client';
-import { nextTurn } from '../platform/next-turn';
-import { orderedIdsAt } from '../platform/ordered-ids';
 import type { KnownEntry, PlannedStatement } from './import-plan';
-import { LineAsks, type NewStatementLine } from './matching';
-import type { EntryChunks } from './statement-reader';
+import { LINE_COLUMNS, type LineRows } from './line-rows';
+import { LineAsks } from './matching';
+import { ENTRIES_PER_CHUNK, type LineChunks } from './statement-reader';
 
 /**
- * A statement's new lines written as they are read (issue 27 item 11, decision 0144): the file's entries
- * come a chunk at a time (statement-reader.ts), each chunk's lines not known before are inserted
- * UNMATCHED at once, and only what the counterparts query asks of them (`LineAsks`) is kept. The entries,
- * line objects and INSERT arrays of 600,000 lines are never alive together; the matcher decides after
- * the last chunk, over the lines it can reach (matching.ts, `matchInsertedLines`).
+ * A statement's new lines written as they are read (issue 27 item 11, decision 0144): for each chunk of
+ * the file's entries the import says which lines are new and where each one's id falls, the reader
+ * builds that chunk's rows where it holds the entries (its worker thread for a big file, line-rows.ts),
+ * and the rows are inserted UNMATCHED at once. The API thread keeps only what the counterparts query
+ * will ask (`LineAsks`); the matcher decides after the last chunk, over the lines it can reach
+ * (matching.ts, `matchInsertedLines`).
  *
- * Ids still increase by booking date, then file order (decisions 0112, 0118): each fresh line's place in
- * that order is counted from the statements' line facts before the first chunk arrives, so a line gets
- * the id it would have had in a sorted list while the lines are inserted in the order they come.
+ * Ids still increase by booking date, then file order (decisions 0112, 0118): each new line's place in
+ * that order is counted from the statements' line facts before the first chunk, so a line gets the id
+ * it would have had in a sorted list while the lines are inserted in the order they come.
  */
 
 export interface StreamedLines {
@@ -25,45 +24,38 @@ export interface StreamedLines {
 }
 
 /**
- * Inserts the fresh lines of `entries` (the file's, in order), skipping those `known` names. Each chunk
- * is built while the one before is being inserted (decision 0109), so at most two are alive. A failed
- * INSERT fails the import (the transaction is aborted) and is the error thrown.
+ * Inserts the new lines of the file, skipping those `known` names. Each chunk's rows are asked for while
+ * the one before is being inserted (decision 0109), so at most two are alive. A failed INSERT fails the
+ * import (the transaction is aborted) and is the error thrown.
  */
 export async function insertStreamedLines(
   tx: Queryable,
   file: { statementFileId: string; at: Date },
   statements: readonly PlannedStatement[],
   known: readonly ReadonlyMap<number, KnownEntry>[],
-  entries: EntryChunks,
+  lines: LineChunks,
   onInserted: (inserted: number) => void,
 ): Promise<StreamedLines> {
   const counterOf = idCounters(statements, known);
+  const entryCount = statements.reduce((total, s) => total + s.entryCount, 0);
   const now = Date.now();
   const asked = new LineAsks();
   let inserted = 0;
   let previous: Promise<void> = Promise.resolve();
-  let at = 0; // the next entry's index in the file
-  let n = 0; // the statement the next entry belongs to
-  for (let chunk = await entries.next(); chunk !== null; chunk = await entries.next()) {
-    const fresh: { counter: number; entry: StatementEntry; key: string; statement: number }[] = [];
-    for (const [k, entry] of chunk.entries.entries()) {
-      while (n < statements.length && at >= statements[n]!.firstEntry + statements[n]!.entryCount) n++;
-      const statement = statements[n];
-      if (!statement || at < statement.firstEntry) throw new Error(`entry ${at} belongs to no statement`);
-      const index = at++ - statement.firstEntry;
-      if (!known[n]!.has(index))
-        fresh.push({ counter: counterOf(n, index), entry, key: chunk.keys[k]!, statement: statement.number });
+  let n = 0; // the statement of the chunk's next entry
+  for (let start = 0; start < entryCount; start += ENTRIES_PER_CHUNK) {
+    const counters = new Int32Array(Math.min(ENTRIES_PER_CHUNK, entryCount - start));
+    for (let k = 0; k < counters.length; k++) {
+      const at = start + k;
+      while (at >= statements[n]!.firstEntry + statements[n]!.entryCount) n++;
+      const index = at - statements[n]!.firstEntry;
+      counters[k] = known[n]!.has(index) ? -1 : counterOf(n, index);
     }
-    // In id order inside the INSERT: the primary key's pages are written in the order it keeps.
-    fresh.sort((a, b) => a.counter - b.counter);
-    const ids = orderedIdsAt(
-      fresh.map((line) => line.counter),
-      now,
-    );
-    const lines = fresh.map((line, k) => newLine(ids[k]!, line.entry, line.key, line.statement));
-    for (const line of lines) asked.add(line);
-    const batch = insertLines(tx, file, lines).then(() => {
-      inserted += lines.length;
+    const rows = await lines.next({ counters, now });
+    if (rows === null) throw new Error(`the reader ended at entry ${start} of ${entryCount}`);
+    asked.add(rows.count, rows.asks);
+    const batch = insertRows(tx, file, rows).then(() => {
+      inserted += rows.count;
       onInserted(inserted);
     });
     // Awaited below (or as the next one's previous); until then a rejection must not count as unhandled.
@@ -82,8 +74,8 @@ export const freshLineCount = (
 ): number => statements.reduce((total, s, n) => total + s.entryCount - known[n]!.size, 0);
 
 /**
- * Each fresh line's place among all fresh lines ordered by booking day, then file order: the counter its
- * id is made from. Counted per day first (a statement has a few hundred days), then handed out in file
+ * Each new line's place among all new lines ordered by booking day, then file order: the counter its id
+ * is made from. Counted per day first (a statement has a few hundred days), then handed out in file
  * order, which is the order inside a day.
  */
 function idCounters(
@@ -112,89 +104,26 @@ function idCounters(
   };
 }
 
-/** A parsed entry as the line it will be, with its id. */
-const newLine = (
-  id: string,
-  entry: StatementEntry,
-  key: string,
-  statementNumber: number,
-): NewStatementLine & { dedup_key: string; currency: string; statement_number: number } => ({
-  id,
-  statement_number: statementNumber,
-  dedup_key: key,
-  line_number: entry.lineNumber,
-  bank_amount_cents: entry.amountCents,
-  bank_date: entry.bookingDate,
-  value_date: entry.valueDate,
-  currency: entry.currency,
-  description: entry.description,
-  counterparty_name: entry.counterpartyName,
-  counterparty_iban: entry.counterpartyIban,
-  end_to_end_id: entry.endToEndId,
-  batch_id: entry.batchId,
-  bank_reference: entry.bankReference,
-  kind: entry.kind,
-  return_reason: entry.returnReason,
-});
-
-type InsertedLine = ReturnType<typeof newLine>;
-type LineCell = string | number | null;
-
-const LINE_COLUMNS: [column: string, type: string, cell: (line: InsertedLine) => LineCell][] = [
-  ['id', 'uuid', (l) => l.id],
-  ['statement_number', 'smallint', (l) => l.statement_number],
-  ['line_number', 'int', (l) => l.line_number],
-  ['dedup_key', 'text', (l) => l.dedup_key],
-  ['bank_amount_cents', 'bigint', (l) => l.bank_amount_cents],
-  ['bank_date', 'date', (l) => l.bank_date],
-  ['value_date', 'date', (l) => l.value_date],
-  ['currency', 'text', (l) => l.currency],
-  ['description', 'text', (l) => l.description],
-  ['counterparty_name', 'text', (l) => l.counterparty_name],
-  ['counterparty_iban', 'text', (l) => l.counterparty_iban],
-  ['end_to_end_id', 'text', (l) => l.end_to_end_id],
-  ['batch_id', 'text', (l) => l.batch_id],
-  ['bank_reference', 'text', (l) => l.bank_reference],
-  ['kind', 'text', (l) => l.kind],
-  ['return_reason', 'text', (l) => l.return_reason],
-];
-
-/** Columns of a batch's INSERT built between two turns of the event loop. */
-const COLUMNS_PER_TURN = 5;
+const COLUMN_NAMES = LINE_COLUMNS.map(([name]) => name).join(', ');
+const CASTS = LINE_COLUMNS.map(([, type], i) => `c${i}::${type}`).join(', ');
+const ARRAYS = LINE_COLUMNS.map((_, i) => `$${i + 3}::text[]`).join(', ');
+const ALIASES = LINE_COLUMNS.map((_, i) => `c${i}`).join(', ');
 
 /**
- * A `text[]` literal written here rather than by the driver when it sends the query: built before the
- * previous batch has finished, it is CPU the pipelined insert overlaps with PostgreSQL's (decision 0109).
+ * One INSERT of a chunk's new lines, UNMATCHED (the column's default; the matcher's decisions are written
+ * over them after the last chunk). No conflict is expected: the lines known before were left out under
+ * the import lock, so a duplicate key here is a fault and fails the import. A line's import is not a row
+ * of its history: the file says who imported it and when (decision 0097).
  */
-const nullableTextArray = (cells: readonly LineCell[]): string =>
-  `{${cells.map((cell) => (cell === null ? 'NULL' : `"${String(cell).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
-
-/**
- * One INSERT of a chunk's fresh lines, UNMATCHED (the column's default; the matcher's decisions are
- * written over them after the last chunk). Every value as text, cast in SQL, as the seed's bulk insert
- * does, so both drivers send the same array literals. No conflict is expected: the lines known before
- * were left out under the import lock, so a duplicate key here is a fault and fails the import. A line's
- * import is not a row of its history: the file says who imported it and when (decision 0097).
- */
-async function insertLines(
+async function insertRows(
   tx: Queryable,
   file: { statementFileId: string; at: Date },
-  lines: readonly InsertedLine[],
+  rows: LineRows,
 ): Promise<void> {
-  if (lines.length === 0) return;
-  const columns: string[] = [];
-  for (const [, , cell] of LINE_COLUMNS) {
-    // A turn of the event loop between columns: a batch's arrays are ~100 ms of CPU on a busy core.
-    if (columns.length % COLUMNS_PER_TURN === 0) await nextTurn();
-    columns.push(nullableTextArray(lines.map(cell)));
-  }
-  const names = LINE_COLUMNS.map(([name]) => name).join(', ');
-  const casts = LINE_COLUMNS.map(([, type], i) => `c${i}::${type}`).join(', ');
-  const arrays = LINE_COLUMNS.map((_, i) => `$${i + 3}::text[]`).join(', ');
-  const aliases = LINE_COLUMNS.map((_, i) => `c${i}`).join(', ');
+  if (rows.count === 0) return;
   await tx.query(
-    `INSERT INTO statement_lines (statement_file_id, imported_at, updated_at, ${names})
-     SELECT $1::uuid, $2::timestamptz, $2::timestamptz, ${casts} FROM unnest(${arrays}) AS t(${aliases})`,
-    [file.statementFileId, file.at, ...columns],
+    `INSERT INTO statement_lines (statement_file_id, imported_at, updated_at, ${COLUMN_NAMES})
+     SELECT $1::uuid, $2::timestamptz, $2::timestamptz, ${CASTS} FROM unnest(${ARRAYS}) AS t(${ALIASES})`,
+    [file.statementFileId, file.at, ...rows.columns],
   );
 }

@@ -32,7 +32,7 @@ import {
   recogniseFile,
 } from './import-plan';
 import { matchInsertedLines, writeNewLineMatches } from './matching';
-import { type EntryChunks, type ParsedStatement, readUpload, StatementSlot } from './statement-reader';
+import { type LineChunks, type ParsedStatement, readUpload, StatementSlot } from './statement-reader';
 
 /**
  * Importing a statement (issue 12, docs/decisions/0097). The upload is judged at once — readable, what
@@ -71,12 +71,12 @@ export interface StatementUpload {
 
 /**
  * What the server read from the bytes: the preview's parse, done again here with the same code, its
- * entries held where they were read and handed over a chunk at a time (decision 0144).
+ * entries held where they were read, which builds their rows a chunk at a time (decision 0144).
  */
 interface ReadStatement {
   bytes: Uint8Array;
   parsed: ParsedStatement;
-  entries: EntryChunks;
+  lines: LineChunks;
   statements: PlannedStatement[];
   sha256: string;
   lineCount: number;
@@ -101,11 +101,11 @@ export function createStatementImports(deps: {
   async function read(upload: StatementUpload): Promise<ReadStatement> {
     const { query } = upload;
     const chosenAccount = query.accountIban === undefined ? null : checkedAccount(query.accountIban);
-    const { parsed, planning, entries } = await readUpload(upload.bytes, query.mapping, chosenAccount);
+    const { parsed, planning, lines } = await readUpload(upload.bytes, query.mapping, chosenAccount);
     try {
-      return await judge(upload, parsed, planning, entries);
+      return await judge(upload, parsed, planning, lines);
     } catch (error) {
-      entries.close();
+      lines.close();
       throw error;
     }
   }
@@ -115,7 +115,7 @@ export function createStatementImports(deps: {
     upload: StatementUpload,
     parsed: ParsedStatement,
     planning: Awaited<ReturnType<typeof readUpload>>['planning'],
-    entries: EntryChunks,
+    lines: LineChunks,
   ): Promise<ReadStatement> {
     const { query } = upload;
     if (parsed.entryCount === 0) throw refuse('STATEMENT_UNREADABLE');
@@ -142,7 +142,7 @@ export function createStatementImports(deps: {
     // The same bytes imported meanwhile (by a simultaneous upload) are "already imported", not "nothing new".
     if (knownCount === lineCount)
       throw refuse((await importedBefore()) ? 'STATEMENT_ALREADY_IMPORTED' : 'STATEMENT_NOTHING_NEW');
-    return { bytes: upload.bytes, parsed, entries, statements, sha256, lineCount, mismatchNote };
+    return { bytes: upload.bytes, parsed, lines, statements, sha256, lineCount, mismatchNote };
   }
 
   async function run(
@@ -240,14 +240,14 @@ export function createStatementImports(deps: {
         if (job.fresh) {
           handedOver = true;
           void run(job.job, actor, upload, statement).finally(() => {
-            statement.entries.close();
+            statement.lines.close();
             release();
           });
         }
         return job.job;
       } finally {
         if (!handedOver) {
-          reading?.entries.close();
+          reading?.lines.close();
           release();
         }
       }
@@ -314,7 +314,7 @@ async function importStatement(
   // statement's lines (or those of an import that committed while this one waited) are skipped here,
   // whatever the preview said.
   const known = await recogniseFile(tx, statements);
-  // Recognised: the chunks bring each line's key again, so 600,000 keys are not held through the inserts.
+  // Recognised: the reader writes each line's key into its rows, so 600,000 keys are not held through the inserts.
   for (const s of statements) s.keys = [];
   const newLines = freshLineCount(statements, known);
   if (newLines === 0) throw refuse('STATEMENT_NOTHING_NEW');
@@ -327,7 +327,7 @@ async function importStatement(
     { statementFileId, at: actor.at },
     statements,
     known,
-    statement.entries,
+    statement.lines,
     (done) => {
       progress.done = done;
     },

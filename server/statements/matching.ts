@@ -10,6 +10,7 @@ import type { Queryable } from '../db/client';
 import type { Actor } from '../platform/mutation';
 import { roleFor } from './counterparts';
 import { reviewEffects } from './effects';
+import type { ChunkAsks } from './line-rows';
 import {
   type LineChange,
   type LinkState,
@@ -192,17 +193,16 @@ export class LineAsks {
   readonly batchIds = new Set<string>();
   readonly unnamedReturns: { amountCents: number; bankDate: string }[] = [];
 
-  add(line: NewStatementLine): void {
-    if (this.count++ === 0) this.firstDate = this.lastDate = line.bank_date;
-    if (line.bank_date < this.firstDate) this.firstDate = line.bank_date;
-    if (line.bank_date > this.lastDate) this.lastDate = line.bank_date;
-    if (line.end_to_end_id !== null) this.endToEndIds.add(line.end_to_end_id);
-    if (line.batch_id !== null) this.batchIds.add(line.batch_id);
-    const amountCents = Number(line.bank_amount_cents);
-    if (line.kind === 'return' && line.end_to_end_id !== null)
-      this.returnedEndToEndIds.add(line.end_to_end_id);
-    else if (line.kind === 'return' && amountCents > 0)
-      this.unnamedReturns.push({ amountCents, bankDate: line.bank_date });
+  /** A chunk's asks, of `count` lines (line-rows.ts). */
+  add(count: number, asks: ChunkAsks): void {
+    if (count === 0 || asks.firstDate === null || asks.lastDate === null) return;
+    if (this.count === 0 || asks.firstDate < this.firstDate) this.firstDate = asks.firstDate;
+    if (this.count === 0 || asks.lastDate > this.lastDate) this.lastDate = asks.lastDate;
+    this.count += count;
+    for (const id of asks.endToEndIds) this.endToEndIds.add(id);
+    for (const id of asks.returnedEndToEndIds) this.returnedEndToEndIds.add(id);
+    for (const id of asks.batchIds) this.batchIds.add(id);
+    for (const unnamed of asks.unnamedReturns) this.unnamedReturns.push(unnamed);
   }
 }
 
@@ -356,9 +356,6 @@ function counts(statementFileId: string, lineCount: number, changes: readonly Li
   const suggested = ofFile.filter((c) => c.next.status === 'SUGGESTED').length;
   return { matched, suggested, unmatched: lineCount - matched - suggested };
 }
-
-/** A line as the import inserts it, with its id. */
-export type NewStatementLine = EntryRow;
 
 /** The columns of an EntryRow, from `statement_lines`. */
 const ENTRY_COLUMNS = `id, line_number, bank_amount_cents, bank_date::text AS bank_date, value_date::text AS value_date,

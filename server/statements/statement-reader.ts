@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { CsvMapping, ParseResult, StatementEntry } from '../../domain/statements/types';
 import { refuse } from '../platform/refusal';
 import { type PlannedStatement, planUpload, type StatementPlanning } from './import-plan';
+import { type ChunkPlan, type LineRows, lineRowsOf } from './line-rows';
 import { readStatementUpload, type UploadRefusal } from './upload-guards';
 
 /**
@@ -19,7 +20,7 @@ export const READ_OFF_THREAD_FROM_BYTES = 512 * 1024;
 /** A worker that needs more than this is ended (ERR_WORKER_OUT_OF_MEMORY), not the process. */
 const WORKER_HEAP_MB = 1_536;
 
-/** The API thread's answer to each chunk of keys, and its request for each chunk of entries (parse-worker.ts). */
+/** The API thread's answer to each chunk of keys (parse-worker.ts); each chunk of rows it asks with the chunk's plan. */
 export const READER_CHUNK_TAKEN = 'taken';
 
 /** Entries per chunk the import is handed: one INSERT's worth (decision 0144). */
@@ -40,22 +41,17 @@ export type ReaderMessage =
       parsed: ParsedStatement;
       planning: { refused: UploadRefusal } | { statements: PlanOfLines[] };
     }
-  | { type: 'entries'; chunk: EntryChunk };
-
-/** Some of the file's entries, in order, each with its line key (its statement's `statementLineKeys`). */
-export interface EntryChunk {
-  entries: StatementEntry[];
-  keys: string[];
-}
+  | { type: 'rows'; rows: LineRows };
 
 /**
- * The file's entries, statement after statement as `ParseResult.entries` holds them, ENTRIES_PER_CHUNK at
- * a time and once: the import inserts each chunk before it asks for the next, so the entries of the
- * whole file are never on the API thread at once (decision 0144).
+ * The file's new lines, built a chunk of ENTRIES_PER_CHUNK entries at a time (statement after statement,
+ * as `ParseResult.entries` holds them) where the entries are held, as the plan of each chunk says: the
+ * import inserts each chunk's rows before it asks for the next, and the entries of the whole file are
+ * never on the API thread (decision 0144).
  */
-export interface EntryChunks {
-  /** The next chunk, or null after the last. */
-  next(): Promise<EntryChunk | null>;
+export interface LineChunks {
+  /** The rows of the next chunk (null after the last). */
+  next(plan: ChunkPlan): Promise<LineRows | null>;
   /** Lets the entries go (ends the thread that holds them); idempotent. */
   close(): void;
 }
@@ -64,7 +60,7 @@ export interface EntryChunks {
 export interface ReadStatementUpload {
   parsed: ParsedStatement;
   planning: StatementPlanning;
-  entries: EntryChunks;
+  lines: LineChunks;
 }
 
 type UploadReading = { refused: UploadRefusal } | { parsed: ParseResult; planning: StatementPlanning };
@@ -72,14 +68,24 @@ type UploadReading = { refused: UploadRefusal } | { parsed: ParseResult; plannin
 /**
  * The statement read as the preview read it (readStatementUpload) and planned (`planUpload`: its line
  * keys), or its reading's refusal thrown as a Refusal. A planning refusal is answered as data: the import
- * throws it after its own checks of the parse. The caller closes `entries` when done with them.
+ * throws it after its own checks of the parse. The caller closes `lines` when done with them.
  */
 export async function readUpload(
   bytes: Uint8Array,
   mapping: CsvMapping | undefined,
   chosenAccount: string | null,
 ): Promise<ReadStatementUpload> {
-  if (bytes.byteLength >= READ_OFF_THREAD_FROM_BYTES) return readInWorker(bytes, mapping, chosenAccount);
+  return bytes.byteLength >= READ_OFF_THREAD_FROM_BYTES
+    ? readInWorker(bytes, mapping, chosenAccount)
+    : readHere(bytes, mapping, chosenAccount);
+}
+
+/** readUpload on this thread, whatever the size: what a small file gets. */
+export function readHere(
+  bytes: Uint8Array,
+  mapping: CsvMapping | undefined,
+  chosenAccount: string | null,
+): ReadStatementUpload {
   const reading = readAndPlan(bytes, mapping, chosenAccount);
   if ('refused' in reading) throw refusalOf(reading.refused);
   const { entries, ...rest } = reading.parsed;
@@ -87,19 +93,29 @@ export async function readUpload(
   return {
     parsed: summaryOf(rest, entries),
     planning,
-    entries: chunksOf('refused' in planning ? [] : entries, fileKeysOf(planning)),
+    lines:
+      'refused' in planning
+        ? NO_LINES
+        : chunksOf(entries, fileKeysOf(planning), statementOfEntry(planning.statements)),
   };
 }
 
-/** Every statement's keys in file order, as the file's entries are (none for a refused plan). */
-export const fileKeysOf = (planning: StatementPlanning): string[] =>
-  'refused' in planning ? [] : planning.statements.flatMap((statement) => statement.keys);
+/** Every statement's keys in file order, as the file's entries are. */
+export const fileKeysOf = (planning: { statements: PlannedStatement[] }): string[] =>
+  planning.statements.flatMap((statement) => statement.keys);
 
-/** The chunk of the file's entries and keys from `start`. */
-export const chunkAt = (entries: readonly StatementEntry[], keys: readonly string[], start: number) => ({
-  entries: entries.slice(start, start + ENTRIES_PER_CHUNK),
-  keys: keys.slice(start, start + ENTRIES_PER_CHUNK),
-});
+/** The number of the statement each of the file's entries belongs to, by its index in the file. */
+export function statementOfEntry(
+  statements: readonly Pick<PlannedStatement, 'number' | 'firstEntry' | 'entryCount'>[],
+): (fileIndex: number) => number {
+  return (fileIndex) => {
+    const statement = statements.find(
+      (s) => fileIndex >= s.firstEntry && fileIndex < s.firstEntry + s.entryCount,
+    );
+    if (!statement) throw new RangeError(`entry ${fileIndex} belongs to no statement`);
+    return statement.number;
+  };
+}
 
 const refusalOf = (refusal: UploadRefusal) => refuse(refusal.code, { extra: refusal.extra });
 
@@ -110,15 +126,23 @@ export const summaryOf = (rest: Omit<ParseResult, 'entries'>, entries: readonly 
   entriesSumCents: entries.reduce((total, entry) => total + entry.amountCents, 0),
 });
 
-/** Entries held here, handed out a chunk at a time (a small file read on this thread). */
-function chunksOf(entries: readonly StatementEntry[], keys: readonly string[]): EntryChunks {
+/** A refused plan's: nothing to hand out. */
+const NO_LINES: LineChunks = { next: async () => null, close: () => undefined };
+
+/** Entries held here, their rows built a chunk at a time (a small file read on this thread). */
+function chunksOf(
+  entries: readonly StatementEntry[],
+  keys: readonly string[],
+  statementOf: (fileIndex: number) => number,
+): LineChunks {
   let start = 0;
   return {
-    next: async () => {
+    next: async (plan) => {
       if (start >= entries.length) return null;
-      const chunk = chunkAt(entries, keys, start);
-      start += ENTRIES_PER_CHUNK;
-      return chunk;
+      const end = start + ENTRIES_PER_CHUNK;
+      const rows = lineRowsOf(entries.slice(start, end), keys.slice(start, end), statementOf, start, plan);
+      start = end;
+      return rows;
     },
     close: () => {
       start = entries.length;
@@ -170,18 +194,19 @@ export function readInWorker(
     let closed = false;
     let entryCount = 0;
     let handedOut = 0;
-    // The `next()` waiting for the worker's chunk, and how the worker's end fails it.
-    let waiting: { resolve(chunk: EntryChunk): void; reject(error: Error): void } | null = null;
+    // The `next()` waiting for the worker's rows, and how the worker's end fails it.
+    let waiting: { resolve(rows: LineRows): void; reject(error: Error): void } | null = null;
     const close = () => {
       closed = true;
       void worker.terminate();
     };
-    const entries: EntryChunks = {
-      next: () => {
+    const lines: LineChunks = {
+      next: (plan) => {
         if (closed || handedOut >= entryCount) return Promise.resolve(null);
+        handedOut += plan.counters.length;
         return new Promise((resolve, reject) => {
           waiting = { resolve, reject };
-          worker.postMessage(READER_CHUNK_TAKEN);
+          worker.postMessage(plan);
         });
       },
       close,
@@ -209,13 +234,12 @@ export function readInWorker(
               : {
                   statements: planning.statements.map((plan) => ({ ...plan, keys: keys[plan.number] ?? [] })),
                 },
-          entries,
+          lines,
         });
       } else {
-        handedOut += message.chunk.entries.length;
         const asked = waiting;
         waiting = null;
-        asked?.resolve(message.chunk);
+        asked?.resolve(message.rows);
         if (handedOut >= entryCount) close();
       }
     });

@@ -5,7 +5,8 @@ import type { StatementEntry } from '../../domain/statements/types';
 import type { Database, Queryable } from '../../server/db/client';
 import { insertStreamedLines } from '../../server/statements/import-lines';
 import { type KnownEntry, lineFactsOf, type PlannedStatement } from '../../server/statements/import-plan';
-import type { EntryChunks } from '../../server/statements/statement-reader';
+import { lineRowsOf } from '../../server/statements/line-rows';
+import { ENTRIES_PER_CHUNK, type LineChunks } from '../../server/statements/statement-reader';
 import { testDatabaseKinds } from '../support/databases';
 
 /**
@@ -16,8 +17,8 @@ import { testDatabaseKinds } from '../support/databases';
  */
 
 const ACCOUNT = 'PT50000201231234567890154';
-const CHUNKS = 5;
-const PER_CHUNK = 40;
+const CHUNKS = 4;
+const PER_CHUNK = ENTRIES_PER_CHUNK;
 const hex = () => randomBytes(32).toString('hex');
 
 /** Entries interleaving three days, so their ids (by day, then file order) are not their file order. */
@@ -94,19 +95,23 @@ describe.each(testDatabaseKinds())('a statement streamed into its inserts on $na
       const statementFileId = await statementFile(tx);
       const storedWhenAsked: number[] = [];
       let handedOut = 0;
-      const chunks: EntryChunks = {
-        async next() {
+      const chunks: LineChunks = {
+        async next(plan) {
           const { rows } = await tx.query<{ n: number }>(
             'SELECT count(*)::int AS n FROM statement_lines WHERE statement_file_id = $1',
             [statementFileId],
           );
           storedWhenAsked.push(rows[0]!.n);
           if (handedOut >= entries.length) return null;
-          handedOut += PER_CHUNK;
-          return {
-            entries: entries.slice(handedOut - PER_CHUNK, handedOut),
-            keys: statement.keys.slice(handedOut - PER_CHUNK, handedOut),
-          };
+          const start = handedOut;
+          handedOut += plan.counters.length;
+          return lineRowsOf(
+            entries.slice(start, handedOut),
+            statement.keys.slice(start, handedOut),
+            () => 0,
+            start,
+            plan,
+          );
         },
         close() {},
       };
@@ -130,8 +135,8 @@ describe.each(testDatabaseKinds())('a statement streamed into its inserts on $na
       expect(inserted).toBe(CHUNKS * fresh);
       expect(asked.count).toBe(CHUNKS * fresh);
       expect(progress.at(-1)).toBe(CHUNKS * fresh);
-      // Asked for the last chunk (the sixth call answers null), every chunk but the one being inserted is stored.
-      expect(storedWhenAsked).toHaveLength(CHUNKS + 1);
+      // Asked for the last chunk, every chunk but the one being inserted is stored.
+      expect(storedWhenAsked).toHaveLength(CHUNKS);
       expect(storedWhenAsked[CHUNKS - 1]).toBeGreaterThanOrEqual((CHUNKS - 2) * fresh);
       const { rows } = await tx.query<{ id: string; line_number: number; bank_date: string; status: string }>(
         `SELECT id, line_number, bank_date::text AS bank_date, status FROM statement_lines

@@ -422,7 +422,7 @@ export async function matchInsertedLines(
   return changes;
 }
 
-/** After the import inserted the lines in the states `matchNewLines` decided: links, history, consequences. */
+/** After `matchInsertedLines` decided and updated the import's lines: their links, history and consequences. */
 export async function writeNewLineMatches(
   tx: Queryable,
   statementFileId: string,

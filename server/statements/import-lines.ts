@@ -1,8 +1,8 @@
 import type { Queryable } from '../db/client';
-import type { KnownEntry, PlannedStatement } from './import-plan';
+import type { KnownEntry, PlannedLines } from './import-plan';
 import { LINE_COLUMNS, type LineRows } from './line-rows';
 import { LineAsks } from './matching';
-import { ENTRIES_PER_CHUNK, type LineChunks } from './statement-reader';
+import { ENTRIES_PER_CHUNK, type HeldLines } from './statement-reader';
 
 /**
  * A statement's new lines written as they are read (issue 27 item 11, decision 0144): for each chunk of
@@ -31,9 +31,9 @@ export interface StreamedLines {
 export async function insertStreamedLines(
   tx: Queryable,
   file: { statementFileId: string; at: Date },
-  statements: readonly PlannedStatement[],
+  statements: readonly PlannedLines[],
   known: readonly ReadonlyMap<number, KnownEntry>[],
-  lines: LineChunks,
+  lines: HeldLines,
   onInserted: (inserted: number) => void,
 ): Promise<StreamedLines> {
   const counterOf = idCounters(statements, known);
@@ -69,7 +69,7 @@ export async function insertStreamedLines(
 
 /** How many lines of the statements are not known: the lines the import inserts. */
 export const freshLineCount = (
-  statements: readonly PlannedStatement[],
+  statements: readonly PlannedLines[],
   known: readonly ReadonlyMap<number, KnownEntry>[],
 ): number => statements.reduce((total, s, n) => total + s.entryCount - known[n]!.size, 0);
 
@@ -79,7 +79,7 @@ export const freshLineCount = (
  * order, which is the order inside a day.
  */
 function idCounters(
-  statements: readonly PlannedStatement[],
+  statements: readonly PlannedLines[],
   known: readonly ReadonlyMap<number, KnownEntry>[],
 ): (statement: number, index: number) => number {
   const perDay = new Map<string, number>();

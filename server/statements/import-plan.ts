@@ -16,7 +16,7 @@ import {
 import type { BalanceCheck, ParseResult, StatementEntry } from '../../domain/statements/types';
 import type { Queryable } from '../db/client';
 import { Refusal, refuse } from '../platform/refusal';
-import { recogniseStatementLines } from './known-lines';
+import { keysInMemory, recogniseStatementLines, type StatementKeys } from './known-lines';
 import type { UploadRefusal } from './upload-guards';
 
 /**
@@ -39,10 +39,7 @@ export interface PlannedStatement {
   lines: LineFacts;
   /** Σ of its entries' amounts. */
   entriesSumCents: number;
-  /**
-   * `statementLineKeys` of its entries, with its account; emptied by the import once they are recognised
-   * under its lock (the entries' chunks bring each line's key again, decision 0144).
-   */
+  /** `statementLineKeys` of its entries, with its account. */
   keys: string[];
   /** Pending entries the parser read and left out. */
   pending: number;
@@ -159,7 +156,7 @@ export function planStatements(
 }
 
 /** What a statement whose balances do not add up says, for the admin's decision. */
-export function mismatchOf(statement: PlannedStatement): StatementMismatch {
+export function mismatchOf(statement: PlannedLines): StatementMismatch {
   const { entriesSumCents } = statement;
   const { opening, closing } = statement.balance!;
   return {
@@ -174,29 +171,36 @@ export function mismatchOf(statement: PlannedStatement): StatementMismatch {
   };
 }
 
+/** A statement planned, without its keys: what the import holds while the keys stay with the reader (0144). */
+export type PlannedLines = Omit<PlannedStatement, 'keys'>;
+
 /**
  * Per statement, its lines imported before (by key index): from earlier files (`recogniseStatementLines`,
  * the preview's answer) and from the file's own earlier statements of the same account, by the same rules.
+ * `keysOf(n)`: statement n's keys, wherever they are held.
  */
 export async function recogniseFile(
   db: Queryable,
-  statements: readonly PlannedStatement[],
+  statements: readonly PlannedLines[],
+  keysOf: (statement: number) => StatementKeys,
 ): Promise<Map<number, KnownEntry>[]> {
   const answers: Map<number, KnownEntry>[] = [];
   for (const statement of statements) {
-    const stored = await recogniseStatementLines(db, statement.identity, statement.keys);
+    const stored = await recogniseStatementLines(db, statement.identity, keysOf(statement.number));
     const known = new Map<number, KnownEntry>();
-    statement.keys.forEach((key, index) => {
-      const earlier = stored.get(key);
-      if (earlier) known.set(index, { reason: earlier.reason, statementFileId: earlier.statementFileId });
-    });
-    for (const [before, beforeKnown] of statements
+    for (const [index, earlier] of stored)
+      known.set(index, { reason: earlier.reason, statementFileId: earlier.statementFileId });
+    const earlierOfAccount = statements
       .slice(0, statement.number)
-      .map((s, n) => [s, answers[n]!] as const)) {
-      if (before.identity.accountIban !== statement.identity.accountIban) continue;
+      .filter((before) => before.identity.accountIban === statement.identity.accountIban);
+    // Only a file of several statements of one account compares its statements' keys with each other.
+    const keys = earlierOfAccount.length === 0 ? [] : await allKeys(keysOf(statement.number));
+    for (const before of earlierOfAccount) {
+      const beforeKnown = answers[before.number]!;
       const same = sameStatement(statement.identity, before.identity);
-      const freshKeys = new Set(before.keys.filter((_, index) => !beforeKnown.has(index)));
-      statement.keys.forEach((key, index) => {
+      const beforeKeys = await allKeys(keysOf(before.number));
+      const freshKeys = new Set(beforeKeys.filter((_, index) => !beforeKnown.has(index)));
+      keys.forEach((key, index) => {
         if (known.has(index)) return;
         const reason: KnownReason | null = same
           ? 'SAME_STATEMENT'
@@ -214,3 +218,11 @@ export async function recogniseFile(
   }
   return answers;
 }
+
+const allKeys = (keys: StatementKeys) => keys.piece(0, keys.count);
+
+/** `keysOf` for statements planned with their keys (a file read on this thread, tests). */
+export const plannedKeys =
+  (statements: readonly PlannedStatement[]) =>
+  (statement: number): StatementKeys =>
+    keysInMemory(statements[statement]!.keys);

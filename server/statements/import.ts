@@ -24,15 +24,15 @@ import {
   storeProgress,
 } from './import-jobs';
 import { freshLineCount, insertStreamedLines } from './import-lines';
-import {
-  checkedAccount,
-  type KnownEntry,
-  mismatchOf,
-  type PlannedStatement,
-  recogniseFile,
-} from './import-plan';
+import { checkedAccount, type KnownEntry, mismatchOf, type PlannedLines, recogniseFile } from './import-plan';
 import { matchInsertedLines, writeNewLineMatches } from './matching';
-import { type LineChunks, type ParsedStatement, readUpload, StatementSlot } from './statement-reader';
+import {
+  type HeldLines,
+  type ParsedStatement,
+  type PlannedReading,
+  readUpload,
+  StatementSlot,
+} from './statement-reader';
 
 /**
  * Importing a statement (issue 12, docs/decisions/0097). The upload is judged at once — readable, what
@@ -76,8 +76,8 @@ export interface StatementUpload {
 interface ReadStatement {
   bytes: Uint8Array;
   parsed: ParsedStatement;
-  lines: LineChunks;
-  statements: PlannedStatement[];
+  held: HeldLines;
+  statements: PlannedLines[];
   sha256: string;
   lineCount: number;
   /** The admin's reason for importing statements whose balances do not add up. */
@@ -101,11 +101,11 @@ export function createStatementImports(deps: {
   async function read(upload: StatementUpload): Promise<ReadStatement> {
     const { query } = upload;
     const chosenAccount = query.accountIban === undefined ? null : checkedAccount(query.accountIban);
-    const { parsed, planning, lines } = await readUpload(upload.bytes, query.mapping, chosenAccount);
+    const { parsed, planning, held } = await readUpload(upload.bytes, query.mapping, chosenAccount);
     try {
-      return await judge(upload, parsed, planning, lines);
+      return await judge(upload, parsed, planning, held);
     } catch (error) {
-      lines.close();
+      held.close();
       throw error;
     }
   }
@@ -114,8 +114,8 @@ export function createStatementImports(deps: {
   async function judge(
     upload: StatementUpload,
     parsed: ParsedStatement,
-    planning: Awaited<ReturnType<typeof readUpload>>['planning'],
-    lines: LineChunks,
+    planning: PlannedReading,
+    held: HeldLines,
   ): Promise<ReadStatement> {
     const { query } = upload;
     if (parsed.entryCount === 0) throw refuse('STATEMENT_UNREADABLE');
@@ -136,13 +136,13 @@ export function createStatementImports(deps: {
     const importedBefore = async () =>
       (await db.query('SELECT 1 FROM statement_files WHERE sha256 = $1', [sha256])).rows.length > 0;
     if (await importedBefore()) throw refuse('STATEMENT_ALREADY_IMPORTED');
-    const known = await recogniseFile(db, statements);
+    const known = await recogniseFile(db, statements, held.keysOf);
     const knownCount = known.reduce((total, lines) => total + lines.size, 0);
     const lineCount = statements.reduce((total, statement) => total + statement.entryCount, 0);
     // The same bytes imported meanwhile (by a simultaneous upload) are "already imported", not "nothing new".
     if (knownCount === lineCount)
       throw refuse((await importedBefore()) ? 'STATEMENT_ALREADY_IMPORTED' : 'STATEMENT_NOTHING_NEW');
-    return { bytes: upload.bytes, parsed, lines, statements, sha256, lineCount, mismatchNote };
+    return { bytes: upload.bytes, parsed, held, statements, sha256, lineCount, mismatchNote };
   }
 
   async function run(
@@ -240,14 +240,14 @@ export function createStatementImports(deps: {
         if (job.fresh) {
           handedOver = true;
           void run(job.job, actor, upload, statement).finally(() => {
-            statement.lines.close();
+            statement.held.close();
             release();
           });
         }
         return job.job;
       } finally {
         if (!handedOver) {
-          reading?.lines.close();
+          reading?.held.close();
           release();
         }
       }
@@ -313,9 +313,7 @@ async function importStatement(
   // Imports hold one lock, so the lines known now stay known until this one commits: an overlapping
   // statement's lines (or those of an import that committed while this one waited) are skipped here,
   // whatever the preview said.
-  const known = await recogniseFile(tx, statements);
-  // Recognised: the reader writes each line's key into its rows, so 600,000 keys are not held through the inserts.
-  for (const s of statements) s.keys = [];
+  const known = await recogniseFile(tx, statements, statement.held.keysOf);
   const newLines = freshLineCount(statements, known);
   if (newLines === 0) throw refuse('STATEMENT_NOTHING_NEW');
   for (const [n, s] of statements.entries())
@@ -327,7 +325,7 @@ async function importStatement(
     { statementFileId, at: actor.at },
     statements,
     known,
-    statement.lines,
+    statement.held,
     (done) => {
       progress.done = done;
     },
@@ -355,7 +353,7 @@ async function importStatement(
 async function insertBankStatement(
   tx: Queryable,
   statementFileId: string,
-  statement: PlannedStatement,
+  statement: PlannedLines,
   known: ReadonlyMap<number, KnownEntry>,
   mismatchNote: string | null,
 ): Promise<void> {

@@ -3,7 +3,8 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CsvMapping, ParseResult, StatementEntry } from '../../domain/statements/types';
 import { refuse } from '../platform/refusal';
-import { type PlannedStatement, planUpload, type StatementPlanning } from './import-plan';
+import { type PlannedLines, planUpload, type StatementPlanning } from './import-plan';
+import type { StatementKeys } from './known-lines';
 import { type ChunkPlan, type LineRows, lineRowsOf } from './line-rows';
 import { readStatementUpload, type UploadRefusal } from './upload-guards';
 
@@ -20,36 +21,36 @@ export const READ_OFF_THREAD_FROM_BYTES = 512 * 1024;
 /** A worker that needs more than this is ended (ERR_WORKER_OUT_OF_MEMORY), not the process. */
 const WORKER_HEAP_MB = 1_536;
 
-/** The API thread's answer to each chunk of keys (parse-worker.ts); each chunk of rows it asks with the chunk's plan. */
-export const READER_CHUNK_TAKEN = 'taken';
-
 /** Entries per chunk the import is handed: one INSERT's worth (decision 0144). */
 export const ENTRIES_PER_CHUNK = 5_000;
 
-/** A planned statement as the worker sends it: its keys travel in chunks of their own. */
-type PlanOfLines = Omit<PlannedStatement, 'keys'>;
-
-/** The parse without its entries, which are streamed: their count and sum are what the checks read. */
+/** The parse without its entries, which stay where they were read: their count and sum are what the checks read. */
 export type ParsedStatement = Omit<ParseResult, 'entries'> & { entryCount: number; entriesSumCents: number };
 
-/** What the worker sends back (parse-worker.ts). */
+/** The statements planned, without their keys (which stay where they were read), or why they cannot be. */
+export type PlannedReading = { refused: UploadRefusal } | { statements: PlannedLines[] };
+
+/** What the worker sends (parse-worker.ts): its reading, then an answer to each of the API thread's requests. */
 export type ReaderMessage =
   | { type: 'refused'; refusal: UploadRefusal }
-  | { type: 'keys'; statement: number; keys: string[] }
-  | {
-      type: 'read';
-      parsed: ParsedStatement;
-      planning: { refused: UploadRefusal } | { statements: PlanOfLines[] };
-    }
-  | { type: 'rows'; rows: LineRows };
+  | { type: 'read'; parsed: ParsedStatement; planning: PlannedReading }
+  | { type: 'keys'; keys: string[] }
+  | { type: 'rows'; rows: LineRows | null };
+
+/** What the API thread asks the worker, one request at a time. */
+export type ReaderRequest =
+  | { type: 'keys'; statement: number; start: number; end: number }
+  | { type: 'rows'; plan: ChunkPlan };
 
 /**
- * The file's new lines, built a chunk of ENTRIES_PER_CHUNK entries at a time (statement after statement,
- * as `ParseResult.entries` holds them) where the entries are held, as the plan of each chunk says: the
- * import inserts each chunk's rows before it asks for the next, and the entries of the whole file are
- * never on the API thread (decision 0144).
+ * A read statement's entries and keys, held where they were read — a big file's in its reader's worker
+ * thread, never on the API thread (decision 0144): the keys are read a piece at a time (the known lines
+ * are recognised from them, before the 202 and again under the import lock), and the entries become the
+ * rows of the import's INSERTs a chunk of ENTRIES_PER_CHUNK at a time, statement after statement as
+ * `ParseResult.entries` holds them, as the import's plan of each chunk says.
  */
-export interface LineChunks {
+export interface HeldLines {
+  keysOf(statement: number): StatementKeys;
   /** The rows of the next chunk (null after the last). */
   next(plan: ChunkPlan): Promise<LineRows | null>;
   /** Lets the entries go (ends the thread that holds them); idempotent. */
@@ -59,8 +60,8 @@ export interface LineChunks {
 /** The statement read as the preview read it, planned with the account chosen for it (import-plan.ts). */
 export interface ReadStatementUpload {
   parsed: ParsedStatement;
-  planning: StatementPlanning;
-  lines: LineChunks;
+  planning: PlannedReading;
+  held: HeldLines;
 }
 
 type UploadReading = { refused: UploadRefusal } | { parsed: ParseResult; planning: StatementPlanning };
@@ -68,7 +69,7 @@ type UploadReading = { refused: UploadRefusal } | { parsed: ParseResult; plannin
 /**
  * The statement read as the preview read it (readStatementUpload) and planned (`planUpload`: its line
  * keys), or its reading's refusal thrown as a Refusal. A planning refusal is answered as data: the import
- * throws it after its own checks of the parse. The caller closes `lines` when done with them.
+ * throws it after its own checks of the parse. The caller closes `held` when done with them.
  */
 export async function readUpload(
   bytes: Uint8Array,
@@ -88,67 +89,90 @@ export function readHere(
 ): ReadStatementUpload {
   const reading = readAndPlan(bytes, mapping, chosenAccount);
   if ('refused' in reading) throw refusalOf(reading.refused);
-  const { entries, ...rest } = reading.parsed;
-  const { planning } = reading;
+  const { parsed, planning, held } = holding(reading);
   return {
-    parsed: summaryOf(rest, entries),
+    parsed,
     planning,
-    lines:
-      'refused' in planning
-        ? NO_LINES
-        : chunksOf(entries, fileKeysOf(planning), statementOfEntry(planning.statements)),
+    held: {
+      keysOf: (statement) => ({
+        count: held?.entryCount(statement) ?? 0,
+        piece: async (start, end) => held?.keys(statement, start, end) ?? [],
+      }),
+      next: async (plan) => held?.rows(plan) ?? null,
+      close: () => undefined,
+    },
   };
 }
 
-/** Every statement's keys in file order, as the file's entries are. */
-export const fileKeysOf = (planning: { statements: PlannedStatement[] }): string[] =>
-  planning.statements.flatMap((statement) => statement.keys);
-
-/** The number of the statement each of the file's entries belongs to, by its index in the file. */
-export function statementOfEntry(
-  statements: readonly Pick<PlannedStatement, 'number' | 'firstEntry' | 'entryCount'>[],
-): (fileIndex: number) => number {
-  return (fileIndex) => {
-    const statement = statements.find(
-      (s) => fileIndex >= s.firstEntry && fileIndex < s.firstEntry + s.entryCount,
-    );
-    if (!statement) throw new RangeError(`entry ${fileIndex} belongs to no statement`);
-    return statement.number;
+/** A reading split into what is sent to the import and what stays where it was read (null: a refused plan). */
+export function holding(reading: { parsed: ParseResult; planning: StatementPlanning }) {
+  const { entries, ...rest } = reading.parsed;
+  const parsed: ParsedStatement = {
+    ...rest,
+    entryCount: entries.length,
+    entriesSumCents: entries.reduce((total, entry) => total + entry.amountCents, 0),
   };
+  const { planning } = reading;
+  if ('refused' in planning) return { parsed, planning, held: null };
+  const statements = planning.statements.map(({ keys: _held, ...plan }) => plan);
+  const keys = planning.statements.map((statement) => statement.keys);
+  return { parsed, planning: { statements }, held: new LinesAtHand(entries, keys, statements) };
+}
+
+/** The entries and keys of a read statement where they are held, each chunk's let go once its rows are built. */
+export class LinesAtHand {
+  private nextEntry = 0;
+  private readonly statementOf: (fileIndex: number) => number;
+
+  constructor(
+    private readonly entries: (StatementEntry | undefined)[],
+    private readonly keysByStatement: (string | undefined)[][],
+    private readonly statements: readonly PlannedLines[],
+  ) {
+    this.statementOf = (fileIndex) => {
+      const statement = statements.find(
+        (s) => fileIndex >= s.firstEntry && fileIndex < s.firstEntry + s.entryCount,
+      );
+      if (!statement) throw new RangeError(`entry ${fileIndex} belongs to no statement`);
+      return statement.number;
+    };
+  }
+
+  entryCount(statement: number): number {
+    return this.statements[statement]?.entryCount ?? 0;
+  }
+
+  keys(statement: number, start: number, end: number): string[] {
+    return (this.keysByStatement[statement] ?? []).slice(start, end) as string[];
+  }
+
+  rows(plan: ChunkPlan): LineRows | null {
+    const start = this.nextEntry;
+    if (start >= this.entries.length) return null;
+    const end = Math.min(this.entries.length, start + ENTRIES_PER_CHUNK);
+    const keys: string[] = [];
+    for (let at = start; at < end; at++) {
+      const statement = this.statements[this.statementOf(at)]!;
+      keys.push(this.keysByStatement[statement.number]![at - statement.firstEntry]!);
+    }
+    const rows = lineRowsOf(
+      this.entries.slice(start, end) as StatementEntry[],
+      keys,
+      this.statementOf,
+      start,
+      plan,
+    );
+    this.entries.fill(undefined, start, end);
+    for (let at = start; at < end; at++) {
+      const statement = this.statements[this.statementOf(at)]!;
+      this.keysByStatement[statement.number]![at - statement.firstEntry] = undefined;
+    }
+    this.nextEntry = end;
+    return rows;
+  }
 }
 
 const refusalOf = (refusal: UploadRefusal) => refuse(refusal.code, { extra: refusal.extra });
-
-/** The parse's rest with its entries' count and sum. */
-export const summaryOf = (rest: Omit<ParseResult, 'entries'>, entries: readonly StatementEntry[]) => ({
-  ...rest,
-  entryCount: entries.length,
-  entriesSumCents: entries.reduce((total, entry) => total + entry.amountCents, 0),
-});
-
-/** A refused plan's: nothing to hand out. */
-const NO_LINES: LineChunks = { next: async () => null, close: () => undefined };
-
-/** Entries held here, their rows built a chunk at a time (a small file read on this thread). */
-function chunksOf(
-  entries: readonly StatementEntry[],
-  keys: readonly string[],
-  statementOf: (fileIndex: number) => number,
-): LineChunks {
-  let start = 0;
-  return {
-    next: async (plan) => {
-      if (start >= entries.length) return null;
-      const end = start + ENTRIES_PER_CHUNK;
-      const rows = lineRowsOf(entries.slice(start, end), keys.slice(start, end), statementOf, start, plan);
-      start = end;
-      return rows;
-    },
-    close: () => {
-      start = entries.length;
-    },
-  };
-}
 
 /** The worker's work done on this thread: what a small file gets, and what the worker must answer alike. */
 export function readAndPlan(
@@ -169,9 +193,10 @@ const WORKER_BOOT = `import(${JSON.stringify(pathToFileURL(require.resolve('tsx/
   tsImport(${JSON.stringify(new URL('./parse-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
 
 /**
- * readAndPlan in a worker thread started for this one file. The worker answers the plan and the keys,
- * then keeps the entries and hands them over a chunk per `next()` until the last, or until `close()`
- * ends it (decision 0144): the parse is held once, in the worker, never copied whole to this thread.
+ * readAndPlan in a worker thread started for this one file. The worker answers the parse's summary and
+ * the plan, then keeps the entries and keys and answers the import's requests — a piece of keys, the next
+ * chunk's rows — one at a time, until `close()` ends it (decision 0144): the parse is held once, in the
+ * worker, and never copied to this thread.
  */
 export function readInWorker(
   bytes: Uint8Array,
@@ -189,68 +214,73 @@ export function readInWorker(
       transferList: [copy.buffer],
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     });
-    const keys: string[][] = [];
     let answered = false;
     let closed = false;
-    let entryCount = 0;
-    let handedOut = 0;
-    // The `next()` waiting for the worker's rows, and how the worker's end fails it.
-    let waiting: { resolve(rows: LineRows): void; reject(error: Error): void } | null = null;
+    // The request waiting for the worker's answer, and how the worker's end fails it.
+    let waiting: { resolve(answer: string[] | LineRows | null): void; reject(error: Error): void } | null =
+      null;
     const close = () => {
       closed = true;
       void worker.terminate();
     };
-    const lines: LineChunks = {
-      next: (plan) => {
-        if (closed || handedOut >= entryCount) return Promise.resolve(null);
-        handedOut += plan.counters.length;
-        return new Promise((resolve, reject) => {
-          waiting = { resolve, reject };
-          worker.postMessage(plan);
-        });
-      },
-      close,
+    const ask = <T extends string[] | LineRows | null>(request: ReaderRequest): Promise<T> => {
+      if (closed) return Promise.reject(new Error('the statement reader thread has ended'));
+      if (waiting) return Promise.reject(new Error('the statement reader answers one request at a time'));
+      return new Promise<T>((resolveAnswer, rejectAnswer) => {
+        waiting = {
+          resolve: resolveAnswer as (answer: string[] | LineRows | null) => void,
+          reject: rejectAnswer,
+        };
+        worker.postMessage(request);
+      });
+    };
+    const answer = (value: string[] | LineRows | null) => {
+      const asked = waiting;
+      waiting = null;
+      asked?.resolve(value);
     };
     worker.on('message', (message: ReaderMessage) => {
       if (message.type === 'refused') {
         answered = true;
         reject(refusalOf(message.refusal));
         close();
-      } else if (message.type === 'keys') {
-        const ofStatement = keys[message.statement] ?? [];
-        keys[message.statement] = ofStatement;
-        for (const key of message.keys) ofStatement.push(key);
-        worker.postMessage(READER_CHUNK_TAKEN);
       } else if (message.type === 'read') {
         answered = true;
         const { parsed, planning } = message;
-        entryCount = 'refused' in planning ? 0 : parsed.entryCount;
-        if (entryCount === 0) close();
+        if ('refused' in planning) close();
+        const statements = 'refused' in planning ? [] : planning.statements;
+        let handedOut = 0;
         resolve({
           parsed,
-          planning:
-            'refused' in planning
-              ? planning
-              : {
-                  statements: planning.statements.map((plan) => ({ ...plan, keys: keys[plan.number] ?? [] })),
-                },
-          lines,
+          planning,
+          held: {
+            keysOf: (statement) => ({
+              count: statements[statement]?.entryCount ?? 0,
+              piece: (start, end) => ask<string[]>({ type: 'keys', statement, start, end }),
+            }),
+            next: async (plan) => {
+              if (closed || handedOut >= parsed.entryCount) return null;
+              handedOut += plan.counters.length;
+              const rows = await ask<LineRows | null>({ type: 'rows', plan });
+              if (handedOut >= parsed.entryCount) close();
+              return rows;
+            },
+            close,
+          },
         });
-      } else {
-        const asked = waiting;
-        waiting = null;
-        asked?.resolve(message.rows);
-        if (handedOut >= entryCount) close();
-      }
+      } else if (message.type === 'keys') answer(message.keys);
+      else answer(message.rows);
     });
     worker.on('error', (error) => {
       if (!answered) reject(error);
       waiting?.reject(error);
+      waiting = null;
     });
     worker.on('exit', (code) => {
-      const ended = new Error(`statement reader thread exited with code ${code} before answering`);
+      const ended = new Error(`statement reader thread exited with code ${code}`);
       if (!answered) reject(ended);
       waiting?.reject(ended);
+      waiting = null;
     });
   });
 }

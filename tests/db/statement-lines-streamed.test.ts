@@ -5,8 +5,9 @@ import type { StatementEntry } from '../../domain/statements/types';
 import type { Database, Queryable } from '../../server/db/client';
 import { insertStreamedLines } from '../../server/statements/import-lines';
 import { type KnownEntry, lineFactsOf, type PlannedStatement } from '../../server/statements/import-plan';
+import { keysInMemory } from '../../server/statements/known-lines';
 import { lineRowsOf } from '../../server/statements/line-rows';
-import { ENTRIES_PER_CHUNK, type LineChunks } from '../../server/statements/statement-reader';
+import { ENTRIES_PER_CHUNK, type HeldLines } from '../../server/statements/statement-reader';
 import { testDatabaseKinds } from '../support/databases';
 
 /**
@@ -95,7 +96,8 @@ describe.each(testDatabaseKinds())('a statement streamed into its inserts on $na
       const statementFileId = await statementFile(tx);
       const storedWhenAsked: number[] = [];
       let handedOut = 0;
-      const chunks: LineChunks = {
+      const chunks: HeldLines = {
+        keysOf: () => keysInMemory(statement.keys),
         async next(plan) {
           const { rows } = await tx.query<{ n: number }>(
             'SELECT count(*)::int AS n FROM statement_lines WHERE statement_file_id = $1',

@@ -12,13 +12,20 @@ import { holding, type ReaderMessage, type ReaderRequest, readAndPlan } from './
  * or the upload refused.
  */
 
-const { bytes, mapping, chosenAccount } = workerData as {
-  bytes: ArrayBuffer;
+const data = workerData as {
+  bytes: ArrayBuffer | null;
   mapping: CsvMapping | undefined;
   chosenAccount: string | null;
 };
+const { mapping, chosenAccount } = data;
+/** The upload, referenced from nowhere else once taken: not held through the import once it is read. */
+const takeUpload = () => {
+  const bytes = new Uint8Array(data.bytes!);
+  data.bytes = null;
+  return bytes;
+};
 const post = (message: ReaderMessage) => parentPort!.postMessage(message);
-const reading = readAndPlan(new Uint8Array(bytes), mapping, chosenAccount);
+const reading = readAndPlan(takeUpload(), mapping, chosenAccount);
 if ('refused' in reading) post({ type: 'refused', refusal: reading.refused });
 else {
   const { parsed, planning, held } = holding(reading);

@@ -149,7 +149,7 @@ const server = await listen(
 /**
  * The statement whose lines the matcher suggests, imported as the console does (`POST
  * /v2/admin/statements/imports`, a Portuguese bank's CSV): each line the amount of one payout, a day
- * after it. The import's matcher (`matchNewLines`) decides inside the import's transaction.
+ * after it. The import's matcher (`matchInsertedLines`) decides inside the import's transaction.
  */
 const payoutsCsv = [
   'Conta;PT50 0002 0123 1234 5678 9015 4',
@@ -289,7 +289,7 @@ Node ${process.version}; CPU loop (\`cpuLoopMs\`) at the start ${loopAtStart} ms
     ' / ',
   )}; peak RSS (VmHWM) of the process (API + bench) ${Math.round(peakKiB() / 1024)} MiB. Date: ${new Date().toISOString().slice(0, 10)}.
 
-Seed: ${LINES} background lines in 10 files + ${ACCEPT} payouts in ${(seedMs / 1000).toFixed(1)} s. Importing the ${ACCEPT}-line statement over HTTP, matched by the import (matchNewLines, one transaction): ${matchMs} ms → ${JSON.stringify(matched)}.
+Seed: ${LINES} background lines in 10 files + ${ACCEPT} payouts in ${(seedMs / 1000).toFixed(1)} s. Importing the ${ACCEPT}-line statement over HTTP, matched by the import (matchInsertedLines, one transaction): ${matchMs} ms → ${JSON.stringify(matched)}.
 
 | read over HTTP (${LINES + ACCEPT} lines) | median of 5 | max |
 |---|---|---|

@@ -16,7 +16,7 @@ import {
 import type { BalanceCheck, ParseResult, StatementEntry } from '../../domain/statements/types';
 import type { Queryable } from '../db/client';
 import { Refusal, refuse } from '../platform/refusal';
-import { recogniseStatementLines } from './known-lines';
+import { keysInMemory, recogniseStatementLines, type StatementKeys } from './known-lines';
 import type { UploadRefusal } from './upload-guards';
 
 /**
@@ -32,11 +32,50 @@ export interface PlannedStatement {
   identity: StatementIdentity;
   currency: string | null;
   balance: BalanceCheck | null;
-  entries: readonly StatementEntry[];
+  /** Its entries' place in the file's (`ParseResult.entries`), which the import streams (decision 0144). */
+  firstEntry: number;
+  entryCount: number;
+  /** What the import needs of each entry before it streams them: a few bytes a line. */
+  lines: LineFacts;
+  /** Σ of its entries' amounts. */
+  entriesSumCents: number;
   /** `statementLineKeys` of its entries, with its account. */
   keys: string[];
   /** Pending entries the parser read and left out. */
   pending: number;
+}
+
+/**
+ * What the import knows of a statement's entries before it streams them (decision 0144), in typed
+ * arrays rather than an object per line: where each is in the file (a skipped line is named by it),
+ * its booking day (the ids follow booking date, then file order) and whether the bank referenced it
+ * (which rule recognises it).
+ */
+export interface LineFacts {
+  lineNumbers: Int32Array;
+  /** The distinct booking days, ascending; each entry's is `days[dayIndexes[i]]`. */
+  days: string[];
+  dayIndexes: Uint32Array;
+  /** 1 where the entry has a bank reference of its own (`lineKeyRule` BANK_REFERENCE). */
+  referenced: Uint8Array;
+}
+
+/** The facts of these entries. */
+export function lineFactsOf(entries: readonly StatementEntry[]): LineFacts {
+  const days = [...new Set(entries.map((entry) => entry.bookingDate))].sort();
+  const dayIndex = new Map(days.map((day, n) => [day, n]));
+  const facts: LineFacts = {
+    lineNumbers: new Int32Array(entries.length),
+    days,
+    dayIndexes: new Uint32Array(entries.length),
+    referenced: new Uint8Array(entries.length),
+  };
+  entries.forEach((entry, n) => {
+    facts.lineNumbers[n] = entry.lineNumber;
+    facts.dayIndexes[n] = dayIndex.get(entry.bookingDate)!;
+    facts.referenced[n] = lineKeyRule(entry) === 'BANK_REFERENCE' ? 1 : 0;
+  });
+  return facts;
 }
 
 /**
@@ -85,7 +124,8 @@ export function planStatements(
     // Never an empty account in a key: two accounts' identical fees would be one line (issue 27).
     if (!accountIban) throw refuse('STATEMENT_ACCOUNT_REQUIRED');
     const entries = parsed.entries.slice(info.firstEntry, info.firstEntry + info.entryCount);
-    const days = entries.map((entry) => entry.bookingDate).sort();
+    const lines = lineFactsOf(entries);
+    const { days } = lines;
     const periodStart = info.periodStart ?? days[0] ?? info.periodEnd;
     const periodEnd = info.periodEnd ?? days[days.length - 1] ?? periodStart;
     // The parsers give a period to every statement with entries; one with neither says nothing to store.
@@ -105,7 +145,10 @@ export function planStatements(
       },
       currency: info.currency,
       balance: info.balance,
-      entries,
+      firstEntry: info.firstEntry,
+      entryCount: entries.length,
+      lines,
+      entriesSumCents: entries.reduce((total, entry) => total + entry.amountCents, 0),
       keys: statementLineKeys(accountIban, entries, hash),
       pending: parsed.skipped.filter((skipped) => skipped.statement === number).length,
     };
@@ -113,8 +156,8 @@ export function planStatements(
 }
 
 /** What a statement whose balances do not add up says, for the admin's decision. */
-export function mismatchOf(statement: PlannedStatement): StatementMismatch {
-  const entriesSumCents = statement.entries.reduce((total, entry) => total + entry.amountCents, 0);
+export function mismatchOf(statement: PlannedLines): StatementMismatch {
+  const { entriesSumCents } = statement;
   const { opening, closing } = statement.balance!;
   return {
     index: statement.number,
@@ -128,34 +171,45 @@ export function mismatchOf(statement: PlannedStatement): StatementMismatch {
   };
 }
 
+/** A statement planned, without its keys: what the import holds while the keys stay with the reader (0144). */
+export type PlannedLines = Omit<PlannedStatement, 'keys'>;
+
 /**
  * Per statement, its lines imported before (by key index): from earlier files (`recogniseStatementLines`,
  * the preview's answer) and from the file's own earlier statements of the same account, by the same rules.
+ * `keysOf(n)`: statement n's keys, wherever they are held.
  */
 export async function recogniseFile(
   db: Queryable,
-  statements: readonly PlannedStatement[],
+  statements: readonly PlannedLines[],
+  keysOf: (statement: number) => StatementKeys,
 ): Promise<Map<number, KnownEntry>[]> {
   const answers: Map<number, KnownEntry>[] = [];
   for (const statement of statements) {
-    const stored = await recogniseStatementLines(db, statement.identity, statement.keys);
+    const stored = await recogniseStatementLines(db, statement.identity, keysOf(statement.number));
     const known = new Map<number, KnownEntry>();
-    statement.keys.forEach((key, index) => {
-      const earlier = stored.get(key);
-      if (earlier) known.set(index, { reason: earlier.reason, statementFileId: earlier.statementFileId });
-    });
-    for (const [before, beforeKnown] of statements
+    for (const [index, earlier] of stored)
+      known.set(index, { reason: earlier.reason, statementFileId: earlier.statementFileId });
+    const earlierOfAccount = statements
       .slice(0, statement.number)
-      .map((s, n) => [s, answers[n]!] as const)) {
-      if (before.identity.accountIban !== statement.identity.accountIban) continue;
+      .filter((before) => before.identity.accountIban === statement.identity.accountIban);
+    // Only a file of several statements of one account compares its statements' keys with each other.
+    const keys = earlierOfAccount.length === 0 ? [] : await allKeys(keysOf(statement.number));
+    for (const before of earlierOfAccount) {
+      const beforeKnown = answers[before.number]!;
       const same = sameStatement(statement.identity, before.identity);
-      const freshKeys = new Set(before.keys.filter((_, index) => !beforeKnown.has(index)));
-      statement.keys.forEach((key, index) => {
+      const beforeKeys = await allKeys(keysOf(before.number));
+      const freshKeys = new Set(beforeKeys.filter((_, index) => !beforeKnown.has(index)));
+      keys.forEach((key, index) => {
         if (known.has(index)) return;
         const reason: KnownReason | null = same
           ? 'SAME_STATEMENT'
           : freshKeys.has(key)
-            ? recognisedBy(statement.identity, before.identity, lineKeyRule(statement.entries[index]!))
+            ? recognisedBy(
+                statement.identity,
+                before.identity,
+                statement.lines.referenced[index] ? 'BANK_REFERENCE' : 'CONTENT',
+              )
             : null;
         if (reason) known.set(index, { reason, statementFileId: null });
       });
@@ -164,3 +218,11 @@ export async function recogniseFile(
   }
   return answers;
 }
+
+const allKeys = (keys: StatementKeys) => keys.piece(0, keys.count);
+
+/** `keysOf` for statements planned with their keys (a file read on this thread, tests). */
+export const plannedKeys =
+  (statements: readonly PlannedStatement[]) =>
+  (statement: number): StatementKeys =>
+    keysInMemory(statements[statement]!.keys);

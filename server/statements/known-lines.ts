@@ -49,13 +49,27 @@ const sourceOf = (row: SourceRow, reason: KnownReason): Recognition => ({
  */
 const KEYS_PER_QUERY = 25_000;
 
-/** The recognised keys of `keys` (one statement's, `statementLineKeys`), each with its rule and file. */
+/**
+ * A statement's line keys (`statementLineKeys`), read a piece at a time from wherever they are held: a
+ * big upload's stay in its reader's worker thread (decision 0144).
+ */
+export interface StatementKeys {
+  count: number;
+  piece(start: number, end: number): Promise<string[]>;
+}
+
+export const keysInMemory = (keys: readonly string[]): StatementKeys => ({
+  count: keys.length,
+  piece: async (start, end) => keys.slice(start, end),
+});
+
+/** The recognised lines of a statement, by the index of their key, each with its rule and file. */
 export async function recogniseStatementLines(
   db: Queryable,
   statement: StatementIdentity,
-  keys: readonly string[],
-): Promise<Map<string, Recognition>> {
-  const known = new Map<string, Recognition>();
+  keys: StatementKeys,
+): Promise<Map<number, Recognition>> {
+  const known = new Map<number, Recognition>();
   if (statement.statementId !== null) {
     const { rows } = await db.query<SourceRow>(
       `SELECT f.id AS statement_file_id, f.file_name, f.imported_at
@@ -72,13 +86,17 @@ export async function recogniseStatementLines(
       ],
     );
     if (rows[0]) {
-      for (const key of keys) known.set(key, sourceOf(rows[0], 'SAME_STATEMENT'));
+      const source = sourceOf(rows[0], 'SAME_STATEMENT');
+      for (let index = 0; index < keys.count; index++) known.set(index, source);
       return known;
     }
   }
   // A key's rows all come in its piece, in import order: the first that recognises it is its answer.
-  for (let start = 0; start < keys.length; start += KEYS_PER_QUERY) {
+  for (let start = 0; start < keys.count; start += KEYS_PER_QUERY) {
     if (start > 0) await nextTurn();
+    const piece = await keys.piece(start, start + KEYS_PER_QUERY);
+    // A statement's keys are distinct (occurrences are numbered, `statementLineKeys`).
+    const indexOf = new Map(piece.map((key, k) => [key, start + k]));
     const { rows } = await db.query<SourceRow & IdentityRow & { key: string; bank_reference: string | null }>(
       `SELECT l.dedup_key AS key, l.bank_reference, ${identityColumns('b')},
               f.id AS statement_file_id, f.file_name, f.imported_at
@@ -87,13 +105,14 @@ export async function recogniseStatementLines(
          JOIN statement_files f ON f.id = l.statement_file_id
         WHERE l.dedup_key = ANY($1::text[]) AND b.account_iban = $2
         ORDER BY f.imported_at, f.id`,
-      [keys.slice(start, start + KEYS_PER_QUERY), statement.accountIban],
+      [piece, statement.accountIban],
     );
     for (const row of rows) {
-      if (known.has(row.key)) continue;
+      const index = indexOf.get(row.key)!;
+      if (known.has(index)) continue;
       const earlier = identityOf(statement.accountIban, row);
       const reason = recognisedBy(statement, earlier, lineKeyRule({ bankReference: row.bank_reference }));
-      if (reason) known.set(row.key, sourceOf(row, reason));
+      if (reason) known.set(index, sourceOf(row, reason));
     }
   }
   return known;
@@ -110,8 +129,9 @@ export async function knownLines(db: Queryable, body: KnownLinesBody): Promise<K
     openingBalanceCents: body.openingBalanceCents ?? null,
     closingBalanceCents: body.closingBalanceCents ?? null,
   };
-  const known = await recogniseStatementLines(db, statement, body.keys);
+  const known = await recogniseStatementLines(db, statement, keysInMemory(body.keys));
   return [...known]
+    .map(([index, recognition]) => [body.keys[index]!, recognition] as const)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([key, { importedAt, ...source }]) => ({ key, ...source, importedAt: importedAt.toISOString() }));
 }

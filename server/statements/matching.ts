@@ -5,11 +5,20 @@ import {
   RETURN_WINDOW_DAYS,
   reconcile,
 } from '../../domain/reconcile/match';
+import { reachOf } from '../../domain/reconcile/reach';
 import type { Queryable } from '../db/client';
 import type { Actor } from '../platform/mutation';
 import { roleFor } from './counterparts';
 import { reviewEffects } from './effects';
-import { type LineChange, type LinkState, type LockedLine, storedScore, writeLineStates } from './line-state';
+import type { ChunkAsks } from './line-rows';
+import {
+  type LineChange,
+  type LinkState,
+  type LockedLine,
+  stateOf,
+  storedScore,
+  writeLineStates,
+} from './line-state';
 import { type KnownCounterpart, settleStatuses } from './resolve';
 
 /** How far before the statement's first day (and after its last) open counterparts are looked at. */
@@ -100,8 +109,7 @@ const toItem = (row: ItemRow): ExpectedItem => ({
  * invoices around its dates with something left to match. Not every counterpart ever: a statement
  * covers days.
  */
-async function openItems(tx: Queryable, lines: readonly EntryRow[]): Promise<ItemRow[]> {
-  const asked = whatLinesAskFor(lines);
+async function openItems(tx: Queryable, asked: LineAsks): Promise<ItemRow[]> {
   const { rows } = await tx.query<ItemRow>(
     `WITH end_to_end_ids AS (
        SELECT unnest($3::text[]) AS end_to_end_id
@@ -171,28 +179,31 @@ async function openItems(tx: Queryable, lines: readonly EntryRow[]): Promise<Ite
 }
 
 /**
- * What the lines ask the counterparts for, gathered here: their days' span, the distinct EndToEndIds and
- * batch ids they name, and the returns that name none. Sent as such rather than as five arrays of every
- * line, whose encoding alone held the event loop for seconds at 600,000 lines (decision 0139).
+ * What the lines ask the counterparts for, gathered as they are inserted (decision 0144): their days'
+ * span, the distinct EndToEndIds and batch ids they name, and the returns that name none. Sent as such
+ * rather than as five arrays of every line, whose encoding alone held the event loop for seconds at
+ * 600,000 lines (decision 0139).
  */
-function whatLinesAskFor(lines: readonly EntryRow[]) {
-  let firstDate = lines[0]!.bank_date;
-  let lastDate = firstDate;
-  const endToEndIds = new Set<string>();
-  const returnedEndToEndIds = new Set<string>();
-  const batchIds = new Set<string>();
-  const unnamedReturns: { amountCents: number; bankDate: string }[] = [];
-  for (const line of lines) {
-    if (line.bank_date < firstDate) firstDate = line.bank_date;
-    if (line.bank_date > lastDate) lastDate = line.bank_date;
-    if (line.end_to_end_id !== null) endToEndIds.add(line.end_to_end_id);
-    if (line.batch_id !== null) batchIds.add(line.batch_id);
-    const amountCents = Number(line.bank_amount_cents);
-    if (line.kind === 'return' && line.end_to_end_id !== null) returnedEndToEndIds.add(line.end_to_end_id);
-    else if (line.kind === 'return' && amountCents > 0)
-      unnamedReturns.push({ amountCents, bankDate: line.bank_date });
+export class LineAsks {
+  count = 0;
+  firstDate = '';
+  lastDate = '';
+  readonly endToEndIds = new Set<string>();
+  readonly returnedEndToEndIds = new Set<string>();
+  readonly batchIds = new Set<string>();
+  readonly unnamedReturns: { amountCents: number; bankDate: string }[] = [];
+
+  /** A chunk's asks, of `count` lines (line-rows.ts). */
+  add(count: number, asks: ChunkAsks): void {
+    if (count === 0 || asks.firstDate === null || asks.lastDate === null) return;
+    if (this.count === 0 || asks.firstDate < this.firstDate) this.firstDate = asks.firstDate;
+    if (this.count === 0 || asks.lastDate > this.lastDate) this.lastDate = asks.lastDate;
+    this.count += count;
+    for (const id of asks.endToEndIds) this.endToEndIds.add(id);
+    for (const id of asks.returnedEndToEndIds) this.returnedEndToEndIds.add(id);
+    for (const id of asks.batchIds) this.batchIds.add(id);
+    for (const unnamed of asks.unnamedReturns) this.unnamedReturns.push(unnamed);
   }
-  return { firstDate, lastDate, endToEndIds, returnedEndToEndIds, batchIds, unnamedReturns };
 }
 
 /** The rows of these ids, found in one pass over all of them. */
@@ -213,12 +224,10 @@ const parseItemId = (id: string) => {
 async function decide(
   tx: Queryable,
   entryRows: readonly EntryRow[],
+  items: readonly ItemRow[],
   lockedOf: (ids: string[]) => Promise<Map<string, LockedLine>>,
 ): Promise<LineChange[]> {
   if (entryRows.length === 0) return [];
-  const items = await openItems(tx, entryRows);
-  // Nothing open to meet: the matcher would find nothing, after a second of CPU at 600,000 lines.
-  if (items.length === 0) return [];
   const byId = new Map(items.map((row) => [`${row.kind}:${row.id}`, row]));
   const result = reconcile(entryRows.map(toEntry), items.map(toItem));
   const planned = new Map<string, { links: LinkState[]; method: LockedLine['matchMethod'] }>();
@@ -348,19 +357,34 @@ function counts(statementFileId: string, lineCount: number, changes: readonly Li
   return { matched, suggested, unmatched: lineCount - matched - suggested };
 }
 
-/** A line the import is about to insert, with the id it will have. */
-export type NewStatementLine = EntryRow;
+/** The columns of an EntryRow, from `statement_lines`. */
+const ENTRY_COLUMNS = `id, line_number, bank_amount_cents, bank_date::text AS bank_date, value_date::text AS value_date,
+       description, counterparty_name, counterparty_iban, end_to_end_id, batch_id, bank_reference, kind, return_reason`;
 
 /**
- * The import's matching (decision 0097): the matcher decides for lines not yet written, the import
- * inserts them in their final state, then `writeNewLineMatches` adds their links, history and
- * consequences — one INSERT per line instead of an INSERT, then an UPDATE and a lock of the matched.
+ * The import's matching (decisions 0097, 0144): the file's lines were inserted UNMATCHED as they were
+ * read; the matcher decides over those that can reach an open counterpart (`reachOf`: the others it
+ * would leave unmatched, and they take nothing from the rest), read back by amount, EndToEndId or
+ * batch id, and the lines it decided on are updated in one statement, each with its decision
+ * (`import_decision`, decision 0115). Then `writeNewLineMatches` adds their links, history and
+ * consequences. With nothing open, nothing is read back.
  */
-export async function matchNewLines(
+export async function matchInsertedLines(
   tx: Queryable,
   statementFileId: string,
-  lines: readonly NewStatementLine[],
+  asked: LineAsks,
 ): Promise<LineChange[]> {
+  if (asked.count === 0) return [];
+  const items = await openItems(tx, asked);
+  // Nothing open to meet: the matcher would find nothing, after a second of CPU at 600,000 lines.
+  if (items.length === 0) return [];
+  const reach = reachOf(items.map(toItem));
+  const { rows } = await tx.query<EntryRow>(
+    `SELECT ${ENTRY_COLUMNS} FROM statement_lines
+      WHERE statement_file_id = $1
+        AND (bank_amount_cents = ANY($2::bigint[]) OR end_to_end_id = ANY($3::text[]) OR batch_id = ANY($4::text[]))`,
+    [statementFileId, [...reach.amounts], [...reach.endToEndIds], [...reach.batchIds]],
+  );
   const fresh = (row: EntryRow): LockedLine => ({
     id: row.id,
     statementFileId,
@@ -376,13 +400,29 @@ export async function matchNewLines(
     reconciled: false,
     links: [],
   });
-  return decide(tx, lines, async (ids) => {
-    const named = rowsNamed(lines, ids);
+  const changes = await decide(tx, rows, items, async (ids) => {
+    const named = rowsNamed(rows, ids);
     return new Map(ids.map((id) => [id, fresh(named.get(id)!)]));
   });
+  const decided = changes.filter((change) => change.line.statementFileId === statementFileId);
+  if (decided.length > 0)
+    await tx.query(
+      `UPDATE statement_lines l
+          SET status = d.status, match_method = d.method, difference_cents = d.difference, import_decision = d.decision
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::jsonb[]) AS d(id, status, method, difference, decision)
+        WHERE l.id = d.id`,
+      [
+        decided.map((change) => change.line.id),
+        decided.map((change) => change.next.status),
+        decided.map((change) => change.next.matchMethod),
+        decided.map((change) => change.next.differenceCents),
+        decided.map((change) => JSON.stringify(stateOf(change.next))),
+      ],
+    );
+  return changes;
 }
 
-/** After the import inserted the lines in the states `matchNewLines` decided: links, history, consequences. */
+/** After `matchInsertedLines` decided and updated the import's lines: their links, history and consequences. */
 export async function writeNewLineMatches(
   tx: Queryable,
   statementFileId: string,

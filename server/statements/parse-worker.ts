@@ -1,56 +1,39 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { CsvMapping } from '../../domain/statements/types';
-import { planUpload } from './import-plan';
-import type { ReaderMessage } from './statement-reader';
-import { readStatementUpload } from './upload-guards';
+import { holding, type ReaderMessage, type ReaderRequest, readAndPlan } from './statement-reader';
 
 /**
  * A worker thread's whole life (statement-reader.ts): read one uploaded statement and plan it (its
  * statements and their line keys: hashing 600,000 lines is more than a second of CPU, decision 0139),
- * send back the refusal or the entries and keys in chunks — each chunk its own message, the next one sent
- * only once the API thread has taken it (`READER_CHUNK_TAKEN`): messages posted all at once are delivered
- * in one turn of its event loop, a second of copying at 600,000 lines — then the rest, and exit.
+ * send back the refusal, or the parse's summary and the plan without keys. Then keep the entries and
+ * keys and answer the API thread's requests, one at a time: a piece of a statement's keys (to recognise
+ * the known lines), or the next chunk's INSERT rows from the import's plan of it (line-rows.ts), which
+ * lets that chunk's entries and keys go (decision 0144). The API thread ends it when the import is done
+ * or the upload refused.
  */
 
-/** Entries per message: a few milliseconds of copying on the API thread each. */
-const ENTRIES_PER_MESSAGE = 10_000;
-
-const { bytes, mapping, chosenAccount } = workerData as {
-  bytes: ArrayBuffer;
+const data = workerData as {
+  bytes: ArrayBuffer | null;
   mapping: CsvMapping | undefined;
   chosenAccount: string | null;
 };
+const { mapping, chosenAccount } = data;
+/** The upload, referenced from nowhere else once taken: not held through the import once it is read. */
+const takeUpload = () => {
+  const bytes = new Uint8Array(data.bytes!);
+  data.bytes = null;
+  return bytes;
+};
 const post = (message: ReaderMessage) => parentPort!.postMessage(message);
-const sendChunk = (message: ReaderMessage) =>
-  new Promise<void>((resolve) => {
-    parentPort!.once('message', () => resolve());
-    post(message);
-  });
-const reading = readStatementUpload(new Uint8Array(bytes), mapping);
+const reading = readAndPlan(takeUpload(), mapping, chosenAccount);
 if ('refused' in reading) post({ type: 'refused', refusal: reading.refused });
 else {
-  const { entries, ...rest } = reading.parsed;
-  const planning = planUpload(reading.parsed, chosenAccount);
-  for (let start = 0; start < entries.length; start += ENTRIES_PER_MESSAGE) {
-    const end = Math.min(entries.length, start + ENTRIES_PER_MESSAGE);
-    await sendChunk({ type: 'entries', entries: entries.slice(start, end) });
-  }
-  if ('refused' in planning) post({ type: 'read', rest, planning });
-  else {
-    for (const { number, keys } of planning.statements)
-      for (let start = 0; start < keys.length; start += ENTRIES_PER_MESSAGE)
-        await sendChunk({
-          type: 'keys',
-          statement: number,
-          keys: keys.slice(start, start + ENTRIES_PER_MESSAGE),
-        });
-    const statements = planning.statements.map(({ number, identity, currency, balance, pending }) => ({
-      number,
-      identity,
-      currency,
-      balance,
-      pending,
-    }));
-    post({ type: 'read', rest, planning: { statements } });
-  }
+  const { parsed, planning, held } = holding(reading);
+  post({ type: 'read', parsed, planning });
+  if (held)
+    parentPort!.on('message', (request: ReaderRequest) => {
+      if (request.type === 'keys')
+        post({ type: 'keys', keys: held.keys(request.statement, request.start, request.end) });
+      else post({ type: 'rows', rows: held.rows(request.plan) });
+    });
 }

@@ -3,7 +3,9 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CsvMapping, ParseResult, StatementEntry } from '../../domain/statements/types';
 import { refuse } from '../platform/refusal';
-import { type PlannedStatement, planUpload, type StatementPlanning } from './import-plan';
+import { type PlannedLines, planUpload, type StatementPlanning } from './import-plan';
+import type { StatementKeys } from './known-lines';
+import { type ChunkPlan, type LineRows, lineRowsOf } from './line-rows';
 import { readStatementUpload, type UploadRefusal } from './upload-guards';
 
 /**
@@ -19,48 +21,158 @@ export const READ_OFF_THREAD_FROM_BYTES = 512 * 1024;
 /** A worker that needs more than this is ended (ERR_WORKER_OUT_OF_MEMORY), not the process. */
 const WORKER_HEAP_MB = 1_536;
 
-/** The API thread's answer to each chunk: the worker sends the next one then (parse-worker.ts). */
-export const READER_CHUNK_TAKEN = 'taken';
+/** Entries per chunk the import is handed: one INSERT's worth (decision 0144). */
+export const ENTRIES_PER_CHUNK = 5_000;
 
-/** A planned statement as the worker sends it: its entries and keys travel in chunks of their own. */
-type PlanOfLines = Omit<PlannedStatement, 'entries' | 'keys'>;
+/** The parse without its entries, which stay where they were read: their count and sum are what the checks read. */
+export type ParsedStatement = Omit<ParseResult, 'entries'> & { entryCount: number; entriesSumCents: number };
 
-/** What the worker sends back (parse-worker.ts). */
+/** The statements planned, without their keys (which stay where they were read), or why they cannot be. */
+export type PlannedReading = { refused: UploadRefusal } | { statements: PlannedLines[] };
+
+/** What the worker sends (parse-worker.ts): its reading, then an answer to each of the API thread's requests. */
 export type ReaderMessage =
   | { type: 'refused'; refusal: UploadRefusal }
-  | { type: 'entries'; entries: StatementEntry[] }
-  | { type: 'keys'; statement: number; keys: string[] }
-  | {
-      type: 'read';
-      rest: Omit<ParseResult, 'entries'>;
-      planning: { refused: UploadRefusal } | { statements: PlanOfLines[] };
-    };
+  | { type: 'read'; parsed: ParsedStatement; planning: PlannedReading }
+  | { type: 'keys'; keys: string[] }
+  | { type: 'rows'; rows: LineRows | null };
 
-/** The statement read as the preview read it, and planned with the account chosen for it (import-plan.ts). */
-export interface ReadStatementUpload {
-  parsed: ParseResult;
-  planning: StatementPlanning;
+/** What the API thread asks the worker, one request at a time. */
+export type ReaderRequest =
+  | { type: 'keys'; statement: number; start: number; end: number }
+  | { type: 'rows'; plan: ChunkPlan };
+
+/**
+ * A read statement's entries and keys, held where they were read — a big file's in its reader's worker
+ * thread, never on the API thread (decision 0144): the keys are read a piece at a time (the known lines
+ * are recognised from them, before the 202 and again under the import lock), and the entries become the
+ * rows of the import's INSERTs a chunk of ENTRIES_PER_CHUNK at a time, statement after statement as
+ * `ParseResult.entries` holds them, as the import's plan of each chunk says.
+ */
+export interface HeldLines {
+  keysOf(statement: number): StatementKeys;
+  /** The rows of the next chunk (null after the last). */
+  next(plan: ChunkPlan): Promise<LineRows | null>;
+  /** Lets the entries go (ends the thread that holds them); idempotent. */
+  close(): void;
 }
 
-type UploadReading = { refused: UploadRefusal } | ReadStatementUpload;
+/** The statement read as the preview read it, planned with the account chosen for it (import-plan.ts). */
+export interface ReadStatementUpload {
+  parsed: ParsedStatement;
+  planning: PlannedReading;
+  held: HeldLines;
+}
+
+type UploadReading = { refused: UploadRefusal } | { parsed: ParseResult; planning: StatementPlanning };
 
 /**
  * The statement read as the preview read it (readStatementUpload) and planned (`planUpload`: its line
  * keys), or its reading's refusal thrown as a Refusal. A planning refusal is answered as data: the import
- * throws it after its own checks of the parse.
+ * throws it after its own checks of the parse. The caller closes `held` when done with them.
  */
 export async function readUpload(
   bytes: Uint8Array,
   mapping: CsvMapping | undefined,
   chosenAccount: string | null,
 ): Promise<ReadStatementUpload> {
-  const reading =
-    bytes.byteLength < READ_OFF_THREAD_FROM_BYTES
-      ? readAndPlan(bytes, mapping, chosenAccount)
-      : await readInWorker(bytes, mapping, chosenAccount);
-  if ('refused' in reading) throw refuse(reading.refused.code, { extra: reading.refused.extra });
-  return reading;
+  return bytes.byteLength >= READ_OFF_THREAD_FROM_BYTES
+    ? readInWorker(bytes, mapping, chosenAccount)
+    : readHere(bytes, mapping, chosenAccount);
 }
+
+/** readUpload on this thread, whatever the size: what a small file gets. */
+export function readHere(
+  bytes: Uint8Array,
+  mapping: CsvMapping | undefined,
+  chosenAccount: string | null,
+): ReadStatementUpload {
+  const reading = readAndPlan(bytes, mapping, chosenAccount);
+  if ('refused' in reading) throw refusalOf(reading.refused);
+  const { parsed, planning, held } = holding(reading);
+  return {
+    parsed,
+    planning,
+    held: {
+      keysOf: (statement) => ({
+        count: held?.entryCount(statement) ?? 0,
+        piece: async (start, end) => held?.keys(statement, start, end) ?? [],
+      }),
+      next: async (plan) => held?.rows(plan) ?? null,
+      close: () => undefined,
+    },
+  };
+}
+
+/** A reading split into what is sent to the import and what stays where it was read (null: a refused plan). */
+export function holding(reading: { parsed: ParseResult; planning: StatementPlanning }) {
+  const { entries, ...rest } = reading.parsed;
+  const parsed: ParsedStatement = {
+    ...rest,
+    entryCount: entries.length,
+    entriesSumCents: entries.reduce((total, entry) => total + entry.amountCents, 0),
+  };
+  const { planning } = reading;
+  if ('refused' in planning) return { parsed, planning, held: null };
+  const statements = planning.statements.map(({ keys: _held, ...plan }) => plan);
+  const keys = planning.statements.map((statement) => statement.keys);
+  return { parsed, planning: { statements }, held: new LinesAtHand(entries, keys, statements) };
+}
+
+/** The entries and keys of a read statement where they are held, each chunk's let go once its rows are built. */
+export class LinesAtHand {
+  private nextEntry = 0;
+  private readonly statementOf: (fileIndex: number) => number;
+
+  constructor(
+    private readonly entries: (StatementEntry | undefined)[],
+    private readonly keysByStatement: (string | undefined)[][],
+    private readonly statements: readonly PlannedLines[],
+  ) {
+    this.statementOf = (fileIndex) => {
+      const statement = statements.find(
+        (s) => fileIndex >= s.firstEntry && fileIndex < s.firstEntry + s.entryCount,
+      );
+      if (!statement) throw new RangeError(`entry ${fileIndex} belongs to no statement`);
+      return statement.number;
+    };
+  }
+
+  entryCount(statement: number): number {
+    return this.statements[statement]?.entryCount ?? 0;
+  }
+
+  keys(statement: number, start: number, end: number): string[] {
+    return (this.keysByStatement[statement] ?? []).slice(start, end) as string[];
+  }
+
+  rows(plan: ChunkPlan): LineRows | null {
+    const start = this.nextEntry;
+    if (start >= this.entries.length) return null;
+    const end = Math.min(this.entries.length, start + ENTRIES_PER_CHUNK);
+    const keys: string[] = [];
+    for (let at = start; at < end; at++) {
+      const statement = this.statements[this.statementOf(at)]!;
+      keys.push(this.keysByStatement[statement.number]![at - statement.firstEntry]!);
+    }
+    const rows = lineRowsOf(
+      this.entries.slice(start, end) as StatementEntry[],
+      keys,
+      this.statementOf,
+      start,
+      plan,
+    );
+    this.entries.fill(undefined, start, end);
+    for (let at = start; at < end; at++) {
+      const statement = this.statements[this.statementOf(at)]!;
+      this.keysByStatement[statement.number]![at - statement.firstEntry] = undefined;
+    }
+    this.nextEntry = end;
+    return rows;
+  }
+}
+
+const refusalOf = (refusal: UploadRefusal) => refuse(refusal.code, { extra: refusal.extra });
 
 /** The worker's work done on this thread: what a small file gets, and what the worker must answer alike. */
 export function readAndPlan(
@@ -80,12 +192,17 @@ const require = createRequire(import.meta.url);
 const WORKER_BOOT = `import(${JSON.stringify(pathToFileURL(require.resolve('tsx/esm/api')).href)}).then(({ tsImport }) =>
   tsImport(${JSON.stringify(new URL('./parse-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
 
-/** readAndPlan in a worker thread started for this one file. */
+/**
+ * readAndPlan in a worker thread started for this one file. The worker answers the parse's summary and
+ * the plan, then keeps the entries and keys and answers the import's requests — a piece of keys, the next
+ * chunk's rows — one at a time, until `close()` ends it (decision 0144): the parse is held once, in the
+ * worker, and never copied to this thread.
+ */
 export function readInWorker(
   bytes: Uint8Array,
   mapping: CsvMapping | undefined,
   chosenAccount: string | null,
-): Promise<UploadReading> {
+): Promise<ReadStatementUpload> {
   return new Promise((resolve, reject) => {
     // A copy handed over (transferred, not cloned again): the import still needs the original bytes. Not
     // `bytes.slice()`: on the Buffer a request body is, that is a view of the same memory, and handing
@@ -97,45 +214,73 @@ export function readInWorker(
       transferList: [copy.buffer],
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     });
-    const entries: StatementEntry[] = [];
-    const keys: string[][] = [];
     let answered = false;
-    const answer = (reading: UploadReading) => {
-      answered = true;
-      resolve(reading);
+    let closed = false;
+    // The request waiting for the worker's answer, and how the worker's end fails it.
+    let waiting: { resolve(answer: string[] | LineRows | null): void; reject(error: Error): void } | null =
+      null;
+    const close = () => {
+      closed = true;
       void worker.terminate();
     };
+    const ask = <T extends string[] | LineRows | null>(request: ReaderRequest): Promise<T> => {
+      if (closed) return Promise.reject(new Error('the statement reader thread has ended'));
+      if (waiting) return Promise.reject(new Error('the statement reader answers one request at a time'));
+      return new Promise<T>((resolveAnswer, rejectAnswer) => {
+        waiting = {
+          resolve: resolveAnswer as (answer: string[] | LineRows | null) => void,
+          reject: rejectAnswer,
+        };
+        worker.postMessage(request);
+      });
+    };
+    const answer = (value: string[] | LineRows | null) => {
+      const asked = waiting;
+      waiting = null;
+      asked?.resolve(value);
+    };
     worker.on('message', (message: ReaderMessage) => {
-      if (message.type === 'refused') answer({ refused: message.refusal });
-      else if (message.type === 'entries') {
-        for (const entry of message.entries) entries.push(entry);
-        worker.postMessage(READER_CHUNK_TAKEN);
-      } else if (message.type === 'keys') {
-        const ofStatement = keys[message.statement] ?? [];
-        keys[message.statement] = ofStatement;
-        for (const key of message.keys) ofStatement.push(key);
-        worker.postMessage(READER_CHUNK_TAKEN);
-      } else {
-        const parsed: ParseResult = { ...message.rest, entries };
-        const { planning } = message;
-        answer({
+      if (message.type === 'refused') {
+        answered = true;
+        reject(refusalOf(message.refusal));
+        close();
+      } else if (message.type === 'read') {
+        answered = true;
+        const { parsed, planning } = message;
+        if ('refused' in planning) close();
+        const statements = 'refused' in planning ? [] : planning.statements;
+        let handedOut = 0;
+        resolve({
           parsed,
-          planning:
-            'refused' in planning
-              ? planning
-              : {
-                  statements: planning.statements.map((plan) => {
-                    const { firstEntry, entryCount } = parsed.statements[plan.number]!;
-                    const lines = entries.slice(firstEntry, firstEntry + entryCount);
-                    return { ...plan, entries: lines, keys: keys[plan.number] ?? [] };
-                  }),
-                },
+          planning,
+          held: {
+            keysOf: (statement) => ({
+              count: statements[statement]?.entryCount ?? 0,
+              piece: (start, end) => ask<string[]>({ type: 'keys', statement, start, end }),
+            }),
+            next: async (plan) => {
+              if (closed || handedOut >= parsed.entryCount) return null;
+              handedOut += plan.counters.length;
+              const rows = await ask<LineRows | null>({ type: 'rows', plan });
+              if (handedOut >= parsed.entryCount) close();
+              return rows;
+            },
+            close,
+          },
         });
-      }
+      } else if (message.type === 'keys') answer(message.keys);
+      else answer(message.rows);
     });
-    worker.on('error', reject);
+    worker.on('error', (error) => {
+      if (!answered) reject(error);
+      waiting?.reject(error);
+      waiting = null;
+    });
     worker.on('exit', (code) => {
-      if (!answered) reject(new Error(`statement reader thread exited with code ${code} before answering`));
+      const ended = new Error(`statement reader thread exited with code ${code}`);
+      if (!answered) reject(ended);
+      waiting?.reject(ended);
+      waiting = null;
     });
   });
 }

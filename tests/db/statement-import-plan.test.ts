@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statementLineKeys } from '../../domain/statements/line-key';
 import type { StatementEntry } from '../../domain/statements/types';
 import type { Database } from '../../server/db/client';
-import { type PlannedStatement, recogniseFile } from '../../server/statements/import-plan';
+import {
+  lineFactsOf,
+  type PlannedStatement,
+  plannedKeys,
+  recogniseFile,
+} from '../../server/statements/import-plan';
 import { testDatabaseKinds } from '../support/databases';
 
 /**
@@ -49,7 +54,10 @@ function planned(
     },
     currency: 'EUR',
     balance: null,
-    entries,
+    firstEntry: 0,
+    entryCount: entries.length,
+    lines: lineFactsOf(entries),
+    entriesSumCents: entries.reduce((total, e) => total + e.amountCents, 0),
     keys: statementLineKeys(account, entries),
     pending: 0,
   };
@@ -82,7 +90,7 @@ describe.each(testDatabaseKinds())('a file of several statements on $name', (kin
         sequence: '1',
       }),
     ];
-    const known = await recogniseFile(db, statements);
+    const known = await recogniseFile(db, statements, plannedKeys(statements));
     expect(
       known.map((lines) => [...lines].map(([index, entry]) => [index, entry.reason, entry.statementFileId])),
     ).toEqual([

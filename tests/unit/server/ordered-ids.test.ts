@@ -1,10 +1,30 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_ORDERED_IDS, orderedIds } from '../../../server/platform/ordered-ids';
+import { MAX_ORDERED_IDS, orderedIds, orderedIdsAt } from '../../../server/platform/ordered-ids';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('orderedIds (decision 0112)', () => {
+  it('asked for counters in any order (a statement streamed in file order, decision 0144): ids in counter order', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: MAX_ORDERED_IDS - 1 }), { maxLength: 200 }),
+        (counters) => {
+          const ids = orderedIdsAt(counters, 1_796_000_000_000);
+          const byCounter = counters
+            .map((counter, k) => [counter, ids[k]!] as const)
+            .sort(([a], [b]) => a - b);
+          for (let n = 1; n < byCounter.length; n++)
+            expect(byCounter[n]![1] > byCounter[n - 1]![1]).toBe(true);
+          for (const id of ids) expect(id).toMatch(UUID_V7);
+        },
+      ),
+      { numRuns: 100 },
+    );
+    expect(() => orderedIdsAt([MAX_ORDERED_IDS])).toThrow(RangeError);
+    expect(() => orderedIdsAt([-1])).toThrow(RangeError);
+  });
+
   it('hands out distinct version 7 UUIDs, increasing in order, that carry the time they were made', () => {
     fc.assert(
       fc.property(

@@ -30,6 +30,8 @@ interface Line {
   payoutId: string | null;
   invoiceId: string | null;
   notes: string | null;
+  /** A suggestion's score, as the matcher keeps it (0–1); null for a link already decided. */
+  score: number | null;
 }
 
 const BLANK: Omit<Line, 'bankDate' | 'amountCents' | 'description' | 'kind' | 'status'> = {
@@ -45,6 +47,7 @@ const BLANK: Omit<Line, 'bankDate' | 'amountCents' | 'description' | 'kind' | 's
   payoutId: null,
   invoiceId: null,
   notes: null,
+  score: null,
 };
 
 export interface StatementSeedInput {
@@ -136,6 +139,9 @@ export async function seedStatements(input: StatementSeedInput): Promise<SeededS
       matchMethod: suggested ? 'AMOUNT_COUNTERPARTY_DATE' : 'REFERENCE',
       payoutId: id,
       notes: discrepancy ? 'Diferença de 0,37 € face ao payout: comissão do fornecedor?' : null,
+      // Each week's payout has an amount of its own, so line and payout are each other's only best:
+      // the score the matcher gives such a pair (docs/decisions/0142), which "score ≥ 95" then lists.
+      score: suggested ? 0.95 : null,
     });
   }
 
@@ -241,6 +247,7 @@ const MATCH_COLUMNS: Column[] = [
   { name: 'role', type: 'text' },
   { name: 'state', type: 'text' },
   { name: 'allocated_cents', type: 'bigint' },
+  { name: 'score', type: 'real' },
 ];
 
 /** The line's one counterpart as a statement_line_matches row (migration 0022), without line and amount. */
@@ -363,7 +370,7 @@ async function writeStatementFiles(
         iso(l.status === 'UNMATCHED' ? importedAt : changedAt),
       ]);
       const link = linkOf(l);
-      if (link) matchRows.push([id, ...link, Math.abs(l.amountCents)]);
+      if (link) matchRows.push([id, ...link, Math.abs(l.amountCents), l.score]);
       historyRows.push([
         id,
         input.adminId,

@@ -202,6 +202,15 @@ describe.each(testDatabaseKinds())('demo seed on $name', (kind) => {
     expect(strays.rows).toEqual([]);
   });
 
+  it('scores every seeded suggestion as the matcher would, so "score ≥ 95" lists the demo\'s sure ones', async () => {
+    const { rows } = await db.query<{ suggestions: number; scored: number }>(
+      `SELECT count(*)::int AS suggestions, count(*) FILTER (WHERE score >= 0.95::real)::int AS scored
+         FROM statement_line_matches WHERE state = 'SUGGESTED'`,
+    );
+    expect(rows[0]!.suggestions).toBeGreaterThan(0);
+    expect(rows[0]!.scored).toBe(rows[0]!.suggestions);
+  });
+
   it('leaves nothing behind on a reset (`seed --reset`): kept totals too, so the same seed again counts the same', async () => {
     const totalsBefore = await keptTotals(db);
     await clearData(db);

@@ -12,6 +12,7 @@ import { AccountPicker } from './AccountPicker';
 import { type PreviewState, statementImportWithConsole } from './import-actors';
 import { MappingEditor } from './MappingEditor';
 import { MismatchNoteDialog } from './MismatchNoteDialog';
+import { markMoneyScreensStale } from './money-moved';
 import { ParseErrors } from './ParseErrors';
 import { PreviewStatements } from './PreviewStatements';
 import { PreviewTable } from './PreviewTable';
@@ -42,6 +43,7 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
         actions: {
           reportImported: (_, { job }: { job: StatementImportJobView }) => {
             void queryClient.invalidateQueries({ queryKey: statementKeys.all });
+            markMoneyScreensStale(queryClient);
             if (job.result) onImported(job.result.statementFileId);
           },
         },

@@ -39,6 +39,7 @@ import { helpLines, keyAction } from '../../kernel/key-table';
 import { isRestingFocus } from '../../kernel/keys';
 import { useScreenKeys } from '../../kernel/screen-keys';
 import { type LineDialogState, LineDialogs, scorePoints } from './LineDialogs';
+import { markMoneyScreensStale } from './money-moved';
 import { RECONCILE_KEYS, type ReconcileKeyAction } from './reconcile-keys';
 import { ScoreFilterConfirm } from './ScoreFilterConfirm';
 import { suggestionWhy } from './suggestion-why';
@@ -229,11 +230,13 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
               (data) => writeRows(data, lines as StatementLineRow[]),
             );
             void queryClient.invalidateQueries({ queryKey: statementKeys.files });
+            markMoneyScreensStale(queryClient);
           },
           // A bulk accept answers counts (decision 0108): the pages shown are read again.
           refreshRows: () => {
             void queryClient.invalidateQueries({ queryKey: statementKeys.lines });
             void queryClient.invalidateQueries({ queryKey: statementKeys.files });
+            markMoneyScreensStale(queryClient);
           },
         },
       }),

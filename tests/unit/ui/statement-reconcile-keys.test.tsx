@@ -3,6 +3,9 @@ import { cleanup, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import lazyEnGB from '../../../locales/statements.en-GB.json';
+import { dashboardQuery } from '../../../src/api/dashboard';
+import { settlementKeys } from '../../../src/api/finance';
+import { sepaKeys } from '../../../src/api/sepa';
 import { issueToken } from '../../api/harness';
 import { type SepaWorld, startSepaWorld } from '../../api/sepa-support';
 import { importStatement, insertPayout, type NewLine } from '../../api/statements-reconcile-support';
@@ -57,10 +60,10 @@ afterEach(() => {
 async function openStatement(lines: NewLine[], options: { closingCents?: number } = {}) {
   const dated = lines.map((line, i) => ({ bankDate: `2026-03-${String(10 + i).padStart(2, '0')}`, ...line }));
   const imported = await importStatement(world, dated, options);
-  renderApp(`/statements?statementFileId=${imported.fileId}`, { token });
+  const { queryClient } = renderApp(`/statements?statementFileId=${imported.fileId}`, { token });
   await waitFor(() => expect(rowAt(lines.length)).not.toBeNull());
   (document.activeElement as HTMLElement | null)?.blur();
-  return imported;
+  return { ...imported, queryClient };
 }
 
 const table = () => screen.getByRole('table', { name: text.lines.label });
@@ -364,6 +367,32 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     for (const entry of entries) expect(entry.textContent).not.toMatch(/[{}"]|IGNORED|UNMATCHED/);
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('a match, one or many at once, leaves the money screens and home cards to be asked again (a file paid, a doctor blocked)', async () => {
+    const user = userEvent.setup();
+    await insertPayout(world.db, 3_101, '2026-03-10');
+    await insertPayout(world.db, 3_102, '2026-03-11');
+    const { queryClient } = await openStatement([
+      { amountCents: 3_101, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
+      { amountCents: 3_102, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
+    ]);
+    // What those screens showed before the match, as their queries keep it.
+    const moneyKeys = [sepaKeys.blocked, sepaKeys.files, settlementKeys.list, dashboardQuery.queryKey];
+    const seen = () => {
+      for (const key of moneyKeys) queryClient.setQueryData(key, { items: [], nextCursor: null, total: 0 });
+    };
+    const asked = () => moneyKeys.map((key) => queryClient.getQueryState(key)?.isInvalidated);
+    seen();
+    await goTo(user, 1);
+    await user.keyboard('1');
+    await waitForStatus(1, 'MATCHED');
+    await waitFor(() => expect(asked()).toEqual([true, true, true, true]));
+    seen();
+    expect(asked()).toEqual([false, false, false, false]);
+    await user.keyboard('jx{Shift>}A{/Shift}');
+    await waitForStatus(2, 'MATCHED');
+    await waitFor(() => expect(asked()).toEqual([true, true, true, true]));
   });
 
   it('x and Shift+x select a range; Shift+a accepts every selected suggestion at once, and only those, saying why it left one', async () => {

@@ -213,6 +213,8 @@ function randomPrint(r: () => number): Print {
 const bankName = (r: () => number, full: string) => render(full, randomPrint(r));
 
 interface Customer {
+  /** The customer's (or doctor's) id, as the product's counterparts carry it (`ExpectedItem.partyId`). */
+  id: string;
   name: string;
   phone: string;
 }
@@ -223,10 +225,14 @@ export function generateMonth(n: number, seed: number): Month {
   const entries: MatchEntry[] = [];
   const items: ExpectedItem[] = [];
   const truth = new Map<string, Truth>();
-  const customers: Customer[] = Array.from({ length: Math.max(10, Math.round(n / 2.2)) }, () => {
+  const customers: Customer[] = Array.from({ length: Math.max(10, Math.round(n / 2.2)) }, (_, k) => {
     const given = r() < 0.4 ? `${pick(r, FIRST)} ${pick(r, FIRST)}` : pick(r, FIRST);
     const family = r() < 0.6 ? `${pick(r, LAST)} ${pick(r, LAST)}` : pick(r, LAST);
-    return { name: `${given} ${family}`, phone: `9${between(r, 1, 6)}${between(r, 1000000, 9999999)}` };
+    return {
+      id: `C${k}`,
+      name: `${given} ${family}`,
+      phone: `9${between(r, 1, 6)}${between(r, 1000000, 9999999)}`,
+    };
   });
   let seq = 0;
   const id = (prefix: string) => `${prefix}${String(++seq).padStart(7, '0')}`;
@@ -252,6 +258,7 @@ export function generateMonth(n: number, seed: number): Month {
       date,
       reference: null,
       counterpartyName: c.name,
+      partyId: c.id,
     };
     items.push(item);
     return item;
@@ -382,6 +389,7 @@ export function generateMonth(n: number, seed: number): Month {
         endToEndId: e2e,
         batchIds: [`PMT-${date}`],
         counterpartyName: `Dr. ${doctor.name}`,
+        partyId: doctor.id,
         counterpartyIban: iban,
       };
       items.push(item);
@@ -409,6 +417,7 @@ export function generateMonth(n: number, seed: number): Month {
         date,
         batchIds: [`PMT-${date}`],
         counterpartyName: c.name,
+        partyId: c.id,
       };
       items.push(item);
       line(

@@ -1,6 +1,7 @@
 import type { StatementEntry } from '../statements/types';
 import { dayNumber, partyScore, referenceWords, signedExpected, suggestionScore, tokens } from './features';
 import { BookingDays, expectedLag, lagCost } from './lags';
+import { type LearnedRules, textOfWords } from './learned';
 import { counterpartyAgreement, nameWords, printedName } from './names';
 
 /** Something we expect to see on the bank statement. Amounts are positive; `direction` gives the sign. */
@@ -72,6 +73,12 @@ export interface MatchOptions {
   windowDays?: number;
   /** Candidates looked at per entry for suggestions (nearest dates first); bounds the work. */
   maxCandidates?: number;
+  /**
+   * What the operator's past matches taught (`learned.ts`): a line whose counterparty text was matched
+   * to a party before agrees fully with that party's items of its amount in the window, found by party
+   * whatever its name says.
+   */
+  learned?: LearnedRules;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -290,7 +297,7 @@ export function reconcile(
   // Returns first: a return's amount is not a payment's. In entry order, as each list already is.
   const suggestions = [
     ...suggestReturns(entries, items, signed, usedE, usedI),
-    ...suggest(entries, items, signed, usedE, usedI, windowDays, maxCandidates),
+    ...suggest(entries, items, signed, usedE, usedI, windowDays, maxCandidates, options.learned),
   ].sort((a, b) => (a.entryIds[0]! < b.entryIds[0]! ? -1 : 1));
   const batches = batchChecks(entries, items, signed, byBatch, matchedTo);
 
@@ -545,6 +552,7 @@ function suggest(
   usedI: Uint8Array,
   windowDays: number,
   maxCandidates: number,
+  learned: LearnedRules | undefined,
 ): Match[] {
   const datedByDay = new Map<number, Map<number, number[]>>();
   const undated = new Map<number, number[]>();
@@ -599,6 +607,15 @@ function suggest(
     return words;
   };
   const byName = nameIndex(pools, items, wordsOf, new Set(entries.map((e) => e.amountCents)));
+  // Learned rules: the open items of each party a rule names, so a line finds them whatever it prints.
+  const byParty = new Map<string, number[]>();
+  if (learned && learned.size > 0) {
+    const named = new Set(learned.values());
+    for (let k = 0; k < items.length; k++) {
+      const party = items[k]!.partyId;
+      if (!usedI[k] && party && named.has(party)) push(byParty, party, k);
+    }
+  }
   const seen = new Int32Array(items.length);
   // Every pair compared, kept per entry (in entry order) for saying afterwards which chosen pairs are
   // sure (`Rivals`); each side's party.
@@ -688,6 +705,16 @@ function suggest(
         nearItems,
         nearDays,
       );
+    const learnedParty = byParty.size > 0 ? learned!.get(textOfWords(printed.words) ?? '') : undefined;
+    if (learnedParty !== undefined)
+      for (const ik of byParty.get(learnedParty) ?? []) {
+        if (seen[ik] === stamp || signed[ik] !== e.amountCents) continue;
+        const days = calendarDays(e, itemDay[ik]!);
+        if (!(days <= windowDays)) continue;
+        seen[ik] = stamp;
+        nearItems.push(ik);
+        nearDays.push(days);
+      }
     const named = nearItems.length > 0;
     // Pairs enter their bucket in (entry, item) order, the ties of decision 0036; the name's are in day order.
     if (named) sortByItem(nearItems, nearDays);
@@ -737,7 +764,11 @@ function suggest(
 
     for (let j = 0; j < nearItems.length; j++) {
       const ik = nearItems[j]!;
-      const party = counterpartyAgreement(e, items[ik]!, printed, wordsOf(ik));
+      // A text matched to this party before agrees as fully as the same IBAN.
+      const party =
+        learnedParty !== undefined && items[ik]!.partyId === learnedParty
+          ? 1
+          : counterpartyAgreement(e, items[ik]!, printed, wordsOf(ik));
       if (party === 0) continue;
       const hundredths = Math.round(party * 100);
       const day = itemDay[ik]!;

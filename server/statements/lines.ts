@@ -5,6 +5,7 @@ import type {
   StatementLineRow,
 } from '../../contract/reconciliation';
 import type { StatementLineStatus } from '../../contract/statuses';
+import { counterpartyText } from '../../domain/reconcile/learned';
 import type { Queryable } from '../db/client';
 import { estimatedPage, type KeysetQuery, oneOf, SqlParams } from '../db/list';
 import { refuse } from '../platform/refusal';
@@ -17,6 +18,7 @@ import {
   matchedCents,
   toCounterpart,
 } from './counterparts';
+import { learnedRules } from './learned-rules';
 import { counterpartKey, type LinkState, linksOf, type MatchMethod } from './line-state';
 
 const MAX_CANDIDATES = 20;
@@ -111,6 +113,19 @@ async function toRows(db: Queryable, rows: LineRow[]): Promise<StatementLineRow[
     rows.map((r) => r.id),
   );
   const counterparts = await loadCounterparts(db, [...links.values()].flat());
+  // The learned rules of the suggested lines' texts, to name the rule in their explanation.
+  const textOf = new Map<string, string | null>();
+  for (const row of rows)
+    if (links.get(row.id)?.some((l) => l.state === 'SUGGESTED'))
+      textOf.set(
+        row.id,
+        counterpartyText({ counterpartyName: row.counterparty_name, description: row.description }),
+      );
+  const learned = await learnedRules(
+    db,
+    [...textOf.values()].filter((t): t is string => t !== null),
+  );
+  const learnedParty = (row: LineRow) => learned.get(textOf.get(row.id) ?? '') ?? null;
   return rows.map((row) => {
     const own = links.get(row.id) ?? [];
     const matches = own
@@ -118,7 +133,7 @@ async function toRows(db: Queryable, rows: LineRow[]): Promise<StatementLineRow[
       .map((l) => toCounterpartOut(l, counterparts.get(counterpartKey(l))!));
     const suggested = own.find((l) => l.state === 'SUGGESTED');
     const suggestion: Candidate | null = suggested
-      ? explainCandidate(scoredLine(row), counterparts.get(counterpartKey(suggested))!)
+      ? explainCandidate(scoredLine(row), counterparts.get(counterpartKey(suggested))!, learnedParty(row))
       : null;
     const provider = side(matches, ['PAYOUT']);
     const invoicing = side(matches, ['INVOICE']);
@@ -252,5 +267,11 @@ export async function lineCandidates(db: Queryable, lineId: string): Promise<Can
   const open = found
     .map(toCounterpart)
     .filter((c) => row.kind === 'return' || c.amountCents > c.matchedCents || linked.has(c.id));
-  return rankCandidates(scoredLine(row), open, { windowDays: CANDIDATE_WINDOW_DAYS, limit: MAX_CANDIDATES });
+  const text = counterpartyText({ counterpartyName: row.counterparty_name, description: row.description });
+  const learned = await learnedRules(db, text ? [text] : []);
+  return rankCandidates(scoredLine(row), open, {
+    windowDays: CANDIDATE_WINDOW_DAYS,
+    limit: MAX_CANDIDATES,
+    learnedPartyId: (text && learned.get(text)) || null,
+  });
 }

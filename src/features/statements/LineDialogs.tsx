@@ -139,7 +139,7 @@ function MatchPicker(props: {
                   reference: t(c.reasons.reference ? 'statements.dialog.yes' : 'statements.dialog.no'),
                   name: Math.round(c.reasons.nameSimilarity * 100),
                 })}
-                )
+                {c.reasons.learnedRule ? t('statements.dialog.learnedRule') : null})
               </small>
             </label>
           </li>

@@ -220,8 +220,12 @@ interface Customer {
 }
 
 /** A month of `n` statement lines (about as many counterparts), the same for the same seed. */
-export function generateMonth(n: number, seed: number): Month {
-  const r = rng(seed);
+/**
+ * `paymentsSeed`: another month of the same customers (their names, phones and ids from `seed`), its
+ * payments drawn from this seed — the "second month" whose lines the first month's matches taught.
+ */
+export function generateMonth(n: number, seed: number, paymentsSeed?: number): Month {
+  let r = rng(seed);
   const entries: MatchEntry[] = [];
   const items: ExpectedItem[] = [];
   const truth = new Map<string, Truth>();
@@ -234,6 +238,7 @@ export function generateMonth(n: number, seed: number): Month {
       phone: `9${between(r, 1, 6)}${between(r, 1000000, 9999999)}`,
     };
   });
+  if (paymentsSeed !== undefined) r = rng(paymentsSeed);
   let seq = 0;
   const id = (prefix: string) => `${prefix}${String(++seq).padStart(7, '0')}`;
   const line = (kind: LineKind, over: Partial<MatchEntry>, itemId: string | null, findable: boolean) => {

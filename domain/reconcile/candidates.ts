@@ -3,6 +3,7 @@
 // several items, a batch booked as one debit). Pure: the server runs it over the open counterparts.
 import type { StatementEntry } from '../statements/types';
 import { dayNumber, referenceWords, signedExpected, suggestionScore } from './features';
+import { withLearnedRule } from './learned';
 import { type ExpectedItem, SURE_SUGGESTION } from './match';
 import { counterpartyAgreement, nameWords, type PrintedName, printedName } from './names';
 
@@ -107,9 +108,12 @@ export function candidatesFor(
     const dateDays = daysApart(entry, item.date);
     if (!reference && !(dateDays <= windowDays)) continue;
     const amountExact = amount === wanted;
-    const learnedRule = options.learnedPartyId != null && item.partyId === options.learnedPartyId;
     const names = namesAgree(entry, item, printed);
-    const party = learnedRule ? 1 : names.party;
+    const party = withLearnedRule(
+      names.party,
+      options.learnedPartyId != null && item.partyId === options.learnedPartyId,
+    );
+    const learnedRule = party !== names.party;
     const similarity = names.similarity;
     const near = Math.max(0, windowDays - dateDays) / (windowDays + 1);
     const score = reference

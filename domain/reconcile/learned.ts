@@ -5,8 +5,18 @@
 // named in the explanation.
 import { printedName } from './names';
 
-/** Normalised counterparty text → the party id (a user's id) it was last matched to. */
+/** Normalised counterparty text → the party id (a user's id) it was matched to, never to another. */
 export type LearnedRules = ReadonlyMap<string, string>;
+
+/**
+ * A pair's counterparty agreement with a learned rule: the rule speaks where the name is silent or
+ * contradicts (≤ 0.5: a clinic's name for its doctor, a nickname) and then agrees fully; where the
+ * printed name agrees, the name decides, so a short print ("J SILVA") that another customer taught
+ * does not outweigh the names.
+ */
+export function withLearnedRule(nameAgreement: number, learned: boolean): number {
+  return learned && nameAgreement <= 0.5 ? 1 : nameAgreement;
+}
 
 /** The longest text kept: names print in ≤ 140 characters; the rest says nothing more. */
 export const MAX_LEARNED_TEXT = 140;

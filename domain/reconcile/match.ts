@@ -1,7 +1,7 @@
 import type { StatementEntry } from '../statements/types';
 import { dayNumber, partyScore, referenceWords, signedExpected, suggestionScore, tokens } from './features';
 import { BookingDays, expectedLag, lagCost } from './lags';
-import { type LearnedRules, textOfWords } from './learned';
+import { type LearnedRules, textOfWords, withLearnedRule } from './learned';
 import { counterpartyAgreement, nameWords, printedName } from './names';
 
 /** Something we expect to see on the bank statement. Amounts are positive; `direction` gives the sign. */
@@ -764,11 +764,10 @@ function suggest(
 
     for (let j = 0; j < nearItems.length; j++) {
       const ik = nearItems[j]!;
-      // A text matched to this party before agrees as fully as the same IBAN.
-      const party =
-        learnedParty !== undefined && items[ik]!.partyId === learnedParty
-          ? 1
-          : counterpartyAgreement(e, items[ik]!, printed, wordsOf(ik));
+      const party = withLearnedRule(
+        counterpartyAgreement(e, items[ik]!, printed, wordsOf(ik)),
+        learnedParty !== undefined && items[ik]!.partyId === learnedParty,
+      );
       if (party === 0) continue;
       const hundredths = Math.round(party * 100);
       const day = itemDay[ik]!;

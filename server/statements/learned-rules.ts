@@ -13,7 +13,8 @@ export interface LearnedRule {
 
 /**
  * The rules of the lines these changes MATCHED to one counterpart that has a party (a transfer's doctor):
- * upserted, the latest match deciding a text's party. Answers them for the action's audit row.
+ * upserted — the same party again counts one more match; another party contradicts the rule, which
+ * then names nobody (the text is two parties'). Answers them for the action's audit row.
  */
 export async function learnFromMatches(
   tx: Queryable,
@@ -52,9 +53,9 @@ export async function learnFromMatches(
     `INSERT INTO statement_learned_parties (counterparty_text, party_id, last_action_id, updated_at)
      SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::timestamptz[])
      ON CONFLICT (counterparty_text) DO UPDATE
-        SET times_matched = CASE WHEN statement_learned_parties.party_id = EXCLUDED.party_id
-                                 THEN statement_learned_parties.times_matched + 1 ELSE 1 END,
-            party_id = EXCLUDED.party_id,
+        SET times_matched = statement_learned_parties.times_matched + 1,
+            contradicted = statement_learned_parties.contradicted
+                           OR statement_learned_parties.party_id <> EXCLUDED.party_id,
             last_action_id = EXCLUDED.last_action_id,
             updated_at = EXCLUDED.updated_at`,
     [
@@ -75,8 +76,9 @@ export async function learnedRules(db: Queryable, texts: readonly string[] | nul
   if (texts !== null && texts.length === 0) return new Map();
   const { rows } = await db.query<{ counterparty_text: string; party_id: string }>(
     texts === null
-      ? 'SELECT counterparty_text, party_id FROM statement_learned_parties'
-      : 'SELECT counterparty_text, party_id FROM statement_learned_parties WHERE counterparty_text = ANY($1::text[])',
+      ? 'SELECT counterparty_text, party_id FROM statement_learned_parties WHERE NOT contradicted'
+      : `SELECT counterparty_text, party_id FROM statement_learned_parties
+          WHERE NOT contradicted AND counterparty_text = ANY($1::text[])`,
     texts === null ? [] : [[...new Set(texts)]],
   );
   return new Map(rows.map((r) => [r.counterparty_text, r.party_id]));

@@ -2,12 +2,14 @@
 -- admin matches a line by hand or accepts a suggestion, the line's counterparty text, normalised as the
 -- matcher reads names (domain/reconcile/learned.ts), is kept with the party of the counterpart it was
 -- matched to — today a SEPA transfer's doctor; the customers of the coming invoices import the same way.
--- Written in the same transaction as the match and named in its audit row. One party per text: the
--- latest match decides, `times_matched` counts the matches that agreed in a row.
+-- Written in the same transaction as the match and named in its audit row. One party per text;
+-- `times_matched` counts the matches that named it; a text later matched to another party says nothing
+-- of either (`contradicted`: the matcher no longer reads it — two customers print "J SILVA" alike).
 CREATE TABLE statement_learned_parties (
   counterparty_text text PRIMARY KEY CHECK (char_length(counterparty_text) BETWEEN 1 AND 140),
   party_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   times_matched integer NOT NULL DEFAULT 1 CHECK (times_matched > 0),
+  contradicted boolean NOT NULL DEFAULT false,
   last_action_id uuid NOT NULL,
   updated_at timestamptz NOT NULL
 );

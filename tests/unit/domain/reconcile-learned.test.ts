@@ -42,6 +42,36 @@ describe('the learned rules signal', () => {
     expect(candidatesFor(line, items).every((c) => !c.reasons.learnedRule)).toBe(true);
   });
 
+  it('speaks only where the name is silent: a short print another customer taught does not outweigh the names', () => {
+    const line = entry('L1', { amountCents: 2500, description: 'TRF SEPA J SILVA' });
+    const items = [
+      {
+        id: 'JOANA',
+        type: 'invoice',
+        direction: 'in',
+        amountCents: 2500,
+        date: '2026-06-07',
+        counterpartyName: 'Joana Silva',
+        partyId: 'P1',
+      },
+      {
+        id: 'JOAO',
+        type: 'invoice',
+        direction: 'in',
+        amountCents: 2500,
+        date: '2026-06-07',
+        counterpartyName: 'João Silva',
+        partyId: 'P2',
+      },
+    ] satisfies ExpectedItem[];
+    // "J SILVA" was João's last month; both names still agree as well: a person chooses.
+    const r = reconcile([line], items, { learned: new Map([['J SILVA', 'P2']]) });
+    expect(r.suggestions[0]!.confidence).toBeLessThan(0.95);
+    expect(candidatesFor(line, items, { learnedPartyId: 'P2' }).every((c) => !c.reasons.learnedRule)).toBe(
+      true,
+    );
+  });
+
   it('with rules: never depends on input order, uses each line and item once, exact amounts only (property)', () => {
     const texts = ['CLINICA SORRISO', 'ANA LOPES', 'CONSULTORIO CENTRAL', 'RUI COSTA'];
     const parties = ['P1', 'P2', 'P3'];

@@ -387,10 +387,9 @@ function returnParty(entry: MatchEntry, item: ExpectedItem): number {
 }
 
 /**
- * A suggestion's confidence when its line and counterpart are each other's only best (no other
- * counterpart of that amount in the window agrees with the line as well, no other line with the
- * counterpart): what the console's "score ≥ x" selection takes at once (decision 0142). Others stay
- * below it. Never 1: that is a reference.
+ * A suggestion's confidence when its line and counterpart are each other's only best — no rival left
+ * on either side (`Rivals`, decision 0146; 0142 asked for the only best agreement): what the console's
+ * "score ≥ x" selection takes at once. Others stay below it. Never 1: that is a reference.
  */
 export const SURE_SUGGESTION = 0.95;
 
@@ -535,14 +534,16 @@ function lowerBound(days: number[], day: number): number {
 }
 
 /**
- * Suggestions: per entry, the `maxCandidates` open items of the same signed amount nearest in date
- * (booking or value date, within the window; undated items count as 0 days; ties by id), minus
- * those whose counterparty contradicts; then every candidate pair, best score first, ties by date
- * distance, entry id, item id, taken greedily while both sides are free.
+ * Suggestions: per entry, the open items of the same signed amount its printed name points at (or
+ * its learned rule's party's), else the `maxCandidates` nearest in date (booking or value date, within
+ * the window; undated items count as 0 days; ties by id), minus those whose counterparty contradicts;
+ * then every candidate pair, best agreement first, then the lower date cost (`lagCost`: business days
+ * against the rail's lag, a line booked ahead of its counterpart last), entry id, item id, taken
+ * greedily while both sides are free (decisions 0142, 0146).
  *
  * The nearest items are found by walking outwards from the entry's dates over the distinct days of
  * its amount, stopping as soon as enough are found; the pairs are collected into one bucket per
- * (score, distance), which they enter already in (entry, item) order, so no global sort is needed.
+ * (agreement, date cost), which they enter already in (entry, item) order, so no global sort is needed.
  */
 function suggest(
   entries: MatchEntry[],
@@ -626,7 +627,7 @@ function suggest(
     const party = items[a]!.partyId;
     return party != null && party === items[b]!.partyId;
   };
-  // One bucket per (score in hundredths, days): interleaved entry and item indexes.
+  // One bucket per (agreement in hundredths, date cost): interleaved entry and item indexes.
   const buckets = new Map<number, number[]>();
   let lastKey = -1;
   let lastBucket: number[] | undefined;

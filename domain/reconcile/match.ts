@@ -489,7 +489,8 @@ class Rivals {
     windowDays: number,
     sameParty: (a: number, b: number) => boolean,
   ): boolean {
-    if (this.cut[ek]) return false;
+    // A line booked ahead of its counterpart is never sure of it, whatever is left.
+    if (this.cut[ek] || key - Math.floor(key / stride) * stride > windowDays) return false;
     for (let p = this.entryStart[ek]!; p < this.entryStart[ek + 1]!; p++) {
       const other = this.entryItems[p]!;
       if (other === ik || this.surelyI[other]) continue;

@@ -128,6 +128,15 @@ describe('the assignment by rail lag and party', () => {
     expect(to.L1).toEqual(['BEFORE', SURE_SUGGESTION]);
   });
 
+  it('suggests a counterpart dated after the booking, but never surely', () => {
+    const to = suggested(
+      [entry('L1', { bookingDate: '2026-06-08', description: 'MB WAY RUI COSTA' })],
+      [invoice('LATER', 'Rui Costa', { date: '2026-06-09', partyId: 'C1' })],
+    );
+    expect(to.L1![0]).toBe('LATER');
+    expect(to.L1![1]).toBeLessThan(SURE_SUGGESTION);
+  });
+
   it('reads a name printed whole as its own before one that leaves a word out', () => {
     const printed = nameWords('IRENE ARAUJO ASSUNCAO');
     expect(nameAgreement(printed, nameWords('Irene Araújo Assunção'))).toBe(1);

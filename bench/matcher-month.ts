@@ -213,21 +213,32 @@ function randomPrint(r: () => number): Print {
 const bankName = (r: () => number, full: string) => render(full, randomPrint(r));
 
 interface Customer {
+  /** The customer's (or doctor's) id, as the product's counterparts carry it (`ExpectedItem.partyId`). */
+  id: string;
   name: string;
   phone: string;
 }
 
 /** A month of `n` statement lines (about as many counterparts), the same for the same seed. */
-export function generateMonth(n: number, seed: number): Month {
-  const r = rng(seed);
+/**
+ * `paymentsSeed`: another month of the same customers (their names, phones and ids from `seed`), its
+ * payments drawn from this seed — the "second month" whose lines the first month's matches taught.
+ */
+export function generateMonth(n: number, seed: number, paymentsSeed?: number): Month {
+  let r = rng(seed);
   const entries: MatchEntry[] = [];
   const items: ExpectedItem[] = [];
   const truth = new Map<string, Truth>();
-  const customers: Customer[] = Array.from({ length: Math.max(10, Math.round(n / 2.2)) }, () => {
+  const customers: Customer[] = Array.from({ length: Math.max(10, Math.round(n / 2.2)) }, (_, k) => {
     const given = r() < 0.4 ? `${pick(r, FIRST)} ${pick(r, FIRST)}` : pick(r, FIRST);
     const family = r() < 0.6 ? `${pick(r, LAST)} ${pick(r, LAST)}` : pick(r, LAST);
-    return { name: `${given} ${family}`, phone: `9${between(r, 1, 6)}${between(r, 1000000, 9999999)}` };
+    return {
+      id: `C${k}`,
+      name: `${given} ${family}`,
+      phone: `9${between(r, 1, 6)}${between(r, 1000000, 9999999)}`,
+    };
   });
+  if (paymentsSeed !== undefined) r = rng(paymentsSeed);
   let seq = 0;
   const id = (prefix: string) => `${prefix}${String(++seq).padStart(7, '0')}`;
   const line = (kind: LineKind, over: Partial<MatchEntry>, itemId: string | null, findable: boolean) => {
@@ -252,6 +263,7 @@ export function generateMonth(n: number, seed: number): Month {
       date,
       reference: null,
       counterpartyName: c.name,
+      partyId: c.id,
     };
     items.push(item);
     return item;
@@ -382,6 +394,7 @@ export function generateMonth(n: number, seed: number): Month {
         endToEndId: e2e,
         batchIds: [`PMT-${date}`],
         counterpartyName: `Dr. ${doctor.name}`,
+        partyId: doctor.id,
         counterpartyIban: iban,
       };
       items.push(item);
@@ -409,6 +422,7 @@ export function generateMonth(n: number, seed: number): Month {
         date,
         batchIds: [`PMT-${date}`],
         counterpartyName: c.name,
+        partyId: c.id,
       };
       items.push(item);
       line(

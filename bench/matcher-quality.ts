@@ -18,11 +18,15 @@
 //   fixed as above; also shown for the findable lines alone (the lines without a name or with a
 //   name several customers print alike need a person whatever the matcher does). top-3 and keys are measured on a seeded sample of 2,000 lines and scaled to the month.
 // - reconcile: CPU time of one `reconcile` call over the month (after one warm-up run).
+// - --second-month: also the same customers' next month (`generateMonth(n, seed, seed + 1)`), scored
+//   without learned rules and with the rules the first month's truth teaches (each line's text → its
+//   counterpart's party, as the operator's matches would; decision 0146).
 import { execSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { candidatesFor } from '../domain/reconcile/candidates';
 import { dayNumber, referenceWords, signedExpected } from '../domain/reconcile/features';
+import { counterpartyText, type LearnedRules } from '../domain/reconcile/learned';
 import {
   type ExpectedItem,
   type MatchEntry,
@@ -30,13 +34,15 @@ import {
   reconcile,
 } from '../domain/reconcile/match';
 import { timeMs } from './banking-report';
-import { generateMonth, type LineKind, rng, type Truth } from './matcher-month';
+import { generateMonth, type LineKind, type Month, rng, type Truth } from './matcher-month';
 
 const SAMPLE = 2000;
 const FILTER_SCORE = 0.95;
 const MANUAL_KEYS = 3;
 
 interface Scores {
+  /** Which replay: '' the month itself; else the second month's. */
+  label: string;
   n: number;
   items: number;
   findable: number;
@@ -62,8 +68,26 @@ interface Scores {
 const pct = (a: number, b: number) => (b === 0 ? '—' : `${((100 * a) / b).toFixed(2)} %`);
 
 /** The first three candidates the console's `1`–`3` keys would take, among the counterparts still open. */
-function topThree(entry: MatchEntry, pool: ExpectedItem[]): string[] {
-  return candidatesFor(entry, pool, { limit: 3 }).map((c) => c.itemId);
+function topThree(entry: MatchEntry, pool: ExpectedItem[], learned: LearnedRules): string[] {
+  const learnedPartyId = learned.get(counterpartyText(entry) ?? '') ?? null;
+  return candidatesFor(entry, pool, { limit: 3, learnedPartyId }).map((c) => c.itemId);
+}
+
+/**
+ * The rules an operator's matches of `month` teach (decision 0146): each line with a counterpart of a
+ * party, its text → that party; a text matched to two parties teaches nothing, as in the product.
+ */
+function rulesTaughtBy(month: Month): LearnedRules {
+  const partyOf = new Map(month.items.map((i) => [i.id, i.partyId]));
+  const rules = new Map<string, string | null>();
+  for (const e of month.entries) {
+    const t = month.truth.get(e.id)!;
+    const party = t.itemId ? partyOf.get(t.itemId) : null;
+    const text = counterpartyText(e);
+    if (!party || !text) continue;
+    rules.set(text, rules.has(text) && rules.get(text) !== party ? null : party);
+  }
+  return new Map([...rules].filter((rule): rule is [string, string] => rule[1] !== null));
 }
 
 /** Open counterparts near a line (same signed amount within the window, or named by it): the only ones
@@ -88,12 +112,11 @@ function poolFinder(items: ExpectedItem[], taken: Set<string>) {
   };
 }
 
-function score(n: number, seed: number): Scores {
-  const month = generateMonth(n, seed);
+function score(n: number, seed: number, month: Month, learned: LearnedRules = new Map()): Scores {
   const { entries, items, truth } = month;
-  let result: ReconcileResult = reconcile(entries, items); // warm-up
+  let result: ReconcileResult = reconcile(entries, items, { learned }); // warm-up
   const { cpuMs } = timeMs(() => {
-    result = reconcile(entries, items);
+    result = reconcile(entries, items, { learned });
   });
   const matchedTo = new Map<string, string[]>();
   for (const m of result.matches) for (const e of m.entryIds) matchedTo.set(e, m.itemIds);
@@ -103,6 +126,7 @@ function score(n: number, seed: number): Scores {
   const suggestionScore = new Map(result.suggestions.map((s) => [s.entryIds[0]!, s.confidence]));
 
   const s: Scores = {
+    label: learned.size > 0 ? `second month, ${learned.size} learned rules` : '',
     n,
     items: items.length,
     findable: 0,
@@ -167,7 +191,7 @@ function score(n: number, seed: number): Scores {
       continue;
     }
     const suggested = matched ? undefined : suggestedTo.get(e.id);
-    const top = topThree(e, poolOf(e));
+    const top = topThree(e, poolOf(e), learned);
     const inTop3 = top.includes(t.itemId);
     if (t.findable) {
       s.top3Of++;
@@ -204,23 +228,30 @@ const note = arg('note', '');
 const sh = (cmd: string) => execSync(cmd, { encoding: 'utf8' }).trim();
 const head = `${sh('git rev-parse --short HEAD')}${sh('git status --porcelain -- domain bench') ? ' + uncommitted changes' : ''}`;
 const uptimeBefore = sh('uptime');
+const secondMonth = process.argv.includes('--second-month');
 const rows: Scores[] = [];
 for (const n of sizes) {
-  const s = score(n, seed);
-  rows.push(s);
+  const first = generateMonth(n, seed);
+  rows.push(score(n, seed, first));
+  if (secondMonth) {
+    // The same customers a month later, first without, then with what the first month's matches taught.
+    const second = generateMonth(n, seed, seed + 1);
+    rows.push({ ...score(n, seed + 1, second), label: 'second month, no rules' });
+    rows.push(score(n, seed + 1, second, rulesTaughtBy(first)));
+  }
   process.stderr.write(`${n}: done\n`);
 }
 const per20 = (keys: number, lines: number) => ((20 * keys) / lines).toFixed(2);
 const table = rows
   .map(
     (s) =>
-      `| ${s.n.toLocaleString('en-GB')} × ${s.items.toLocaleString('en-GB')} | ${s.findable} | ${pct(s.matchedRight, s.matches)} (${s.matches}) | ${pct(s.matchedRight, s.findable)} | ${pct(s.top1, s.findable)} | ${pct(s.top3Sampled, s.top3Of)} | ${s.unmatchedWithCounterpart} | ${s.keysToday} (${per20(s.keysToday, s.withCounterpart)}) | ${s.keysFilter} (${per20(s.keysFilter, s.withCounterpart)}) | ${per20(s.keysFindable, s.findable)} | ${s.keysIgnore} | ${pct(s.sure - s.sureWrong, s.sure)} (${s.sure}) | ${s.cpuMs.toFixed(0)} ms |`,
+      `| ${s.n.toLocaleString('en-GB')} × ${s.items.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''} | ${s.findable} | ${pct(s.matchedRight, s.matches)} (${s.matches}) | ${pct(s.matchedRight, s.findable)} | ${pct(s.top1, s.findable)} | ${pct(s.top3Sampled, s.top3Of)} | ${s.unmatchedWithCounterpart} | ${s.keysToday} (${per20(s.keysToday, s.withCounterpart)}) | ${s.keysFilter} (${per20(s.keysFilter, s.withCounterpart)}) | ${per20(s.keysFindable, s.findable)} | ${s.keysIgnore} | ${pct(s.sure - s.sureWrong, s.sure)} (${s.sure}) | ${s.cpuMs.toFixed(0)} ms |`,
   )
   .join('\n');
 const kinds = rows
   .map(
     (s) =>
-      `${s.n.toLocaleString('en-GB')}: ${[...s.byKind]
+      `${s.n.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''}: ${[...s.byKind]
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .map(([k, v]) => `${k} ${v.lines} lines, top-1 ${pct(v.top1, v.findable)} of ${v.findable} findable`)
         .join('; ')}`,

@@ -171,6 +171,8 @@ export const candidateSchema = z.object({
     reference: z.boolean(),
     /** 0–1: words of the expected name found in the line's counterparty (0.5: nothing to compare). */
     nameSimilarity: z.number().min(0).max(1),
+    /** The line's counterparty text was matched by hand to the counterpart's party before (decision 0146). */
+    learnedRule: z.boolean(),
   }),
 });
 export type Candidate = z.infer<typeof candidateSchema>;

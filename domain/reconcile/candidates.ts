@@ -3,6 +3,7 @@
 // several items, a batch booked as one debit). Pure: the server runs it over the open counterparts.
 import type { StatementEntry } from '../statements/types';
 import { dayNumber, referenceWords, signedExpected, suggestionScore } from './features';
+import { withLearnedRule } from './learned';
 import { type ExpectedItem, SURE_SUGGESTION } from './match';
 import { counterpartyAgreement, nameWords, type PrintedName, printedName } from './names';
 
@@ -15,6 +16,8 @@ export interface CandidateReasons {
   reference: boolean;
   /** 1 = same IBAN or the expected name printed in full (decision 0142); 0 = other IBAN, another name, or nothing to compare. */
   nameSimilarity: number;
+  /** The line's counterparty text was matched to the item's party before (a learned rule, decision 0146). */
+  learnedRule: boolean;
 }
 
 export interface ScoredCandidate {
@@ -34,6 +37,8 @@ export interface CandidateOptions {
   windowDays?: number;
   /** At most this many, best first (default 20). */
   limit?: number;
+  /** The party the line's counterparty text was matched to before (`LearnedRules`), if any. */
+  learnedPartyId?: string | null;
 }
 
 /** What of a bank line the scoring compares. */
@@ -103,7 +108,13 @@ export function candidatesFor(
     const dateDays = daysApart(entry, item.date);
     if (!reference && !(dateDays <= windowDays)) continue;
     const amountExact = amount === wanted;
-    const { party, similarity } = namesAgree(entry, item, printed);
+    const names = namesAgree(entry, item, printed);
+    const party = withLearnedRule(
+      names.party,
+      options.learnedPartyId != null && item.partyId === options.learnedPartyId,
+    );
+    const learnedRule = party !== names.party;
+    const similarity = names.similarity;
     const near = Math.max(0, windowDays - dateDays) / (windowDays + 1);
     const score = reference
       ? amountExact
@@ -115,7 +126,13 @@ export function candidatesFor(
     out.push({
       itemId: item.id,
       score,
-      reasons: { amountExact, dateDays, reference, nameSimilarity: Math.round(similarity * 100) / 100 },
+      reasons: {
+        amountExact,
+        dateDays,
+        reference,
+        nameSimilarity: Math.round(similarity * 100) / 100,
+        learnedRule,
+      },
       differenceCents: entry.amountCents - (entry.kind === 'return' ? -amount : amount),
     });
   }

@@ -1,5 +1,7 @@
 import type { StatementEntry } from '../statements/types';
 import { dayNumber, partyScore, referenceWords, signedExpected, suggestionScore, tokens } from './features';
+import { BookingDays, expectedLag, lagCost } from './lags';
+import { type LearnedRules, textOfWords, withLearnedRule } from './learned';
 import { counterpartyAgreement, nameWords, printedName } from './names';
 
 /** Something we expect to see on the bank statement. Amounts are positive; `direction` gives the sign. */
@@ -17,6 +19,11 @@ export interface ExpectedItem {
   reference?: string | null;
   counterpartyName?: string | null;
   counterpartyIban?: string | null;
+  /**
+   * Who the item is owed by or to (a customer, a doctor), when known: a line whose counterpart could be
+   * two items of one party is told by the date (decision 0146), and learned rules name parties.
+   */
+  partyId?: string | null;
 }
 
 export type MatchEntry = StatementEntry & { id: string };
@@ -66,6 +73,12 @@ export interface MatchOptions {
   windowDays?: number;
   /** Candidates looked at per entry for suggestions (nearest dates first); bounds the work. */
   maxCandidates?: number;
+  /**
+   * What the operator's past matches taught (`learned.ts`): a line whose counterparty text was matched
+   * to a party before agrees fully with that party's items of its amount in the window, found by party
+   * whatever its name says.
+   */
+  learned?: LearnedRules;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -284,7 +297,7 @@ export function reconcile(
   // Returns first: a return's amount is not a payment's. In entry order, as each list already is.
   const suggestions = [
     ...suggestReturns(entries, items, signed, usedE, usedI),
-    ...suggest(entries, items, signed, usedE, usedI, windowDays, maxCandidates),
+    ...suggest(entries, items, signed, usedE, usedI, windowDays, maxCandidates, options.learned),
   ].sort((a, b) => (a.entryIds[0]! < b.entryIds[0]! ? -1 : 1));
   const batches = batchChecks(entries, items, signed, byBatch, matchedTo);
 
@@ -374,12 +387,132 @@ function returnParty(entry: MatchEntry, item: ExpectedItem): number {
 }
 
 /**
- * A suggestion's confidence when its line and counterpart are each other's only best (no other
- * counterpart of that amount in the window agrees with the line as well, no other line with the
- * counterpart): what the console's "score ≥ x" selection takes at once (decision 0142). Others stay
- * below it. Never 1: that is a reference.
+ * A suggestion's confidence when its line and counterpart are each other's only best — no rival left
+ * on either side (`Rivals`, decision 0146; 0142 asked for the only best agreement): what the console's
+ * "score ≥ x" selection takes at once. Others stay below it. Never 1: that is a reference.
  */
 export const SURE_SUGGESTION = 0.95;
+
+const NOT_RIVAL = 0;
+const RIVAL = 1;
+const RIVAL_UNLESS_SAME_PARTY = 2;
+
+/**
+ * Whether a pair of key `otherKey` rivals the chosen pair of key `key` on one side: it agrees better; or
+ * as well — except when booked ahead of its counterpart against a chosen pair booked on or after it,
+ * and except, later by date, when it is the same party's.
+ */
+/** A pair's key as a rank, higher better: agreement first, then the lower date cost. */
+const pairRank = (key: number, stride: number) => {
+  const hundredths = Math.floor(key / stride);
+  return hundredths * stride + (stride - 1 - (key - hundredths * stride));
+};
+
+function rivalry(key: number, otherKey: number, stride: number, windowDays: number): number {
+  const hundredths = Math.floor(key / stride);
+  const h = Math.floor(otherKey / stride);
+  if (h !== hundredths) return h > hundredths ? RIVAL : NOT_RIVAL;
+  const cost = key - hundredths * stride;
+  const otherCost = otherKey - h * stride;
+  if (otherCost > windowDays && cost <= windowDays) return NOT_RIVAL;
+  return otherCost > cost ? RIVAL_UNLESS_SAME_PARTY : RIVAL;
+}
+
+/**
+ * Every pair the suggestions compared, by entry and (after `close`) by item, with its key (agreement in
+ * hundredths × stride + date cost), for saying when a chosen pair is sure (SURE_SUGGESTION): when
+ * neither side has a rival left. A rival of a pair is another pair of its line (or its counterpart)
+ * that agrees at least as well — unless it is the same party's, a name printed alike, and later by date
+ * (a customer's two 25 € invoices of one week: the date tells them apart, as it tells a person) — and
+ * whose other side was not already taken by a sure pair (its counterpart is someone else's, surely).
+ * Two customers whose names print alike stay rivals whatever their dates: a person must choose.
+ * Decision 0146 (0142 asked for each side's only best agreement).
+ */
+class Rivals {
+  /** 1: the line's nearest by date were cut at maxCandidates; more may lie beyond: never sure. */
+  readonly cut: Uint8Array;
+  /** Taken by a sure pair: no longer anyone else's rival. */
+  readonly surelyE: Uint8Array;
+  readonly surelyI: Uint8Array;
+  private readonly entryStart: Int32Array;
+  /** Each line's best pair (`pairRank`). */
+  private readonly entryBestRank: Int32Array;
+  private entryItems: number[] = [];
+  private entryKeys: number[] = [];
+  private itemStart = new Int32Array(0);
+  private itemEntries = new Int32Array(0);
+  private itemKeys = new Int32Array(0);
+  private last = -1;
+
+  constructor(entryCount: number) {
+    this.cut = new Uint8Array(entryCount);
+    this.surelyE = new Uint8Array(entryCount);
+    this.surelyI = new Uint8Array(0);
+    this.entryStart = new Int32Array(entryCount + 1);
+    this.entryBestRank = new Int32Array(entryCount).fill(-1);
+  }
+
+  /** Pairs are added entry after entry (ascending). */
+  add(ek: number, ik: number, key: number, stride: number): void {
+    for (let k = this.last + 1; k <= ek; k++) this.entryStart[k] = this.entryItems.length;
+    this.last = ek;
+    this.entryItems.push(ik);
+    this.entryKeys.push(key);
+    const rank = pairRank(key, stride);
+    if (rank > this.entryBestRank[ek]!) this.entryBestRank[ek] = rank;
+  }
+
+  /** Done adding: the ends of the entries' lists, and the same pairs by item. */
+  close(itemCount: number): void {
+    const n = this.entryItems.length;
+    for (let k = this.last + 1; k < this.entryStart.length; k++) this.entryStart[k] = n;
+    (this as { surelyI: Uint8Array }).surelyI = new Uint8Array(itemCount);
+    this.itemStart = new Int32Array(itemCount + 1);
+    for (const ik of this.entryItems) this.itemStart[ik + 1]!++;
+    for (let k = 0; k < itemCount; k++) this.itemStart[k + 1]! += this.itemStart[k]!;
+    const fill = this.itemStart.slice(0, itemCount);
+    this.itemEntries = new Int32Array(n);
+    this.itemKeys = new Int32Array(n);
+    for (let ek = 0; ek + 1 < this.entryStart.length; ek++)
+      for (let p = this.entryStart[ek]!; p < this.entryStart[ek + 1]!; p++) {
+        const at = fill[this.entryItems[p]!]!++;
+        this.itemEntries[at] = ek;
+        this.itemKeys[at] = this.entryKeys[p]!;
+      }
+  }
+
+  sure(
+    ek: number,
+    ik: number,
+    key: number,
+    stride: number,
+    windowDays: number,
+    sameParty: (a: number, b: number) => boolean,
+  ): boolean {
+    // A line booked ahead of its counterpart is never sure of it, whatever is left.
+    if (this.cut[ek] || key - Math.floor(key / stride) * stride > windowDays) return false;
+    for (let p = this.entryStart[ek]!; p < this.entryStart[ek + 1]!; p++) {
+      const other = this.entryItems[p]!;
+      if (other === ik || this.surelyI[other]) continue;
+      const r = rivalry(key, this.entryKeys[p]!, stride, windowDays);
+      if (r === RIVAL || (r === RIVAL_UNLESS_SAME_PARTY && !sameParty(other, ik))) return false;
+    }
+    for (let p = this.itemStart[ik]!; p < this.itemStart[ik + 1]!; p++) {
+      const other = this.itemEntries[p]!;
+      if (other === ek || this.surelyE[other]) continue;
+      const otherKey = this.itemKeys[p]!;
+      const r = rivalry(key, otherKey, stride, windowDays);
+      // Lines have no party. One agreeing as well but later by date is no rival when it has a better
+      // pair of its own (a customer's Tuesday payment, whose Monday invoice fits it better).
+      if (
+        r === RIVAL ||
+        (r === RIVAL_UNLESS_SAME_PARTY && this.entryBestRank[other]! <= pairRank(otherKey, stride))
+      )
+        return false;
+    }
+    return true;
+  }
+}
 
 /** Open items of one amount: distinct days ascending, and per day its item indexes in id order. */
 interface DayPool {
@@ -402,14 +535,16 @@ function lowerBound(days: number[], day: number): number {
 }
 
 /**
- * Suggestions: per entry, the `maxCandidates` open items of the same signed amount nearest in date
- * (booking or value date, within the window; undated items count as 0 days; ties by id), minus
- * those whose counterparty contradicts; then every candidate pair, best score first, ties by date
- * distance, entry id, item id, taken greedily while both sides are free.
+ * Suggestions: per entry, the open items of the same signed amount its printed name points at (or
+ * its learned rule's party's), else the `maxCandidates` nearest in date (booking or value date, within
+ * the window; undated items count as 0 days; ties by id), minus those whose counterparty contradicts;
+ * then every candidate pair, best agreement first, then the lower date cost (`lagCost`: business days
+ * against the rail's lag, a line booked ahead of its counterpart last), entry id, item id, taken
+ * greedily while both sides are free (decisions 0142, 0146).
  *
  * The nearest items are found by walking outwards from the entry's dates over the distinct days of
  * its amount, stopping as soon as enough are found; the pairs are collected into one bucket per
- * (score, distance), which they enter already in (entry, item) order, so no global sort is needed.
+ * (agreement, date cost), which they enter already in (entry, item) order, so no global sort is needed.
  */
 function suggest(
   entries: MatchEntry[],
@@ -419,9 +554,12 @@ function suggest(
   usedI: Uint8Array,
   windowDays: number,
   maxCandidates: number,
+  learned: LearnedRules | undefined,
 ): Match[] {
   const datedByDay = new Map<number, Map<number, number[]>>();
   const undated = new Map<number, number[]>();
+  /** Each open item's day (NaN: undated), for the lag between it and a line. */
+  const itemDay = new Float64Array(items.length).fill(Number.NaN);
   for (let k = 0; k < items.length; k++) {
     if (usedI[k]) continue;
     const date = items[k]!.date;
@@ -430,6 +568,7 @@ function suggest(
       continue;
     }
     const day = dayNumber(date);
+    itemDay[k] = day;
     if (Number.isNaN(day)) continue; // not a date: never within a window
     let byDay = datedByDay.get(signed[k]!);
     if (!byDay) {
@@ -439,10 +578,17 @@ function suggest(
     push(byDay, day, k);
   }
   const pools = new Map<number, DayPool>();
+  let firstDay = Number.POSITIVE_INFINITY;
+  let lastDay = Number.NEGATIVE_INFINITY;
   for (const [amount, byDay] of datedByDay) {
     const days = [...byDay.keys()].sort((a, b) => a - b);
     pools.set(amount, { days, lists: days.map((d) => byDay.get(d)!) });
+    firstDay = Math.min(firstDay, days[0]!);
+    lastDay = Math.max(lastDay, days[days.length - 1]!);
   }
+  // Every pair lies within the window of an item's day: the booking days of that span, counted once.
+  const calendar =
+    pools.size === 0 ? new BookingDays(0, -1) : new BookingDays(firstDay, lastDay + windowDays + 1);
 
   // Counterparty names (decision 0142): each open item's name words are kept once, and the dated items
   // of each amount are indexed by each of their words of 3+ letters, in day order, so an entry finds
@@ -463,25 +609,32 @@ function suggest(
     return words;
   };
   const byName = nameIndex(pools, items, wordsOf, new Set(entries.map((e) => e.amountCents)));
+  // Learned rules: the open items of each party a rule names, so a line finds them whatever it prints.
+  const byParty = new Map<string, number[]>();
+  if (learned && learned.size > 0) {
+    const named = new Set(learned.values());
+    for (let k = 0; k < items.length; k++) {
+      const party = items[k]!.partyId;
+      if (!usedI[k] && party && named.has(party)) push(byParty, party, k);
+    }
+  }
   const seen = new Int32Array(items.length);
-  // Each entry's best counterparty agreement (hundredths) and how many items reach it, and the same for
-  // each item over entries: a pair that is the only best on both sides is as sure as a suggestion gets.
-  // When the nearest by date were cut at maxCandidates, more may lie beyond: never alone then.
-  const entryBest = new Int32Array(entries.length);
-  const entryBestCount = new Int32Array(entries.length);
-  const itemBest = new Int32Array(items.length);
-  const itemBestCount = new Int32Array(items.length);
-  const best = (bestOf: Int32Array, countOf: Int32Array, k: number, hundredths: number) => {
-    if (hundredths > bestOf[k]!) {
-      bestOf[k] = hundredths;
-      countOf[k] = 1;
-    } else if (hundredths === bestOf[k]) countOf[k] = countOf[k]! + 1;
+  // Every pair compared, kept per entry (in entry order) for saying afterwards which chosen pairs are
+  // sure (`Rivals`); each side's party.
+  const pairs = new Rivals(entries.length);
+  // Two items are one party's when both name the same `partyId` (a name does not say it: two customers
+  // may share one): a tie between them is settled by the date, a tie between parties is a person's.
+  const sameParty = (a: number, b: number) => {
+    const party = items[a]!.partyId;
+    return party != null && party === items[b]!.partyId;
   };
-  // One bucket per (score in hundredths, days): interleaved entry and item indexes.
+  // One bucket per (agreement in hundredths, date cost): interleaved entry and item indexes.
   const buckets = new Map<number, number[]>();
   let lastKey = -1;
   let lastBucket: number[] | undefined;
-  const stride = windowDays + 1;
+  // A pair's date cost (`lagCost`): 0…windowDays for a line on or after its counterpart's day, beyond
+  // for one before it.
+  const stride = 2 * windowDays + 1;
   // Per-entry scratch: the chosen items and their distances; the lists of one distance level.
   const nearItems: number[] = [];
   const nearDays: number[] = [];
@@ -554,6 +707,16 @@ function suggest(
         nearItems,
         nearDays,
       );
+    const learnedParty = byParty.size > 0 ? learned!.get(textOfWords(printed.words) ?? '') : undefined;
+    if (learnedParty !== undefined)
+      for (const ik of byParty.get(learnedParty) ?? []) {
+        if (seen[ik] === stamp || signed[ik] !== e.amountCents) continue;
+        const days = calendarDays(e, itemDay[ik]!);
+        if (!(days <= windowDays)) continue;
+        seen[ik] = stamp;
+        nearItems.push(ik);
+        nearDays.push(days);
+      }
     const named = nearItems.length > 0;
     // Pairs enter their bucket in (entry, item) order, the ties of decision 0036; the name's are in day order.
     if (named) sortByItem(nearItems, nearDays);
@@ -597,19 +760,29 @@ function suggest(
     }
     if (nearItems.length === 0) continue;
     const cut = !named && nearItems.length >= maxCandidates;
+    const lag = expectedLag(e);
+    // More items of the amount lay beyond the nearest by date: never sure then.
+    if (cut) pairs.cut[ek] = 1;
 
     for (let j = 0; j < nearItems.length; j++) {
       const ik = nearItems[j]!;
-      const days = nearDays[j]!;
-      const party = counterpartyAgreement(e, items[ik]!, printed, wordsOf(ik));
+      const party = withLearnedRule(
+        counterpartyAgreement(e, items[ik]!, printed, wordsOf(ik)),
+        learnedParty !== undefined && items[ik]!.partyId === learnedParty,
+      );
       if (party === 0) continue;
       const hundredths = Math.round(party * 100);
-      best(entryBest, entryBestCount, ek, hundredths);
-      if (cut) entryBestCount[ek] = 2;
-      best(itemBest, itemBestCount, ik, hundredths);
-      // Taken by how well the counterparty agrees first, then the nearer date (decision 0142): a name
-      // printed in full outweighs initials a day nearer.
-      const key = hundredths * stride + days;
+      const day = itemDay[ik]!;
+      let cost = 0;
+      if (!Number.isNaN(day)) {
+        cost = lagCost(booked - day, calendar.lag(day, booked), lag, windowDays);
+        if (valued !== booked)
+          cost = Math.min(cost, lagCost(valued - day, calendar.lag(day, valued), lag, windowDays));
+      }
+      // Taken by how well the counterparty agrees first, then the date (decision 0142, 0146): a name
+      // printed in full outweighs initials a day nearer; a line booked after its counterpart's day
+      // before one booked ahead of it.
+      const key = hundredths * stride + cost;
       if (key !== lastKey) {
         lastKey = key;
         lastBucket = buckets.get(key);
@@ -619,8 +792,10 @@ function suggest(
         }
       }
       lastBucket!.push(ek, ik);
+      pairs.add(ek, ik, key, stride);
     }
   }
+  pairs.close(items.length);
 
   // Best score first, then nearest date; inside a bucket the pairs are already in (entry, item) order.
   const keys = [...buckets.keys()].sort((a, b) => {
@@ -632,22 +807,26 @@ function suggest(
   const confidence = new Float64Array(entries.length);
   for (const key of keys) {
     const party = Math.floor(key / stride) / 100;
-    const score = suggestionScore(party, key - Math.floor(key / stride) * stride, windowDays);
-    const pairs = buckets.get(key)!;
-    for (let j = 0; j < pairs.length; j += 2) {
-      const ek = pairs[j]!;
-      const ik = pairs[j + 1]!;
+    const bucket = buckets.get(key)!;
+    for (let j = 0; j < bucket.length; j += 2) {
+      const ek = bucket[j]!;
+      const ik = bucket[j + 1]!;
       if (usedE[ek] || usedI[ik]) continue;
       usedE[ek] = 1;
       usedI[ik] = 1;
       chosen[ek] = ik;
-      const hundredths = Math.floor(key / stride);
-      const alone =
-        entryBest[ek] === hundredths &&
-        entryBestCount[ek] === 1 &&
-        itemBest[ik] === hundredths &&
-        itemBestCount[ik] === 1;
-      confidence[ek] = alone ? SURE_SUGGESTION : Math.min(score, SURE_SUGGESTION - 0.01);
+      const sure = pairs.sure(ek, ik, key, stride, windowDays, sameParty);
+      if (sure) {
+        pairs.surelyE[ek] = 1;
+        pairs.surelyI[ik] = 1;
+      }
+      // Below the sure, the score of `candidatesFor` (calendar days), which the console explains.
+      confidence[ek] = sure
+        ? SURE_SUGGESTION
+        : Math.min(
+            suggestionScore(party, calendarDays(entries[ek]!, itemDay[ik]!), windowDays),
+            SURE_SUGGESTION - 0.01,
+          );
     }
   }
   const out: Match[] = [];
@@ -760,6 +939,13 @@ function namedCandidates(
     near.push(ik);
     nearDays.push(days);
   }
+}
+
+/** Days between an item's day (NaN: undated, 0) and the entry's booking or value date, the nearer. */
+function calendarDays(entry: MatchEntry, day: number): number {
+  if (Number.isNaN(day)) return 0;
+  const booked = Math.abs(dayNumber(entry.bookingDate) - day);
+  return entry.valueDate ? Math.min(booked, Math.abs(dayNumber(entry.valueDate) - day)) : booked;
 }
 
 /** Sorts the parallel lists by item index (a few items: insertion sort, in place). */

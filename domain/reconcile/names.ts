@@ -125,7 +125,19 @@ function oneTypoApart(a: string, b: string): boolean {
  */
 const WEIGHT = { word: 2, cut: 1.5, typo: 1.5, initial: 1 } as const;
 const FULL_NAME = 6;
-/** A print that ends before the expected surname (cut, or a middle name last) tells a little less. */
+/**
+ * A print that is not the whole name (a middle name left out, a word cut or an initial) never tells as
+ * much as the whole name printed: "IRENE ARAUJO ASSUNCAO" is Irene Araújo Assunção's before it is
+ * Irene Mariana Araújo Assunção's (decision 0146).
+ */
+const NOT_WHOLE = 0.99;
+/**
+ * A print that ends before the expected surname (cut, or a middle name last) tells a little less; so
+ * does one that spells every word out yet leaves an expected word out (decision 0146): a bank that
+ * prints given names whole prints the name up to its field's width, so "MARIANA HUGO FERREIRA" is as
+ * much Mariana Hugo Ferreira Azevedo's (cut) as Mariana Hugo Valente Ferreira's. A print with initials
+ * ("J SIMOES", "M J SIMOES") drops middle names by its style: no less for that.
+ */
 const ENDS_EARLY = 0.9;
 
 /** How `printed` (the printed word at `at` of `count`) is found in `expected`, by weight; 0: not found. */
@@ -153,20 +165,26 @@ export function nameAgreement(printed: readonly string[], expected: readonly str
   let at = 0;
   let sum = 0;
   let whole = false;
+  let initials = false;
+  let skipped = false;
   for (let j = 0; j < printed.length; j++) {
     const p = printed[j]!;
     let weight = 0;
     // The first printed word is the first name (or its initial): banks cut names at the end, never the start.
     const last = j === 0 ? 1 : expected.length;
+    const from = at;
     while (at < last && weight === 0) weight = wordWeight(p, expected[at++]!, j, printed.length);
     if (weight === 0) return 0;
+    if (at - from > 1) skipped = true;
     sum += weight;
     if (p.length > 1) whole = true;
+    else initials = true;
   }
   if (!whole) return 0;
   // Every expected word printed whole: the name itself, however short.
   if (sum === WEIGHT.word * expected.length) return 1;
-  const told = Math.min(1, sum / FULL_NAME) * (at === expected.length ? 1 : ENDS_EARLY);
+  const early = at !== expected.length || (skipped && !initials);
+  const told = Math.min(NOT_WHOLE, sum / FULL_NAME) * (early ? ENDS_EARLY : 1);
   return Math.round(100 * told) / 100;
 }
 

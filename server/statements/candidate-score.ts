@@ -26,6 +26,7 @@ function expectedItem(counterpart: CounterpartInfo, forReturn: boolean): Expecte
     reference: isFile || isTransfer ? null : counterpart.reference,
     counterpartyName: counterpart.counterpartyName,
     counterpartyIban: counterpart.counterpartyIban,
+    partyId: counterpart.partyId,
   };
 }
 
@@ -37,13 +38,17 @@ function expectedItem(counterpart: CounterpartInfo, forReturn: boolean): Expecte
 export function rankCandidates(
   line: ScoredLine,
   counterparts: readonly CounterpartInfo[],
-  options: { windowDays: number | null; limit: number },
+  options: { windowDays: number | null; limit: number; learnedPartyId?: string | null },
 ): Candidate[] {
   const byId = new Map(counterparts.map((c) => [c.id, c]));
   const scored = candidatesFor(
     line,
     counterparts.map((c) => expectedItem(c, line.kind === 'return')),
-    { windowDays: options.windowDays ?? 36_500, limit: options.limit },
+    {
+      windowDays: options.windowDays ?? 36_500,
+      limit: options.limit,
+      learnedPartyId: options.learnedPartyId,
+    },
   );
   return scored.map((s) => {
     const counterpart = byId.get(s.itemId)!;
@@ -61,5 +66,9 @@ export function rankCandidates(
 }
 
 /** One counterpart explained for the line (a suggestion), or null when it could never explain it. */
-export const explainCandidate = (line: ScoredLine, counterpart: CounterpartInfo): Candidate | null =>
-  rankCandidates(line, [counterpart], { windowDays: null, limit: 1 })[0] ?? null;
+export const explainCandidate = (
+  line: ScoredLine,
+  counterpart: CounterpartInfo,
+  learnedPartyId: string | null = null,
+): Candidate | null =>
+  rankCandidates(line, [counterpart], { windowDays: null, limit: 1, learnedPartyId })[0] ?? null;

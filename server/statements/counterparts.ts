@@ -19,6 +19,8 @@ export interface CounterpartInfo {
   status: string | null;
   /** Σ of what MATCHED payment links already cover. */
   matchedCents: number;
+  /** Who it is owed to or by (a transfer's doctor), for learned rules; null when unknown. */
+  partyId: string | null;
 }
 
 export interface CounterpartRow {
@@ -34,6 +36,7 @@ export interface CounterpartRow {
   sepa_file_id: string | null;
   status: string | null;
   matched_cents: string | number;
+  party_id: string | null;
 }
 
 const MATCHED_SUM = (column: string, alias: string) =>
@@ -49,7 +52,7 @@ export const matchedCents = (alias: string) => `CASE ${alias}.kind
 
 /** Columns of the view `c`, with what MATCHED payment links cover. */
 export const COUNTERPART_COLUMNS = `c.kind, c.id, c.label, c.amount_cents, c.direction, c.date::text AS date,
-       c.counterparty_name, c.counterparty_iban, c.reference, c.sepa_file_id, c.status,
+       c.counterparty_name, c.counterparty_iban, c.reference, c.sepa_file_id, c.status, c.party_id,
        ${matchedCents('c')} AS matched_cents`;
 
 export const toCounterpart = (row: CounterpartRow): CounterpartInfo => ({
@@ -65,6 +68,7 @@ export const toCounterpart = (row: CounterpartRow): CounterpartInfo => ({
   sepaFileId: row.sepa_file_id,
   status: row.status,
   matchedCents: Number(row.matched_cents),
+  partyId: row.party_id,
 });
 
 /** The counterparts named, each found or 404 STATEMENT_COUNTERPART_NOT_FOUND. */

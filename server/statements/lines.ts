@@ -6,6 +6,7 @@ import type {
   SuggestionFilter,
 } from '../../contract/reconciliation';
 import type { StatementLineStatus } from '../../contract/statuses';
+import { counterpartyText } from '../../domain/reconcile/learned';
 import type { Queryable } from '../db/client';
 import { estimatedPage, type KeysetQuery, oneOf, SqlParams } from '../db/list';
 import { refuse } from '../platform/refusal';
@@ -18,6 +19,7 @@ import {
   matchedCents,
   toCounterpart,
 } from './counterparts';
+import { learnedRules } from './learned-rules';
 import { counterpartKey, type LinkState, linksOf, type MatchMethod } from './line-state';
 
 const MAX_CANDIDATES = 20;
@@ -115,8 +117,13 @@ function explainSuggestion(
   row: LineRow,
   link: LinkState,
   counterparts: ReadonlyMap<string, CounterpartInfo>,
+  learnedPartyId: string | null,
 ): Candidate | null {
-  const explained = explainCandidate(scoredLine(row), counterparts.get(counterpartKey(link))!);
+  const explained = explainCandidate(
+    scoredLine(row),
+    counterparts.get(counterpartKey(link))!,
+    learnedPartyId,
+  );
   return explained && { ...explained, score: link.score ?? explained.score };
 }
 
@@ -126,13 +133,26 @@ async function toRows(db: Queryable, rows: LineRow[]): Promise<StatementLineRow[
     rows.map((r) => r.id),
   );
   const counterparts = await loadCounterparts(db, [...links.values()].flat());
+  // The learned rules of the suggested lines' texts, to name the rule in their explanation.
+  const textOf = new Map<string, string | null>();
+  for (const row of rows)
+    if (links.get(row.id)?.some((l) => l.state === 'SUGGESTED'))
+      textOf.set(
+        row.id,
+        counterpartyText({ counterpartyName: row.counterparty_name, description: row.description }),
+      );
+  const learned = await learnedRules(
+    db,
+    [...textOf.values()].filter((t): t is string => t !== null),
+  );
+  const learnedParty = (row: LineRow) => learned.get(textOf.get(row.id) ?? '') ?? null;
   return rows.map((row) => {
     const own = links.get(row.id) ?? [];
     const matches = own
       .filter((l) => l.state === 'MATCHED')
       .map((l) => toCounterpartOut(l, counterparts.get(counterpartKey(l))!));
     const suggested = own.find((l) => l.state === 'SUGGESTED');
-    const suggestion = suggested ? explainSuggestion(row, suggested, counterparts) : null;
+    const suggestion = suggested ? explainSuggestion(row, suggested, counterparts, learnedParty(row)) : null;
     const provider = side(matches, ['PAYOUT']);
     const invoicing = side(matches, ['INVOICE']);
     const sepa = side(matches, ['SEPA_FILE', 'SEPA_TRANSFER']);
@@ -304,5 +324,11 @@ export async function lineCandidates(db: Queryable, lineId: string): Promise<Can
   const open = found
     .map(toCounterpart)
     .filter((c) => row.kind === 'return' || c.amountCents > c.matchedCents || linked.has(c.id));
-  return rankCandidates(scoredLine(row), open, { windowDays: CANDIDATE_WINDOW_DAYS, limit: MAX_CANDIDATES });
+  const text = counterpartyText({ counterpartyName: row.counterparty_name, description: row.description });
+  const learned = await learnedRules(db, text ? [text] : []);
+  return rankCandidates(scoredLine(row), open, {
+    windowDays: CANDIDATE_WINDOW_DAYS,
+    limit: MAX_CANDIDATES,
+    learnedPartyId: (text && learned.get(text)) || null,
+  });
 }

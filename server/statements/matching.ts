@@ -10,6 +10,7 @@ import type { Queryable } from '../db/client';
 import type { Actor } from '../platform/mutation';
 import { roleFor } from './counterparts';
 import { reviewEffects } from './effects';
+import { learnedRules } from './learned-rules';
 import type { ChunkAsks } from './line-rows';
 import {
   type LineChange,
@@ -62,6 +63,8 @@ interface ItemRow {
    * bank's batch debit, so it counts there and nowhere else.
    */
   returned: boolean;
+  /** A transfer's doctor (learned rules, decision 0146); null for the other kinds. */
+  party_id: string | null;
 }
 
 const toEntry = (row: EntryRow): MatchEntry => ({
@@ -99,6 +102,7 @@ const toItem = (row: ItemRow): ExpectedItem => ({
   reference: row.reference,
   counterpartyName: row.counterparty_name,
   counterpartyIban: row.counterparty_iban,
+  partyId: row.party_id,
 });
 
 /**
@@ -124,7 +128,7 @@ async function openItems(tx: Queryable, asked: LineAsks): Promise<ItemRow[]> {
      ), transfers AS (
        SELECT t.id, t.amount_cents, f.execution_date, t.end_to_end_id, f.msg_id, f.payment_info_id,
               t.status = 'REJECTED' AS returned,
-              t.creditor_name, t.creditor_iban, t.sepa_file_id,
+              t.creditor_name, t.creditor_iban, t.sepa_file_id, t.professional_id,
               (f.status = 'PAID'
                OR EXISTS (SELECT 1 FROM statement_line_matches m WHERE m.sepa_transaction_id = t.id AND m.role = 'PAYMENT' AND m.state = 'MATCHED')
                OR EXISTS (SELECT 1 FROM statement_line_matches m WHERE m.sepa_file_id = f.id AND m.state = 'MATCHED')) AS paid,
@@ -149,18 +153,18 @@ async function openItems(tx: Queryable, asked: LineAsks): Promise<ItemRow[]> {
      SELECT 'SEPA_TRANSFER' AS kind, id, amount_cents, amount_cents AS open_cents, -1 AS direction, execution_date::text AS date,
             CASE WHEN returned THEN NULL ELSE end_to_end_id END, ARRAY[payment_info_id, msg_id] AS batch_ids,
             NULL AS reference, creditor_name AS counterparty_name, creditor_iban AS counterparty_iban, sepa_file_id,
-            paid, returned
+            paid, returned, professional_id AS party_id
        FROM transfers WHERE returned OR NOT paid OR named_by_return OR returnable_by_amount
      UNION ALL
      SELECT 'PAYOUT', p.id, p.amount_cents, p.amount_cents - m.cents, 1, p.payout_date::text, NULL, NULL, p.provider_payout_id,
-            NULL, NULL, NULL, false, false
+            NULL, NULL, NULL, false, false, NULL
        FROM provider_payouts p CROSS JOIN span
        CROSS JOIN LATERAL (SELECT coalesce(sum(allocated_cents), 0) AS cents FROM statement_line_matches
                             WHERE payout_id = p.id AND state = 'MATCHED') m
       WHERE p.payout_date BETWEEN span.first AND span.last AND p.amount_cents > m.cents
      UNION ALL
      SELECT 'INVOICE', i.id, i.amount_cents, i.amount_cents - m.cents, -1, i.invoice_date::text, NULL, NULL, i.provider_invoice_id,
-            NULL, NULL, NULL, false, false
+            NULL, NULL, NULL, false, false, NULL
        FROM provider_invoices i CROSS JOIN span
        CROSS JOIN LATERAL (SELECT coalesce(sum(allocated_cents), 0) AS cents FROM statement_line_matches
                             WHERE invoice_id = i.id AND state = 'MATCHED') m
@@ -229,7 +233,9 @@ async function decide(
 ): Promise<LineChange[]> {
   if (entryRows.length === 0) return [];
   const byId = new Map(items.map((row) => [`${row.kind}:${row.id}`, row]));
-  const result = reconcile(entryRows.map(toEntry), items.map(toItem));
+  // The operator's past matches (decision 0146): few rows, one per text ever matched by hand.
+  const learned = await learnedRules(tx, null);
+  const result = reconcile(entryRows.map(toEntry), items.map(toItem), { learned });
   const planned = new Map<string, { links: LinkState[]; method: LockedLine['matchMethod'] }>();
   const link = (lineId: string, l: LinkState, method: LockedLine['matchMethod']) => {
     const entry = planned.get(lineId) ?? { links: [], method };

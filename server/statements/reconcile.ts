@@ -15,6 +15,7 @@ import { type Actor, mutation } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
 import { type CounterpartInfo, expectedSigned, loadCounterparts, roleFor } from './counterparts';
 import { reviewEffects } from './effects';
+import { type LearnedRule, learnFromMatches } from './learned-rules';
 import {
   counterpartKey,
   type LineChange,
@@ -62,7 +63,12 @@ async function lockOpenLines(tx: Queryable, ids: readonly string[]): Promise<Loc
 export interface Done {
   actionId: string;
   lineIds: string[];
+  /** The learned rules the action's matches taught (decision 0146), named in its audit row. */
+  learned: LearnedRule[];
 }
+
+/** The actions whose matches are the operator's own choice, and teach learned rules. */
+const TEACHES: ReadonlySet<ActionKind> = new Set(['MATCH', 'ACCEPT', 'BULK_ACCEPT']);
 
 /**
  * One reconciliation action in one transaction with its audit row: the action recorded (what each
@@ -93,13 +99,14 @@ async function runAction(
     previousActions: options.previousActions,
   });
   await reviewEffects(tx, actor, written);
+  const learned = TEACHES.has(kind) ? await learnFromMatches(tx, actionId, actor.at, changes) : [];
   await tx.query('UPDATE statement_actions SET lines = $2 WHERE id = $1', [
     actionId,
     JSON.stringify(
       changes.map((c) => ({ lineId: c.line.id, before: stateOf(c.line), lastActionId: c.line.lastActionId })),
     ),
   ]);
-  return { actionId, lineIds: changes.map((c) => c.line.id) };
+  return { actionId, lineIds: changes.map((c) => c.line.id), learned };
 }
 
 async function answer(db: Queryable, kind: ActionKind, done: Done): Promise<StatementActionResult> {
@@ -121,7 +128,12 @@ async function lineAction(
     { action: AUDIT[kind], entityType: 'statement_line' },
     async (tx) => {
       const result = await runAction(tx, actor, kind, plan, options);
-      return { result, entityId: lineId, after: { actionId: result.actionId, lines: result.lineIds.length } };
+      const after = { actionId: result.actionId, lines: result.lineIds.length };
+      return {
+        result,
+        entityId: lineId,
+        after: result.learned.length > 0 ? { ...after, learnedRules: result.learned } : after,
+      };
     },
   );
   return answer(db, kind, done);
@@ -457,7 +469,13 @@ export async function bulkAccept(
     return {
       result: { ...result, accepted, skipped, skippedBecause },
       entityId: result.lineIds[0] ?? lineIds[0]!,
-      after: { actionId: result.actionId, accepted, skipped, skippedBecause },
+      after: {
+        actionId: result.actionId,
+        accepted,
+        skipped,
+        skippedBecause,
+        learnedRules: result.learned.length,
+      },
     };
   });
   return {

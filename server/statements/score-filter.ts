@@ -133,6 +133,7 @@ export async function filterAccept(
         accepted,
         skipped,
         skippedBecause,
+        learnedRules: result.learned.length,
       },
     };
   });

@@ -37,7 +37,7 @@ describe('candidates for one line', () => {
     expect(candidatesFor(transfer, items)[0]).toMatchObject({
       itemId: expect.stringMatching(/DOC0042$/),
       score: 1,
-      reasons: { amountExact: true, reference: true, nameSimilarity: 1 },
+      reasons: { amountExact: true, reference: true, nameSimilarity: 1, learnedRule: false },
     });
   });
 
@@ -85,13 +85,14 @@ describe('candidates for one line', () => {
     // 0.5 + 0.3 × name 1 + 0.2 × (5 − 1 days) / 6 = 0.933…
     expect(ranked[1]).toMatchObject({
       score: 0.93,
-      reasons: { amountExact: true, reference: false, dateDays: 1, nameSimilarity: 1 },
+      reasons: { amountExact: true, reference: false, dateDays: 1, nameSimilarity: 1, learnedRule: false },
     });
     expect(ranked[2]!.reasons).toEqual({
       amountExact: true,
       dateDays: 2,
       reference: false,
       nameSimilarity: 0,
+      learnedRule: false,
     });
     expect(ranked[3]!.score).toBeLessThan(0.5);
     expect(candidatesFor(line, items, { limit: 2 })).toEqual(ranked.slice(0, 2));

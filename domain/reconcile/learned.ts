@@ -1,0 +1,40 @@
+// Learned rules (decision 0146): what the operator's own matches teach. When an admin links a line to a
+// counterpart by hand (or accepts a suggestion), the line's counterparty text, normalised as the matcher
+// reads names (`printedName`), is remembered with the party the counterpart belongs to (a doctor, a
+// customer); a later line printing the same text then suggests that party's counterparts, the rule
+// named in the explanation.
+import { printedName } from './names';
+
+/** Normalised counterparty text → the party id (a user's id) it was matched to, never to another. */
+export type LearnedRules = ReadonlyMap<string, string>;
+
+/**
+ * A pair's counterparty agreement with a learned rule: the rule speaks where the name is silent or
+ * contradicts (≤ 0.5: a clinic's name for its doctor, a nickname) and then agrees fully; where the
+ * printed name agrees, the name decides, so a short print ("J SILVA") that another customer taught
+ * does not outweigh the names.
+ */
+export function withLearnedRule(nameAgreement: number, learned: boolean): number {
+  return learned && nameAgreement <= 0.5 ? 1 : nameAgreement;
+}
+
+/** The longest text kept: names print in ≤ 140 characters; the rest says nothing more. */
+export const MAX_LEARNED_TEXT = 140;
+
+/**
+ * The text a rule is kept under: the line's printed name words (bank case, the bank's own words and
+ * anything with a digit dropped: "TRF CR SEPA+ 0000030 DE JOAO LONGO" → "JOAO LONGO"), or null when it
+ * prints nothing to remember (a phone number, a bare reference) or only initials.
+ */
+export function counterpartyText(entry: {
+  counterpartyName: string | null;
+  description: string;
+}): string | null {
+  return textOfWords(printedName(entry).words);
+}
+
+/** `counterpartyText` from the words already read. */
+export function textOfWords(words: readonly string[]): string | null {
+  if (!words.some((w) => w.length > 1)) return null;
+  return words.join(' ').slice(0, MAX_LEARNED_TEXT);
+}

@@ -1,0 +1,154 @@
+// The suggestions' assignment by rail lag and party, and when a suggestion is sure (decision 0146).
+// June 2026: Friday 5, Saturday 6, Monday 8, Tuesday 9, Wednesday 10 (Portugal Day, a national
+// holiday), Thursday 11; Corpus Christi is Thursday 4 June (Easter, 5 April, + 60).
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { dayNumber } from '../../../domain/reconcile/features';
+import { BookingDays, expectedLag, isPortugueseBankDay, lagCost } from '../../../domain/reconcile/lags';
+import {
+  type ExpectedItem,
+  type MatchEntry,
+  reconcile,
+  SURE_SUGGESTION,
+} from '../../../domain/reconcile/match';
+import { nameAgreement, nameWords } from '../../../domain/reconcile/names';
+import { matchEntry } from '../../support/match-entries';
+
+const entry = (id: string, over: Partial<MatchEntry>): MatchEntry =>
+  matchEntry({ id, bookingDate: '2026-06-08', amountCents: 2500, ...over });
+const invoice = (id: string, name: string, over: Partial<ExpectedItem> = {}): ExpectedItem => ({
+  id,
+  type: 'invoice',
+  direction: 'in',
+  amountCents: 2500,
+  date: '2026-06-05',
+  counterpartyName: name,
+  ...over,
+});
+const day = (date: string) => dayNumber(date);
+const suggested = (lines: MatchEntry[], items: ExpectedItem[]): Record<string, [string, number]> =>
+  Object.fromEntries(
+    reconcile(lines, items).suggestions.map((s) => [
+      s.entryIds[0]!,
+      [s.itemIds[0]!, s.confidence] as [string, number],
+    ]),
+  );
+
+describe('days banks book on', () => {
+  it('closes weekends, TARGET2 holidays and the Portuguese national holidays', () => {
+    expect(isPortugueseBankDay(day('2026-06-05'))).toBe(true); // Friday
+    expect(isPortugueseBankDay(day('2026-06-06'))).toBe(false); // Saturday
+    expect(isPortugueseBankDay(day('2026-06-10'))).toBe(false); // Portugal Day
+    expect(isPortugueseBankDay(day('2026-06-04'))).toBe(false); // Corpus Christi
+    expect(isPortugueseBankDay(day('2026-04-03'))).toBe(false); // Good Friday (TARGET2)
+    expect(isPortugueseBankDay(day('2026-12-26'))).toBe(false); // TARGET2
+    expect(isPortugueseBankDay(day('2026-06-11'))).toBe(true);
+  });
+
+  it('counts business days from the counterpart (moved to a day banks book on) to the booking', () => {
+    const days = new BookingDays(day('2026-05-25'), day('2026-06-30'));
+    expect(days.lag(day('2026-06-05'), day('2026-06-08'))).toBe(1); // Friday → Monday
+    expect(days.lag(day('2026-06-06'), day('2026-06-09'))).toBe(1); // Saturday → Tuesday
+    expect(days.lag(day('2026-06-09'), day('2026-06-11'))).toBe(1); // over Portugal Day
+    expect(days.lag(day('2026-06-08'), day('2026-06-08'))).toBe(0);
+    expect(days.lag(day('2026-06-09'), day('2026-06-08'))).toBe(-1); // booked ahead: calendar days
+    // Outside the span: calendar days, never a throw.
+    expect(new BookingDays(0, -1).lag(day('2026-06-05'), day('2026-06-08'))).toBe(3);
+  });
+
+  it('expects a SEPA credit the business day after, anything else the same day', () => {
+    expect(expectedLag({ amountCents: 2500, description: 'TRF CR SEPA+ 0000030 DE ANA LOPES' })).toBe(1);
+    expect(expectedLag({ amountCents: 2500, description: 'MB WAY ANA LOPES' })).toBe(0);
+    expect(expectedLag({ amountCents: -2500, description: 'TRF SEPA P/ ANA LOPES' })).toBe(0);
+  });
+
+  it('costs a line booked ahead of its counterpart more than any lag within the window (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 30 }),
+        fc.nat(40),
+        fc.integer({ min: 1, max: 40 }),
+        fc.nat(2),
+        (w, lag, ahead, rail) => {
+          const onTime = lagCost(lag, lag, rail, w);
+          expect(onTime).toBeGreaterThanOrEqual(0);
+          expect(onTime).toBeLessThanOrEqual(w);
+          expect(lagCost(-ahead, -ahead, rail, w)).toBeGreaterThan(w);
+        },
+      ),
+    );
+  });
+});
+
+describe('the assignment by rail lag and party', () => {
+  it("gives a customer's Friday and Monday invoices to the SEPA lines of Monday and Tuesday, both surely", () => {
+    const items = [
+      invoice('FRI', 'Ana Lopes', { date: '2026-06-05', partyId: 'C1' }),
+      invoice('MON', 'Ana Lopes', { date: '2026-06-08', partyId: 'C1' }),
+    ];
+    const lines = [
+      entry('L1', { bookingDate: '2026-06-08', description: 'TRF CR SEPA+ 0000030 DE ANA LOPES' }),
+      entry('L2', { bookingDate: '2026-06-09', description: 'TRF CR SEPA+ 0000031 DE ANA LOPES' }),
+    ];
+    expect(suggested(lines, items)).toEqual({ L1: ['FRI', SURE_SUGGESTION], L2: ['MON', SURE_SUGGESTION] });
+  });
+
+  it('never says sure between two customers whose names print alike, whatever the dates', () => {
+    const items = [
+      invoice('A', 'Ana Lopes', { date: '2026-06-05', partyId: 'C1' }),
+      invoice('B', 'Ana Lopes', { date: '2026-06-08', partyId: 'C2' }),
+    ];
+    const lines = [
+      entry('L1', { bookingDate: '2026-06-08', description: 'TRF SEPA ANA LOPES' }),
+      entry('L2', { bookingDate: '2026-06-09', description: 'TRF SEPA ANA LOPES' }),
+    ];
+    const to = suggested(lines, items);
+    expect(to.L1![0]).toBe('A');
+    expect(to.L2![0]).toBe('B');
+    expect(to.L1![1]).toBeLessThan(SURE_SUGGESTION);
+    expect(to.L2![1]).toBeLessThan(SURE_SUGGESTION);
+    // Without a party the items are two parties too: no date decides between them.
+    const unnamed = suggested(
+      lines,
+      items.map((i) => ({ ...i, partyId: null })),
+    );
+    expect(Object.values(unnamed).every(([, c]) => c < SURE_SUGGESTION)).toBe(true);
+  });
+
+  it('takes the counterpart the line is booked after, not one dated after the booking', () => {
+    const items = [
+      invoice('AFTER', 'Rui Costa', { date: '2026-06-09', partyId: 'C1' }),
+      invoice('BEFORE', 'Rui Costa', { date: '2026-06-05', partyId: 'C1' }),
+    ];
+    const to = suggested(
+      [entry('L1', { bookingDate: '2026-06-08', description: 'MB WAY RUI COSTA' })],
+      items,
+    );
+    expect(to.L1).toEqual(['BEFORE', SURE_SUGGESTION]);
+  });
+
+  it('suggests a counterpart dated after the booking, but never surely', () => {
+    const to = suggested(
+      [entry('L1', { bookingDate: '2026-06-08', description: 'MB WAY RUI COSTA' })],
+      [invoice('LATER', 'Rui Costa', { date: '2026-06-09', partyId: 'C1' })],
+    );
+    expect(to.L1![0]).toBe('LATER');
+    expect(to.L1![1]).toBeLessThan(SURE_SUGGESTION);
+  });
+
+  it('reads a name printed whole as its own before one that leaves a word out', () => {
+    const printed = nameWords('IRENE ARAUJO ASSUNCAO');
+    expect(nameAgreement(printed, nameWords('Irene Araújo Assunção'))).toBe(1);
+    expect(nameAgreement(printed, nameWords('Irene Mariana Araújo Assunção'))).toBeLessThan(1);
+    // Words spelt out that leave a middle name out read as a name cut at the end does: a tie.
+    const cutOrSkipped = nameWords('MARIANA HUGO FERREIRA');
+    expect(nameAgreement(cutOrSkipped, nameWords('Mariana Hugo Valente Ferreira'))).toBe(
+      nameAgreement(cutOrSkipped, nameWords('Mariana Hugo Ferreira Azevedo')),
+    );
+    // Initials drop middle names by their style: no less for that.
+    expect(nameAgreement(nameWords('J SIMOES'), nameWords('João Pedro Simões'))).toBe(
+      nameAgreement(nameWords('J SIMOES'), nameWords('João Simões')),
+    );
+  });
+});

@@ -1,0 +1,129 @@
+// Learned rules as a signal of the matcher (decision 0146): a line whose counterparty text was matched
+// to a party before agrees fully with that party's items, whatever its name says.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { candidatesFor } from '../../../domain/reconcile/candidates';
+import { counterpartyText } from '../../../domain/reconcile/learned';
+import { type ExpectedItem, type MatchEntry, reconcile } from '../../../domain/reconcile/match';
+import { matchEntry } from '../../support/match-entries';
+
+const entry = (id: string, over: Partial<MatchEntry>): MatchEntry =>
+  matchEntry({ id, bookingDate: '2026-06-08', amountCents: -12_000, ...over });
+const transfer = (id: string, partyId: string, over: Partial<ExpectedItem> = {}): ExpectedItem => ({
+  id,
+  type: 'sepa',
+  amountCents: 12_000,
+  date: '2026-06-08',
+  counterpartyName: 'Dra. Ana Lopes',
+  partyId,
+  ...over,
+});
+
+describe('the learned rules signal', () => {
+  it('keeps the text as the matcher reads names, and nothing for a phone or initials alone', () => {
+    expect(
+      counterpartyText({ counterpartyName: null, description: 'TRF CR SEPA+ 0000030 DE Clínica do Sorriso' }),
+    ).toBe('CLINICA SORRISO');
+    expect(counterpartyText({ counterpartyName: 'JOAO LONGO', description: 'TRF 0001' })).toBe('JOAO LONGO');
+    expect(counterpartyText({ counterpartyName: null, description: 'MB WAY 912345678' })).toBeNull();
+    expect(counterpartyText({ counterpartyName: null, description: 'TRF J M' })).toBeNull();
+  });
+
+  it('suggests the party a text was matched to before, where the name alone contradicts it', () => {
+    const line = entry('L1', { description: 'TRF SEPA P/ CLINICA DO SORRISO LDA' });
+    const items = [transfer('T1', 'P1'), transfer('T2', 'P2', { counterpartyName: 'Dr. Rui Costa' })];
+    expect(reconcile([line], items).suggestions).toEqual([]);
+    const learned = new Map([['CLINICA SORRISO', 'P2']]);
+    const r = reconcile([line], items, { learned });
+    expect(r.suggestions.map((s) => s.itemIds[0])).toEqual(['T2']);
+    const [best] = candidatesFor(line, items, { learnedPartyId: 'P2' });
+    expect(best).toMatchObject({ itemId: 'T2', reasons: { learnedRule: true } });
+    expect(candidatesFor(line, items).every((c) => !c.reasons.learnedRule)).toBe(true);
+  });
+
+  it('speaks only where the name is silent: a short print another customer taught does not outweigh the names', () => {
+    const line = entry('L1', { amountCents: 2500, description: 'TRF SEPA J SILVA' });
+    const items = [
+      {
+        id: 'JOANA',
+        type: 'invoice',
+        direction: 'in',
+        amountCents: 2500,
+        date: '2026-06-07',
+        counterpartyName: 'Joana Silva',
+        partyId: 'P1',
+      },
+      {
+        id: 'JOAO',
+        type: 'invoice',
+        direction: 'in',
+        amountCents: 2500,
+        date: '2026-06-07',
+        counterpartyName: 'João Silva',
+        partyId: 'P2',
+      },
+    ] satisfies ExpectedItem[];
+    // "J SILVA" was João's last month; both names still agree as well: a person chooses.
+    const r = reconcile([line], items, { learned: new Map([['J SILVA', 'P2']]) });
+    expect(r.suggestions[0]!.confidence).toBeLessThan(0.95);
+    expect(candidatesFor(line, items, { learnedPartyId: 'P2' }).every((c) => !c.reasons.learnedRule)).toBe(
+      true,
+    );
+  });
+
+  it('with rules: never depends on input order, uses each line and item once, exact amounts only (property)', () => {
+    const texts = ['CLINICA SORRISO', 'ANA LOPES', 'CONSULTORIO CENTRAL', 'RUI COSTA'];
+    const parties = ['P1', 'P2', 'P3'];
+    const day = fc.integer({ min: 1, max: 9 }).map((d) => `2026-06-0${d}`);
+    const amount = fc.constantFrom(5000, 12_000);
+    const month = fc.record({
+      lines: fc.array(fc.record({ text: fc.constantFrom(...texts), amount, day }), { maxLength: 25 }),
+      items: fc.array(
+        fc.record({
+          party: fc.constantFrom(...parties),
+          name: fc.constantFrom('Ana Lopes', 'Rui Costa', null),
+          amount,
+          day,
+        }),
+        { maxLength: 25 },
+      ),
+      rules: fc.dictionary(fc.constantFrom(...texts), fc.constantFrom(...parties)),
+      seed: fc.integer(),
+    });
+    const shuffle = <T>(list: T[], seed: number) =>
+      list
+        .map((v, k) => ({ v, k: Math.imul(k + 1, 2654435761 ^ seed) >>> 0 }))
+        .sort((a, b) => a.k - b.k)
+        .map((x) => x.v);
+    fc.assert(
+      fc.property(month, ({ lines, items, rules, seed }) => {
+        const entries = lines.map((l, k) =>
+          entry(`L${k}`, {
+            lineNumber: k + 1,
+            amountCents: -l.amount,
+            bookingDate: l.day,
+            description: `TRF SEPA P/ ${l.text}`,
+          }),
+        );
+        const expected = items.map((i, k) =>
+          transfer(`I${k}`, i.party, { amountCents: i.amount, date: i.day, counterpartyName: i.name }),
+        );
+        const learned = new Map(Object.entries(rules));
+        const r = reconcile(entries, expected, { learned });
+        expect(reconcile(shuffle(entries, seed), shuffle(expected, seed), { learned })).toEqual(r);
+        const usedLines = r.suggestions.flatMap((s) => s.entryIds);
+        const usedItems = r.suggestions.flatMap((s) => s.itemIds);
+        expect(new Set(usedLines).size).toBe(usedLines.length);
+        expect(new Set(usedItems).size).toBe(usedItems.length);
+        const byId = new Map(expected.map((i) => [i.id, i]));
+        const lineOf = new Map(entries.map((e) => [e.id, e]));
+        for (const s of r.suggestions) {
+          expect(s.differenceCents).toBe(0);
+          expect(-lineOf.get(s.entryIds[0]!)!.amountCents).toBe(byId.get(s.itemIds[0]!)!.amountCents);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -369,32 +369,6 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('a match, one or many at once, leaves the money screens and home cards to be asked again (a file paid, a doctor blocked)', async () => {
-    const user = userEvent.setup();
-    await insertPayout(world.db, 3_101, '2026-03-10');
-    await insertPayout(world.db, 3_102, '2026-03-11');
-    const { queryClient } = await openStatement([
-      { amountCents: 3_101, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
-      { amountCents: 3_102, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
-    ]);
-    // What those screens showed before the match, as their queries keep it.
-    const moneyKeys = [sepaKeys.blocked, sepaKeys.files, settlementKeys.list, dashboardQuery.queryKey];
-    const seen = () => {
-      for (const key of moneyKeys) queryClient.setQueryData(key, { items: [], nextCursor: null, total: 0 });
-    };
-    const asked = () => moneyKeys.map((key) => queryClient.getQueryState(key)?.isInvalidated);
-    seen();
-    await goTo(user, 1);
-    await user.keyboard('1');
-    await waitForStatus(1, 'MATCHED');
-    await waitFor(() => expect(asked()).toEqual([true, true, true, true]));
-    seen();
-    expect(asked()).toEqual([false, false, false, false]);
-    await user.keyboard('jx{Shift>}A{/Shift}');
-    await waitForStatus(2, 'MATCHED');
-    await waitFor(() => expect(asked()).toEqual([true, true, true, true]));
-  });
-
   it('x and Shift+x select a range; Shift+a accepts every selected suggestion at once, and only those, saying why it left one', async () => {
     const user = userEvent.setup();
     const amounts = [2_101, 2_102, 2_103, 2_104];
@@ -436,6 +410,32 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     const bulk = await world.db.query(`SELECT 1 FROM statement_actions WHERE kind = 'BULK_ACCEPT'`);
     expect(bulk.rows.length).toBe(1);
     expect(status.textContent).not.toContain(fill(text.lines.selected.other, { count: 3 }));
+  });
+
+  it('a match, one or many at once, leaves the money screens and home cards to be asked again (a file paid, a doctor blocked)', async () => {
+    const user = userEvent.setup();
+    await insertPayout(world.db, 3_101, '2026-03-10');
+    await insertPayout(world.db, 3_102, '2026-03-11');
+    const { queryClient } = await openStatement([
+      { amountCents: 3_101, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
+      { amountCents: 3_102, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
+    ]);
+    // What those screens showed before the match, as their queries keep it.
+    const moneyKeys = [sepaKeys.blocked, sepaKeys.files, settlementKeys.list, dashboardQuery.queryKey];
+    const seen = () => {
+      for (const key of moneyKeys) queryClient.setQueryData(key, { items: [], nextCursor: null, total: 0 });
+    };
+    const asked = () => moneyKeys.map((key) => queryClient.getQueryState(key)?.isInvalidated);
+    seen();
+    await goTo(user, 1);
+    await user.keyboard('1');
+    await waitForStatus(1, 'MATCHED');
+    await waitFor(() => expect(asked()).toEqual([true, true, true, true]));
+    seen();
+    expect(asked()).toEqual([false, false, false, false]);
+    await user.keyboard('jx{Shift>}A{/Shift}');
+    await waitForStatus(2, 'MATCHED');
+    await waitFor(() => expect(asked()).toEqual([true, true, true, true]));
   });
 
   it('z undoes the last action, then the one before: a note, an ignore, a match picked with m', async () => {

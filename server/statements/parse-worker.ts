@@ -18,14 +18,14 @@ const data = workerData as {
   chosenAccount: string | null;
 };
 const { mapping, chosenAccount } = data;
-/** The upload, referenced from nowhere else once taken: not held through the import once it is read. */
+/** The upload, referenced from nowhere else once taken: let go as soon as it is decoded (upload-guards.ts). */
 const takeUpload = () => {
   const bytes = new Uint8Array(data.bytes!);
   data.bytes = null;
   return bytes;
 };
 const post = (message: ReaderMessage) => parentPort!.postMessage(message);
-const reading = readAndPlan(takeUpload(), mapping, chosenAccount);
+const reading = readAndPlan(takeUpload, mapping, chosenAccount);
 if ('refused' in reading) post({ type: 'refused', refusal: reading.refused });
 else {
   const { parsed, planning, held } = holding(reading);

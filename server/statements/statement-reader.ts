@@ -6,7 +6,8 @@ import { refuse } from '../platform/refusal';
 import { type PlannedLines, planUpload, type StatementPlanning } from './import-plan';
 import type { StatementKeys } from './known-lines';
 import { type ChunkPlan, type LineRows, lineRowsOf } from './line-rows';
-import { readStatementUpload, type UploadRefusal } from './upload-guards';
+import { PackedKeys } from './packed-keys';
+import { readStatementUpload, type UploadBytes, type UploadRefusal } from './upload-guards';
 
 /**
  * Where an uploaded statement is read (issue 27 item 11, decision 0122): one at a time per instance,
@@ -115,7 +116,7 @@ export function holding(reading: { parsed: ParseResult; planning: StatementPlann
   const { planning } = reading;
   if ('refused' in planning) return { parsed, planning, held: null };
   const statements = planning.statements.map(({ keys: _held, ...plan }) => plan);
-  const keys = planning.statements.map((statement) => statement.keys);
+  const keys = planning.statements.map((statement) => PackedKeys.packing(statement.keys));
   return { parsed, planning: { statements }, held: new LinesAtHand(entries, keys, statements) };
 }
 
@@ -126,7 +127,7 @@ export class LinesAtHand {
 
   constructor(
     private readonly entries: (StatementEntry | undefined)[],
-    private readonly keysByStatement: (string | undefined)[][],
+    private readonly keysByStatement: readonly PackedKeys[],
     private readonly statements: readonly PlannedLines[],
   ) {
     this.statementOf = (fileIndex) => {
@@ -143,7 +144,7 @@ export class LinesAtHand {
   }
 
   keys(statement: number, start: number, end: number): string[] {
-    return (this.keysByStatement[statement] ?? []).slice(start, end) as string[];
+    return this.keysByStatement[statement]?.slice(start, end) ?? [];
   }
 
   rows(plan: ChunkPlan): LineRows | null {
@@ -153,7 +154,7 @@ export class LinesAtHand {
     const keys: string[] = [];
     for (let at = start; at < end; at++) {
       const statement = this.statements[this.statementOf(at)]!;
-      keys.push(this.keysByStatement[statement.number]![at - statement.firstEntry]!);
+      keys.push(this.keysByStatement[statement.number]!.at(at - statement.firstEntry));
     }
     const rows = lineRowsOf(
       this.entries.slice(start, end) as StatementEntry[],
@@ -163,10 +164,6 @@ export class LinesAtHand {
       plan,
     );
     this.entries.fill(undefined, start, end);
-    for (let at = start; at < end; at++) {
-      const statement = this.statements[this.statementOf(at)]!;
-      this.keysByStatement[statement.number]![at - statement.firstEntry] = undefined;
-    }
     this.nextEntry = end;
     return rows;
   }
@@ -176,11 +173,11 @@ const refusalOf = (refusal: UploadRefusal) => refuse(refusal.code, { extra: refu
 
 /** The worker's work done on this thread: what a small file gets, and what the worker must answer alike. */
 export function readAndPlan(
-  bytes: Uint8Array,
+  upload: UploadBytes,
   mapping: CsvMapping | undefined,
   chosenAccount: string | null,
 ): UploadReading {
-  const reading = readStatementUpload(bytes, mapping);
+  const reading = readStatementUpload(upload, mapping);
   return 'refused' in reading ? reading : { ...reading, planning: planUpload(reading.parsed, chosenAccount) };
 }
 

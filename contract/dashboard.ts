@@ -27,6 +27,16 @@ export const dashboardAttentionSchema = z.object({
    * blocked doctors (`GET /v2/admin/professionals/payout-blocked`) counts them (decision 0143).
    */
   doctorsPayoutsBlocked: count,
+  /**
+   * Settlements (cases or subscriptions the customer paid) no invoice of the invoicing program bills, and
+   * their gross: the settlements list with `customerInvoiced=false` (decision 0155).
+   */
+  settlementsNotInvoiced: countAndCents,
+  /**
+   * Invoices that bill no settlement and that no bank line pays: the provider documents' list of invoices
+   * with `matched=false` (decision 0155).
+   */
+  invoicesWithoutPaidSettlement: countAndCents,
   /** Bank statement lines still UNMATCHED and their signed sum. */
   statementLinesUnmatched: countAndCents,
   /**

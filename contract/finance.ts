@@ -38,6 +38,11 @@ export const settlementListQuerySchema = z
     payableMinCents: cents.describe('payable = coalesce(adjustedCents, netCents), inclusive'),
     payableMaxCents: cents.describe('payable = coalesce(adjustedCents, netCents), inclusive'),
     hasInvoice: optionalFilter(z.enum(['true', 'false']).transform((value) => value === 'true')),
+    /**
+     * Billed to the customer by an invoice of the invoicing program (`provider_invoices.settlement_id`);
+     * false: paid and never invoiced (decision 0155). Not `hasInvoice`, the doctor's invoice to the platform.
+     */
+    customerInvoiced: optionalFilter(z.enum(['true', 'false']).transform((value) => value === 'true')),
     sort: z.preprocess(blankToUndefined, z.enum(SETTLEMENT_SORTS).default('created')),
     order: z.preprocess(blankToUndefined, sortOrderSchema.default('desc')),
     limit: z.preprocess(

@@ -7,6 +7,7 @@ import type {
 import { todayInLisbon } from '../../domain/business-days';
 import { CASE_STATUSES, type CaseStatus } from '../../domain/case-status';
 import type { Queryable } from '../db/client';
+import { INVOICE_MATCHED, SETTLEMENT_INVOICED } from '../db/provider-sides';
 import { daysEndingWith, monthsEndingWith, onAxis, weeksEndingWith } from './calendar';
 
 export type Dashboard = z.infer<typeof dashboardSchema>;
@@ -85,6 +86,8 @@ async function readAttention(
        (SELECT count(DISTINCT b.professional_id) FROM payout_blocks b JOIN users p ON p.id = b.professional_id
          WHERE b.blocked_iban = upper(regexp_replace(coalesce(p.iban, ''), '[- ]', '', 'g')))::int AS payouts_blocked,
        l.n AS unmatched, l.cents::text AS unmatched_cents,
+       ni.n AS not_invoiced, ni.cents::text AS not_invoiced_cents,
+       ui.n AS unpaid_invoices, ui.cents::text AS unpaid_invoices_cents,
        (SELECT count(*) FROM export_jobs WHERE status = 'failed' AND requested_by = $1::uuid)::int AS exports_failed
      FROM (SELECT coalesce(sum(settlements), 0)::int AS n, coalesce(sum(payable_cents), 0) AS cents
              FROM dashboard_settlement_months WHERE status IN ('READY_TO_SETTLE', 'AVAILABLE')) s,
@@ -93,7 +96,11 @@ async function readAttention(
           (SELECT coalesce(sum(lines), 0)::int AS n, coalesce(sum(amount_cents), 0) AS cents
              FROM statement_line_totals WHERE kind = 'return' AND status IN ('UNMATCHED', 'SUGGESTED', 'DISCREPANCY')) r,
           (SELECT coalesce(sum(lines), 0)::int AS n, coalesce(sum(amount_cents), 0) AS cents
-             FROM statement_line_totals WHERE status = 'UNMATCHED') l`,
+             FROM statement_line_totals WHERE status = 'UNMATCHED') l,
+          (SELECT count(*)::int AS n, coalesce(sum(s.gross_cents), 0) AS cents
+             FROM settlements s WHERE NOT ${SETTLEMENT_INVOICED}) ni,
+          (SELECT count(*)::int AS n, coalesce(sum(i.amount_cents), 0) AS cents
+             FROM provider_invoices i WHERE NOT ${INVOICE_MATCHED}) ui`,
     [adminId],
   );
   const row = rows[0]!;
@@ -107,6 +114,8 @@ async function readAttention(
     returnsToMatch: pair('returns_to_match', 'returns_to_match_cents'),
     doctorsPayoutsBlocked: Number(row.payouts_blocked),
     statementLinesUnmatched: pair('unmatched', 'unmatched_cents'),
+    settlementsNotInvoiced: pair('not_invoiced', 'not_invoiced_cents'),
+    invoicesWithoutPaidSettlement: pair('unpaid_invoices', 'unpaid_invoices_cents'),
     exportsFailed: Number(row.exports_failed),
   };
 }

@@ -7,6 +7,7 @@ import {
 import { now } from '../http/context';
 import type { RouteRegistry } from '../http/routes';
 import { releaseDueSettlements } from './ledger';
+import { registerMonthCloseRoutes } from './month-close-routes';
 import { professionalSettlements } from './professionals';
 import { registerReportRoutes } from './report-routes';
 import { registerFinanceSearchRoutes } from './search-routes';
@@ -20,6 +21,7 @@ export function registerFinanceArea(routes: RouteRegistry): void {
   registerSettlementRoutes(routes);
   registerReportRoutes(routes);
   registerFinanceSearchRoutes(routes);
+  registerMonthCloseRoutes(routes);
   routes.add({
     method: 'get',
     path: '/v2/admin/settlement/',

@@ -4,6 +4,7 @@ import type { SettlementSort } from '../../contract/statuses';
 import type { SettlementStatus } from '../../domain/settlement-status';
 import type { Queryable } from '../db/client';
 import { estimatedPage, type KeysetQuery, type SortColumn, SqlParams } from '../db/list';
+import { SETTLEMENT_INVOICED } from '../db/provider-sides';
 import { LIVE_LINK_JOIN, SHOWN_STATUS, statusFilter } from './settlement-status-sql';
 
 export type SettlementItem = z.infer<typeof settlementItemSchema>;
@@ -94,6 +95,8 @@ function settlementFilters(params: SqlParams, filters: SettlementFilters): strin
     where.push(`${PAYABLE_SQL} <= ${params.add(filters.payableMaxCents)}::int`);
   if (filters.hasInvoice !== undefined)
     where.push(filters.hasInvoice ? 's.invoice_file_id IS NOT NULL' : 's.invoice_file_id IS NULL');
+  if (filters.customerInvoiced !== undefined)
+    where.push(filters.customerInvoiced ? SETTLEMENT_INVOICED : `NOT ${SETTLEMENT_INVOICED}`);
   return where;
 }
 

@@ -1,0 +1,21 @@
+/**
+ * What "matched" means for the payment provider's payouts, the invoicing program's invoices and the
+ * settlements they stand beside (docs/decisions/0155), as SQL predicates. The month-close view and the
+ * provider documents' list (finance) and the home dashboard's counters read the same ones, so a card's
+ * number is what its list totals.
+ */
+
+/** The payout `p` has a bank line MATCHED to it. */
+export const PAYOUT_MATCHED = `EXISTS (SELECT 1 FROM statement_line_matches m
+   WHERE m.payout_id = p.id AND m.state = 'MATCHED')`;
+
+/**
+ * The invoice `i` is accounted for: it bills a settlement (a case or subscription the customer paid), or
+ * a bank line MATCHED pays it (a bill to the platform, as the invoicing program's own fee). Otherwise it
+ * is an invoice with no paid settlement.
+ */
+export const INVOICE_MATCHED = `(i.settlement_id IS NOT NULL OR EXISTS (SELECT 1 FROM statement_line_matches m
+   WHERE m.invoice_id = i.id AND m.state = 'MATCHED'))`;
+
+/** The settlement `s` is billed by an invoice; otherwise it was paid and never invoiced. */
+export const SETTLEMENT_INVOICED = 'EXISTS (SELECT 1 FROM provider_invoices i WHERE i.settlement_id = s.id)';

@@ -1,34 +1,15 @@
 import { z } from 'zod';
 import { blankToUndefined, optionalFilter, pageSchema } from './common';
 import { referenceMonthSchema } from './finance';
+import { MONTH_CLOSE_SOURCES, PROVIDER_DOCUMENT_KINDS } from './statuses';
+
+export type { MonthCloseSource, ProviderDocumentKind } from './statuses';
 
 /**
  * The month closed in one view (issue 31, docs/decisions/0155): per reference month, what of each
  * source is matched and what is left. What "matched" means for each source is written beside it below
  * and in the decision; the console says it on screen.
  */
-
-/**
- * The five rows of a month, in the order they are shown:
- * - BANK_LINES: statement lines booked in the month; matched = MATCHED or IGNORED (nothing left to do),
- *   unmatched = UNMATCHED, SUGGESTED or DISCREPANCY (signed bank amounts);
- * - PAYOUTS: the payment provider's payouts dated in the month; matched = a bank line MATCHED to it;
- * - INVOICES: the invoicing program's invoices dated in the month; matched = it bills a settlement (a paid
- *   case or subscription), or a bank line paid it (a bill to the platform); unmatched = an invoice with no
- *   paid settlement;
- * - SETTLEMENTS: settlements of the reference month (each a case or subscription the customer paid, gross
- *   amounts); matched = an invoice bills it; unmatched = paid, never invoiced;
- * - SEPA_FILES: SEPA files of the reference month (the amount the bank accepted); matched = PAID, its batch
- *   debit found on a statement.
- */
-export const MONTH_CLOSE_SOURCES = [
-  'BANK_LINES',
-  'PAYOUTS',
-  'INVOICES',
-  'SETTLEMENTS',
-  'SEPA_FILES',
-] as const;
-export type MonthCloseSource = (typeof MONTH_CLOSE_SOURCES)[number];
 
 const countAndCents = z.object({ count: z.number().int().min(0), amountCents: z.number().int() });
 
@@ -51,8 +32,6 @@ export type MonthClose = z.infer<typeof monthCloseSchema>;
 // ---------------------------------------------------------------------------------------------------
 // The provider's documents: the payouts and invoices the month's rows summarise
 
-export const PROVIDER_DOCUMENT_KINDS = ['PAYOUT', 'INVOICE'] as const;
-export type ProviderDocumentKind = (typeof PROVIDER_DOCUMENT_KINDS)[number];
 export const PROVIDER_DOCUMENTS_PAGE = { default: 100, max: 500 } as const;
 
 export const providerDocumentListQuerySchema = z.object({

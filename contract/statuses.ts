@@ -155,3 +155,29 @@ export const EXPORT_MAX_RANGE_DAYS = 1_827;
  * score 0–1 with at most three decimals, as scores are kept.
  */
 export const SUGGESTION_SCORE_FILTERS = ['0.95', '0.9', '0.8', '0.5'] as const;
+
+/**
+ * The five rows of a month, in the order they are shown:
+ * - BANK_LINES: statement lines booked in the month; matched = MATCHED or IGNORED (nothing left to do),
+ *   unmatched = UNMATCHED, SUGGESTED or DISCREPANCY (signed bank amounts);
+ * - PAYOUTS: the payment provider's payouts dated in the month; matched = a bank line MATCHED to it;
+ * - INVOICES: the invoicing program's invoices dated in the month; matched = it bills a settlement (a paid
+ *   case or subscription), or a bank line paid it (a bill to the platform); unmatched = an invoice with no
+ *   paid settlement;
+ * - SETTLEMENTS: settlements of the reference month (each a case or subscription the customer paid, gross
+ *   amounts); matched = an invoice bills it; unmatched = paid, never invoiced;
+ * - SEPA_FILES: SEPA files of the reference month (the amount the bank accepted); matched = PAID, its batch
+ *   debit found on a statement.
+ */
+export const MONTH_CLOSE_SOURCES = [
+  'BANK_LINES',
+  'PAYOUTS',
+  'INVOICES',
+  'SETTLEMENTS',
+  'SEPA_FILES',
+] as const;
+export type MonthCloseSource = (typeof MONTH_CLOSE_SOURCES)[number];
+
+/** The provider's documents the month-close rows summarise (decision 0155). */
+export const PROVIDER_DOCUMENT_KINDS = ['PAYOUT', 'INVOICE'] as const;
+export type ProviderDocumentKind = (typeof PROVIDER_DOCUMENT_KINDS)[number];

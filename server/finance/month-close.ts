@@ -1,9 +1,5 @@
-import {
-  MONTH_CLOSE_SOURCES,
-  type MonthClose,
-  type MonthCloseRow,
-  type MonthCloseSource,
-} from '../../contract/month-close';
+import type { MonthClose, MonthCloseRow } from '../../contract/month-close';
+import { MONTH_CLOSE_SOURCES, type MonthCloseSource } from '../../contract/statuses';
 import type { Queryable } from '../db/client';
 import { INVOICE_MATCHED, PAYOUT_MATCHED, SETTLEMENT_INVOICED } from '../db/provider-sides';
 

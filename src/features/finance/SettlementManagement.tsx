@@ -143,6 +143,15 @@ export function SettlementManagement() {
           { value: 'false', label: t('settlementAdmin.no') },
         ],
       },
+      {
+        key: 'customerInvoiced',
+        label: t('settlementAdmin.filters.customerInvoiced'),
+        kind: 'select',
+        options: [
+          { value: 'true', label: t('settlementAdmin.yes') },
+          { value: 'false', label: t('settlementAdmin.no') },
+        ],
+      },
     ],
     [t, locale],
   );

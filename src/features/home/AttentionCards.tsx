@@ -103,6 +103,23 @@ const CARDS: readonly CardDef[] = [
     cents: (a) => a.statementLinesUnmatched.amountCents,
   },
   {
+    id: 'not-invoiced',
+    label: { one: 'home.notInvoiced.one', other: 'home.notInvoiced.other' },
+    routeId: 'settlement',
+    // Settlements the customer paid that no invoice of the invoicing program bills (decision 0155).
+    query: 'tab=manage&customerInvoiced=false',
+    count: (a) => a.settlementsNotInvoiced.count,
+    cents: (a) => a.settlementsNotInvoiced.amountCents,
+  },
+  {
+    id: 'invoices-unpaid',
+    label: { one: 'home.invoicesUnpaid.one', other: 'home.invoicesUnpaid.other' },
+    routeId: 'providerDocuments',
+    query: 'kind=INVOICE&matched=false',
+    count: (a) => a.invoicesWithoutPaidSettlement.count,
+    cents: (a) => a.invoicesWithoutPaidSettlement.amountCents,
+  },
+  {
     id: 'automation',
     label: { one: 'home.automation.one', other: 'home.automation.other' },
     routeId: 'statements',

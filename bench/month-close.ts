@@ -1,0 +1,131 @@
+// The month close (decision 0155) and its missing sides at 1,000,000 statement lines and settlements.
+//   npx tsx bench/month-close.ts [--url postgres://…] [--db bench_lists_load] [--iterations 30]
+// Reads the kept database of bench/lists-under-load.ts (1,000,000 statement lines, 1,000,000 settlements;
+// created there, never here). That database holds no payouts or invoices, so inside ONE transaction that is
+// rolled back at the end the bench adds what an installation would have: an invoice for nine settlements in
+// ten of the measured month, 5,000 invoices billing nothing, and a weekly payout per week of the year, so
+// nothing is left behind in the shared database. Each read: a warm-up, then `iterations` timed in a row.
+import { execFileSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { readDashboard } from '../server/dashboard/dashboard';
+import { openDatabase, type Queryable } from '../server/db/client';
+import { INVOICE_MATCHED, SETTLEMENT_INVOICED } from '../server/db/provider-sides';
+import { monthCloseIn } from '../server/finance/month-close';
+import { listProviderDocuments } from '../server/finance/provider-documents';
+import { listSettlements } from '../server/finance/settlements';
+
+const { values } = parseArgs({
+  options: {
+    url: {
+      type: 'string',
+      default: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres',
+    },
+    db: { type: 'string', default: 'bench_lists_load' },
+    iterations: { type: 'string', default: '30' },
+  },
+});
+const iterations = Number(values.iterations);
+const url = new URL(values.url);
+url.pathname = `/${values.db}`;
+const db = await openDatabase({ databaseUrl: url.toString() });
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+async function time(name: string, read: () => Promise<unknown>) {
+  const first = performance.now();
+  await read();
+  const firstMs = performance.now() - first;
+  const ms: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const started = performance.now();
+    await read();
+    ms.push(performance.now() - started);
+  }
+  ms.sort((a, b) => a - b);
+  const f = (n: number) => n.toFixed(1);
+  console.log(
+    `| ${name} | ${f(firstMs)} | ${f(percentile(ms, 50))} | ${f(percentile(ms, 95))} | ${f(ms.at(-1)!)} |`,
+  );
+}
+
+class RolledBack extends Error {}
+
+const counts = await db.query<{ lines: string; settlements: string; month: string; month_lines: string }>(
+  `SELECT (SELECT count(*) FROM statement_lines)::text AS lines, (SELECT count(*) FROM settlements)::text AS settlements,
+          m.month, m.n::text AS month_lines
+     FROM (SELECT to_char(bank_date, 'YYYY-MM') AS month, count(*) AS n FROM statement_lines
+            GROUP BY 1 ORDER BY 2 DESC, 1 DESC LIMIT 1) m`,
+);
+const { lines, settlements, month, month_lines } = counts.rows[0]!;
+console.log(
+  `database ${values.db}: ${lines} statement lines, ${settlements} settlements; month ${month}: ${month_lines} lines`,
+);
+console.log(`load before: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`);
+
+try {
+  await db.transaction(async (tx: Queryable) => {
+    const added = await tx.query<{ invoices: string; settlements: string }>(
+      `WITH month AS (SELECT id, gross_cents, row_number() OVER (ORDER BY id) AS n FROM settlements WHERE reference_month = $1),
+       billed AS (
+         INSERT INTO provider_invoices (provider_invoice_id, amount_cents, invoice_date, settlement_id)
+         SELECT 'FR BENCH/' || n, gross_cents, ($1 || '-15')::date, id FROM month WHERE n % 10 <> 0 RETURNING 1)
+       SELECT (SELECT count(*) FROM billed)::text AS invoices, (SELECT count(*) FROM month)::text AS settlements`,
+      [month],
+    );
+    await tx.query(
+      `INSERT INTO provider_invoices (provider_invoice_id, amount_cents, invoice_date)
+       SELECT 'FR BENCH/STRAY/' || i, 1000 + i, ($1 || '-01')::date + (i % 28) FROM generate_series(1, 5000) i`,
+      [month],
+    );
+    await tx.query(
+      `INSERT INTO provider_payouts (provider_payout_id, amount_cents, payout_date)
+       SELECT 'po_bench_' || w, 100000 + w, ($1 || '-01')::date - 180 + 7 * w FROM generate_series(0, 52) w`,
+      [month],
+    );
+    // Migration 0045's index (the date index covering status and amount) beside the old one, rolled back
+    // with the rest: dropping the old one here would lock the shared table against every other reader.
+    await tx.query(
+      'CREATE INDEX statement_lines_date_bench_idx ON statement_lines (bank_date, id) INCLUDE (status, bank_amount_cents)',
+    );
+    await tx.query('ANALYZE provider_invoices, provider_payouts, statement_lines');
+    const a = added.rows[0]!;
+    console.log(
+      `added (rolled back at the end): ${a.invoices} invoices for ${a.settlements} settlements of ${month}, 5,000 billing nothing, 53 payouts`,
+    );
+    console.log('\n| read | first ms | p50 ms | p95 ms | max ms |\n|---|---:|---:|---:|---:|');
+    // As the route reads it (readMonthClose: JIT off for its one statement), inside this transaction.
+    await tx.query('SET LOCAL jit = off');
+    await time(`month close ${month}`, () => monthCloseIn(tx, month));
+    await time('month close, a month with no lines (2030-01)', () => monthCloseIn(tx, '2030-01'));
+    await tx.query('SET LOCAL jit = on');
+    await time(`settlements of ${month} not invoiced, first page`, () =>
+      listSettlements(tx, {
+        referenceMonth: month,
+        customerInvoiced: false,
+        sort: 'created',
+        order: 'desc',
+        limit: 50,
+      }),
+    );
+    await time(`invoices of ${month} with no paid settlement, first page`, () =>
+      listProviderDocuments(tx, { kind: 'INVOICE', month, matched: false, limit: 100 }),
+    );
+    await time(
+      'the two home counters alone (settlements not invoiced, invoices with no paid settlement)',
+      () =>
+        tx.query(
+          `SELECT (SELECT count(*) FROM settlements s WHERE NOT ${SETTLEMENT_INVOICED}),
+                (SELECT count(*) FROM provider_invoices i WHERE NOT ${INVOICE_MATCHED})`,
+        ),
+    );
+    await time('home dashboard (with both new counters)', () =>
+      readDashboard(tx, new Date(`${month}-20T12:00:00Z`), '00000000-0000-0000-0000-000000000000'),
+    );
+    throw new RolledBack();
+  });
+} catch (error) {
+  if (!(error instanceof RolledBack)) throw error;
+}
+console.log(`\nload after: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`);
+await db.close();

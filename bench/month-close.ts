@@ -99,6 +99,10 @@ try {
     await time(`month close ${month}`, () => monthCloseIn(tx, month));
     await time('month close, a month with no lines (2030-01)', () => monthCloseIn(tx, '2030-01'));
     await tx.query('SET LOCAL jit = on');
+    // The list's own cost of a month sorted by creation, for comparison: the month's filter alone.
+    await time(`settlements of ${month}, first page (the filter before this decision)`, () =>
+      listSettlements(tx, { referenceMonth: month, sort: 'created', order: 'desc', limit: 50 }),
+    );
     await time(`settlements of ${month} not invoiced, first page`, () =>
       listSettlements(tx, {
         referenceMonth: month,

@@ -38,7 +38,7 @@ export function unmatchedListHref(source: MonthCloseSource, month: string): stri
     case 'SETTLEMENTS':
       return `/settlement?tab=manage&referenceMonth=${month}&customerInvoiced=false`;
     case 'SEPA_FILES':
-      return `/sepa?tab=history&referenceMonth=${month}&status=GENERATED&status=AVAILABLE`;
+      return `/sepa?tab=history&referenceMonth=${month}&status=GENERATED&status=AVAILABLE&status=UNAVAILABLE`;
   }
 }
 

@@ -347,6 +347,8 @@ describe.each(LOCALES)('the money screens’ words in %s', (locale, messages) =>
             returnsToMatch: one,
             doctorsPayoutsBlocked: 1,
             statementLinesUnmatched: one,
+            settlementsNotInvoiced: one,
+            invoicesWithoutPaidSettlement: one,
             exportsFailed: 1,
             statementAutomation: { month: '2026-11', imported: 1, automated: 1 },
           },

@@ -84,10 +84,12 @@ describe.skipIf(!hasChromium)('the month close in Chromium, keyboard only (decis
     expect(await page.getByTestId('month-close-SETTLEMENTS').textContent()).toContain(
       ptPT.monthClose.means.SETTLEMENTS,
     );
-    // j moves down the rows (bank lines, payouts, invoices, settlements); Enter opens the row's list.
+    // j makes the first row active and moves down (bank lines, payouts, invoices, settlements), the
+    // active row holding the focus; Enter opens the row's list.
     for (let i = 0; i < 4; i++) await page.keyboard.press('j');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(
-      ptPT.monthClose.source.SETTLEMENTS,
+    await page.locator('tr[data-active][data-testid="month-close-SETTLEMENTS"]').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'month-close-SETTLEMENTS',
     );
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname === '/settlement');

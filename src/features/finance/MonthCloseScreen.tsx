@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useRef } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { MonthCloseSource } from '../../../contract/statuses';
 import { fetchMonthClose, type MonthCloseRow, monthCloseKeys } from '../../api/month-close';
 import { useI18n } from '../../i18n/i18n';
 import { pluralKey } from '../../i18n/plural';
+import { useActiveRowFocus } from '../../kernel/focus';
 import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
 import { helpLines, type KeyBinding, keyAction } from '../../kernel/key-table';
 import { useScreenKeys } from '../../kernel/screen-keys';
@@ -76,14 +77,15 @@ const SOURCE_WORDS: Record<MonthCloseSource, { name: string; means: string; one:
   },
 };
 
-type Action = 'previous' | 'next' | 'down' | 'up';
+type Action = 'previous' | 'next' | 'down' | 'up' | 'open';
 const KEYS: readonly KeyBinding<Action>[] = [
   { keys: ['ArrowLeft', '['], shown: '← / [', labelKey: 'monthClose.keys.previous', action: 'previous' },
   { keys: ['ArrowRight', ']'], shown: '→ / ]', labelKey: 'monthClose.keys.next', action: 'next' },
   { keys: ['j', 'ArrowDown'], shown: 'j / ↓', labelKey: 'monthClose.keys.down', action: 'down' },
   { keys: ['k', 'ArrowUp'], shown: 'k / ↑', labelKey: 'monthClose.keys.up', action: 'up' },
+  { keys: ['Enter', 'o'], shown: 'Enter / o', labelKey: 'monthClose.keys.open', action: 'open' },
 ];
-const HELP = [...helpLines(KEYS), ['Enter', 'monthClose.keys.open'] as const];
+const HELP = helpLines(KEYS);
 
 /**
  * `/month-close`: per reference month, bank lines, payouts, invoices, settlements and SEPA files, each
@@ -96,26 +98,38 @@ export default function MonthCloseScreen() {
   const search = new URLSearchParams(useSearch());
   const requested = search.get('month');
   const month = requested && /^\d{4}-(0[1-9]|1[0-2])$/.test(requested) ? requested : recentMonths()[0]!;
-  const rowLinks = useRef<(HTMLAnchorElement | null)[]>([]);
+  // No row active until the keyboard moves (`j` makes the first one active, as in every table).
+  const [active, setActive] = useState(-1);
+  const table = useRef<HTMLTableElement>(null);
   const { data, error, isPending } = useQuery({
     queryKey: monthCloseKeys.month(month),
     queryFn: () => fetchMonthClose(month),
   });
 
   useScreenKeys('month-close', HELP);
+  useActiveRowFocus(table, active);
+  const rows = data?.rows ?? [];
   useScreenKeyHandler((event) => {
     const action = keyAction(KEYS, event);
-    if (!action) return false;
-    if (action === 'previous' || action === 'next') {
-      navigate(`/month-close?month=${shiftMonth(month, action === 'next' ? 1 : -1)}`);
-      return true;
+    switch (action) {
+      case 'previous':
+      case 'next':
+        navigate(`/month-close?month=${shiftMonth(month, action === 'next' ? 1 : -1)}`);
+        return true;
+      case 'down':
+        setActive((index) => Math.min(rows.length - 1, index + 1));
+        return rows.length > 0;
+      case 'up':
+        setActive((index) => Math.max(0, index - 1));
+        return rows.length > 0;
+      case 'open': {
+        const row = rows[active];
+        if (row) navigate(unmatchedListHref(row.source, month));
+        return row !== undefined;
+      }
+      default:
+        return false;
     }
-    const links = rowLinks.current.filter((link): link is HTMLAnchorElement => link !== null);
-    if (links.length === 0) return false;
-    const at = links.indexOf(document.activeElement as HTMLAnchorElement);
-    const to = at === -1 ? 0 : Math.min(links.length - 1, Math.max(0, at + (action === 'down' ? 1 : -1)));
-    links[to]!.focus();
-    return true;
   });
 
   const money = (cents: number) => formatMoney(cents, locale);
@@ -145,7 +159,12 @@ export default function MonthCloseScreen() {
       {error ? <p role="alert">{t('monthClose.failed')}</p> : null}
       {isPending ? <p role="status">{t('table.loading')}</p> : null}
       {data ? (
-        <table className="review-table" aria-labelledby="month-close-title" data-testid="month-close">
+        <table
+          ref={table}
+          className="review-table"
+          aria-labelledby="month-close-title"
+          data-testid="month-close"
+        >
           <thead>
             <tr>
               <th scope="col">{t('monthClose.columns.source')}</th>
@@ -156,13 +175,16 @@ export default function MonthCloseScreen() {
           </thead>
           <tbody>
             {data.rows.map((row, index) => (
-              <tr key={row.source} data-testid={`month-close-${row.source}`}>
+              <tr
+                key={row.source}
+                data-testid={`month-close-${row.source}`}
+                data-active={index === active || undefined}
+                // The active row holds the focus; Enter on it opens its list.
+                tabIndex={-1}
+              >
                 <th scope="row">
                   <Link
                     href={unmatchedListHref(row.source, month)}
-                    ref={(link: HTMLAnchorElement | null) => {
-                      rowLinks.current[index] = link;
-                    }}
                     aria-label={t('monthClose.openUnmatched', {
                       source: t(SOURCE_WORDS[row.source].name),
                       count: counted(row, 'unmatched'),

@@ -142,10 +142,11 @@ describe.each(testDatabaseKinds())('hostile query strings on $name', (kind) => {
   });
 
   /**
-   * A valid value for a parameter a list cannot do without (SEPA to process pages one month), so its
-   * cursor is what is judged. (The document also marks parameters with a default as required.)
+   * A valid value for a parameter a list cannot do without (SEPA to process pages one month, the
+   * provider documents one kind), so its cursor is what is judged. (The document also marks parameters
+   * with a default as required.)
    */
-  const REQUIRED_EXAMPLES: Record<string, string> = { referenceMonth: '2026-04' };
+  const REQUIRED_EXAMPLES: Record<string, string> = { referenceMonth: '2026-04', kind: 'INVOICE' };
   const requiredOf = (route: ListRoute): [string, string][] =>
     route.parameters.flatMap((p) => {
       const example = REQUIRED_EXAMPLES[p.name];

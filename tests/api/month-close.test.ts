@@ -166,6 +166,53 @@ describe.each(testDatabaseKinds())('month close API on $name', (kind) => {
     }
   });
 
+  it('counts a payout or an invoice only SUGGESTED to a bank line as left, not matched', async () => {
+    const { rows: line } = await world.db.query<{ id: string }>(
+      `SELECT id FROM statement_lines WHERE status = 'UNMATCHED' ORDER BY id LIMIT 1`,
+    );
+    const { rows: payout } = await world.db.query<{ id: string }>(
+      `INSERT INTO provider_payouts (provider_payout_id, amount_cents, payout_date)
+       VALUES ('po_suggested_only', 777, ($1 || '-21')::date) RETURNING id`,
+      [month],
+    );
+    const { rows: invoice } = await world.db.query<{ id: string }>(
+      `INSERT INTO provider_invoices (provider_invoice_id, amount_cents, invoice_date)
+       VALUES ('FT SUGGESTED/1', 888, ($1 || '-21')::date) RETURNING id`,
+      [month],
+    );
+    const before = (await (
+      await world.get(`/v2/admin/finance/month-close?month=${month}`)
+    ).json()) as MonthClose;
+    await world.db.query(
+      `INSERT INTO statement_line_matches (statement_line_id, kind, payout_id, invoice_id, state, allocated_cents, score)
+       VALUES ($1, 'PAYOUT', $2, NULL, 'SUGGESTED', 777, 0.8), ($1, 'INVOICE', NULL, $3, 'SUGGESTED', 888, 0.8)`,
+      [line[0]!.id, payout[0]!.id, invoice[0]!.id],
+    );
+    try {
+      const after = (await (
+        await world.get(`/v2/admin/finance/month-close?month=${month}`)
+      ).json()) as MonthClose;
+      expect(after.rows).toEqual(before.rows);
+      const row = (source: string) => after.rows.find((r) => r.source === source)!;
+      expect(row('PAYOUTS').unmatched.amountCents).toBeGreaterThanOrEqual(777);
+      expect(after.rows).toEqual(await expectedRows());
+      const listed = (await (
+        await world.get(`/v2/admin/finance/provider-documents?kind=PAYOUT&month=${month}&matched=false`)
+      ).json()) as { items: { id: string; matched: boolean; statementLineId: string | null }[] };
+      expect(listed.items.find((p) => p.id === payout[0]!.id)).toMatchObject({
+        matched: false,
+        statementLineId: null,
+      });
+    } finally {
+      await world.db.query('DELETE FROM statement_line_matches WHERE payout_id = $1 OR invoice_id = $2', [
+        payout[0]!.id,
+        invoice[0]!.id,
+      ]);
+      await world.db.query('DELETE FROM provider_payouts WHERE id = $1', [payout[0]!.id]);
+      await world.db.query('DELETE FROM provider_invoices WHERE id = $1', [invoice[0]!.id]);
+    }
+  });
+
   it('answers a month with nothing as zeros', async () => {
     const body = (await (
       await world.get('/v2/admin/finance/month-close?month=2099-01')

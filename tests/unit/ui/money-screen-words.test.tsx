@@ -33,7 +33,7 @@ afterEach(() => {
 const ISO_DAY = /\b\d{4}-\d{2}-\d{2}\b/;
 // A count and its word may sit in two elements ("1" above "Transferências…" on a home card): no space needed.
 const ONE_WITH_PLURAL =
-  /\b1\s*(casos|liquidações|transferências|médicos|linhas|ficheiros|exportações|registos|selecionad[oa]s|cases|settlements|transfers|doctors|lines|files|exports|records|rows)\b/i;
+  /\b1\s*(casos|liquidações|transferências|faturas|médicos|linhas|ficheiros|exportações|registos|selecionad[oa]s|cases|settlements|transfers|payouts|invoices|doctors|lines|files|exports|records|rows)\b/i;
 
 const FILE_ID = '5e9a0000-0000-4000-8000-000000000001';
 const DOCTOR = 'd0c70000-0000-4000-8000-000000000001';
@@ -325,6 +325,56 @@ describe.each(LOCALES)('the money screens’ words in %s', (locale, messages) =>
       messages.bulk.title.one.replace('{{action}}', messages.users.actions.disable).replace('{{count}}', '1'),
     );
     expectReadable(dialog.textContent ?? '');
+  });
+
+  it('the month close with one of each, matched and left, and what matched means (decision 0155)', async () => {
+    const one = { count: 1, amountCents: 4530 };
+    const sources = ['BANK_LINES', 'PAYOUTS', 'INVOICES', 'SETTLEMENTS', 'SEPA_FILES'] as const;
+    fakeApi({
+      'GET /v2/user/me': () => ({ status: 200, body: adminProfile }),
+      'GET /v2/admin/finance/month-close': () => ({
+        status: 200,
+        body: { month: '2026-11', rows: sources.map((source) => ({ source, matched: one, unmatched: one })) },
+      }),
+    });
+    renderApp('/month-close?month=2026-11', { token: 't', locale });
+    const table = await screen.findByTestId('month-close');
+    for (const source of sources) {
+      expect(table.textContent).toContain(messages.monthClose.source[source]);
+      expect(table.textContent).toContain(messages.monthClose.means[source]);
+      expect(table.textContent).toContain(messages.monthClose.count[source].one.replace('{{count}}', '1'));
+    }
+    expectReadable(document.body.textContent ?? '');
+  });
+
+  it('the provider documents: one payout and one invoice, matched or not', async () => {
+    fakeApi({
+      'GET /v2/user/me': () => ({ status: 200, body: adminProfile }),
+      'GET /v2/admin/finance/provider-documents': () => ({
+        status: 200,
+        body: {
+          items: [
+            {
+              id: '1a000000-0000-4000-8000-000000000001',
+              kind: 'INVOICE',
+              label: 'FR 2026/17',
+              amountCents: 4530,
+              date: '2026-11-20',
+              matched: false,
+              settlementId: null,
+              statementLineId: null,
+            },
+          ],
+          nextCursor: null,
+          total: 1,
+        },
+      }),
+    });
+    renderApp('/provider-documents?kind=INVOICE&matched=false', { token: 't', locale });
+    const text = await textOf(() => screen.getByText('FR 2026/17'));
+    expect(text).toContain('20/11/2026');
+    expect(text).toContain(messages.providerDocuments.state.INVOICE.unmatched);
+    expectReadable(text);
   });
 
   it('the home cards with one of each', async () => {

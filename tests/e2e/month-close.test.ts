@@ -103,6 +103,24 @@ describe.skipIf(!hasChromium)('the month close in Chromium, keyboard only (decis
     await expect.poll(() => rows.count()).toBe(1);
   });
 
+  it('the palette closes last month: Ctrl+K, its words, Enter', async () => {
+    const last = (() => {
+      const [year, month] = lisbonMonth().split('-').map(Number) as [number, number];
+      return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
+    })();
+    await page.keyboard.press('Control+k');
+    await page.getByPlaceholder(ptPT.palette.placeholder).waitFor();
+    const words = ptPT.financePalette.closeLastMonth.replace(/\s*\(\{\{month\}\}\)/, '');
+    await page.keyboard.type(words);
+    await page
+      .getByRole('option', { name: new RegExp(`^${words}`) })
+      .first()
+      .waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname === '/month-close' && url.searchParams.get('month') === last);
+    await page.getByTestId('month-close').waitFor();
+  });
+
   it('home counts the settlements never invoiced and the invoices with no paid settlement; Enter on the invoices card opens them', async () => {
     await invoiceAllButOne();
     const { db } = suite.server;

@@ -15,6 +15,7 @@ import {
   useSettledValue,
 } from '../../kernel/palette-registry';
 import { SessionContext } from '../../kernel/session';
+import { formatMonth, recentMonths } from './format';
 
 /** A case id as the console shows it on the case's page: a whole UUID. */
 const CASE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -100,6 +101,7 @@ export function useFinanceCommands(): void {
     staleTime: 30_000,
   });
 
+  const lastMonth = recentMonths()[1]!;
   const commands = useMemo<PaletteCommand[]>(() => {
     if (!authenticated) return [];
     const group = t('financePalette.settleGroup');
@@ -132,6 +134,13 @@ export function useFinanceCommands(): void {
         run: () => navigate('/sepa?tab=process'),
       },
       {
+        // The month an operator closes: the one before this one (decision 0155).
+        id: 'finance:close-last-month',
+        group,
+        label: t('financePalette.closeLastMonth', { month: formatMonth(lastMonth, locale) }),
+        run: () => navigate(`/month-close?month=${lastMonth}`),
+      },
+      {
         id: 'finance:status-report',
         group: t('financePalette.sepaGroup'),
         label: t('financePalette.uploadStatusReport'),
@@ -139,7 +148,7 @@ export function useFinanceCommands(): void {
         run: () => navigate(STATUS_REPORT_HREF),
       },
     ];
-  }, [authenticated, searched, found, caseId, settlements, t, locale, navigate]);
+  }, [authenticated, searched, found, caseId, settlements, t, locale, navigate, lastMonth]);
   useRegisterCommands('finance', commands);
 }
 

@@ -67,6 +67,9 @@ describe.skipIf(!hasChromium)('home dashboard and audit log in Chromium, keyboar
       'exports-failed': 'exports-failed-total',
       // The month's lines reconciled without a decision (decision 0147): its list is the statement lines'.
       automation: 'statement-lines-total',
+      // The missing sides of the three-way reconciliation (decision 0155).
+      'not-invoiced': 'settlement-manage-total',
+      'invoices-unpaid': 'provider-documents-total',
     };
     const numberIn = (text: string | null) =>
       Number(/\d[\d\s.\u00a0\u202f]*/.exec(text ?? '')?.[0].replace(/\D/g, ''));
@@ -132,6 +135,8 @@ describe.skipIf(!hasChromium)('home dashboard and audit log in Chromium, keyboar
       'payouts-blocked',
       'unmatched',
       'exports-failed',
+      // The seed invoices no settlement: every one is counted.
+      'not-invoiced',
     ])
       expect(seen[id], id).toBeGreaterThan(0);
     expect(seen['payouts-blocked']).toBe(

@@ -126,7 +126,8 @@ export function createSourceImports(deps: {
         };
       });
     } catch (error) {
-      const code = error instanceof Refusal ? error.code : 'SOURCE_IMPORT_FAILED';
+      // The statement imports' code: its words ("the import failed and nothing was written") fit both.
+      const code = error instanceof Refusal ? error.code : 'STATEMENT_IMPORT_FAILED';
       // The error's class only: a database error carries the INSERT's parameters (names, tax ids).
       if (!(error instanceof Refusal))
         console.error(`source import ${job.id} failed: ${errorClassOf(error)}`);

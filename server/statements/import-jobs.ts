@@ -174,9 +174,7 @@ export async function failAbandonedImports(
 ): Promise<number> {
   const { rowCount } = await db.query(
     `UPDATE statement_import_jobs
-        SET status = 'FAILED',
-            error_code = CASE kind WHEN 'STATEMENT' THEN 'STATEMENT_IMPORT_INTERRUPTED' ELSE 'SOURCE_IMPORT_INTERRUPTED' END,
-            runner_id = NULL, lease_expires_at = NULL,
+        SET status = 'FAILED', error_code = 'STATEMENT_IMPORT_INTERRUPTED', runner_id = NULL, lease_expires_at = NULL,
             finished_at = $1
       WHERE status = 'RUNNING' AND (lease_expires_at < $1 OR ($3 AND runner_id <> $2))`,
     [options.at, options.runnerId, options.singleProcess],

@@ -244,4 +244,61 @@ describe.each(testDatabaseKinds())('payouts and invoices imports on $name', (kin
     );
     expect(((await next.json()) as { items: unknown[] }).items).toHaveLength(1);
   });
+
+  it("imports a collector's payout CSV through its column mapping: equal payments stay two rows, each linked by its reference", async () => {
+    const [first, second] = files.payments.filter((p) => p.paidOn.startsWith(SOURCE_MONTH));
+    const euros = (cents: number) => (cents / 100).toFixed(2).replace('.', ',');
+    const csv = [
+      'Referência;Valor;Comissão;Valor líquido;Transferência;Data da transferência',
+      `Pagamento ${first!.reference};${euros(first!.grossCents)};0,50;${euros(first!.grossCents - 50)};MB-0001;05-02-2026`,
+      `Pagamento ${second!.reference};${euros(second!.grossCents)};0,50;${euros(second!.grossCents - 50)};MB-0001;05-02-2026`,
+      `Pagamento ${second!.reference};${euros(second!.grossCents)};0,50;${euros(second!.grossCents - 50)};MB-0001;05-02-2026`,
+      '',
+    ].join('\n');
+    const mapping = {
+      payoutId: 'Transferência',
+      date: 'Data da transferência',
+      gross: 'Valor',
+      fee: 'Comissão',
+      net: 'Valor líquido',
+      reference: 'Referência',
+    };
+    const bytes = utf8(csv);
+    const unmapped = await postSource(api, bytes, {
+      kind: 'COLLECTOR_PAYOUTS',
+      fileName: 'mb.csv',
+      expected: { rows: 3, totalCents: 0 },
+    });
+    expect(unmapped.status).toBe(422);
+    expect(await unmapped.json()).toMatchObject({ code: 'SOURCE_MAPPING_REQUIRED' });
+    const mappedStripe = await postSource(api, stripe, {
+      kind: 'STRIPE_PAYOUTS',
+      fileName: 'x.csv',
+      mapping,
+    });
+    expect(mappedStripe.status).toBe(422);
+    expect(await mappedStripe.json()).toMatchObject({ code: 'SOURCE_MAPPING_NOT_ALLOWED' });
+
+    const imported = await importSource(api, bytes, {
+      kind: 'COLLECTOR_PAYOUTS',
+      fileName: 'mb.csv',
+      mapping,
+    });
+    expect(imported.job?.result).toMatchObject({ newRows: 3, payouts: 1, linked: 3, unlinked: 0 });
+    const { rows } = await api.db.query<{ settlement: string; n: string }>(
+      `SELECT coalesce(s.case_id, s.subscription_payment_id)::text AS settlement, count(*) AS n
+         FROM provider_payout_rows r JOIN settlements s ON s.id = r.settlement_id
+         JOIN source_files f ON f.id = r.source_file_id AND f.kind = 'COLLECTOR_PAYOUTS'
+        GROUP BY 1 ORDER BY 2`,
+    );
+    expect(rows.map((r) => [r.settlement, Number(r.n)])).toEqual([
+      [first!.reference, 1],
+      [second!.reference, 2],
+    ]);
+    const { rows: payout } = await api.db.query<{ amount_cents: string; net_cents: string }>(
+      `SELECT amount_cents, net_cents FROM provider_payouts WHERE provider_payout_id = 'MB-0001'`,
+    );
+    const net = first!.grossCents + 2 * second!.grossCents - 150;
+    expect(payout.map((p) => [Number(p.amount_cents), Number(p.net_cents)])).toEqual([[net, net]]);
+  });
 });

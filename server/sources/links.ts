@@ -73,10 +73,13 @@ async function linkDocuments(tx: Queryable, sourceFileId: string): Promise<{ lin
     [sourceFileId],
   );
   await tx.query(
-    `UPDATE provider_invoices n SET credited_invoice_id = i.id
-       FROM provider_invoices i
-      WHERE n.source_file_id = $1 AND n.credits_invoice_no IS NOT NULL AND n.credited_invoice_id IS NULL
-        AND i.invoice_no = n.credits_invoice_no AND i.credits_invoice_no IS NULL AND i.source_file_id IS NOT NULL`,
+    `WITH notes AS MATERIALIZED (
+       SELECT id, credits_invoice_no FROM provider_invoices
+        WHERE source_file_id = $1 AND credits_invoice_no IS NOT NULL AND credited_invoice_id IS NULL)
+     UPDATE provider_invoices n SET credited_invoice_id = i.id
+       FROM notes, provider_invoices i
+      WHERE n.id = notes.id AND i.invoice_no = notes.credits_invoice_no AND i.credits_invoice_no IS NULL
+        AND i.source_file_id IS NOT NULL`,
     [sourceFileId],
   );
   await tx.query(

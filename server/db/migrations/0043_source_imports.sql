@@ -96,6 +96,7 @@ ALTER TABLE provider_invoices
   ADD COLUMN link_method text CHECK (link_method IN ('REFERENCE', 'AMOUNT_DATE_CUSTOMER'));
 -- ATCUD identifies a document with AT; `0` is what files from before the series were communicated carry
 CREATE UNIQUE INDEX provider_invoices_atcud_key ON provider_invoices (atcud) WHERE atcud IS NOT NULL AND atcud <> '0';
-CREATE INDEX provider_invoices_invoice_no_idx ON provider_invoices (invoice_no) WHERE invoice_no IS NOT NULL;
+-- a credit note finds the invoice it names by its number (not partial: a join on it must be able to use it)
+CREATE INDEX provider_invoices_invoice_no_idx ON provider_invoices (invoice_no);
 CREATE INDEX provider_invoices_source_file_idx ON provider_invoices (source_file_id);
 CREATE INDEX provider_invoices_credited_idx ON provider_invoices (credited_invoice_id) WHERE credited_invoice_id IS NOT NULL;

@@ -148,6 +148,8 @@ export const REFUSAL_STATUSES = {
   SOURCE_ALREADY_IMPORTED: 409,
   SOURCE_NOTHING_NEW: 409,
   SOURCE_IMPORT_NOT_FOUND: 404,
+  // an uploaded SAF-T the reader accepts but the official XSD does not (docs/decisions/0152)
+  SAFT_SCHEMA_INVALID: 422,
 } as const satisfies Record<string, RefusalStatus>;
 
 export type RefusalCode = keyof typeof REFUSAL_STATUSES;

@@ -196,6 +196,8 @@ export const sourceImportRefusalSchema = errorBodySchema.extend({
   notInHeader: z.array(z.string()).optional(),
   column: z.string().optional(),
   reason: z.string().optional(),
+  /** `SAFT_SCHEMA_INVALID`: the XSD's first complaints, each `line N: message`. */
+  schemaErrors: z.array(z.string()).optional(),
   expectedRows: z.number().int().optional(),
   foundRows: z.number().int().optional(),
   expectedTotalCents: z.number().int().optional(),

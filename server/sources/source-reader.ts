@@ -23,7 +23,7 @@ export async function readSource(
   const read =
     bytes.byteLength >= READ_OFF_THREAD_FROM_BYTES
       ? await readInWorker(kind, bytes, mapping)
-      : readSourceUpload(kind, bytes, mapping);
+      : await readSourceUpload(kind, bytes, mapping);
   if ('refused' in read) {
     const { code, line, extra } = read.refused;
     throw refuse(code, { extra: { ...extra, ...(line === undefined ? {} : { line }) } });

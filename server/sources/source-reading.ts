@@ -1,4 +1,5 @@
 import { MAX_SAFT_COMPRESSION_RATIO, MAX_SAFT_XML_BYTES } from '../../contract/limits';
+import type { RefusalCode } from '../../contract/refusal-codes';
 import { type ProviderCsvMapping, readProviderPayoutCsv } from '../../domain/sources/provider-csv';
 import type { SourceRefusal } from '../../domain/sources/refusal';
 import { readSaftFile } from '../../domain/sources/saft-pt';
@@ -14,6 +15,7 @@ import {
 import { caseReferenceOf } from '../../domain/sources/source-sniff';
 import { readStripePayoutReport } from '../../domain/sources/stripe-payouts';
 import { decodeBytes } from '../../domain/statements/decode';
+import { saftSchemaErrors } from './saft-schema';
 
 /**
  * An uploaded source file read on the server with the preview's own readers (domain/sources/), into the
@@ -77,26 +79,35 @@ export interface SourceReading {
   cancelled: number | null;
 }
 
-export type SourceUploadReading = { refused: SourceRefusal } | { reading: SourceReading };
+/** A reader's refusal, or the server's own about the file (`SAFT_SCHEMA_INVALID`). */
+export type SourceUploadRefusal = Omit<SourceRefusal, 'code'> & { code: RefusalCode };
+export type SourceUploadReading = { refused: SourceUploadRefusal } | { reading: SourceReading };
 
 const dayOf = (text: string | null) => (text && /^\d{4}-\d{2}-\d{2}/.test(text) ? text.slice(0, 10) : null);
 
 const textOf = (bytes: Uint8Array) => decodeBytes(bytes).text.replace(/^\uFEFF/, '');
 
-export function readSourceUpload(
+export async function readSourceUpload(
   kind: SourceKind,
   bytes: Uint8Array,
   mapping: ProviderCsvMapping | undefined,
-): SourceUploadReading {
+): Promise<SourceUploadReading> {
   if (kind === 'SAFT_INVOICES') return readSaft(bytes);
   if (kind === 'STRIPE_PAYOUTS') return readStripe(bytes);
   return readCollector(bytes, mapping ?? {});
 }
 
-function readSaft(bytes: Uint8Array): SourceUploadReading {
+async function readSaft(bytes: Uint8Array): Promise<SourceUploadReading> {
   const read = readSaftFile(bytes, { maxBytes: MAX_SAFT_XML_BYTES, maxRatio: MAX_SAFT_COMPRESSION_RATIO });
   if (!read.ok) return { refused: read.refusal };
   const file = read.value;
+  // Against the official XSD once the reader accepted it (decision 0152): a file the reader can read is
+  // still refused when it is not the SAF-T the tax authority defines.
+  const schema = await saftSchemaErrors(bytes);
+  if (schema.checked && schema.errors.length > 0) {
+    const line = Number(/^line (\d+):/.exec(schema.errors[0]!)?.[1] ?? 1);
+    return { refused: { code: 'SAFT_SCHEMA_INVALID', line, extra: { schemaErrors: schema.errors } } };
+  }
   const documents = file.documents.map(
     (doc): DocumentOut => ({
       sourceId: saftDocumentSourceId(doc),
@@ -122,6 +133,7 @@ function readSaft(bytes: Uint8Array): SourceUploadReading {
       controlTotalsChecked: true,
       summary: {
         container: file.container,
+        schemaChecked: schema.checked,
         companyTaxId: file.companyTaxId,
         companyName: file.companyName,
         startDate: file.startDate,

@@ -8,4 +8,6 @@ import { readSourceUpload } from './source-reading';
  * readers and send back its rows, or its refusal. The API thread ends it once answered.
  */
 const data = workerData as { kind: SourceKind; bytes: ArrayBuffer; mapping: ProviderCsvMapping | undefined };
-parentPort!.postMessage(readSourceUpload(data.kind, new Uint8Array(data.bytes), data.mapping));
+void readSourceUpload(data.kind, new Uint8Array(data.bytes), data.mapping).then((reading) =>
+  parentPort!.postMessage(reading),
+);

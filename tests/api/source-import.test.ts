@@ -86,6 +86,23 @@ describe.each(testDatabaseKinds())('payouts and invoices imports on $name', (kin
     expect(await jobsAndFiles()).toEqual(before);
   });
 
+  it('refuses a SAF-T the reader can read but the official XSD does not allow, before any job', async () => {
+    // The documents' signature (`Hash`) is required by the schema; the reader does not need it.
+    const unsigned = files.saft.replaceAll('        <Hash>0</Hash>\n', '');
+    expect(unsigned).not.toBe(files.saft);
+    const before = await jobsAndFiles();
+    const response = await postSource(api, utf8(unsigned), {
+      kind: 'SAFT_INVOICES',
+      fileName: 'unsigned.xml',
+    });
+    expect(response.status).toBe(422);
+    const body = (await response.json()) as { code: string; schemaErrors: string[]; line: number };
+    expect(body.code).toBe('SAFT_SCHEMA_INVALID');
+    expect(body.schemaErrors[0]).toMatch(/^line \d+: .*Hash/);
+    expect(body.line).toBeGreaterThan(1);
+    expect(await jobsAndFiles()).toEqual(before);
+  });
+
   it('refuses a file the preview counted differently', async () => {
     const seen = previewSource('STRIPE_PAYOUTS', stripe);
     const response = await postSource(api, stripe, {

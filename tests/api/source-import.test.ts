@@ -128,6 +128,18 @@ describe.each(testDatabaseKinds())('payouts and invoices imports on $name', (kin
       kind: 'STRIPE_PAYOUTS',
       fileName: 'first-payout.csv',
     });
+    // A source job is not a statement job: each API finds only its own.
+    const asStatement = await fetch(`${api.api.url}/v2/admin/statements/imports/${partial.job!.id}`, {
+      headers: bearer(api.token),
+    });
+    expect(asStatement.status).toBe(404);
+    const unknown = await fetch(
+      `${api.api.url}/v2/admin/sources/imports/00000000-0000-4000-8000-000000000001`,
+      {
+        headers: bearer(api.token),
+      },
+    );
+    expect(await unknown.json()).toMatchObject({ code: 'SOURCE_IMPORT_NOT_FOUND' });
     expect(partial.job).toMatchObject({
       status: 'DONE',
       kind: 'STRIPE_PAYOUTS',

@@ -137,7 +137,8 @@ async function insertDocumentChunk(
        SELECT u.*, $14::uuid
          FROM unnest($1::text[], $2::bigint[], $3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                      $9::bigint[], $10::bigint[], $11::bigint[], $12::uuid[], $13::text[]) AS u
-       ON CONFLICT (provider_invoice_id) DO NOTHING
+       -- by its source id, or by its ATCUD alone: the tax authority's code names one document
+       ON CONFLICT DO NOTHING
        RETURNING document_type)
      SELECT count(*) AS rows, count(*) FILTER (WHERE document_type = 'NC') AS credit_notes FROM inserted`,
     [

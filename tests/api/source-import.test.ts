@@ -250,6 +250,32 @@ describe.each(testDatabaseKinds())('payouts and invoices imports on $name', (kin
     ).toBe(3);
   });
 
+  it('takes a document whose ATCUD was imported under another number for the one imported before', async () => {
+    // The tax authority's code names one document: renumbered, it is still the same document.
+    const renumbered = files.saft.replace(
+      '<InvoiceNo>FR CO2026/2</InvoiceNo>',
+      '<InvoiceNo>FR CO2026/9002</InvoiceNo>',
+    );
+    expect(renumbered).not.toBe(files.saft);
+    const before = await jobsAndFiles();
+    const response = await postSource(api, utf8(renumbered), {
+      kind: 'SAFT_INVOICES',
+      fileName: 'renumbered.xml',
+    });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({ code: 'SOURCE_NOTHING_NEW' });
+    expect(await jobsAndFiles()).toEqual(before);
+    // The preview is told so, under the id it asked about; an ATCUD of 0 names no document.
+    const known = await postJson(
+      `${api.api.url}/v2/admin/sources/known`,
+      { kind: 'SAFT_INVOICES', ids: ['FR CO2026/9002|JFJ3K8ZM-2', 'FR CO2026/9002|0'] },
+      bearer(api.token),
+    );
+    expect(((await known.json()) as { known: { id: string }[] }).known.map((k) => k.id)).toEqual([
+      'FR CO2026/9002|JFJ3K8ZM-2',
+    ]);
+  });
+
   it('lists the imported files, newest first, with their counts', async () => {
     const response = await fetch(`${api.api.url}/v2/admin/sources/files?limit=2`, {
       headers: bearer(api.token),

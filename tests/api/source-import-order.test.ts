@@ -127,4 +127,37 @@ describe.each(testDatabaseKinds())('links whatever the order of imports on $name
       { numRuns: kind.name === 'pglite' ? 6 : 4, seed: 20261128 },
     );
   }, 300_000);
+
+  it('links an invoice naming no case to the one settlement of its amount, day and customer tax id', async () => {
+    await forgetImports();
+    // Which settlement each invoice bills, read from the file that names them.
+    const billed = new Map(
+      [
+        ...files.saft.matchAll(
+          /<InvoiceNo>(FR [^<]+)<\/InvoiceNo>[\s\S]*?<OriginatingON>([^<]+)<\/OriginatingON>/g,
+        ),
+      ].map((m) => [m[1]!, m[2]!]),
+    );
+    // The same month with no case named anywhere: no order reference, descriptions without the id.
+    const unnamed = files.saft
+      .replace(/\s*<OrderReferences>[\s\S]*?<\/OrderReferences>/g, '')
+      .replace(/(<Description>[^<]*?) [0-9a-f-]{36}(<\/Description>)/g, '$1$2');
+    expect(unnamed).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+    const imported = await importSource(api, utf8(unnamed), {
+      kind: 'SAFT_INVOICES',
+      fileName: 'unnamed.xml',
+    });
+    expect(imported.job?.status).toBe('DONE');
+    const { rows } = await api.db.query<{ invoice_no: string; billed: string; customer_tax_id: string }>(
+      `SELECT i.invoice_no, coalesce(s.case_id, s.subscription_payment_id)::text AS billed, i.customer_tax_id
+         FROM provider_invoices i JOIN settlements s ON s.id = i.settlement_id
+        WHERE i.source_file_id IS NOT NULL AND i.link_method = 'AMOUNT_DATE_CUSTOMER'`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.billed).toBe(billed.get(row.invoice_no));
+      // The final consumer's NIF names no one: never a link by customer.
+      expect(row.customer_tax_id).not.toBe('999999990');
+    }
+  });
 });

@@ -8,6 +8,7 @@ import { type DemoSourceFiles, writeDemoSourceFiles } from '../../server/seed/so
 import { testDatabaseKinds } from '../support/databases';
 import { bearer, count, postJson } from './harness';
 import {
+  finishedSourceJob,
   importSource,
   postSource,
   previewSource,
@@ -355,5 +356,27 @@ describe.each(testDatabaseKinds())('payouts and invoices imports on $name', (kin
     );
     const net = first!.grossCents + 2 * second!.grossCents - 150;
     expect(payout.map((p) => [Number(p.amount_cents), Number(p.net_cents)])).toEqual([[net, net]]);
+  });
+
+  it('answers a repeated Idempotency-Key with the same job, and imports once', async () => {
+    const mapping = { payoutId: 'payout', date: 'date', net: 'net', reference: 'ref' };
+    const bytes = utf8('payout;date;net;ref\nMB-0777;06-02-2026;12,34;one\n');
+    const post = {
+      kind: 'COLLECTOR_PAYOUTS' as const,
+      fileName: 'mb-0777.csv',
+      mapping,
+      headers: { 'idempotency-key': 'mb-0777-once' },
+    };
+    const first = await postSource(api, bytes, post);
+    expect(first.status).toBe(202);
+    const { job } = (await first.json()) as { job: { id: string } };
+    await finishedSourceJob(api, job.id);
+    const again = await postSource(api, bytes, post);
+    expect(again.status).toBe(202);
+    expect(((await again.json()) as { job: { id: string; status: string } }).job).toMatchObject({
+      id: job.id,
+      status: 'DONE',
+    });
+    expect(await count(api.db, `source_files WHERE file_name = 'mb-0777.csv'`)).toBe(1);
   });
 });

@@ -118,6 +118,7 @@ export const AUDIT_ACTIONS = [
   'export.cancel',
   'export.download',
   'statement.imported',
+  'source.imported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -131,6 +132,7 @@ export const AUDIT_ENTITY_TYPES = [
   'sepa_file',
   'statement_file',
   'statement_line',
+  'source_file',
   'stored_file',
   'export',
 ] as const;

@@ -15,6 +15,8 @@ import { openFileStorage } from './platform/files/open-storage';
 import { registerAttachmentRoutes } from './platform/files/routes';
 import { registerSessionRoutes } from './platform/session-routes';
 import { registerSystemRoutes } from './platform/system-routes';
+import { registerSourcesArea } from './sources/routes';
+import { createSourceImports } from './sources/source-import';
 import { createStatementImports } from './statements/import';
 import { registerStatementImportRoutes } from './statements/import-routes';
 import { registerStatementReconciliationRoutes } from './statements/reconcile-routes';
@@ -25,16 +27,20 @@ import { registerUsersArea } from './users/routes';
 export type { AppDeps } from './http/context';
 
 /** What createApp is given: the storage defaults to the backend the configuration names. */
-export type AppOptions = Omit<AppDeps, 'storage' | 'statementImports'> &
-  Partial<Pick<AppDeps, 'storage' | 'statementImports'>>;
+export type AppOptions = Omit<AppDeps, 'storage' | 'statementImports' | 'sourceImports'> &
+  Partial<Pick<AppDeps, 'storage' | 'statementImports' | 'sourceImports'>>;
 
 export function createApp(options: AppOptions): Hono<AppEnv> {
   const storage = options.storage ?? openFileStorage(options.config, options.db);
+  const statementImports =
+    options.statementImports ?? createStatementImports({ db: options.db, storage, clock: options.clock });
   const deps: AppDeps = {
     ...options,
     storage,
-    statementImports:
-      options.statementImports ?? createStatementImports({ db: options.db, storage, clock: options.clock }),
+    statementImports,
+    sourceImports:
+      options.sourceImports ??
+      createSourceImports({ db: options.db, storage, statementImports, clock: options.clock }),
   };
   const app = new Hono<AppEnv>();
   app.use('*', securityHeaders);
@@ -62,6 +68,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   registerStatementImportRoutes(routes);
   registerStatementReconciliationRoutes(routes);
   registerStatementSearchRoutes(routes);
+  registerSourcesArea(routes);
   registerOpenApiRoutes(routes);
 
   if (deps.staticDir) app.use('*', serveConsole(deps.staticDir));

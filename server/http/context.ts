@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/client';
 import type { FileStorage } from '../platform/files/storage';
 import type { SessionUser } from '../platform/sessions';
+import type { SourceImports } from '../sources/source-import';
 import type { StatementImports } from '../statements/import';
 
 export interface AppDeps {
@@ -20,6 +21,8 @@ export interface AppDeps {
   exportRunner?: { wake(): void };
   /** This instance's statement imports (the jobs it runs, their progress). */
   statementImports: StatementImports;
+  /** This instance's payouts and invoices imports (decision 0152): the statement imports' jobs, slot and runner id. */
+  sourceImports: SourceImports;
   /** Data rows an XLSX export may hold (default: Excel's sheet, 1,048,575); lower in tests. */
   xlsxMaxRows?: number;
 }

@@ -1,13 +1,27 @@
-import type { StatementImportJob, StatementImportResult } from '../../contract/statement-import';
+import type { SourceImportJob } from '../../contract/source-import';
+import type { StatementImportJob } from '../../contract/statement-import';
+import type { SourceKind } from '../../domain/sources/source-ids';
 import type { Database, Queryable } from '../db/client';
 import { refuse } from '../platform/refusal';
 
 /**
  * The rows of `statement_import_jobs` (migration 0024, docs/decisions/0097): what the console polls
- * while an import runs, and how a job whose instance died is told apart from one still running.
+ * while an import runs, and how a job whose instance died is told apart from one still running. The
+ * payouts and invoices imports are jobs of the same table, told apart by `kind` (migration 0043,
+ * decision 0152): one lease, one sweep, one runner id per instance for every import.
  */
 
-export type ImportPhase = StatementImportJob['phase'];
+/** `STATEMENT`, or the source a payouts or invoices import reads (`SOURCE_KINDS`). */
+export type ImportKind = 'STATEMENT' | SourceKind;
+
+export type ImportPhase = StatementImportJob['phase'] | SourceImportJob['phase'];
+
+/** A job as either API answers it: a statement import's fields, and a source import's `kind`. */
+export type ImportJob = Omit<StatementImportJob, 'phase' | 'result'> & {
+  kind: ImportKind;
+  phase: ImportPhase;
+  result: object | null;
+};
 
 export interface ImportProgress {
   phase: ImportPhase;
@@ -17,34 +31,37 @@ export interface ImportProgress {
 
 interface JobRow {
   id: string;
+  kind: ImportKind;
   file_name: string;
   status: StatementImportJob['status'];
   phase: ImportPhase;
   done: number;
   total: number;
-  result: StatementImportResult | string | null;
+  result: object | string | null;
   error_code: string | null;
   created_at: Date;
 }
 
-const JOB_COLUMNS = 'id, file_name, status, phase, done, total, result, error_code, created_at';
+const JOB_COLUMNS = 'id, kind, file_name, status, phase, done, total, result, error_code, created_at';
 
-function jobOf(row: JobRow): StatementImportJob {
+function jobOf(row: JobRow): ImportJob {
   return {
     id: row.id,
+    kind: row.kind,
     fileName: row.file_name,
     status: row.status,
     phase: row.phase,
     done: row.done,
     total: row.total,
     // PGlite answers jsonb parsed, pg too; a text answer would come from a cast somewhere upstream.
-    result: typeof row.result === 'string' ? (JSON.parse(row.result) as StatementImportResult) : row.result,
+    result: typeof row.result === 'string' ? (JSON.parse(row.result) as object) : row.result,
     errorCode: row.error_code,
     createdAt: row.created_at.toISOString(),
   };
 }
 
 export interface NewImportJob {
+  kind: ImportKind;
   requestedBy: string;
   fileName: string;
   sha256: string;
@@ -58,23 +75,44 @@ export interface NewImportJob {
  * Records a RUNNING job. The unique index on the content's hash (live or finished jobs) refuses a second
  * upload of the same bytes made while the first is still importing: one import, whatever the timing.
  */
-export async function insertImportJob(tx: Queryable, job: NewImportJob): Promise<StatementImportJob> {
+export async function insertImportJob(tx: Queryable, job: NewImportJob): Promise<ImportJob> {
   const { rows } = await tx.query<JobRow>(
-    `INSERT INTO statement_import_jobs (requested_by, file_name, sha256, total, runner_id, lease_expires_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO statement_import_jobs (kind, requested_by, file_name, sha256, total, runner_id, lease_expires_at, created_at)
+     VALUES ($8, $1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (sha256) WHERE status <> 'FAILED' DO NOTHING
      RETURNING ${JOB_COLUMNS}`,
-    [job.requestedBy, job.fileName, job.sha256, job.total, job.runnerId, job.leaseExpiresAt, job.at],
+    [
+      job.requestedBy,
+      job.fileName,
+      job.sha256,
+      job.total,
+      job.runnerId,
+      job.leaseExpiresAt,
+      job.at,
+      job.kind,
+    ],
   );
-  if (!rows[0]) throw refuse('STATEMENT_ALREADY_IMPORTED');
+  if (!rows[0])
+    throw refuse(job.kind === 'STATEMENT' ? 'STATEMENT_ALREADY_IMPORTED' : 'SOURCE_ALREADY_IMPORTED');
   return jobOf(rows[0]);
 }
 
-export async function findImportJob(db: Queryable, id: string): Promise<StatementImportJob | null> {
-  const { rows } = await db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM statement_import_jobs WHERE id = $1`, [
-    id,
-  ]);
+/** A statement import's job (`statements: true`), or a source import's: the other API's ids are not found. */
+export async function findImportJob(
+  db: Queryable,
+  id: string,
+  of: 'statements' | 'sources' = 'statements',
+): Promise<ImportJob | null> {
+  const { rows } = await db.query<JobRow>(
+    `SELECT ${JOB_COLUMNS} FROM statement_import_jobs WHERE id = $1 AND (kind = 'STATEMENT') = $2`,
+    [id, of === 'statements'],
+  );
   return rows[0] ? jobOf(rows[0]) : null;
+}
+
+/** A statement import's job as its API answers it (without the `kind` every one of them has). */
+export function statementJobOf({ kind: _statement, ...job }: ImportJob): StatementImportJob {
+  return job as StatementImportJob;
 }
 
 /**
@@ -104,7 +142,7 @@ export async function finishImportJob(
   tx: Queryable,
   id: string,
   runnerId: string,
-  result: StatementImportResult,
+  result: object,
   at: Date,
 ): Promise<void> {
   const { rowCount } = await tx.query(
@@ -114,7 +152,7 @@ export async function finishImportJob(
       WHERE id = $1 AND status = 'RUNNING' AND runner_id = $2`,
     [id, runnerId, JSON.stringify(result), at],
   );
-  if (rowCount === 0) throw new Error(`statement import ${id} lost its claim before it could finish`);
+  if (rowCount === 0) throw new Error(`import ${id} lost its claim before it could finish`);
 }
 
 export async function failImportJob(db: Queryable, id: string, runnerId: string, code: string, at: Date) {

@@ -21,6 +21,7 @@ import {
   finishImportJob,
   type ImportProgress,
   insertImportJob,
+  statementJobOf,
   storeProgress,
 } from './import-jobs';
 import { freshLineCount, insertStreamedLines } from './import-lines';
@@ -56,7 +57,10 @@ const CONTENT_TYPE: Record<StatementFormat, string> = {
 };
 
 export interface StatementImports {
+  /** The runner id of every import this instance runs, statements and sources (one sweep, decision 0152). */
   readonly instanceId: string;
+  /** This instance's one place for an upload in memory, shared with the source imports (decision 0152). */
+  readonly slot: StatementSlot;
   start(actor: Actor, upload: StatementUpload): Promise<StatementImportJob>;
   job(id: string, at: Date): Promise<StatementImportJob | null>;
   /** Resolves when every import this instance started has finished (tests, shutdown). */
@@ -206,12 +210,16 @@ export function createStatementImports(deps: {
 
   return {
     instanceId,
+    slot,
     async start(actor, upload) {
       // A retry of an answered request answers the same job, even once that job has imported the file.
       if (upload.idempotency) {
         const request = { ...upload.idempotency, sha256: requestSha(upload) };
         const previous = await db.transaction((tx) => previousAnswer<StatementImportJob>(tx, request));
-        if (previous) return (await findImportJob(db, previous.id)) ?? previous;
+        if (previous) {
+          const found = await findImportJob(db, previous.id);
+          return found ? statementJobOf(found) : previous;
+        }
       }
       // Read inside this instance's slot, which the import releases when it ends (decision 0122).
       const release = await slot.take();
@@ -225,15 +233,18 @@ export function createStatementImports(deps: {
           const request = upload.idempotency && { ...upload.idempotency, sha256: requestSha(upload) };
           const previous = request && (await previousAnswer<StatementImportJob>(tx, request));
           if (previous) return { job: previous, fresh: false };
-          const created = await insertImportJob(tx, {
-            requestedBy: actor.userId,
-            fileName: upload.query.fileName,
-            sha256: statement.sha256,
-            total: statement.lineCount,
-            runnerId: instanceId,
-            leaseExpiresAt: new Date(clock().getTime() + IMPORT_LEASE_MS),
-            at: actor.at,
-          });
+          const created = statementJobOf(
+            await insertImportJob(tx, {
+              kind: 'STATEMENT',
+              requestedBy: actor.userId,
+              fileName: upload.query.fileName,
+              sha256: statement.sha256,
+              total: statement.lineCount,
+              runnerId: instanceId,
+              leaseExpiresAt: new Date(clock().getTime() + IMPORT_LEASE_MS),
+              at: actor.at,
+            }),
+          );
           if (request) await storeAnswer(tx, request, created);
           return { job: created, fresh: true };
         });
@@ -255,9 +266,12 @@ export function createStatementImports(deps: {
     async job(id, at) {
       const local = running.get(id);
       if (!local) await sweep(at);
-      const job = await findImportJob(db, id);
+      const found = await findImportJob(db, id);
+      const job = found && statementJobOf(found);
       // This instance runs it: its progress is fresher than the last heartbeat's.
-      return job && local && job.status === 'RUNNING' ? { ...job, ...local.progress } : job;
+      return job && local && job.status === 'RUNNING'
+        ? statementJobOf({ ...found!, ...local.progress })
+        : job;
     },
     async settled() {
       await Promise.all([...running.values()].map((job) => job.finished));

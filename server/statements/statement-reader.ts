@@ -186,8 +186,11 @@ export function readAndPlan(
  * hooks of the process (`node --import tsx`, or vitest's) do not reach a worker thread on Node 20.
  */
 const require = createRequire(import.meta.url);
-const WORKER_BOOT = `import(${JSON.stringify(pathToFileURL(require.resolve('tsx/esm/api')).href)}).then(({ tsImport }) =>
-  tsImport(${JSON.stringify(new URL('./parse-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
+export const workerBoot = (
+  module: URL,
+) => `import(${JSON.stringify(pathToFileURL(require.resolve('tsx/esm/api')).href)}).then(({ tsImport }) =>
+  tsImport(${JSON.stringify(module.href)}, ${JSON.stringify(import.meta.url)}))`;
+const WORKER_BOOT = workerBoot(new URL('./parse-worker.ts', import.meta.url));
 
 /**
  * readAndPlan in a worker thread started for this one file. The worker answers the parse's summary and

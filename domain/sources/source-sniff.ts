@@ -1,0 +1,44 @@
+import { containerKindOf } from '../statements/sniff';
+import type { SourceKind } from './source-ids';
+
+/**
+ * Whether an upload's bytes can be the kind of file it is said to be, from its first bytes alone
+ * (decision 0152), before it waits for the instance's reader: a SAF-T file is XML, or XML compressed as
+ * gzip or a ZIP (decision 0149); a payout report is CSV text, never a container and never XML. Answers
+ * what the bytes are instead (`zip`, `pdf`, `xml`, `text`, …), or null when they may be the kind.
+ */
+export function sourceContainerMismatch(kind: SourceKind, bytes: Uint8Array): string | null {
+  if (bytes.byteLength === 0) return null;
+  const container = containerKindOf(bytes);
+  const xml = container === null && startsLikeXml(bytes);
+  if (kind === 'SAFT_INVOICES') {
+    if (container === 'gzip' || container === 'zip') return null;
+    return container ?? (xml ? null : 'text');
+  }
+  return container ?? (xml ? 'xml' : null);
+}
+
+/** The first character after a byte-order mark and white space is `<`. */
+function startsLikeXml(bytes: Uint8Array): boolean {
+  let at = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (
+    at < bytes.length &&
+    (bytes[at] === 0x20 || bytes[at] === 0x09 || bytes[at] === 0x0a || bytes[at] === 0x0d)
+  )
+    at++;
+  return bytes[at] === 0x3c;
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+/**
+ * The case or subscription payment a row or document names: the first UUID in its texts (the
+ * marketplace prints the case id, or the subscription payment id, on the charge and on the invoice).
+ */
+export function caseReferenceOf(texts: readonly (string | null | undefined)[]): string | null {
+  for (const text of texts) {
+    const found = text ? UUID.exec(text) : null;
+    if (found) return found[0].toLowerCase();
+  }
+  return null;
+}

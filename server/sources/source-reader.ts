@@ -1,0 +1,61 @@
+import { Worker } from 'node:worker_threads';
+import type { ProviderCsvMapping } from '../../domain/sources/provider-csv';
+import type { SourceKind } from '../../domain/sources/source-ids';
+import { refuse } from '../platform/refusal';
+import { READ_OFF_THREAD_FROM_BYTES, workerBoot } from '../statements/statement-reader';
+import { readSourceUpload, type SourceReading, type SourceUploadReading } from './source-reading';
+
+/**
+ * Where an uploaded source file is read (decision 0152), as a statement is (statement-reader.ts,
+ * decision 0122): inside the instance's one upload slot, which the import holds until it ends, and off
+ * the event loop in a worker thread from the same size — a month of 100,000 invoices is seconds of CPU.
+ */
+
+const WORKER_HEAP_MB = 1_536;
+const WORKER_BOOT = workerBoot(new URL('./source-worker.ts', import.meta.url));
+
+/** The file's rows as the import inserts them, or its reader's refusal thrown (422/413/415 with its facts). */
+export async function readSource(
+  kind: SourceKind,
+  bytes: Uint8Array,
+  mapping: ProviderCsvMapping | undefined,
+): Promise<SourceReading> {
+  const read =
+    bytes.byteLength >= READ_OFF_THREAD_FROM_BYTES
+      ? await readInWorker(kind, bytes, mapping)
+      : await readSourceUpload(kind, bytes, mapping);
+  if ('refused' in read) {
+    const { code, line, extra } = read.refused;
+    throw refuse(code, { extra: { ...extra, ...(line === undefined ? {} : { line }) } });
+  }
+  return read.reading;
+}
+
+function readInWorker(
+  kind: SourceKind,
+  bytes: Uint8Array,
+  mapping: ProviderCsvMapping | undefined,
+): Promise<SourceUploadReading> {
+  return new Promise((resolve, reject) => {
+    // A copy handed over: the import still stores the original bytes (statement-reader.ts says why not `slice`).
+    const copy = new Uint8Array(bytes);
+    const worker = new Worker(WORKER_BOOT, {
+      eval: true,
+      workerData: { kind, bytes: copy.buffer, mapping },
+      transferList: [copy.buffer],
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
+    let answered = false;
+    worker.once('message', (message: SourceUploadReading) => {
+      answered = true;
+      resolve(message);
+      void worker.terminate();
+    });
+    worker.once('error', (error) => {
+      if (!answered) reject(error);
+    });
+    worker.once('exit', (code) => {
+      if (!answered) reject(new Error(`source reader thread exited with code ${code}`));
+    });
+  });
+}

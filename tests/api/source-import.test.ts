@@ -245,6 +245,18 @@ describe.each(testDatabaseKinds())('payouts and invoices imports on $name', (kin
     );
     expect(notes).toHaveLength(refunded.length);
     for (const note of notes) expect(Number(note.total)).toBe(0);
+    // As the matcher's counterparts (migration 0044): an invoice is money arriving from its customer, a
+    // credit note money going back, both at their positive amount; the seeded bills stay money leaving.
+    const { rows: sides } = await api.db.query<{ type: string | null; direction: number; n: number }>(
+      `SELECT i.document_type AS type, c.direction, count(*)::int AS n
+         FROM statement_counterparts c JOIN provider_invoices i ON i.id = c.id
+        WHERE c.kind = 'INVOICE' AND c.amount_cents = abs(i.amount_cents) AND c.amount_cents > 0
+        GROUP BY 1, 2 ORDER BY 1 NULLS FIRST, 2`,
+    );
+    const sideOf = (type: string | null) => sides.filter((s) => s.type === type);
+    expect(sideOf('NC')).toEqual([{ type: 'NC', direction: -1, n: refunded.length }]);
+    expect(sideOf('FR')).toEqual([{ type: 'FR', direction: 1, n: month.length }]);
+    expect(sideOf(null)).toEqual([{ type: null, direction: -1, n: expect.any(Number) }]);
     // Audited in the import's transaction.
     expect(
       await count(api.db, `audit_log WHERE action = 'source.imported' AND entity_type = 'source_file'`),

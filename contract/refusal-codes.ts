@@ -140,6 +140,14 @@ export const REFUSAL_STATUSES = {
   PROVIDER_CSV_UNREADABLE: 422,
   PROVIDER_CSV_EMPTY: 422,
   PROVIDER_CSV_ROW_INVALID: 422,
+  // the payouts and invoices imports (issue 31, docs/decisions/0152)
+  SOURCE_NOT_THIS_KIND: 415,
+  SOURCE_MAPPING_REQUIRED: 422,
+  SOURCE_MAPPING_NOT_ALLOWED: 422,
+  SOURCE_PREVIEW_MISMATCH: 409,
+  SOURCE_ALREADY_IMPORTED: 409,
+  SOURCE_NOTHING_NEW: 409,
+  SOURCE_IMPORT_NOT_FOUND: 404,
 } as const satisfies Record<string, RefusalStatus>;
 
 export type RefusalCode = keyof typeof REFUSAL_STATUSES;

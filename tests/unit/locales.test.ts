@@ -7,6 +7,7 @@ import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES, STATEMENT_LINE_STATUSES } from '../.
 import { REASON_CODES } from '../../domain/sepa/reason-codes';
 import { CSV_FIELDS, PARSE_ERROR_CODES } from '../../domain/statements/types';
 import { REFUSAL_REASONS } from '../../machines/statement-import';
+import { MAPPING_EDITOR_WORDS } from '../../src/components/MappingEditor/MappingEditor';
 import { ERROR_CODES, VALIDATION_CODES } from '../../src/i18n/error-codes';
 import { femaleKey, GENDERED_KEYS } from '../../src/i18n/gender';
 import { LOCALES, languageKey } from '../../src/i18n/locales';
@@ -52,6 +53,7 @@ const dynamicKeys = [
   ...STATEMENT_IMPORT_PHASES.map((phase) => `statements.import.phase.${phase}`),
   ...REFUSAL_REASONS.map((reason) => `statements.refused.${reason}`),
   ...CSV_FIELDS.map((field) => `statements.mapping.fields.${field}`),
+  ...MAPPING_EDITOR_WORDS.map((word) => `statements.mapping.${word}`),
   ...PARSE_ERROR_CODES.map((code) => `statements.parseErrors.${code}`),
   ...STATEMENT_LINE_KINDS.map((kind) => `statements.kind.${kind}`),
   ...STATEMENT_LINE_STATUSES.map((status) => `statements.status.${status}`),

@@ -357,6 +357,7 @@ export const sourceImportMachine = setup({
       on: {
         'file.chosen': CHOOSE,
         retry: { target: 'submitting', actions: assign({ error: null, job: null }) },
+        'kind.choose': REREAD_AS,
         cancel: CANCEL,
       },
     },
@@ -367,14 +368,11 @@ export const sourceImportMachine = setup({
         cancel: CANCEL,
       },
     },
-    // A file refused as the kind picked (or by its bytes) is read again as another kind when one is picked.
+    // A file refused as the kind picked (or by its bytes) is read again when another kind is picked.
     refused: {
       on: {
         'file.chosen': CHOOSE,
-        'kind.choose': [
-          { guard: ({ context }) => context.file !== null, ...REREAD_AS },
-          { actions: assign({ kind: ({ event }) => event.kind }) },
-        ],
+        'kind.choose': REREAD_AS,
         // A collector's columns the reader refused: picked again.
         'mapping.edit': { guard: 'isCollector', target: 'mapping' },
         cancel: CANCEL,

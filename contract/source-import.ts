@@ -130,7 +130,11 @@ export const sourceImportJobSchema = z.object({
   done: z.number().int(),
   total: z.number().int(),
   result: sourceImportResultSchema.nullable(),
-  /** Why a FAILED job failed (`SOURCE_IMPORT_FAILED`, `SOURCE_IMPORT_INTERRUPTED`), translated like any code. */
+  /**
+   * Why a FAILED job failed, translated like any code: a refusal found under the import lock
+   * (`SOURCE_NOTHING_NEW`, …), else the statement imports' `STATEMENT_IMPORT_FAILED` and
+   * `STATEMENT_IMPORT_INTERRUPTED`, whose words say nothing of statements.
+   */
   errorCode: z.string().nullable(),
   createdAt: z.iso.datetime({ offset: true }),
 });

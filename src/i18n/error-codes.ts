@@ -2,8 +2,8 @@ import { REFUSAL_CODES } from '../../contract/refusal-codes';
 
 /**
  * Codes the HTTP layer and the console answer with themselves, not a service's refusal: the request's
- * shape and session, messages of the console's own, and why a statement or source import job failed (its
- * `errorCode`).
+ * shape and session, messages of the console's own, and why a statement import job failed (its
+ * `errorCode`; a source import job's too, which fails with the same codes).
  */
 const NON_REFUSAL_CODES = [
   'GENERIC_ERROR',
@@ -24,9 +24,6 @@ const NON_REFUSAL_CODES = [
   'IBAN_NOT_SEPA',
   'STATEMENT_IMPORT_FAILED',
   'STATEMENT_IMPORT_INTERRUPTED',
-  /** Why a payouts or invoices import job failed (its `errorCode`, contract/source-import.ts). */
-  'SOURCE_IMPORT_FAILED',
-  'SOURCE_IMPORT_INTERRUPTED',
 ] as const;
 
 /**

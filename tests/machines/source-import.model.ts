@@ -260,7 +260,7 @@ export const sourceImportModel: MachineModel<undefined, SourceImportWorld, Sourc
     'poll: done': { type: 'xstate.done.actor.poll', output: job('DONE', 3, RESULT) },
     'poll: failed': {
       type: 'xstate.done.actor.poll',
-      output: job('FAILED', 1, null, 'SOURCE_IMPORT_INTERRUPTED'),
+      output: job('FAILED', 1, null, 'STATEMENT_IMPORT_INTERRUPTED'),
     },
     'poll: network': { type: 'xstate.error.actor.poll', error: { code: 'NETWORK_ERROR' } },
     retry: { type: 'retry' },

@@ -83,14 +83,15 @@ describe.skipIf(!hasChromium)('payouts and invoices in Chromium, keyboard only',
     expect(await payouts.count()).toBe(files.payouts.length);
     await importNewRows(stripeRows);
 
-    // The SAF-T file with Stripe still picked: refused by Stripe's reader; letting the bytes decide
-    // reads the same file again as SAF-T.
+    // The SAF-T file with Stripe still picked: refused as not this kind, the bytes named; letting the
+    // bytes decide reads the same file again as SAF-T.
     const saftName = `saft-${month}.xml`;
     await chooseFile(saftName, files.saft);
     const refused = page.getByTestId('source-refused');
     await refused.waitFor();
-    expect(await refused.locator('p').first().textContent()).toBe(
-      ptPT.errorMessages.STRIPE_REPORT_COLUMNS_MISSING,
+    expect(await refused.locator('p').first().textContent()).toBe(ptPT.errorMessages.SOURCE_NOT_THIS_KIND);
+    expect(await page.getByTestId('source-refusal-facts').textContent()).toContain(
+      text.facts.container.replace('{{container}}', 'xml'),
     );
     await tabTo(page, (el) => el.getAttribute('data-testid') === 'source-kind');
     await page.keyboard.press('ArrowUp');

@@ -51,12 +51,16 @@ describe('which file the bytes are', () => {
     expect(sourceKindOf(PDF)).toBeNull();
   });
 
-  it('a payout report is never compressed; SAF-T only as gzip or ZIP', () => {
+  it('a payout report is CSV text, never compressed nor XML; SAF-T is XML, or XML as gzip or ZIP', () => {
     expect(containerNotOf('STRIPE_PAYOUTS', gzipSync(STRIPE))).toBe('gzip');
     expect(containerNotOf('COLLECTOR_PAYOUTS', PDF)).toBe('pdf');
     expect(containerNotOf('SAFT_INVOICES', gzipSync(SAFT))).toBeNull();
     expect(containerNotOf('SAFT_INVOICES', PDF)).toBe('pdf');
     expect(containerNotOf('STRIPE_PAYOUTS', STRIPE)).toBeNull();
+    // Never XML for a payout report, never plain text for SAF-T.
+    expect(containerNotOf('STRIPE_PAYOUTS', SAFT)).toBe('xml');
+    expect(containerNotOf('SAFT_INVOICES', STRIPE)).toBe('text');
+    expect(containerNotOf('SAFT_INVOICES', SAFT)).toBeNull();
   });
 });
 

@@ -29,10 +29,13 @@ describe.skipIf(!hasChromium)('payouts and invoices in Chromium, keyboard only',
 
   const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
   const kindPicked = () => page.getByTestId('source-kind').inputValue();
-  /** Tab (bounded) to the control reading `label`, then Enter. */
-  const press = async (label: string) => {
-    await tabTo(page, (el) => el.textContent?.trim() === label);
-    await page.keyboard.press('Enter');
+  /** Tab (bounded) until the focused control reads `label`. */
+  const tabToText = async (label: string) => {
+    for (let i = 0; i < 80; i++) {
+      await page.keyboard.press('Tab');
+      if ((await focused()) === label) return;
+    }
+    throw new Error(`no control reading "${label}" within 80 Tab presses`);
   };
   /** Tab to the file input, then its chooser opened with Space and the file given to it. */
   const chooseFile = async (name: string, content: string) => {
@@ -42,7 +45,7 @@ describe.skipIf(!hasChromium)('payouts and invoices in Chromium, keyboard only',
   /** The import: Enter twice on its button (the second sends nothing), the result, Close. */
   const importNewRows = async (count: number) => {
     const label = text.import.submitNew[count === 1 ? 'one' : 'other'].replace('{{count}}', String(count));
-    await tabTo(page, (el) => el.textContent?.trim() === label);
+    await tabToText(label);
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
     const result = page.getByTestId('source-result');
@@ -125,6 +128,8 @@ describe.skipIf(!hasChromium)('payouts and invoices in Chromium, keyboard only',
     await chooseFile(saftName, files.saft);
     await refused.waitFor();
     expect(await refused.locator('p').first().textContent()).toBe(ptPT.errorMessages.SOURCE_NOTHING_NEW);
-    await press(text.import.close);
+    await tabToText(text.import.close);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('source-refused').waitFor({ state: 'detached' });
   });
 });

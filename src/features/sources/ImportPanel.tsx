@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
-import { type DragEvent, useEffect, useMemo, useReducer, useRef } from 'react';
+import { type DragEvent, useDeferredValue, useEffect, useMemo, useReducer, useRef } from 'react';
 import { formatCents } from '../../../domain/money';
 import { PROVIDER_CSV_FIELDS } from '../../../domain/sources/provider-csv';
 import { SOURCE_KINDS, type SourceKind } from '../../../domain/sources/source-ids';
@@ -78,6 +78,9 @@ export function SourceImportPanel() {
   const outcome = context.preview;
   const details = preview.current.details;
   const showsRows = PREVIEWING.includes(state) && outcome !== null;
+  // The rows' table (100,000 rows: a virtualiser's measures and a first page of cells) mounts in a
+  // deferred, interruptible render after the summary, not in the same task: no task over 100 ms.
+  const tableShown = useDeferredValue(showsRows);
   const collector = outcome?.csv != null;
   const job = context.job;
   const sending = snapshot.hasTag('sending');
@@ -218,7 +221,7 @@ export function SourceImportPanel() {
         </div>
       ) : null}
 
-      {showsRows && outcome ? (
+      {tableShown && showsRows && outcome ? (
         <SourcePreviewTable
           rows={preview.current.rows}
           payouts={outcome.kind !== 'SAFT_INVOICES'}

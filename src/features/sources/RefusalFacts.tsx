@@ -28,7 +28,7 @@ const names = (value: unknown): string | null =>
 /**
  * The facts a refusal carries beside its words (contract/source-import.ts, `sourceImportRefusalSchema`):
  * its line, the column and why, both numbers of a payout that does not add up, each control total
- * declared and computed, the columns missing, the container the bytes are.
+ * declared and computed, the columns missing, the container the bytes are, the XSD's first faults.
  */
 export function RefusalFacts({ refusal }: { refusal: SourceRefusalView }) {
   const { t, locale } = useI18n();
@@ -54,6 +54,8 @@ export function RefusalFacts({ refusal }: { refusal: SourceRefusalView }) {
   if (Array.isArray(facts.mismatches))
     for (const mismatch of facts.mismatches as { total: string; declared: string; computed: string }[])
       items.push(t('sources.facts.mismatch', mismatch));
+  // The schema validator's own words for a SAF-T file the official XSD refuses (`line N: message`).
+  if (Array.isArray(facts.schemaErrors)) for (const fault of facts.schemaErrors) items.push(String(fault));
   const missing = names(facts.missing);
   if (missing) items.push(t('sources.facts.missing', { columns: missing }));
   const notInHeader = names(facts.notInHeader);

@@ -43,6 +43,8 @@ vi.mock('../../../src/features/sources/preview-client', async () => {
 });
 
 const uploads: SourceUploadRequest[] = [];
+/** What the next upload is refused with, as `ApiError` carries it (its code, the body's facts). */
+let rejectUpload: { code: string; details: Record<string, unknown> } | null = null;
 const FILE_ROW = {
   id: '00000000-0000-4000-8000-000000000001',
   kind: 'SAFT_INVOICES',
@@ -69,6 +71,7 @@ vi.mock('../../../src/api/sources', async (original) => ({
   }),
   startSourceImport: async (upload: SourceUploadRequest) => {
     uploads.push(upload);
+    if (rejectUpload) throw rejectUpload;
     return {
       job: {
         id: '00000000-0000-4000-8000-0000000000bb',
@@ -202,6 +205,38 @@ describe('the payouts and invoices screen', () => {
     );
     expect(screen.queryByRole('button', { name: /^Importar/ })).toBeNull();
     expect(screen.queryByTestId('source-preview')).toBeNull();
+  });
+
+  it("shows a server's refusal with the facts of its body: both counts and totals, a SAF-T schema's faults", async () => {
+    // The server read other rows than the preview (the file changed on disk between the two).
+    rejectUpload = {
+      code: 'SOURCE_PREVIEW_MISMATCH',
+      details: { expectedRows: 3, foundRows: 2, expectedTotalCents: 12_000, foundTotalCents: 9_000 },
+    };
+    await open();
+    await drop('saft.xml', SAFT);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /^Import/ })));
+    for (let i = 0; i < 5; i++) await act(async () => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(screen.getByTestId('source-refused').querySelector('p')?.textContent).toBe(
+      (enGB.errorMessages as Record<string, string>).SOURCE_PREVIEW_MISMATCH,
+    );
+    expect(screen.getByTestId('source-refusal-facts').textContent).toBe(
+      'Preview — rows: 3, total: €120.00; server — rows: 2, total: €90.00',
+    );
+    cleanup();
+    // A SAF-T refusal whose body lists the official schema's first faults, each with its line.
+    rejectUpload = {
+      code: 'SAFT_DOCUMENT_INVALID',
+      details: { schemaErrors: ['line 12: Element Foo: not expected'] },
+    };
+    await open();
+    await drop('saft.xml', SAFT);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /^Import/ })));
+    for (let i = 0; i < 5; i++) await act(async () => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(screen.getByTestId('source-refusal-facts').textContent).toContain(
+      'line 12: Element Foo: not expected',
+    );
+    rejectUpload = null;
   });
 
   it('refuses a compressed file picked as a Stripe report before reading it, naming what it is', async () => {

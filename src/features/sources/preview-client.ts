@@ -10,17 +10,17 @@ import type {
 export type SourcePreviewRows = PreviewRows<SourcePreviewRow>;
 
 /**
- * Reads `file` in the preview worker (a chunk of its own, with the readers): rows arrive in `rows` as
+ * Reads `file` in the preview worker (a chunk of its own, with the readers; the worker reads the bytes,
+ * not the page): rows arrive in `rows` as
  * they are read, their ids after them; the promise settles with what the flow decides on. Aborting ends
  * the worker.
  */
 export async function previewSourceInWorker(
   file: Blob,
-  request: Omit<SourcePreviewRequest, 'bytes'>,
+  request: Omit<SourcePreviewRequest, 'file'>,
   rows: SourcePreviewRows,
   signal: AbortSignal,
 ): Promise<{ outcome: SourcePreviewOutcome; details: SourcePreviewDetails | null }> {
-  const bytes = await file.arrayBuffer();
   signal.throwIfAborted();
   const worker = new Worker(new URL('./preview.worker.ts', import.meta.url), { type: 'module' });
   try {
@@ -33,7 +33,7 @@ export async function previewSourceInWorker(
         else if (message.type === 'ids') rows.addKeys(message.ids);
         else resolve({ outcome: { ...message.outcome, ids: rows.keys }, details: message.details });
       };
-      worker.postMessage({ ...request, bytes } satisfies SourcePreviewRequest, [bytes]);
+      worker.postMessage({ ...request, file } satisfies SourcePreviewRequest);
     });
   } finally {
     worker.terminate();

@@ -4,9 +4,12 @@ import type { SourceKind } from '../../../domain/sources/source-ids';
 import type { StripeRowKind } from '../../../domain/sources/stripe-payouts';
 import type { SourcePreviewOutcome } from '../../../machines/source-import';
 
-/** What the page asks the preview worker: the bytes, the kind picked (null: the bytes decide), the mapping. */
+/**
+ * What the page asks the preview worker: the file itself (a handle: the worker reads its bytes, so the
+ * page never holds 40 MB of them), the kind picked (null: the bytes decide), the mapping.
+ */
 export interface SourcePreviewRequest {
-  bytes: ArrayBuffer;
+  file: Blob;
   kind: SourceKind | null;
   /** The collector mapping the admin applied; null: the one remembered for the header, if any. */
   mapping: ProviderCsvMapping | null;

@@ -2,8 +2,9 @@
 import type { SourcePreviewMessage, SourcePreviewRequest } from './preview-protocol';
 import { previewSource } from './read-source';
 
-self.onmessage = (event: MessageEvent<SourcePreviewRequest>) => {
+self.onmessage = async (event: MessageEvent<SourcePreviewRequest>) => {
   const post = (message: SourcePreviewMessage) => self.postMessage(message);
-  const { outcome, details } = previewSource(event.data, post);
+  const { file, ...request } = event.data;
+  const { outcome, details } = previewSource({ ...request, bytes: await file.arrayBuffer() }, post);
   post({ type: 'done', outcome, details });
 };

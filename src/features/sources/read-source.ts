@@ -34,6 +34,9 @@ import { containerNotOf, sourceKindOf } from './source-sniff';
 const ROWS_CHUNK = 1_000;
 const IDS_CHUNK = 10_000;
 
+/** The worker's request with the file's bytes read. */
+export type SourceReadInput = Omit<SourcePreviewRequest, 'file'> & { bytes: ArrayBuffer };
+
 export type Post = (message: SourcePreviewMessage) => void;
 
 const refusalView = (refusal: SourceRefusal) => ({
@@ -165,7 +168,7 @@ function invoiceDetails(read: SaftFileRead): SourcePreviewDetails {
 function preview(
   kind: SourceKind,
   bytes: Uint8Array,
-  request: SourcePreviewRequest,
+  request: SourceReadInput,
   post: Post,
 ): { outcome: SourcePreviewOutcome; details: SourcePreviewDetails | null } {
   const empty = { kind, refusal: null, rows: 0, totalCents: 0, ids: [], csv: null };
@@ -224,7 +227,7 @@ function preview(
  * as they are ready, then the outcome and details returned (the caller posts them as `done`).
  */
 export function previewSource(
-  request: SourcePreviewRequest,
+  request: SourceReadInput,
   post: Post,
 ): { outcome: SourcePreviewOutcome; details: SourcePreviewDetails | null } {
   const bytes = new Uint8Array(request.bytes);

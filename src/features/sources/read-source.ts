@@ -37,7 +37,7 @@ const IDS_CHUNK = 10_000;
 /** The worker's request with the file's bytes read. */
 export type SourceReadInput = Omit<SourcePreviewRequest, 'file'> & { bytes: ArrayBuffer };
 
-export type Post = (message: SourcePreviewMessage) => void;
+type Post = (message: SourcePreviewMessage) => void;
 
 const refusalView = (refusal: SourceRefusal) => ({
   code: refusal.code,

@@ -36,6 +36,8 @@ export class ApiError extends Error {
     readonly code: string | null,
     readonly errors: FieldError[] = [],
     readonly path = '',
+    /** The refusal body's facts beside its code (a line, both numbers of a mismatch, …). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(code ?? `HTTP ${status}`);
     this.name = 'ApiError';
@@ -52,7 +54,8 @@ export function toApiError(reason: unknown, path: string): ApiError {
     };
     const code = typeof body.code === 'string' ? body.code : null;
     const errors = Array.isArray(body.errors) ? (body.errors as FieldError[]) : [];
-    return new ApiError(status, code, errors, path);
+    const { code: _code, errors: _errors, message: _message, ...details } = body as Record<string, unknown>;
+    return new ApiError(status, code, errors, path, details);
   }
   return new ApiError(0, null, [], path);
 }

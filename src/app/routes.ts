@@ -224,6 +224,16 @@ export const ROUTES: readonly RouteDef[] = [
     synonymsKey: 'palette.synonyms.providerDocuments',
   },
   {
+    id: 'sources',
+    path: '/sources',
+    titleKey: 'routes.sources',
+    access: 'auth',
+    screen: lazyScreen(() => import('../features/sources/SourcesScreen')),
+    nav: { section: 'financialManager' },
+    goKey: 'o',
+    synonymsKey: 'palette.synonyms.sources',
+  },
+  {
     id: 'sepaFile',
     path: '/sepa/:id',
     titleKey: 'routes.sepaFile',

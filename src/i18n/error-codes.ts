@@ -3,7 +3,7 @@ import { REFUSAL_CODES } from '../../contract/refusal-codes';
 /**
  * Codes the HTTP layer and the console answer with themselves, not a service's refusal: the request's
  * shape and session, messages of the console's own, and why a statement import job failed (its
- * `errorCode`).
+ * `errorCode`; a source import job's too, which fails with the same codes).
  */
 const NON_REFUSAL_CODES = [
   'GENERIC_ERROR',

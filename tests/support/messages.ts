@@ -2,6 +2,8 @@ import firstLoadEnGB from '../../locales/en-GB.json';
 import financeEnGB from '../../locales/finance.en-GB.json';
 import financePtPT from '../../locales/finance.pt-PT.json';
 import firstLoadPtPT from '../../locales/pt-PT.json';
+import sourcesEnGB from '../../locales/sources.en-GB.json';
+import sourcesPtPT from '../../locales/sources.pt-PT.json';
 import statementsEnGB from '../../locales/statements.en-GB.json';
 import statementsPtPT from '../../locales/statements.pt-PT.json';
 
@@ -22,5 +24,5 @@ function merged<A extends Tables, B extends Tables>(base: A, added: B): Merged<A
 }
 
 /** Every string of the console in each language: the first load's and every lazy screen's. */
-export const enGB = merged(merged(firstLoadEnGB, financeEnGB), statementsEnGB);
-export const ptPT = merged(merged(firstLoadPtPT, financePtPT), statementsPtPT);
+export const enGB = merged(merged(merged(firstLoadEnGB, financeEnGB), statementsEnGB), sourcesEnGB);
+export const ptPT = merged(merged(merged(firstLoadPtPT, financePtPT), statementsPtPT), sourcesPtPT);

@@ -2,11 +2,14 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STATEMENT_HISTORY_ACTIONS, STATEMENT_LINE_KINDS } from '../../contract/reconciliation';
+import { SOURCE_IMPORT_PHASES } from '../../contract/source-import';
 import { STATEMENT_IMPORT_PHASES } from '../../contract/statement-import';
 import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES, STATEMENT_LINE_STATUSES } from '../../contract/statuses';
 import { REASON_CODES } from '../../domain/sepa/reason-codes';
+import { PROVIDER_CSV_FIELDS } from '../../domain/sources/provider-csv';
 import { CSV_FIELDS, PARSE_ERROR_CODES } from '../../domain/statements/types';
 import { REFUSAL_REASONS } from '../../machines/statement-import';
+import { MAPPING_EDITOR_WORDS } from '../../src/components/MappingEditor/MappingEditor';
 import { ERROR_CODES, VALIDATION_CODES } from '../../src/i18n/error-codes';
 import { femaleKey, GENDERED_KEYS } from '../../src/i18n/gender';
 import { LOCALES, languageKey } from '../../src/i18n/locales';
@@ -52,6 +55,10 @@ const dynamicKeys = [
   ...STATEMENT_IMPORT_PHASES.map((phase) => `statements.import.phase.${phase}`),
   ...REFUSAL_REASONS.map((reason) => `statements.refused.${reason}`),
   ...CSV_FIELDS.map((field) => `statements.mapping.fields.${field}`),
+  ...MAPPING_EDITOR_WORDS.map((word) => `statements.mapping.${word}`),
+  ...MAPPING_EDITOR_WORDS.map((word) => `sources.mapping.${word}`),
+  ...PROVIDER_CSV_FIELDS.map((field) => `sources.mapping.fields.${field}`),
+  ...SOURCE_IMPORT_PHASES.map((phase) => `sources.import.phase.${phase}`),
   ...PARSE_ERROR_CODES.map((code) => `statements.parseErrors.${code}`),
   ...STATEMENT_LINE_KINDS.map((kind) => `statements.kind.${kind}`),
   ...STATEMENT_LINE_STATUSES.map((status) => `statements.status.${status}`),

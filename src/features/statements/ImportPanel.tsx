@@ -2,21 +2,22 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { type DragEvent, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { formatCents } from '../../../domain/money';
+import { CSV_FIELDS } from '../../../domain/statements/types';
 import { balanceMismatch, type StatementImportJobView } from '../../../machines/statement-import';
 import { statementKeys } from '../../api/statements';
 import { FilePicker } from '../../components/FilePicker/FilePicker';
+import { MappingEditor } from '../../components/MappingEditor/MappingEditor';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
 import { pluralKey } from '../../i18n/plural';
+import { PreviewRows } from '../../kernel/preview-rows';
 import { AccountPicker } from './AccountPicker';
 import { type PreviewState, statementImportWithConsole } from './import-actors';
-import { MappingEditor } from './MappingEditor';
 import { MismatchNoteDialog } from './MismatchNoteDialog';
 import { markMoneyScreensStale } from './money-moved';
 import { ParseErrors } from './ParseErrors';
 import { PreviewStatements } from './PreviewStatements';
 import { PreviewTable } from './PreviewTable';
-import { PreviewRows } from './preview-client';
 import { SkippedEntries } from './SkippedEntries';
 
 const FORMAT_KEYS = { csv: 'CSV', camt053: 'camt.053', mt940: 'MT940' } as const;
@@ -189,6 +190,8 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
       {state === 'mapping' && outcome?.csv ? (
         <MappingEditor
           key={JSON.stringify(outcome.csv.mapping)}
+          fields={CSV_FIELDS}
+          namespace="statements"
           header={outcome.csv.header}
           mapping={outcome.csv.mapping}
           editable

@@ -5,7 +5,7 @@ import type { KnownLine } from '../../api/statements';
 import { ScrollRegion } from '../../components/DataTable/ScrollRegion';
 import { useI18n } from '../../i18n/i18n';
 import { formatDate, formatDateTime } from '../../kernel/dates';
-import type { PreviewRows } from './preview-client';
+import type { StatementPreviewRows } from './preview-client';
 
 const ROW_HEIGHT = 28;
 const OVERSCAN = 10;
@@ -27,7 +27,7 @@ export function PreviewTable({
   rows,
   known,
 }: {
-  rows: PreviewRows;
+  rows: StatementPreviewRows;
   known: ReadonlyMap<string, KnownLine> | null;
 }) {
   const { t, locale } = useI18n();

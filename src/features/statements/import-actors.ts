@@ -1,5 +1,5 @@
 import { fromPromise } from 'xstate';
-import type { CsvMapping } from '../../../domain/statements/types';
+import type { CsvField } from '../../../domain/statements/types';
 import {
   type KnownLinesOutcome,
   type KnownLinesQuestion,
@@ -15,30 +15,20 @@ import {
   type KnownLine,
   startStatementImport,
 } from '../../api/statements';
+import { rememberedMappings, rememberMapping } from '../../kernel/column-mappings';
+import { PreviewRows } from '../../kernel/preview-rows';
 import { KNOWN_LINES_MAX_KEYS } from './limits';
-import { PreviewRows, previewInWorker } from './preview-client';
-import { headerKey, type PreviewDetails } from './preview-protocol';
+import { previewInWorker, type StatementPreviewRows } from './preview-client';
+import type { PreviewDetails } from './preview-protocol';
 
+/** Where the bank CSV mappings the admin confirmed are remembered, by header. */
 const MEMORY = 'statement-csv-mappings';
 /** How often the import's progress is asked. */
 const POLL_MS = 500;
 
-/** CSV mappings the admin confirmed, by header: the next file with the same header reads the same. */
-export function rememberedMappings(): Record<string, CsvMapping> {
-  try {
-    return JSON.parse(localStorage.getItem(MEMORY) ?? '{}') as Record<string, CsvMapping>;
-  } catch {
-    return {};
-  }
-}
-
-export function rememberMapping(header: readonly string[], mapping: CsvMapping): void {
-  localStorage.setItem(MEMORY, JSON.stringify({ ...rememberedMappings(), [headerKey(header)]: mapping }));
-}
-
 /** What the screen shows beside the flow's own context: the rows, the parse details, the known lines. */
 export interface PreviewState {
-  rows: PreviewRows;
+  rows: StatementPreviewRows;
   details: PreviewDetails | null;
   known: Map<string, KnownLine>;
 }
@@ -61,12 +51,16 @@ export function statementImportWithConsole(preview: { current: PreviewState }, o
   return statementImportMachine.provide({
     actors: {
       read: fromPromise<StatementPreviewOutcome, StatementReadRequest>(async ({ input, signal }) => {
-        const rows = new PreviewRows();
+        const rows: StatementPreviewRows = new PreviewRows();
         preview.current = { rows, details: null, known: new Map() };
         onChange();
         const { outcome, details } = await previewInWorker(
           input.file as File,
-          { mapping: input.mapping, remembered: rememberedMappings(), accountIban: input.accountIban },
+          {
+            mapping: input.mapping,
+            remembered: rememberedMappings<CsvField>(MEMORY),
+            accountIban: input.accountIban,
+          },
           rows,
           signal,
         );
@@ -111,7 +105,7 @@ export function statementImportWithConsole(preview: { current: PreviewState }, o
       }),
     },
     actions: {
-      rememberMapping: (_, params) => rememberMapping(params.header, params.mapping),
+      rememberMapping: (_, params) => rememberMapping(MEMORY, params.header, params.mapping),
     },
   });
 }

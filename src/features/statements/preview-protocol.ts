@@ -43,7 +43,3 @@ export interface PreviewDetails {
   skippedCount: number;
   delimiter: string | null;
 }
-
-/** A CSV header as the memory of mappings knows it: cells trimmed, case ignored. */
-export const headerKey = (header: readonly string[]) =>
-  header.map((cell) => cell.trim().toLowerCase()).join('\u001f');

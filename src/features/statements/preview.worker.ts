@@ -3,7 +3,8 @@ import { parseStatement } from '../../../domain/statements/detect';
 import { statementLineKeys } from '../../../domain/statements/line-key';
 import type { ParseResult, StatementEntry } from '../../../domain/statements/types';
 import type { PreviewStatement, StatementPreviewOutcome } from '../../../machines/statement-import';
-import { headerKey, MAX_ERRORS_SHOWN, type PreviewMessage, type PreviewRequest } from './preview-protocol';
+import { headerKey } from '../../kernel/column-mappings';
+import { MAX_ERRORS_SHOWN, type PreviewMessage, type PreviewRequest } from './preview-protocol';
 import { sendRows } from './preview-rows-sender';
 
 // The page's main thread never parses: a 100,000-line statement is read here and sent in chunks, each

@@ -53,6 +53,25 @@ describe('toApiError', () => {
     ]);
   });
 
+  it('keeps the facts a refusal body carries beside its code and message (a line, both numbers)', () => {
+    const error = toApiError(
+      {
+        status: 422,
+        data: {
+          code: 'STRIPE_PAYOUT_SUM_MISMATCH',
+          message: 'refused',
+          line: 4,
+          payoutId: 'po_1',
+          payoutCents: 10_000,
+          rowsNetCents: 9_870,
+        },
+      },
+      'admin/sources/imports',
+    );
+    expect(error.details).toEqual({ line: 4, payoutId: 'po_1', payoutCents: 10_000, rowsNetCents: 9_870 });
+    expect(toApiError(new TypeError('Failed to fetch'), 'x').details).toEqual({});
+  });
+
   it('treats a network failure as status 0 without code', () => {
     const error = toApiError(new TypeError('Failed to fetch'), 'x');
     expect([error.status, error.code]).toEqual([0, null]);

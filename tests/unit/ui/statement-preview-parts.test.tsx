@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { StatementEntry } from '../../../domain/statements/types';
 import type { Locale } from '../../../machines/session';
 import type { PreviewStatement } from '../../../machines/statement-import';
 import type { StatementFileRow } from '../../../src/api/statements';
@@ -37,7 +38,7 @@ const { ParseErrors } = await import('../../../src/features/statements/ParseErro
 const { PreviewStatements } = await import('../../../src/features/statements/PreviewStatements');
 const { SkippedEntries } = await import('../../../src/features/statements/SkippedEntries');
 const { PreviewTable } = await import('../../../src/features/statements/PreviewTable');
-const { PreviewRows } = await import('../../../src/features/statements/preview-client');
+const { PreviewRows } = await import('../../../src/kernel/preview-rows');
 await import('../../../src/features/statements/statements-messages');
 
 beforeAll(fillJsdomGaps);
@@ -372,7 +373,7 @@ describe('the preview table, line by line', () => {
   });
 
   it('says of each line whether it is new, or from which file it was imported and why', () => {
-    const rows = new PreviewRows();
+    const rows = new PreviewRows<StatementEntry>();
     rows.addChunk(3, JSON.stringify([entry(2, 'COMISSAO'), entry(3, 'IMPOSTO SELO'), entry(4, 'TRF NOVA')]));
     rows.addKeys(['k1', 'k2', 'k3']);
     const earlier = (key: string, reason: 'BANK_REFERENCE' | 'SAME_CONTENT') => ({

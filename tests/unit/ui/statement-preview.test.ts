@@ -4,9 +4,10 @@ import { KNOWN_LINES_MAX_KEYS as CONTRACT_MAX } from '../../../contract/statemen
 import type { StatementEntry } from '../../../domain/statements/types';
 import { knownOutcome } from '../../../src/features/statements/import-actors';
 import { KNOWN_LINES_MAX_KEYS } from '../../../src/features/statements/limits';
-import { PreviewRows } from '../../../src/features/statements/preview-client';
-import { headerKey, type PreviewMessage } from '../../../src/features/statements/preview-protocol';
+import type { PreviewMessage } from '../../../src/features/statements/preview-protocol';
 import { sendRows } from '../../../src/features/statements/preview-rows-sender';
+import { headerKey } from '../../../src/kernel/column-mappings';
+import { PreviewRows } from '../../../src/kernel/preview-rows';
 
 const line = (key: string, statementFileId: string, fileName: string) => ({
   key,
@@ -80,7 +81,7 @@ describe('rows from the preview worker to the page (decision 0103)', () => {
 
   /** What the page holds after the worker's messages, read back row by row. */
   const received = (messages: PreviewMessage[]) => {
-    const rows = new PreviewRows();
+    const rows = new PreviewRows<StatementEntry>();
     for (const message of messages) {
       if (message.type === 'rows') rows.addChunk(message.count, message.json);
       else if (message.type === 'reset') rows.clear();
@@ -139,7 +140,7 @@ describe('rows from the preview worker to the page (decision 0103)', () => {
   });
 
   it('decodes only the chunks whose rows are read, and tells listeners once per burst', () => {
-    const rows = new PreviewRows();
+    const rows = new PreviewRows<StatementEntry>();
     const heard = vi.fn();
     rows.subscribe(heard);
     rows.addChunk(2, JSON.stringify([entry(0), entry(1)]));

@@ -1,0 +1,4 @@
+import { describeModel } from './model';
+import { sourceImportModel } from './source-import.model';
+
+describeModel(sourceImportModel);

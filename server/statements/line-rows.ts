@@ -16,12 +16,24 @@ export interface ChunkPlan {
   now: number;
 }
 
-/** One INSERT's worth of new lines: the column literals of `LINE_COLUMNS`, in id order. */
+/**
+ * One INSERT's worth of new lines, in id order: each column of `LINE_COLUMNS` as one `text[]` literal in
+ * UTF-8, written one after the other into `literals` — a buffer the worker hands over without a copy and
+ * the INSERT sends as it is (`bytea`, decoded by PostgreSQL). No thread builds a column as a string:
+ * those strings (hundreds of KiB each, in V8's large-object space) lived until a major collection, in
+ * both threads, and were most of what the import grew by (decision 0150).
+ */
 export interface LineRows {
   count: number;
-  columns: string[];
+  literals: Uint8Array;
+  /** Where each column's literal ends in `literals`, in `LINE_COLUMNS`' order. */
+  ends: number[];
   asks: ChunkAsks;
 }
+
+/** Each column's literal of a chunk's rows, as views of its one buffer. */
+export const columnLiterals = (rows: LineRows): Uint8Array[] =>
+  rows.ends.map((end, i) => rows.literals.subarray(i === 0 ? 0 : rows.ends[i - 1], end));
 
 /** What lines ask the counterparts for (matching.ts `LineAsks`), of one chunk, as plain data. */
 export interface ChunkAsks {
@@ -63,12 +75,52 @@ export const LINE_COLUMNS: [column: string, type: string, cell: (line: NewLine) 
   ['return_reason', 'text', (l) => l.entry.returnReason],
 ];
 
+/** The most UTF-8 bytes one UTF-16 code unit can take. */
+const MAX_BYTES_PER_UNIT = 3;
+
 /**
- * A `text[]` literal written here rather than by the driver: every value as text, cast in SQL, as the
- * seed's bulk insert does, so both drivers send the same literals (decision 0109).
+ * Where every chunk of this thread writes its literals before they are copied out at their exact size:
+ * one buffer, doubled when a chunk needs more and kept, so a chunk leaves no outgrown buffers behind.
+ * A thread builds one chunk at a time (synchronously), so they never share it.
  */
-const nullableTextArray = (cells: readonly LineCell[]): string =>
-  `{${cells.map((cell) => (cell === null ? 'NULL' : `"${String(cell).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
+let scratch = Buffer.allocUnsafeSlow(256 * 1024);
+
+/**
+ * `text[]` literals written here rather than by the driver: every value as text, cast in SQL, as the
+ * seed's bulk insert does, so both drivers send the same literals (decision 0109). Written cell by cell
+ * into bytes: the only strings made are a cell's own (decision 0150).
+ */
+class LiteralsWriter {
+  private length = 0;
+  readonly ends: number[] = [];
+
+  column(lines: readonly NewLine[], cell: (line: NewLine) => LineCell): void {
+    this.text('{');
+    for (const [n, line] of lines.entries()) {
+      if (n > 0) this.text(',');
+      const value = cell(line);
+      if (value === null) this.text('NULL');
+      else this.text(`"${String(value).replace(/["\\]/g, '\\$&')}"`);
+    }
+    this.text('}');
+    this.ends.push(this.length);
+  }
+
+  /** The literals written, copied into a buffer of their own (not pooled: it is handed over whole). */
+  written(): Uint8Array {
+    return new Uint8Array(scratch.subarray(0, this.length));
+  }
+
+  private text(text: string): void {
+    const needed = this.length + text.length * MAX_BYTES_PER_UNIT;
+    if (needed > scratch.byteLength) {
+      const larger = Buffer.allocUnsafeSlow(Math.max(needed, scratch.byteLength * 2));
+      scratch.copy(larger, 0, 0, this.length);
+      scratch = larger;
+    }
+    this.length += scratch.write(text, this.length);
+  }
+}
 
 /**
  * The rows of a chunk's new lines: `entries` and their `keys` from the file's entry `start`, their
@@ -97,9 +149,12 @@ export function lineRowsOf(
     statementNumber: statementOf(start + k),
     entry: entries[k]!,
   }));
+  const literals = new LiteralsWriter();
+  for (const [, , cell] of LINE_COLUMNS) literals.column(lines, cell);
   return {
     count: lines.length,
-    columns: LINE_COLUMNS.map(([, , cell]) => nullableTextArray(lines.map(cell))),
+    literals: literals.written(),
+    ends: literals.ends,
     asks: asksOf(lines.map((line) => line.entry)),
   };
 }

@@ -24,7 +24,8 @@ const takeUpload = () => {
   data.bytes = null;
   return bytes;
 };
-const post = (message: ReaderMessage) => parentPort!.postMessage(message);
+const post = (message: ReaderMessage, transfer: ArrayBuffer[] = []) =>
+  parentPort!.postMessage(message, transfer);
 const reading = readAndPlan(takeUpload, mapping, chosenAccount);
 if ('refused' in reading) post({ type: 'refused', refusal: reading.refused });
 else {
@@ -34,6 +35,10 @@ else {
     parentPort!.on('message', (request: ReaderRequest) => {
       if (request.type === 'keys')
         post({ type: 'keys', keys: held.keys(request.statement, request.start, request.end) });
-      else post({ type: 'rows', rows: held.rows(request.plan) });
+      else {
+        const rows = held.rows(request.plan);
+        // Handed over, not copied: the worker has no use for the bytes once sent.
+        post({ type: 'rows', rows }, rows ? [rows.literals.buffer as ArrayBuffer] : []);
+      }
     });
 }

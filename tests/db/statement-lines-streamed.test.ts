@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statementLineKeys } from '../../domain/statements/line-key';
 import type { StatementEntry } from '../../domain/statements/types';
@@ -156,4 +157,55 @@ describe.each(testDatabaseKinds())('a statement streamed into its inserts on $na
     });
     await expect(run).rejects.toBe(rolledBack);
   });
+
+  it('stores every cell exactly as read, whatever its characters: the literals travel as UTF-8 bytes (decision 0150)', async () => {
+    // What a literal must survive: its own quotes, escapes, separators and NULL, and characters of 1 to 4 bytes.
+    const tricky = fc.constantFrom('"', '\\', '{', '}', ',', ' ', 'NULL', 'é', '€', '😀', '\u00a0');
+    const cell = fc.string({ unit: fc.oneof(tricky, fc.string({ unit: 'grapheme', maxLength: 1 })) });
+    const lines = fc.array(fc.record({ description: cell, name: fc.option(cell) }), {
+      minLength: 1,
+      maxLength: 40,
+    });
+    // One cell far larger than any chunk before it, so the literals' buffer grows in the middle of a chunk.
+    const huge = '€'.repeat(400_000);
+    const rolledBack = new Error('rolled back');
+    await fc.assert(
+      fc.asyncProperty(lines, fc.boolean(), async (cells, withHuge) => {
+        const written = cells.map((c, n) => ({
+          ...entries[n]!,
+          description: withHuge && n === 0 ? huge : c.description.replaceAll('\0', ''),
+          counterpartyName: c.name === null ? null : c.name.replaceAll('\0', ''),
+        }));
+        const keys = statementLineKeys(ACCOUNT, written);
+        const stored = db.transaction(async (tx) => {
+          const statementFileId = await statementFile(tx);
+          const counters = Int32Array.from(written, (_, n) => n);
+          const rows = lineRowsOf(written, keys, () => 0, 0, { counters, now: Date.now() });
+          const handedOver = [rows];
+          await insertStreamedLines(
+            tx,
+            { statementFileId, at: new Date() },
+            [{ ...statement, entryCount: written.length, lines: lineFactsOf(written) }],
+            [new Map()],
+            {
+              keysOf: () => keysInMemory(keys),
+              next: async () => handedOver.pop() ?? null,
+              close() {},
+            },
+            () => undefined,
+          );
+          const { rows: back } = await tx.query<{ description: string; counterparty_name: string | null }>(
+            'SELECT description, counterparty_name FROM statement_lines WHERE statement_file_id = $1 ORDER BY id',
+            [statementFileId],
+          );
+          expect(back).toEqual(
+            written.map((e) => ({ description: e.description, counterparty_name: e.counterpartyName })),
+          );
+          throw rolledBack;
+        });
+        await expect(stored).rejects.toBe(rolledBack);
+      }),
+      { numRuns: 30 },
+    );
+  }, 120_000);
 });

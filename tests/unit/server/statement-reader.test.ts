@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '../../../server/platform/refusal';
 import { planUpload } from '../../../server/statements/import-plan';
-import type { LineRows } from '../../../server/statements/line-rows';
+import { columnLiterals, type LineRows } from '../../../server/statements/line-rows';
 import {
   ENTRIES_PER_CHUNK,
   READ_OFF_THREAD_FROM_BYTES,
@@ -57,7 +57,7 @@ async function drained(read: ReadStatementUpload) {
       ofStatement.push(...(await held.piece(start, start + 5_000)));
     keys.push(ofStatement);
   }
-  const rows: Omit<LineRows, 'columns'>[] = [];
+  const rows: Pick<LineRows, 'count' | 'asks'>[] = [];
   const columns: string[][] = [];
   for (let start = 0; ; start += ENTRIES_PER_CHUNK) {
     const counters = Int32Array.from(
@@ -67,7 +67,7 @@ async function drained(read: ReadStatementUpload) {
     const chunk = await read.held.next({ counters, now: NOW });
     if (chunk === null) break;
     expect(counters.length).toBeGreaterThan(0);
-    const [ids, ...rest] = chunk.columns;
+    const [ids, ...rest] = columnLiterals(chunk).map((literal) => Buffer.from(literal).toString('utf8'));
     const idList: string[] = ids === '{}' ? [] : ids!.slice(1, -1).split(',');
     expect(idList).toHaveLength(chunk.count);
     expect(idList.every((id) => /^"[0-9a-f]{8}-[0-9a-f]{4}-7/.test(id))).toBe(true);

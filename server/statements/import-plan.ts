@@ -16,7 +16,7 @@ import {
 import type { BalanceCheck, ParseResult, StatementEntry } from '../../domain/statements/types';
 import type { Queryable } from '../db/client';
 import { Refusal, refuse } from '../platform/refusal';
-import { keysInMemory, recogniseStatementLines, type StatementKeys } from './known-lines';
+import { hexKeysOf, keysInMemory, recogniseStatementLines, type StatementKeys } from './known-lines';
 import type { UploadRefusal } from './upload-guards';
 
 /**
@@ -219,7 +219,7 @@ export async function recogniseFile(
   return answers;
 }
 
-const allKeys = (keys: StatementKeys) => keys.piece(0, keys.count);
+const allKeys = async (keys: StatementKeys) => hexKeysOf(await keys.piece(0, keys.count));
 
 /** `keysOf` for statements planned with their keys (a file read on this thread, tests). */
 export const plannedKeys =

@@ -4,7 +4,7 @@
  * Every key is lower-case hex SHA-256 (line-key.ts), so hexing the digest gives back the same string.
  */
 
-const DIGEST_BYTES = 32;
+export const DIGEST_BYTES = 32;
 const HEX_KEY = /^[0-9a-f]{64}$/;
 
 export class PackedKeys {
@@ -12,6 +12,11 @@ export class PackedKeys {
     private readonly digests: Buffer,
     readonly count: number,
   ) {}
+
+  /** Keys as their digests, one after the other: how a piece of keys is asked about (known-lines.ts). */
+  static digesting(keys: readonly string[]): Uint8Array {
+    return PackedKeys.packing([...keys]).digests;
+  }
 
   /** Packs the keys, emptying `keys` as it goes so the strings and the digests are not both held. */
   static packing(keys: string[]): PackedKeys {
@@ -32,6 +37,16 @@ export class PackedKeys {
   at(index: number): string {
     if (index < 0 || index >= this.count) throw new RangeError(`line key ${index} of ${this.count}`);
     return this.digests.toString('hex', index * DIGEST_BYTES, (index + 1) * DIGEST_BYTES);
+  }
+
+  /**
+   * The digests of keys `start` to `end` (exclusive, clamped like Array.slice), copied into a buffer of
+   * their own (it may be handed to another thread): a piece of keys without a string per key.
+   */
+  digestSlice(start: number, end: number): Uint8Array {
+    const from = Math.max(0, Math.min(start, this.count));
+    const to = Math.max(from, Math.min(end, this.count));
+    return new Uint8Array(this.digests.subarray(from * DIGEST_BYTES, to * DIGEST_BYTES));
   }
 
   /** Keys `start` to `end` (exclusive, clamped like Array.slice). */

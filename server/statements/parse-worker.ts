@@ -33,9 +33,10 @@ else {
   post({ type: 'read', parsed, planning });
   if (held)
     parentPort!.on('message', (request: ReaderRequest) => {
-      if (request.type === 'keys')
-        post({ type: 'keys', keys: held.keys(request.statement, request.start, request.end) });
-      else {
+      if (request.type === 'keys') {
+        const digests = held.keys(request.statement, request.start, request.end);
+        post({ type: 'keys', digests }, [digests.buffer as ArrayBuffer]);
+      } else {
         const rows = held.rows(request.plan);
         // Handed over, not copied: the worker has no use for the bytes once sent.
         post({ type: 'rows', rows }, rows ? [rows.literals.buffer as ArrayBuffer] : []);

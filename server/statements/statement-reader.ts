@@ -35,7 +35,7 @@ export type PlannedReading = { refused: UploadRefusal } | { statements: PlannedL
 export type ReaderMessage =
   | { type: 'refused'; refusal: UploadRefusal }
   | { type: 'read'; parsed: ParsedStatement; planning: PlannedReading }
-  | { type: 'keys'; keys: string[] }
+  | { type: 'keys'; digests: Uint8Array }
   | { type: 'rows'; rows: LineRows | null };
 
 /** What the API thread asks the worker, one request at a time. */
@@ -97,7 +97,7 @@ export function readHere(
     held: {
       keysOf: (statement) => ({
         count: held?.entryCount(statement) ?? 0,
-        piece: async (start, end) => held?.keys(statement, start, end) ?? [],
+        piece: async (start, end) => held?.keys(statement, start, end) ?? new Uint8Array(0),
       }),
       next: async (plan) => held?.rows(plan) ?? null,
       close: () => undefined,
@@ -143,8 +143,9 @@ export class LinesAtHand {
     return this.statements[statement]?.entryCount ?? 0;
   }
 
-  keys(statement: number, start: number, end: number): string[] {
-    return this.keysByStatement[statement]?.slice(start, end) ?? [];
+  /** A piece of a statement's keys as their digests (known-lines.ts `StatementKeys`). */
+  keys(statement: number, start: number, end: number): Uint8Array {
+    return this.keysByStatement[statement]?.digestSlice(start, end) ?? new Uint8Array(0);
   }
 
   rows(plan: ChunkPlan): LineRows | null {
@@ -214,24 +215,24 @@ export function readInWorker(
     let answered = false;
     let closed = false;
     // The request waiting for the worker's answer, and how the worker's end fails it.
-    let waiting: { resolve(answer: string[] | LineRows | null): void; reject(error: Error): void } | null =
+    let waiting: { resolve(answer: Uint8Array | LineRows | null): void; reject(error: Error): void } | null =
       null;
     const close = () => {
       closed = true;
       void worker.terminate();
     };
-    const ask = <T extends string[] | LineRows | null>(request: ReaderRequest): Promise<T> => {
+    const ask = <T extends Uint8Array | LineRows | null>(request: ReaderRequest): Promise<T> => {
       if (closed) return Promise.reject(new Error('the statement reader thread has ended'));
       if (waiting) return Promise.reject(new Error('the statement reader answers one request at a time'));
       return new Promise<T>((resolveAnswer, rejectAnswer) => {
         waiting = {
-          resolve: resolveAnswer as (answer: string[] | LineRows | null) => void,
+          resolve: resolveAnswer as (answer: Uint8Array | LineRows | null) => void,
           reject: rejectAnswer,
         };
         worker.postMessage(request);
       });
     };
-    const answer = (value: string[] | LineRows | null) => {
+    const answer = (value: Uint8Array | LineRows | null) => {
       const asked = waiting;
       waiting = null;
       asked?.resolve(value);
@@ -253,7 +254,7 @@ export function readInWorker(
           held: {
             keysOf: (statement) => ({
               count: statements[statement]?.entryCount ?? 0,
-              piece: (start, end) => ask<string[]>({ type: 'keys', statement, start, end }),
+              piece: (start, end) => ask<Uint8Array>({ type: 'keys', statement, start, end }),
             }),
             next: async (plan) => {
               if (closed || handedOut >= parsed.entryCount) return null;
@@ -265,7 +266,7 @@ export function readInWorker(
             close,
           },
         });
-      } else if (message.type === 'keys') answer(message.keys);
+      } else if (message.type === 'keys') answer(message.digests);
       else answer(message.rows);
     });
     worker.on('error', (error) => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type StatementLineKeyFields, statementLineKeys } from '../../../domain/statements/line-key';
+import { hexKeysOf } from '../../../server/statements/known-lines';
 import { PackedKeys } from '../../../server/statements/packed-keys';
 
 const word = fc.stringMatching(/^[A-Za-z0-9À-ÿ/.:'-]{1,8}$/);
@@ -28,6 +29,9 @@ describe('PackedKeys: line keys held as digests', () => {
         expect(packed.slice(0, packed.count)).toEqual(keys);
         expect(packed.slice(a, b)).toEqual(keys.slice(a, b));
         expect(keys.map((_, index) => packed.at(index))).toEqual(keys);
+        // A piece as digests (what the worker hands over and PostgreSQL hexes) is the same keys.
+        expect(hexKeysOf(packed.digestSlice(a, b))).toEqual(keys.slice(a, b));
+        expect(new Uint8Array(PackedKeys.digesting(keys.slice(a, b)))).toEqual(packed.digestSlice(a, b));
       }),
     );
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '../../../server/platform/refusal';
 import { planUpload } from '../../../server/statements/import-plan';
+import { hexKeysOf } from '../../../server/statements/known-lines';
 import { columnLiterals, type LineRows } from '../../../server/statements/line-rows';
 import {
   ENTRIES_PER_CHUNK,
@@ -54,7 +55,7 @@ async function drained(read: ReadStatementUpload) {
     expect(held.count).toBe(statement.entryCount);
     const ofStatement: string[] = [];
     for (let start = 0; start < held.count; start += 5_000)
-      ofStatement.push(...(await held.piece(start, start + 5_000)));
+      ofStatement.push(...hexKeysOf(await held.piece(start, start + 5_000)));
     keys.push(ofStatement);
   }
   const rows: Pick<LineRows, 'count' | 'asks'>[] = [];

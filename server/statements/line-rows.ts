@@ -47,20 +47,24 @@ export interface ChunkAsks {
 
 type LineCell = string | number | null;
 
-/** An entry as its line, with its id, key and statement. */
+/**
+ * The new line a cell is read from: one cursor moved row by row, whose id, key and statement are made
+ * only when a cell asks. Nothing per line outlives its cell, so a chunk's build leaves no garbage old
+ * enough to be promoted out of the worker's young generation (decision 0150).
+ */
 interface NewLine {
-  id: string;
-  key: string;
-  statementNumber: number;
   entry: StatementEntry;
+  id(): string;
+  key(): string;
+  statementNumber(): number;
 }
 
 /** The columns written (the rest take their defaults: UNMATCHED, no decision) and each one's cell. */
 export const LINE_COLUMNS: [column: string, type: string, cell: (line: NewLine) => LineCell][] = [
-  ['id', 'uuid', (l) => l.id],
-  ['statement_number', 'smallint', (l) => l.statementNumber],
+  ['id', 'uuid', (l) => l.id()],
+  ['statement_number', 'smallint', (l) => l.statementNumber()],
   ['line_number', 'int', (l) => l.entry.lineNumber],
-  ['dedup_key', 'text', (l) => l.key],
+  ['dedup_key', 'text', (l) => l.key()],
   ['bank_amount_cents', 'bigint', (l) => l.entry.amountCents],
   ['bank_date', 'date', (l) => l.entry.bookingDate],
   ['value_date', 'date', (l) => l.entry.valueDate],
@@ -94,11 +98,12 @@ class LiteralsWriter {
   private length = 0;
   readonly ends: number[] = [];
 
-  column(lines: readonly NewLine[], cell: (line: NewLine) => LineCell): void {
+  /** One column's literal: `count` cells, the n-th `cellAt(n)`. */
+  column(count: number, cellAt: (n: number) => LineCell): void {
     this.text('{');
-    for (const [n, line] of lines.entries()) {
+    for (let n = 0; n < count; n++) {
       if (n > 0) this.text(',');
-      const value = cell(line);
+      const value = cellAt(n);
       if (value === null) this.text('NULL');
       else this.text(`"${String(value).replace(/["\\]/g, '\\$&')}"`);
     }
@@ -123,12 +128,13 @@ class LiteralsWriter {
 }
 
 /**
- * The rows of a chunk's new lines: `entries` and their `keys` from the file's entry `start`, their
- * statements' numbers by file index, the plan's counters saying which are new and their ids' order.
+ * The rows of a chunk's new lines: `entries` and their keys (`keyAt`, by index in the chunk) from the
+ * file's entry `start`, their statements' numbers by file index, the plan's counters saying which are
+ * new and their ids' order.
  */
 export function lineRowsOf(
   entries: readonly StatementEntry[],
-  keys: readonly string[],
+  keyAt: (index: number) => string,
   statementOf: (fileIndex: number) => number,
   start: number,
   plan: ChunkPlan,
@@ -143,19 +149,25 @@ export function lineRowsOf(
     fresh.map((k) => plan.counters[k]!),
     plan.now,
   );
-  const lines: NewLine[] = fresh.map((k, n) => ({
-    id: ids[n]!,
-    key: keys[k]!,
-    statementNumber: statementOf(start + k),
-    entry: entries[k]!,
-  }));
+  let n = 0; // the row a cell is asked for, in id order
+  const line: NewLine = {
+    entry: entries[0]!,
+    id: () => ids[n]!,
+    key: () => keyAt(fresh[n]!),
+    statementNumber: () => statementOf(start + fresh[n]!),
+  };
   const literals = new LiteralsWriter();
-  for (const [, , cell] of LINE_COLUMNS) literals.column(lines, cell);
+  for (const [, , cell] of LINE_COLUMNS)
+    literals.column(fresh.length, (row) => {
+      n = row;
+      line.entry = entries[fresh[row]!]!;
+      return cell(line);
+    });
   return {
-    count: lines.length,
+    count: fresh.length,
     literals: literals.written(),
     ends: literals.ends,
-    asks: asksOf(lines.map((line) => line.entry)),
+    asks: asksOf(fresh.map((k) => entries[k]!)),
   };
 }
 

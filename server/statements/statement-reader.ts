@@ -152,14 +152,13 @@ export class LinesAtHand {
     const start = this.nextEntry;
     if (start >= this.entries.length) return null;
     const end = Math.min(this.entries.length, start + ENTRIES_PER_CHUNK);
-    const keys: string[] = [];
-    for (let at = start; at < end; at++) {
-      const statement = this.statements[this.statementOf(at)]!;
-      keys.push(this.keysByStatement[statement.number]!.at(at - statement.firstEntry));
-    }
+    const keyAt = (index: number) => {
+      const statement = this.statements[this.statementOf(start + index)]!;
+      return this.keysByStatement[statement.number]!.at(start + index - statement.firstEntry);
+    };
     const rows = lineRowsOf(
       this.entries.slice(start, end) as StatementEntry[],
-      keys,
+      keyAt,
       this.statementOf,
       start,
       plan,

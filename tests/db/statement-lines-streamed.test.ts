@@ -110,7 +110,7 @@ describe.each(testDatabaseKinds())('a statement streamed into its inserts on $na
           handedOut += plan.counters.length;
           return lineRowsOf(
             entries.slice(start, handedOut),
-            statement.keys.slice(start, handedOut),
+            (index) => statement.keys[start + index]!,
             () => 0,
             start,
             plan,
@@ -180,7 +180,13 @@ describe.each(testDatabaseKinds())('a statement streamed into its inserts on $na
         const stored = db.transaction(async (tx) => {
           const statementFileId = await statementFile(tx);
           const counters = Int32Array.from(written, (_, n) => n);
-          const rows = lineRowsOf(written, keys, () => 0, 0, { counters, now: Date.now() });
+          const rows = lineRowsOf(
+            written,
+            (index) => keys[index]!,
+            () => 0,
+            0,
+            { counters, now: Date.now() },
+          );
           const handedOver = [rows];
           await insertStreamedLines(
             tx,

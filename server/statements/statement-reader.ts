@@ -200,11 +200,13 @@ export function readInWorker(
   mapping: CsvMapping | undefined,
   chosenAccount: string | null,
 ): Promise<ReadStatementUpload> {
+  // A copy handed over (transferred, not cloned again): the import still needs the original bytes. Not
+  // `bytes.slice()`: on the Buffer a request body is, that is a view of the same memory, and handing
+  // it over emptied the upload — its hash became the empty file's and its stored copy empty (0139).
+  // Made here, not in the promise's executor: `bytes` named in a closure would be held by every
+  // handler below until the worker ends, after the import has stored and let go of the upload (0150).
+  const copy = new Uint8Array(bytes);
   return new Promise((resolve, reject) => {
-    // A copy handed over (transferred, not cloned again): the import still needs the original bytes. Not
-    // `bytes.slice()`: on the Buffer a request body is, that is a view of the same memory, and handing
-    // it over emptied the upload — its hash became the empty file's and its stored copy empty (0139).
-    const copy = new Uint8Array(bytes);
     const worker = new Worker(WORKER_BOOT, {
       eval: true,
       workerData: { bytes: copy.buffer, mapping, chosenAccount },

@@ -67,6 +67,12 @@ export const keysInMemory = (keys: readonly string[]): StatementKeys => ({
   piece: async (start, end) => PackedKeys.digesting(keys.slice(start, end)),
 });
 
+/** Keys held packed (a statement planned on this thread), as `StatementKeys`. */
+export const packedKeysOf = (keys: PackedKeys): StatementKeys => ({
+  count: keys.count,
+  piece: async (start, end) => keys.digestSlice(start, end),
+});
+
 /** A piece's keys, hexed: for the few comparisons made in memory (several statements of one account). */
 export const hexKeysOf = (digests: Uint8Array): string[] =>
   Array.from({ length: digests.byteLength / DIGEST_BYTES }, (_, k) =>

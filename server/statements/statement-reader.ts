@@ -6,7 +6,7 @@ import { refuse } from '../platform/refusal';
 import { type PlannedLines, planUpload, type StatementPlanning } from './import-plan';
 import type { StatementKeys } from './known-lines';
 import { type ChunkPlan, type LineRows, lineRowsOf } from './line-rows';
-import { PackedKeys } from './packed-keys';
+import type { PackedKeys } from './packed-keys';
 import { readStatementUpload, type UploadBytes, type UploadRefusal } from './upload-guards';
 
 /**
@@ -116,7 +116,7 @@ export function holding(reading: { parsed: ParseResult; planning: StatementPlann
   const { planning } = reading;
   if ('refused' in planning) return { parsed, planning, held: null };
   const statements = planning.statements.map(({ keys: _held, ...plan }) => plan);
-  const keys = planning.statements.map((statement) => PackedKeys.packing(statement.keys));
+  const keys = planning.statements.map((statement) => statement.keys);
   return { parsed, planning: { statements }, held: new LinesAtHand(entries, keys, statements) };
 }
 

@@ -8,6 +8,7 @@ import { insertStreamedLines } from '../../server/statements/import-lines';
 import { type KnownEntry, lineFactsOf, type PlannedStatement } from '../../server/statements/import-plan';
 import { keysInMemory } from '../../server/statements/known-lines';
 import { lineRowsOf } from '../../server/statements/line-rows';
+import { PackedKeys } from '../../server/statements/packed-keys';
 import { ENTRIES_PER_CHUNK, type HeldLines } from '../../server/statements/statement-reader';
 import { testDatabaseKinds } from '../support/databases';
 
@@ -40,6 +41,7 @@ const entries: StatementEntry[] = Array.from({ length: CHUNKS * PER_CHUNK }, (_,
   lineNumber: n + 2,
 }));
 
+const keys = statementLineKeys(ACCOUNT, entries);
 const statement: PlannedStatement = {
   number: 0,
   identity: {
@@ -57,7 +59,7 @@ const statement: PlannedStatement = {
   entryCount: entries.length,
   lines: lineFactsOf(entries),
   entriesSumCents: entries.reduce((total, e) => total + e.amountCents, 0),
-  keys: statementLineKeys(ACCOUNT, entries),
+  keys: PackedKeys.packing([...keys]),
   pending: 0,
 };
 
@@ -98,7 +100,7 @@ describe.each(testDatabaseKinds())('a statement streamed into its inserts on $na
       const storedWhenAsked: number[] = [];
       let handedOut = 0;
       const chunks: HeldLines = {
-        keysOf: () => keysInMemory(statement.keys),
+        keysOf: () => keysInMemory(keys),
         async next(plan) {
           const { rows } = await tx.query<{ n: number }>(
             'SELECT count(*)::int AS n FROM statement_lines WHERE statement_file_id = $1',
@@ -110,7 +112,7 @@ describe.each(testDatabaseKinds())('a statement streamed into its inserts on $na
           handedOut += plan.counters.length;
           return lineRowsOf(
             entries.slice(start, handedOut),
-            (index) => statement.keys[start + index]!,
+            (index) => keys[start + index]!,
             () => 0,
             start,
             plan,

@@ -101,7 +101,7 @@ describe('an uploaded statement read off the event loop (decisions 0122, 0144)',
     const planned = planUpload(inline.parsed, null);
     if ('refused' in planned) throw new Error('the file names its account');
     expect(read.planning).toEqual({ statements: planned.statements.map(({ keys: _, ...plan }) => plan) });
-    expect(read.keys).toEqual(planned.statements.map((statement) => statement.keys));
+    expect(read.keys).toEqual(planned.statements.map(({ keys }) => keys.slice(0, keys.count)));
     // Every entry but the known seventh became a row, in chunks of ENTRIES_PER_CHUNK entries.
     expect(read.rows.map((chunk) => chunk.count)).toEqual([4_285, 4_286, 1_714]);
     // The keys the worker hashed are the statement's lines' own, one each, distinct.

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/client';
 import type { KnownEntry, PlannedLines } from './import-plan';
-import { LINE_COLUMNS, type LineRows } from './line-rows';
+import { columnLiterals, LINE_COLUMNS, type LineRows } from './line-rows';
 import { LineAsks } from './matching';
 import { ENTRIES_PER_CHUNK, type HeldLines } from './statement-reader';
 
@@ -106,7 +106,8 @@ function idCounters(
 
 const COLUMN_NAMES = LINE_COLUMNS.map(([name]) => name).join(', ');
 const CASTS = LINE_COLUMNS.map(([, type], i) => `c${i}::${type}`).join(', ');
-const ARRAYS = LINE_COLUMNS.map((_, i) => `$${i + 3}::text[]`).join(', ');
+// Each column's literal arrives as UTF-8 bytes (line-rows.ts): decoded and cast here, by PostgreSQL.
+const ARRAYS = LINE_COLUMNS.map((_, i) => `convert_from($${i + 3}::bytea, 'UTF8')::text[]`).join(', ');
 const ALIASES = LINE_COLUMNS.map((_, i) => `c${i}`).join(', ');
 
 /**
@@ -124,6 +125,6 @@ async function insertRows(
   await tx.query(
     `INSERT INTO statement_lines (statement_file_id, imported_at, updated_at, ${COLUMN_NAMES})
      SELECT $1::uuid, $2::timestamptz, $2::timestamptz, ${CASTS} FROM unnest(${ARRAYS}) AS t(${ALIASES})`,
-    [file.statementFileId, file.at, ...rows.columns],
+    [file.statementFileId, file.at, ...columnLiterals(rows)],
   );
 }

@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { StatementMismatch } from '../../contract/statement-import';
 import { checkIban } from '../../domain/iban';
-import {
-  canonicalAccount,
-  type HashHex,
-  lineKeyRule,
-  statementLineKeys,
-} from '../../domain/statements/line-key';
+import { canonicalAccount, type HashHex, lineKeyRule } from '../../domain/statements/line-key';
 import {
   type KnownReason,
   recognisedBy,
@@ -16,7 +11,8 @@ import {
 import type { BalanceCheck, ParseResult, StatementEntry } from '../../domain/statements/types';
 import type { Queryable } from '../db/client';
 import { Refusal, refuse } from '../platform/refusal';
-import { keysInMemory, recogniseStatementLines, type StatementKeys } from './known-lines';
+import { hexKeysOf, packedKeysOf, recogniseStatementLines, type StatementKeys } from './known-lines';
+import { PackedKeys } from './packed-keys';
 import type { UploadRefusal } from './upload-guards';
 
 /**
@@ -39,8 +35,8 @@ export interface PlannedStatement {
   lines: LineFacts;
   /** Σ of its entries' amounts. */
   entriesSumCents: number;
-  /** `statementLineKeys` of its entries, with its account. */
-  keys: string[];
+  /** `statementLineKeys` of its entries, with its account, packed as they are made (decision 0150). */
+  keys: PackedKeys;
   /** Pending entries the parser read and left out. */
   pending: number;
 }
@@ -149,7 +145,7 @@ export function planStatements(
       entryCount: entries.length,
       lines,
       entriesSumCents: entries.reduce((total, entry) => total + entry.amountCents, 0),
-      keys: statementLineKeys(accountIban, entries, hash),
+      keys: PackedKeys.ofStatement(accountIban, entries, hash),
       pending: parsed.skipped.filter((skipped) => skipped.statement === number).length,
     };
   });
@@ -219,10 +215,10 @@ export async function recogniseFile(
   return answers;
 }
 
-const allKeys = (keys: StatementKeys) => keys.piece(0, keys.count);
+const allKeys = async (keys: StatementKeys) => hexKeysOf(await keys.piece(0, keys.count));
 
 /** `keysOf` for statements planned with their keys (a file read on this thread, tests). */
 export const plannedKeys =
   (statements: readonly PlannedStatement[]) =>
   (statement: number): StatementKeys =>
-    keysInMemory(statements[statement]!.keys);
+    packedKeysOf(statements[statement]!.keys);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type {
   StatementImportJob,
@@ -78,7 +78,8 @@ export interface StatementUpload {
  * entries held where they were read, which builds their rows a chunk at a time (decision 0144).
  */
 interface ReadStatement {
-  bytes: Uint8Array;
+  /** The upload's bytes, handed over once, to be stored (`handedOnce`). */
+  takeBytes: () => Uint8Array;
   parsed: ParsedStatement;
   held: HeldLines;
   statements: PlannedLines[];
@@ -146,15 +147,24 @@ export function createStatementImports(deps: {
     // The same bytes imported meanwhile (by a simultaneous upload) are "already imported", not "nothing new".
     if (knownCount === lineCount)
       throw refuse((await importedBefore()) ? 'STATEMENT_ALREADY_IMPORTED' : 'STATEMENT_NOTHING_NEW');
-    return { bytes: upload.bytes, parsed, held, statements, sha256, lineCount, mismatchNote };
+    return { takeBytes: handedOnce(upload.bytes), parsed, held, statements, sha256, lineCount, mismatchNote };
   }
 
-  async function run(
+  /** The job's import, its statement slot released at its end. */
+  function runHandedOver(
     job: StatementImportJob,
     actor: Actor,
-    upload: StatementUpload,
+    fileName: string,
     statement: ReadStatement,
-  ) {
+    release: () => void,
+  ): void {
+    void run(job, actor, fileName, statement).finally(() => {
+      statement.held.close();
+      release();
+    });
+  }
+
+  async function run(job: StatementImportJob, actor: Actor, fileName: string, statement: ReadStatement) {
     const progress: ImportProgress = { phase: 'waiting', done: 0, total: statement.lineCount };
     let resolveFinished!: () => void;
     running.set(job.id, { progress, finished: new Promise((resolve) => (resolveFinished = resolve)) });
@@ -174,20 +184,13 @@ export function createStatementImports(deps: {
         async (tx) => {
           await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [IMPORT_LOCK]);
           progress.phase = 'importing';
-          const result = await importStatement(
-            tx,
-            storage,
-            actor,
-            upload.query.fileName,
-            statement,
-            progress,
-          );
+          const result = await importStatement(tx, storage, actor, fileName, statement, progress);
           await finishImportJob(tx, job.id, instanceId, result, clock());
           return {
             result,
             entityId: result.statementFileId,
             after: {
-              fileName: upload.query.fileName,
+              fileName,
               ...result,
               ...(statement.mismatchNote !== null && { mismatchNote: statement.mismatchNote }),
             },
@@ -250,10 +253,8 @@ export function createStatementImports(deps: {
         });
         if (job.fresh) {
           handedOver = true;
-          void run(job.job, actor, upload, statement).finally(() => {
-            statement.held.close();
-            release();
-          });
+          // Not a closure of this function's: those hold `upload`, and with it the bytes, until they end.
+          runHandedOver(job.job, actor, upload.query.fileName, statement, release);
         }
         return job.job;
       } finally {
@@ -281,7 +282,26 @@ export function createStatementImports(deps: {
 
 /** The request an Idempotency-Key stands for: the same bytes with the same mapping and expectations. */
 function requestSha(upload: StatementUpload): string {
-  return sha256Of(Buffer.concat([Buffer.from(JSON.stringify(upload.query)), Buffer.from([0]), upload.bytes]));
+  // Hashed in pieces: not a second copy of the upload.
+  return createHash('sha256')
+    .update(JSON.stringify(upload.query))
+    .update(new Uint8Array([0]))
+    .update(upload.bytes)
+    .digest('hex');
+}
+
+/**
+ * The upload's bytes for the one place that needs them after the 202, the stored file, and not held
+ * after: a 37 MiB body otherwise stayed for the whole import, its lines' inserts included (decision 0150).
+ */
+function handedOnce(bytes: Uint8Array): () => Uint8Array {
+  let held: Uint8Array | null = bytes;
+  return () => {
+    if (held === null) throw new Error('the upload was handed over already');
+    const taken = held;
+    held = null;
+    return taken;
+  };
 }
 
 /** The stored file, its statements and their new lines; answers the counts before matching. */
@@ -295,7 +315,7 @@ async function importStatement(
 ): Promise<StatementImportResult> {
   const { parsed, statements, sha256 } = statement;
   const fileId = await storeFile(tx, storage, {
-    content: statement.bytes,
+    content: statement.takeBytes(),
     originalName: fileName,
     contentType: CONTENT_TYPE[parsed.format],
     inTransaction: true,

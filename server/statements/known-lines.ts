@@ -7,6 +7,7 @@ import {
 } from '../../domain/statements/statement-identity';
 import type { Queryable } from '../db/client';
 import { nextTurn } from '../platform/next-turn';
+import { DIGEST_BYTES, PackedKeys } from './packed-keys';
 import { type IdentityRow, identityColumns, identityOf } from './statement-rows';
 
 /**
@@ -51,17 +52,32 @@ const KEYS_PER_QUERY = 25_000;
 
 /**
  * A statement's line keys (`statementLineKeys`), read a piece at a time from wherever they are held: a
- * big upload's stay in its reader's worker thread (decision 0144).
+ * big upload's stay in its reader's worker thread (decision 0144). A piece is the keys' SHA-256 digests,
+ * 32 bytes each, one after the other (packed-keys.ts), and is asked about as they are: PostgreSQL hexes
+ * them. As strings, twice 600,000 keys and their parameters were ~100 MiB of garbage on the API thread
+ * before the first line was inserted (decision 0150).
  */
 export interface StatementKeys {
   count: number;
-  piece(start: number, end: number): Promise<string[]>;
+  piece(start: number, end: number): Promise<Uint8Array>;
 }
 
 export const keysInMemory = (keys: readonly string[]): StatementKeys => ({
   count: keys.length,
-  piece: async (start, end) => keys.slice(start, end),
+  piece: async (start, end) => PackedKeys.digesting(keys.slice(start, end)),
 });
+
+/** Keys held packed (a statement planned on this thread), as `StatementKeys`. */
+export const packedKeysOf = (keys: PackedKeys): StatementKeys => ({
+  count: keys.count,
+  piece: async (start, end) => keys.digestSlice(start, end),
+});
+
+/** A piece's keys, hexed: for the few comparisons made in memory (several statements of one account). */
+export const hexKeysOf = (digests: Uint8Array): string[] =>
+  Array.from({ length: digests.byteLength / DIGEST_BYTES }, (_, k) =>
+    Buffer.from(digests.buffer, digests.byteOffset + k * DIGEST_BYTES, DIGEST_BYTES).toString('hex'),
+  );
 
 /** The recognised lines of a statement, by the index of their key, each with its rule and file. */
 export async function recogniseStatementLines(
@@ -94,21 +110,24 @@ export async function recogniseStatementLines(
   // A key's rows all come in its piece, in import order: the first that recognises it is its answer.
   for (let start = 0; start < keys.count; start += KEYS_PER_QUERY) {
     if (start > 0) await nextTurn();
-    const piece = await keys.piece(start, start + KEYS_PER_QUERY);
-    // A statement's keys are distinct (occurrences are numbered, `statementLineKeys`).
-    const indexOf = new Map(piece.map((key, k) => [key, start + k]));
-    const { rows } = await db.query<SourceRow & IdentityRow & { key: string; bank_reference: string | null }>(
-      `SELECT l.dedup_key AS key, l.bank_reference, ${identityColumns('b')},
+    const digests = await keys.piece(start, start + KEYS_PER_QUERY);
+    // Each key hexed from its digest, with its place in the piece (1-based) to answer by.
+    const { rows } = await db.query<SourceRow & IdentityRow & { at: string; bank_reference: string | null }>(
+      `SELECT asked.at, l.bank_reference, ${identityColumns('b')},
               f.id AS statement_file_id, f.file_name, f.imported_at
-         FROM statement_lines l
+         FROM unnest(ARRAY(SELECT encode(substring($1::bytea FROM k * ${DIGEST_BYTES} + 1 FOR ${DIGEST_BYTES}), 'hex')
+                             FROM generate_series(0, length($1::bytea) / ${DIGEST_BYTES} - 1) AS k ORDER BY k))
+              WITH ORDINALITY AS asked(key, at)
+         JOIN statement_lines l ON l.dedup_key = asked.key
          JOIN bank_statements b ON b.statement_file_id = l.statement_file_id AND b.number = l.statement_number
          JOIN statement_files f ON f.id = l.statement_file_id
-        WHERE l.dedup_key = ANY($1::text[]) AND b.account_iban = $2
+        WHERE b.account_iban = $2
         ORDER BY f.imported_at, f.id`,
-      [piece, statement.accountIban],
+      [digests, statement.accountIban],
     );
     for (const row of rows) {
-      const index = indexOf.get(row.key)!;
+      // A statement's keys are distinct (occurrences are numbered, `statementLineKeys`).
+      const index = start + Number(row.at) - 1;
       if (known.has(index)) continue;
       const earlier = identityOf(statement.accountIban, row);
       const reason = recognisedBy(statement, earlier, lineKeyRule({ bankReference: row.bank_reference }));

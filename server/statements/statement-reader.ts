@@ -6,7 +6,7 @@ import { refuse } from '../platform/refusal';
 import { type PlannedLines, planUpload, type StatementPlanning } from './import-plan';
 import type { StatementKeys } from './known-lines';
 import { type ChunkPlan, type LineRows, lineRowsOf } from './line-rows';
-import { PackedKeys } from './packed-keys';
+import type { PackedKeys } from './packed-keys';
 import { readStatementUpload, type UploadBytes, type UploadRefusal } from './upload-guards';
 
 /**
@@ -35,7 +35,7 @@ export type PlannedReading = { refused: UploadRefusal } | { statements: PlannedL
 export type ReaderMessage =
   | { type: 'refused'; refusal: UploadRefusal }
   | { type: 'read'; parsed: ParsedStatement; planning: PlannedReading }
-  | { type: 'keys'; keys: string[] }
+  | { type: 'keys'; digests: Uint8Array }
   | { type: 'rows'; rows: LineRows | null };
 
 /** What the API thread asks the worker, one request at a time. */
@@ -97,7 +97,7 @@ export function readHere(
     held: {
       keysOf: (statement) => ({
         count: held?.entryCount(statement) ?? 0,
-        piece: async (start, end) => held?.keys(statement, start, end) ?? [],
+        piece: async (start, end) => held?.keys(statement, start, end) ?? new Uint8Array(0),
       }),
       next: async (plan) => held?.rows(plan) ?? null,
       close: () => undefined,
@@ -116,7 +116,7 @@ export function holding(reading: { parsed: ParseResult; planning: StatementPlann
   const { planning } = reading;
   if ('refused' in planning) return { parsed, planning, held: null };
   const statements = planning.statements.map(({ keys: _held, ...plan }) => plan);
-  const keys = planning.statements.map((statement) => PackedKeys.packing(statement.keys));
+  const keys = planning.statements.map((statement) => statement.keys);
   return { parsed, planning: { statements }, held: new LinesAtHand(entries, keys, statements) };
 }
 
@@ -143,22 +143,22 @@ export class LinesAtHand {
     return this.statements[statement]?.entryCount ?? 0;
   }
 
-  keys(statement: number, start: number, end: number): string[] {
-    return this.keysByStatement[statement]?.slice(start, end) ?? [];
+  /** A piece of a statement's keys as their digests (known-lines.ts `StatementKeys`). */
+  keys(statement: number, start: number, end: number): Uint8Array {
+    return this.keysByStatement[statement]?.digestSlice(start, end) ?? new Uint8Array(0);
   }
 
   rows(plan: ChunkPlan): LineRows | null {
     const start = this.nextEntry;
     if (start >= this.entries.length) return null;
     const end = Math.min(this.entries.length, start + ENTRIES_PER_CHUNK);
-    const keys: string[] = [];
-    for (let at = start; at < end; at++) {
-      const statement = this.statements[this.statementOf(at)]!;
-      keys.push(this.keysByStatement[statement.number]!.at(at - statement.firstEntry));
-    }
+    const keyAt = (index: number) => {
+      const statement = this.statements[this.statementOf(start + index)]!;
+      return this.keysByStatement[statement.number]!.at(start + index - statement.firstEntry);
+    };
     const rows = lineRowsOf(
       this.entries.slice(start, end) as StatementEntry[],
-      keys,
+      keyAt,
       this.statementOf,
       start,
       plan,
@@ -203,11 +203,13 @@ export function readInWorker(
   mapping: CsvMapping | undefined,
   chosenAccount: string | null,
 ): Promise<ReadStatementUpload> {
+  // A copy handed over (transferred, not cloned again): the import still needs the original bytes. Not
+  // `bytes.slice()`: on the Buffer a request body is, that is a view of the same memory, and handing
+  // it over emptied the upload — its hash became the empty file's and its stored copy empty (0139).
+  // Made here, not in the promise's executor: `bytes` named in a closure would be held by every
+  // handler below until the worker ends, after the import has stored and let go of the upload (0150).
+  const copy = new Uint8Array(bytes);
   return new Promise((resolve, reject) => {
-    // A copy handed over (transferred, not cloned again): the import still needs the original bytes. Not
-    // `bytes.slice()`: on the Buffer a request body is, that is a view of the same memory, and handing
-    // it over emptied the upload — its hash became the empty file's and its stored copy empty (0139).
-    const copy = new Uint8Array(bytes);
     const worker = new Worker(WORKER_BOOT, {
       eval: true,
       workerData: { bytes: copy.buffer, mapping, chosenAccount },
@@ -217,24 +219,24 @@ export function readInWorker(
     let answered = false;
     let closed = false;
     // The request waiting for the worker's answer, and how the worker's end fails it.
-    let waiting: { resolve(answer: string[] | LineRows | null): void; reject(error: Error): void } | null =
+    let waiting: { resolve(answer: Uint8Array | LineRows | null): void; reject(error: Error): void } | null =
       null;
     const close = () => {
       closed = true;
       void worker.terminate();
     };
-    const ask = <T extends string[] | LineRows | null>(request: ReaderRequest): Promise<T> => {
+    const ask = <T extends Uint8Array | LineRows | null>(request: ReaderRequest): Promise<T> => {
       if (closed) return Promise.reject(new Error('the statement reader thread has ended'));
       if (waiting) return Promise.reject(new Error('the statement reader answers one request at a time'));
       return new Promise<T>((resolveAnswer, rejectAnswer) => {
         waiting = {
-          resolve: resolveAnswer as (answer: string[] | LineRows | null) => void,
+          resolve: resolveAnswer as (answer: Uint8Array | LineRows | null) => void,
           reject: rejectAnswer,
         };
         worker.postMessage(request);
       });
     };
-    const answer = (value: string[] | LineRows | null) => {
+    const answer = (value: Uint8Array | LineRows | null) => {
       const asked = waiting;
       waiting = null;
       asked?.resolve(value);
@@ -256,7 +258,7 @@ export function readInWorker(
           held: {
             keysOf: (statement) => ({
               count: statements[statement]?.entryCount ?? 0,
-              piece: (start, end) => ask<string[]>({ type: 'keys', statement, start, end }),
+              piece: (start, end) => ask<Uint8Array>({ type: 'keys', statement, start, end }),
             }),
             next: async (plan) => {
               if (closed || handedOut >= parsed.entryCount) return null;
@@ -268,7 +270,7 @@ export function readInWorker(
             close,
           },
         });
-      } else if (message.type === 'keys') answer(message.keys);
+      } else if (message.type === 'keys') answer(message.digests);
       else answer(message.rows);
     });
     worker.on('error', (error) => {

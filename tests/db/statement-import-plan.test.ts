@@ -8,6 +8,7 @@ import {
   plannedKeys,
   recogniseFile,
 } from '../../server/statements/import-plan';
+import { PackedKeys } from '../../server/statements/packed-keys';
 import { testDatabaseKinds } from '../support/databases';
 
 /**
@@ -58,7 +59,7 @@ function planned(
     entryCount: entries.length,
     lines: lineFactsOf(entries),
     entriesSumCents: entries.reduce((total, e) => total + e.amountCents, 0),
-    keys: statementLineKeys(account, entries),
+    keys: PackedKeys.packing(statementLineKeys(account, entries)),
     pending: 0,
   };
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statementLineKeys } from '../../domain/statements/line-key';
 import type { StatementEntry } from '../../domain/statements/types';
@@ -7,6 +8,7 @@ import { insertStreamedLines } from '../../server/statements/import-lines';
 import { type KnownEntry, lineFactsOf, type PlannedStatement } from '../../server/statements/import-plan';
 import { keysInMemory } from '../../server/statements/known-lines';
 import { lineRowsOf } from '../../server/statements/line-rows';
+import { PackedKeys } from '../../server/statements/packed-keys';
 import { ENTRIES_PER_CHUNK, type HeldLines } from '../../server/statements/statement-reader';
 import { testDatabaseKinds } from '../support/databases';
 
@@ -39,6 +41,7 @@ const entries: StatementEntry[] = Array.from({ length: CHUNKS * PER_CHUNK }, (_,
   lineNumber: n + 2,
 }));
 
+const keys = statementLineKeys(ACCOUNT, entries);
 const statement: PlannedStatement = {
   number: 0,
   identity: {
@@ -56,7 +59,7 @@ const statement: PlannedStatement = {
   entryCount: entries.length,
   lines: lineFactsOf(entries),
   entriesSumCents: entries.reduce((total, e) => total + e.amountCents, 0),
-  keys: statementLineKeys(ACCOUNT, entries),
+  keys: PackedKeys.packing([...keys]),
   pending: 0,
 };
 
@@ -97,7 +100,7 @@ describe.each(testDatabaseKinds())('a statement streamed into its inserts on $na
       const storedWhenAsked: number[] = [];
       let handedOut = 0;
       const chunks: HeldLines = {
-        keysOf: () => keysInMemory(statement.keys),
+        keysOf: () => keysInMemory(keys),
         async next(plan) {
           const { rows } = await tx.query<{ n: number }>(
             'SELECT count(*)::int AS n FROM statement_lines WHERE statement_file_id = $1',
@@ -109,7 +112,7 @@ describe.each(testDatabaseKinds())('a statement streamed into its inserts on $na
           handedOut += plan.counters.length;
           return lineRowsOf(
             entries.slice(start, handedOut),
-            statement.keys.slice(start, handedOut),
+            (index) => keys[start + index]!,
             () => 0,
             start,
             plan,
@@ -156,4 +159,61 @@ describe.each(testDatabaseKinds())('a statement streamed into its inserts on $na
     });
     await expect(run).rejects.toBe(rolledBack);
   });
+
+  it('stores every cell exactly as read, whatever its characters: the literals travel as UTF-8 bytes (decision 0150)', async () => {
+    // What a literal must survive: its own quotes, escapes, separators and NULL, and characters of 1 to 4 bytes.
+    const tricky = fc.constantFrom('"', '\\', '{', '}', ',', ' ', 'NULL', 'é', '€', '😀', '\u00a0');
+    const cell = fc.string({ unit: fc.oneof(tricky, fc.string({ unit: 'grapheme', maxLength: 1 })) });
+    const lines = fc.array(fc.record({ description: cell, name: fc.option(cell) }), {
+      minLength: 1,
+      maxLength: 40,
+    });
+    // One cell far larger than any chunk before it, so the literals' buffer grows in the middle of a chunk.
+    const huge = '€'.repeat(400_000);
+    const rolledBack = new Error('rolled back');
+    await fc.assert(
+      fc.asyncProperty(lines, fc.boolean(), async (cells, withHuge) => {
+        const written = cells.map((c, n) => ({
+          ...entries[n]!,
+          description: withHuge && n === 0 ? huge : c.description.replaceAll('\0', ''),
+          counterpartyName: c.name === null ? null : c.name.replaceAll('\0', ''),
+        }));
+        const keys = statementLineKeys(ACCOUNT, written);
+        const stored = db.transaction(async (tx) => {
+          const statementFileId = await statementFile(tx);
+          const counters = Int32Array.from(written, (_, n) => n);
+          const rows = lineRowsOf(
+            written,
+            (index) => keys[index]!,
+            () => 0,
+            0,
+            { counters, now: Date.now() },
+          );
+          const handedOver = [rows];
+          await insertStreamedLines(
+            tx,
+            { statementFileId, at: new Date() },
+            [{ ...statement, entryCount: written.length, lines: lineFactsOf(written) }],
+            [new Map()],
+            {
+              keysOf: () => keysInMemory(keys),
+              next: async () => handedOver.pop() ?? null,
+              close() {},
+            },
+            () => undefined,
+          );
+          const { rows: back } = await tx.query<{ description: string; counterparty_name: string | null }>(
+            'SELECT description, counterparty_name FROM statement_lines WHERE statement_file_id = $1 ORDER BY id',
+            [statementFileId],
+          );
+          expect(back).toEqual(
+            written.map((e) => ({ description: e.description, counterparty_name: e.counterpartyName })),
+          );
+          throw rolledBack;
+        });
+        await expect(stored).rejects.toBe(rolledBack);
+      }),
+      { numRuns: 30 },
+    );
+  }, 120_000);
 });

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../../domain/sha256';
 import { type StatementLineKeyFields, statementLineKeys } from '../../../domain/statements/line-key';
+import { hexKeysOf } from '../../../server/statements/known-lines';
 import { PackedKeys } from '../../../server/statements/packed-keys';
 
 const word = fc.stringMatching(/^[A-Za-z0-9À-ÿ/.:'-]{1,8}$/);
@@ -28,7 +30,26 @@ describe('PackedKeys: line keys held as digests', () => {
         expect(packed.slice(0, packed.count)).toEqual(keys);
         expect(packed.slice(a, b)).toEqual(keys.slice(a, b));
         expect(keys.map((_, index) => packed.at(index))).toEqual(keys);
+        // A piece as digests (what the worker hands over and PostgreSQL hexes) is the same keys.
+        expect(hexKeysOf(packed.digestSlice(a, b))).toEqual(keys.slice(a, b));
+        expect(new Uint8Array(PackedKeys.digesting(keys.slice(a, b)))).toEqual(packed.digestSlice(a, b));
       }),
+    );
+  });
+
+  it('packs the keys of a statement as it makes them, occurrences numbered as statementLineKeys numbers them (decision 0150)', () => {
+    fc.assert(
+      fc.property(statement, fc.integer({ min: 1, max: 3 }), (entries, times) => {
+        // Each entry up to three times, in turn reversed: occurrences 1, 2, … adjacent and far apart.
+        const lines = Array.from({ length: times }, (_, n) =>
+          n % 2 ? entries.toReversed() : entries,
+        ).flat();
+        const keys = statementLineKeys('PT50000201231234567890154', lines);
+        const packed = PackedKeys.ofStatement('PT50000201231234567890154', lines, sha256Hex);
+        expect(packed.count).toBe(keys.length);
+        expect(packed.slice(0, packed.count)).toEqual(keys);
+      }),
+      { numRuns: 300 },
     );
   });
 

@@ -63,7 +63,21 @@ interface Scores {
   sureWrong: number;
   cpuMs: number;
   byKind: Map<LineKind, { lines: number; findable: number; top1: number }>;
+  /** Where the score filter's keys go: per kind of line and why it costs keys, sampled lines and keys (scaled). */
+  keysWhere: Map<string, { kind: string; why: KeyReason; lines: number; keys: number }>;
 }
+
+/** Why a line costs the operator keys with the score filter (decision 0151). */
+type KeyReason =
+  | 'no counterpart: j, i, Enter'
+  | 'MATCHED though no counterpart: u first'
+  | 'MATCHED to the wrong counterpart'
+  | 'suggested at 0.95, wrong'
+  | 'suggested right, below 0.95: j, a'
+  | 'suggested wrong, the right one among 1–3'
+  | 'suggested wrong, searched with m'
+  | 'nothing suggested, the right one among 1–3'
+  | 'nothing suggested, searched with m';
 
 const pct = (a: number, b: number) => (b === 0 ? '—' : `${((100 * a) / b).toFixed(2)} %`);
 
@@ -146,6 +160,7 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
     sureWrong: 0,
     cpuMs,
     byKind: new Map(),
+    keysWhere: new Map(),
   };
   const right = (t: Truth, ids: string[] | undefined) => t.itemId !== null && (ids ?? []).includes(t.itemId);
   for (const e of entries) {
@@ -181,13 +196,23 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
   let keysFilter = 0;
   let keysIgnore = 0;
   let keysFindable = 0;
+  const spend = (t: Truth, why: KeyReason, keys: number) => {
+    const kind = t.ambiguous ? `${t.kind} (name printed alike)` : t.kind;
+    const at = `${kind}|${why}`;
+    const row = s.keysWhere.get(at) ?? { kind, why, lines: 0, keys: 0 };
+    s.keysWhere.set(at, row);
+    row.lines++;
+    row.keys += keys;
+  };
   for (const e of sample) {
     const t = truth.get(e.id)!;
     const matched = matchedTo.get(e.id);
     if (matched && right(t, matched)) continue;
     if (!t.itemId) {
       // A line without counterpart: `u` if the matcher matched it, then `j`, `i`, Enter.
-      keysIgnore += (matched ? 1 : 0) + 3;
+      const keys = (matched ? 1 : 0) + 3;
+      keysIgnore += keys;
+      spend(t, matched ? 'MATCHED though no counterpart: u first' : 'no counterpart: j, i, Enter', keys);
       continue;
     }
     const suggested = matched ? undefined : suggestedTo.get(e.id);
@@ -208,12 +233,34 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
       : 1 + undo + (suggested === t.itemId ? 1 : fix);
     keysFilter += lineKeys;
     if (t.findable) keysFindable += lineKeys;
+    if (lineKeys > 0)
+      spend(
+        t,
+        matched
+          ? 'MATCHED to the wrong counterpart'
+          : inFilter
+            ? 'suggested at 0.95, wrong'
+            : suggested === t.itemId
+              ? 'suggested right, below 0.95: j, a'
+              : suggested !== undefined
+                ? inTop3
+                  ? 'suggested wrong, the right one among 1–3'
+                  : 'suggested wrong, searched with m'
+                : inTop3
+                  ? 'nothing suggested, the right one among 1–3'
+                  : 'nothing suggested, searched with m',
+        lineKeys,
+      );
   }
   const scale = entries.length / sample.length;
   s.keysToday += Math.round(keysToday * scale);
   s.keysFilter += Math.round(keysFilter * scale);
   s.keysIgnore = Math.round(keysIgnore * scale);
   s.keysFindable = Math.round(keysFindable * scale);
+  for (const row of s.keysWhere.values()) {
+    row.lines = Math.round(row.lines * scale);
+    row.keys = Math.round(row.keys * scale);
+  }
   return s;
 }
 
@@ -257,6 +304,18 @@ const kinds = rows
         .join('; ')}`,
   )
   .join('\n\n');
+/** The largest size's rows: where their keys go, by kind of line and why, most keys first. */
+const largest = Math.max(...sizes);
+const keysWhere = rows
+  .filter((s) => s.n === largest)
+  .map((s) => {
+    const month = s.keysFilter + s.keysIgnore;
+    const list = [...s.keysWhere.values()].sort((a, b) => b.keys - a.keys || (a.kind < b.kind ? -1 : 1));
+    return `Where the keys go, ${s.n.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''}: ${month} keys for the whole month (${per20(month, s.n)} per 20 lines), score filter, sampled and scaled\n\n| kind of line | why it costs keys | lines | keys | per 20 lines of the month |\n|---|---|---|---|---|\n${list
+      .map((r) => `| ${r.kind} | ${r.why} | ${r.lines} | ${r.keys} | ${per20(r.keys, s.n)} |`)
+      .join('\n')}`;
+  })
+  .join('\n\n');
 const text = `
 ## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${head}${note ? ` — ${note}` : ''}
 
@@ -269,6 +328,8 @@ Load: \`${uptimeBefore}\` (before) · \`${sh('uptime')}\` (after)
 ${table}
 
 Top-1 by kind of line: ${kinds}
+
+${keysWhere}
 `;
 const file = path.resolve(import.meta.dirname, 'results', 'matcher-quality.md');
 mkdirSync(path.dirname(file), { recursive: true });

@@ -62,6 +62,15 @@ interface Scores {
   sure: number;
   sureWrong: number;
   cpuMs: number;
+  /** Lines whose truth was handed to an exchangeable line the matcher linked instead. */
+  exchanged: number;
+  /** Keys spent on right suggestions below 0.95 of exchangeable groups linked whole: what taking such a group as one sure decision would save. */
+  keysGroupWouldSave: number;
+  /**
+   * The fewest keys the console allows whatever the matcher does: 3 per line without counterpart (`j`,
+   * `i`, Enter: it has no bulk ignore), plus the filter's 6, every other line taken at 0.95.
+   */
+  keysFloor: number;
   byKind: Map<LineKind, { lines: number; findable: number; top1: number }>;
   /** Where the score filter's keys go: per kind of line and why it costs keys, sampled lines and keys (scaled). */
   keysWhere: Map<string, { kind: string; why: KeyReason; lines: number; keys: number }>;
@@ -126,8 +135,58 @@ function poolFinder(items: ExpectedItem[], taken: Set<string>) {
   };
 }
 
+/** What a person sees of a line: everything but its id and its position in the file. */
+const seenAs = ({ id: _id, lineNumber: _line, ...seen }: MatchEntry) => JSON.stringify(seen);
+
+/**
+ * The truth as a person can tell it (decision 0151). Lines that print the same in every field (date,
+ * amount, text, name, IBAN, references) are exchangeable: a person pairing them with their counterparts
+ * in any order leaves the same books, and nothing on the statement says which order the generator drew.
+ * Within such a group the truths (counterpart or none, with the kind) are handed out to agree with the
+ * matcher's links where a link is one of the group's true counterparts, the rest in line order; a link
+ * to a counterpart outside the group stays wrong. Returns the truth to score against and how many lines'
+ * truth moved.
+ */
+function exchangeable(
+  month: Month,
+  linkOf: Map<string, string>,
+): { truth: Map<string, Truth>; moved: number; wholeGroups: Set<string> } {
+  const groups = new Map<string, MatchEntry[]>();
+  for (const e of month.entries) {
+    const key = seenAs(e);
+    const group = groups.get(key);
+    if (group) group.push(e);
+    else groups.set(key, [e]);
+  }
+  const truth = new Map(month.truth);
+  let moved = 0;
+  // Lines of groups whose every counterpart went to one of the group's lines: one decision a person takes at once.
+  const wholeGroups = new Set<string>();
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const free: (Truth | null)[] = group.map((e) => month.truth.get(e.id)!);
+    const given = new Map<string, Truth>();
+    for (const e of group) {
+      const link = linkOf.get(e.id);
+      const k = link === undefined ? -1 : free.findIndex((t) => t?.itemId === link);
+      if (k < 0) continue;
+      given.set(e.id, free[k]!);
+      free[k] = null;
+    }
+    const rest = free.filter((t): t is Truth => t !== null);
+    if (given.size > 1 && rest.every((t) => t.itemId === null))
+      for (const e of given.keys()) wholeGroups.add(e);
+    for (const e of group) {
+      const t = given.get(e.id) ?? rest.shift()!;
+      if (t !== month.truth.get(e.id)) moved++;
+      truth.set(e.id, t);
+    }
+  }
+  return { truth, moved, wholeGroups };
+}
+
 function score(n: number, seed: number, month: Month, learned: LearnedRules = new Map()): Scores {
-  const { entries, items, truth } = month;
+  const { entries, items } = month;
   let result: ReconcileResult = reconcile(entries, items, { learned }); // warm-up
   const { cpuMs } = timeMs(() => {
     result = reconcile(entries, items, { learned });
@@ -137,6 +196,9 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
   for (const r of result.returns) matchedTo.set(r.entryId, [r.itemId]);
   const suggestedTo = new Map<string, string>();
   for (const s of result.suggestions) suggestedTo.set(s.entryIds[0]!, s.itemIds[0]!);
+  const linkOf = new Map(suggestedTo);
+  for (const [e, ids] of matchedTo) if (ids.length === 1) linkOf.set(e, ids[0]!);
+  const { truth, moved, wholeGroups } = exchangeable(month, linkOf);
   const suggestionScore = new Map(result.suggestions.map((s) => [s.entryIds[0]!, s.confidence]));
 
   const s: Scores = {
@@ -159,6 +221,9 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
     sure: 0,
     sureWrong: 0,
     cpuMs,
+    exchanged: moved,
+    keysGroupWouldSave: 0,
+    keysFloor: 6,
     byKind: new Map(),
     keysWhere: new Map(),
   };
@@ -181,6 +246,7 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
       }
     }
     if (t.itemId && !matched && !suggestedTo.has(e.id)) s.unmatchedWithCounterpart++;
+    if (t.itemId === null) s.keysFloor += 3;
     if ((suggestionScore.get(e.id) ?? 0) >= FILTER_SCORE) {
       s.sure++;
       if (suggestedTo.get(e.id) !== t.itemId) s.sureWrong++;
@@ -196,6 +262,7 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
   let keysFilter = 0;
   let keysIgnore = 0;
   let keysFindable = 0;
+  let keysGroupWouldSave = 0;
   const spend = (t: Truth, why: KeyReason, keys: number) => {
     const kind = t.ambiguous ? `${t.kind} (name printed alike)` : t.kind;
     const at = `${kind}|${why}`;
@@ -233,6 +300,7 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
       : 1 + undo + (suggested === t.itemId ? 1 : fix);
     keysFilter += lineKeys;
     if (t.findable) keysFindable += lineKeys;
+    if (wholeGroups.has(e.id) && !inFilter && suggested === t.itemId) keysGroupWouldSave += lineKeys;
     if (lineKeys > 0)
       spend(
         t,
@@ -257,6 +325,7 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
   s.keysFilter += Math.round(keysFilter * scale);
   s.keysIgnore = Math.round(keysIgnore * scale);
   s.keysFindable = Math.round(keysFindable * scale);
+  s.keysGroupWouldSave = Math.round(keysGroupWouldSave * scale);
   for (const row of s.keysWhere.values()) {
     row.lines = Math.round(row.lines * scale);
     row.keys = Math.round(row.keys * scale);
@@ -311,7 +380,7 @@ const keysWhere = rows
   .map((s) => {
     const month = s.keysFilter + s.keysIgnore;
     const list = [...s.keysWhere.values()].sort((a, b) => b.keys - a.keys || (a.kind < b.kind ? -1 : 1));
-    return `Where the keys go, ${s.n.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''}: ${month} keys for the whole month (${per20(month, s.n)} per 20 lines), score filter, sampled and scaled\n\n| kind of line | why it costs keys | lines | keys | per 20 lines of the month |\n|---|---|---|---|---|\n${list
+    return `Where the keys go, ${s.n.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''}: ${month} keys for the whole month (${per20(month, s.n)} per 20 lines), score filter, sampled and scaled; ${s.exchanged} lines printed identically to another took that one's truth, the order the matcher linked them in (decision 0151); taking such groups linked whole as one sure decision would save ${s.keysGroupWouldSave} keys; the fewest the console allows whatever the matcher does: ${s.keysFloor} (${per20(s.keysFloor, s.n)} per 20 lines)\n\n| kind of line | why it costs keys | lines | keys | per 20 lines of the month |\n|---|---|---|---|---|\n${list
       .map((r) => `| ${r.kind} | ${r.why} | ${r.lines} | ${r.keys} | ${per20(r.keys, s.n)} |`)
       .join('\n')}`;
   })

@@ -94,14 +94,20 @@ describe.each(testDatabaseKinds())('learned rules, on $name', (kind) => {
         suggestion: {
           kind: 'SEPA_TRANSFER',
           id: second.id,
-          reasons: { amountExact: true, learnedRule: true },
+          reasons: { amountExact: true, learnedRule: true, learnedText },
         },
       });
       // The match picker says it too.
       const { candidates } = await expectStatus<{
-        candidates: { id: string; reasons: { learnedRule: boolean } }[];
+        candidates: { id: string; reasons: { learnedRule: boolean; learnedText: string | null } }[];
       }>(await world.call('GET', `${LINES}/${later.lineIds[0]}/candidates`), 200);
-      expect(candidates.find((c) => c.id === second.id)?.reasons.learnedRule).toBe(true);
+      expect(candidates.find((c) => c.id === second.id)?.reasons).toMatchObject({
+        learnedRule: true,
+        learnedText,
+      });
+      expect(candidates.filter((c) => c.id !== second.id).every((c) => c.reasons.learnedText === null)).toBe(
+        true,
+      );
     },
   );
 

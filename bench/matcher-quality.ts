@@ -17,6 +17,11 @@
 //   all of it accepted with `Shift+a` and Enter on its count and sum (2 keys once, decision 0147), a wrong one undone with `u`, then
 //   fixed as above; also shown for the findable lines alone (the lines without a name or with a
 //   name several customers print alike need a person whatever the matcher does). top-3 and keys are measured on a seeded sample of 2,000 lines and scaled to the month.
+// - where the keys go (largest size): per kind of line and why it costs keys with the score filter, the
+//   whole month's keys (lines without counterpart included: the console has no bulk ignore) and the floor
+//   that sets whatever the matcher does — 3 keys per line without counterpart (decision 0151).
+// - exchangeable lines (printed identically in every field a person sees) are scored in the order the
+//   matcher linked them: their truths are handed out within the group (`exchangeable`, decision 0151).
 // - reconcile: CPU time of one `reconcile` call over the month (after one warm-up run).
 // - --second-month: also the same customers' next month (`generateMonth(n, seed, seed + 1)`), scored
 //   without learned rules and with the rules the first month's truth teaches (each line's text → its

@@ -5,9 +5,14 @@
 // What a month holds (shares of the statement's lines):
 // - customers paying consultations (5–30 €, six prices) and subscriptions (19,90 / 29,90 €), about two
 //   payments per customer in the month (some none, some several); by rail: SEPA transfer (booked the next PT business
-//   day, the name as the bank prints it), MB WAY (same day; the name, or only the phone "MB WAY
-//   91xxxxxxx" — not findable by a person either, unless nothing else has that amount and day),
-//   Multibanco reference (booked 1–3 business days later, the reference in the text);
+//   day, the name as the bank prints it), MB WAY (same day; the name, or for one customer in five only
+//   the phone, masked as Caixa Geral de Depósitos prints it, "TRF MBWAY 964XXX072" — not findable by a
+//   person without history), Multibanco reference (booked 1–3 business days later, the reference in the
+//   text: one payment's, so findable whatever the name);
+// - each customer's bank sends the name the same way every month (style and width), the MB WAY habit
+//   (name or phone) is the customer's, and subscribers (17 % of the customers) pay their subscription
+//   every month on about the same day: a second month (`paymentsSeed`) repeats what a real one repeats
+//   (decision 0151);
 // - card payments reach the account only as provider payouts: many payments of 2–7 days before, fees
 //   deducted, booked 1–2 business days after the payout, the payout id in the text most of the time;
 // - the provider's fee invoices (direct debit, the invoice id in the text or not);
@@ -150,6 +155,8 @@ const LAST = [
 /** Consultation prices: few distinct values, as the specification's 5–30 € range is used in practice. */
 const PRICES = [500, 1000, 1500, 2000, 2500, 3000];
 const SUBSCRIPTIONS = [1990, 2990];
+/** Customers with a monthly subscription: about 15 % of the payments in a month are theirs. */
+const SUBSCRIBERS = 0.17;
 const PT_HOLIDAYS = new Set(['2026-06-04', '2026-06-10']);
 const MONTH_DAYS = 30;
 
@@ -217,7 +224,19 @@ interface Customer {
   id: string;
   name: string;
   phone: string;
+  /** How the customer's bank sends the name: the same every month (decision 0151). */
+  print: Print;
+  /** Their MB WAY transfers arrive with the phone instead of the name (the same every month). */
+  mbWayByPhone: boolean;
+  /** A monthly subscription (amount, day of the month) or none: paid every month on about that day. */
+  subscription: { amountCents: number; day: number } | null;
 }
+
+/**
+ * An MB WAY payer's phone as the bank prints it: the middle three digits masked, as Caixa Geral de
+ * Depósitos prints "TRF MBWAY 964XXX072" (decision 0151; the product's matcher never sees the whole number).
+ */
+const maskedPhone = (phone: string) => `${phone.slice(0, 3)}XXX${phone.slice(6)}`;
 
 /** A month of `n` statement lines (about as many counterparts), the same for the same seed. */
 /**
@@ -236,9 +255,21 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
       id: `C${k}`,
       name: `${given} ${family}`,
       phone: `9${between(r, 1, 6)}${between(r, 1000000, 9999999)}`,
+      print: randomPrint(r),
+      mbWayByPhone: r() < 0.2,
+      subscription:
+        r() < SUBSCRIBERS
+          ? { amountCents: pick(r, SUBSCRIPTIONS), day: between(r, 1, MONTH_DAYS - 3) }
+          : null,
     };
   });
+  // Subscribers pay once a month each, in an order of the month's own.
+  const subscribers = customers.filter((c) => c.subscription);
   if (paymentsSeed !== undefined) r = rng(paymentsSeed);
+  for (let k = subscribers.length - 1; k > 0; k--) {
+    const j = Math.floor(r() * (k + 1));
+    [subscribers[k], subscribers[j]] = [subscribers[j]!, subscribers[k]!];
+  }
   let seq = 0;
   const id = (prefix: string) => `${prefix}${String(++seq).padStart(7, '0')}`;
   const line = (kind: LineKind, over: Partial<MatchEntry>, itemId: string | null, findable: boolean) => {
@@ -277,26 +308,33 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
     const u = r();
     const date = dayOfMonth(between(r, 1, MONTH_DAYS - 3));
     if (u < 0.58) {
-      // A customer pays a consultation or a subscription.
-      const c = pick(r, customers);
-      const amount = r() < 0.15 ? pick(r, SUBSCRIPTIONS) : pick(r, PRICES);
+      // A customer pays a consultation, or a subscriber this month's subscription on about its day.
+      const subscriber = r() < 0.15 ? subscribers.pop() : undefined;
+      const c = subscriber ?? pick(r, customers);
+      const amount = subscriber ? subscriber.subscription!.amountCents : pick(r, PRICES);
+      const paidOn = subscriber
+        ? dayOfMonth(Math.min(MONTH_DAYS - 3, Math.max(1, subscriber.subscription!.day + between(r, -1, 1))))
+        : date;
       const rail = r();
       if (rail < 0.12) {
         // By card: it reaches the bank inside a payout, counted below.
         cardBatch += amount;
         continue;
       }
-      const item = invoice(c, amount, date);
-      const print = randomPrint(r);
+      const item = invoice(c, amount, paidOn);
+      const print = c.print;
       const clean = render(c.name, print);
       const printed = r() < 0.02 ? typo(r, clean) : clean;
-      printedAs.set(entries.length, { print, clean, item });
+      // Only a line printing the name can be told from another customer's by it; a Multibanco
+      // reference is the one payment's (decision 0151), a phone is no name.
+      const byName = rail < 0.55 || (rail < 0.85 && !c.mbWayByPhone);
+      if (byName) printedAs.set(entries.length, { print, clean, item });
       if (rail < 0.55) {
         line(
           'sepa-in',
           {
             amountCents: amount,
-            bookingDate: businessDaysAfter(date, 1),
+            bookingDate: businessDaysAfter(paidOn, 1),
             description: r() < 0.5 ? `TRF SEPA ${printed}` : `TRF CR SEPA+ DE ${printed}`,
             counterpartyName: r() < 0.3 ? printed : null,
           },
@@ -304,13 +342,13 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
           true,
         );
       } else if (rail < 0.85) {
-        const byPhone = r() < 0.2;
+        const byPhone = c.mbWayByPhone;
         line(
           byPhone ? 'mbway-phone' : 'mbway-name',
           {
             amountCents: amount,
-            bookingDate: r() < 0.7 ? date : businessDaysAfter(date, 1),
-            description: byPhone ? `MB WAY ${c.phone}` : `MB WAY ${printed}`,
+            bookingDate: r() < 0.7 ? paidOn : businessDaysAfter(paidOn, 1),
+            description: byPhone ? `TRF MBWAY ${maskedPhone(c.phone)}` : `MB WAY ${printed}`,
           },
           item.id,
           !byPhone,
@@ -322,7 +360,7 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
           'multibanco',
           {
             amountCents: amount,
-            bookingDate: businessDaysAfter(date, between(r, 1, 3)),
+            bookingDate: businessDaysAfter(paidOn, between(r, 1, 3)),
             description: `PAG SERV ${between(r, 10000, 99999)} REF ${ref}`,
           },
           item.id,

@@ -17,6 +17,11 @@
 //   all of it accepted with `Shift+a` and Enter on its count and sum (2 keys once, decision 0147), a wrong one undone with `u`, then
 //   fixed as above; also shown for the findable lines alone (the lines without a name or with a
 //   name several customers print alike need a person whatever the matcher does). top-3 and keys are measured on a seeded sample of 2,000 lines and scaled to the month.
+// - where the keys go (largest size): per kind of line and why it costs keys with the score filter, the
+//   whole month's keys (lines without counterpart included: the console has no bulk ignore) and the floor
+//   that sets whatever the matcher does — 3 keys per line without counterpart (decision 0151).
+// - exchangeable lines (printed identically in every field a person sees) are scored in the order the
+//   matcher linked them: their truths are handed out within the group (`exchangeable`, decision 0151).
 // - reconcile: CPU time of one `reconcile` call over the month (after one warm-up run).
 // - --second-month: also the same customers' next month (`generateMonth(n, seed, seed + 1)`), scored
 //   without learned rules and with the rules the first month's truth teaches (each line's text → its
@@ -62,8 +67,31 @@ interface Scores {
   sure: number;
   sureWrong: number;
   cpuMs: number;
+  /** Lines whose truth was handed to an exchangeable line the matcher linked instead. */
+  exchanged: number;
+  /** Keys spent on right suggestions below 0.95 of exchangeable groups linked whole: what taking such a group as one sure decision would save. */
+  keysGroupWouldSave: number;
+  /**
+   * The fewest keys the console allows whatever the matcher does: 3 per line without counterpart (`j`,
+   * `i`, Enter: it has no bulk ignore), plus the filter's 6, every other line taken at 0.95.
+   */
+  keysFloor: number;
   byKind: Map<LineKind, { lines: number; findable: number; top1: number }>;
+  /** Where the score filter's keys go: per kind of line and why it costs keys, sampled lines and keys (scaled). */
+  keysWhere: Map<string, { kind: string; why: KeyReason; lines: number; keys: number }>;
 }
+
+/** Why a line costs the operator keys with the score filter (decision 0151). */
+type KeyReason =
+  | 'no counterpart: j, i, Enter'
+  | 'MATCHED though no counterpart: u first'
+  | 'MATCHED to the wrong counterpart'
+  | 'suggested at 0.95, wrong'
+  | 'suggested right, below 0.95: j, a'
+  | 'suggested wrong, the right one among 1–3'
+  | 'suggested wrong, searched with m'
+  | 'nothing suggested, the right one among 1–3'
+  | 'nothing suggested, searched with m';
 
 const pct = (a: number, b: number) => (b === 0 ? '—' : `${((100 * a) / b).toFixed(2)} %`);
 
@@ -112,8 +140,58 @@ function poolFinder(items: ExpectedItem[], taken: Set<string>) {
   };
 }
 
+/** What a person sees of a line: everything but its id and its position in the file. */
+const seenAs = ({ id: _id, lineNumber: _line, ...seen }: MatchEntry) => JSON.stringify(seen);
+
+/**
+ * The truth as a person can tell it (decision 0151). Lines that print the same in every field (date,
+ * amount, text, name, IBAN, references) are exchangeable: a person pairing them with their counterparts
+ * in any order leaves the same books, and nothing on the statement says which order the generator drew.
+ * Within such a group the truths (counterpart or none, with the kind) are handed out to agree with the
+ * matcher's links where a link is one of the group's true counterparts, the rest in line order; a link
+ * to a counterpart outside the group stays wrong. Returns the truth to score against and how many lines'
+ * truth moved.
+ */
+function exchangeable(
+  month: Month,
+  linkOf: Map<string, string>,
+): { truth: Map<string, Truth>; moved: number; wholeGroups: Set<string> } {
+  const groups = new Map<string, MatchEntry[]>();
+  for (const e of month.entries) {
+    const key = seenAs(e);
+    const group = groups.get(key);
+    if (group) group.push(e);
+    else groups.set(key, [e]);
+  }
+  const truth = new Map(month.truth);
+  let moved = 0;
+  // Lines of groups whose every counterpart went to one of the group's lines: one decision a person takes at once.
+  const wholeGroups = new Set<string>();
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const free: (Truth | null)[] = group.map((e) => month.truth.get(e.id)!);
+    const given = new Map<string, Truth>();
+    for (const e of group) {
+      const link = linkOf.get(e.id);
+      const k = link === undefined ? -1 : free.findIndex((t) => t?.itemId === link);
+      if (k < 0) continue;
+      given.set(e.id, free[k]!);
+      free[k] = null;
+    }
+    const rest = free.filter((t): t is Truth => t !== null);
+    if (given.size > 1 && rest.every((t) => t.itemId === null))
+      for (const e of given.keys()) wholeGroups.add(e);
+    for (const e of group) {
+      const t = given.get(e.id) ?? rest.shift()!;
+      if (t !== month.truth.get(e.id)) moved++;
+      truth.set(e.id, t);
+    }
+  }
+  return { truth, moved, wholeGroups };
+}
+
 function score(n: number, seed: number, month: Month, learned: LearnedRules = new Map()): Scores {
-  const { entries, items, truth } = month;
+  const { entries, items } = month;
   let result: ReconcileResult = reconcile(entries, items, { learned }); // warm-up
   const { cpuMs } = timeMs(() => {
     result = reconcile(entries, items, { learned });
@@ -123,6 +201,9 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
   for (const r of result.returns) matchedTo.set(r.entryId, [r.itemId]);
   const suggestedTo = new Map<string, string>();
   for (const s of result.suggestions) suggestedTo.set(s.entryIds[0]!, s.itemIds[0]!);
+  const linkOf = new Map(suggestedTo);
+  for (const [e, ids] of matchedTo) if (ids.length === 1) linkOf.set(e, ids[0]!);
+  const { truth, moved, wholeGroups } = exchangeable(month, linkOf);
   const suggestionScore = new Map(result.suggestions.map((s) => [s.entryIds[0]!, s.confidence]));
 
   const s: Scores = {
@@ -145,7 +226,11 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
     sure: 0,
     sureWrong: 0,
     cpuMs,
+    exchanged: moved,
+    keysGroupWouldSave: 0,
+    keysFloor: 6,
     byKind: new Map(),
+    keysWhere: new Map(),
   };
   const right = (t: Truth, ids: string[] | undefined) => t.itemId !== null && (ids ?? []).includes(t.itemId);
   for (const e of entries) {
@@ -166,6 +251,7 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
       }
     }
     if (t.itemId && !matched && !suggestedTo.has(e.id)) s.unmatchedWithCounterpart++;
+    if (t.itemId === null) s.keysFloor += 3;
     if ((suggestionScore.get(e.id) ?? 0) >= FILTER_SCORE) {
       s.sure++;
       if (suggestedTo.get(e.id) !== t.itemId) s.sureWrong++;
@@ -181,13 +267,24 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
   let keysFilter = 0;
   let keysIgnore = 0;
   let keysFindable = 0;
+  let keysGroupWouldSave = 0;
+  const spend = (t: Truth, why: KeyReason, keys: number) => {
+    const kind = t.ambiguous ? `${t.kind} (name printed alike)` : t.kind;
+    const at = `${kind}|${why}`;
+    const row = s.keysWhere.get(at) ?? { kind, why, lines: 0, keys: 0 };
+    s.keysWhere.set(at, row);
+    row.lines++;
+    row.keys += keys;
+  };
   for (const e of sample) {
     const t = truth.get(e.id)!;
     const matched = matchedTo.get(e.id);
     if (matched && right(t, matched)) continue;
     if (!t.itemId) {
       // A line without counterpart: `u` if the matcher matched it, then `j`, `i`, Enter.
-      keysIgnore += (matched ? 1 : 0) + 3;
+      const keys = (matched ? 1 : 0) + 3;
+      keysIgnore += keys;
+      spend(t, matched ? 'MATCHED though no counterpart: u first' : 'no counterpart: j, i, Enter', keys);
       continue;
     }
     const suggested = matched ? undefined : suggestedTo.get(e.id);
@@ -208,12 +305,36 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
       : 1 + undo + (suggested === t.itemId ? 1 : fix);
     keysFilter += lineKeys;
     if (t.findable) keysFindable += lineKeys;
+    if (wholeGroups.has(e.id) && !inFilter && suggested === t.itemId) keysGroupWouldSave += lineKeys;
+    if (lineKeys > 0)
+      spend(
+        t,
+        matched
+          ? 'MATCHED to the wrong counterpart'
+          : inFilter
+            ? 'suggested at 0.95, wrong'
+            : suggested === t.itemId
+              ? 'suggested right, below 0.95: j, a'
+              : suggested !== undefined
+                ? inTop3
+                  ? 'suggested wrong, the right one among 1–3'
+                  : 'suggested wrong, searched with m'
+                : inTop3
+                  ? 'nothing suggested, the right one among 1–3'
+                  : 'nothing suggested, searched with m',
+        lineKeys,
+      );
   }
   const scale = entries.length / sample.length;
   s.keysToday += Math.round(keysToday * scale);
   s.keysFilter += Math.round(keysFilter * scale);
   s.keysIgnore = Math.round(keysIgnore * scale);
   s.keysFindable = Math.round(keysFindable * scale);
+  s.keysGroupWouldSave = Math.round(keysGroupWouldSave * scale);
+  for (const row of s.keysWhere.values()) {
+    row.lines = Math.round(row.lines * scale);
+    row.keys = Math.round(row.keys * scale);
+  }
   return s;
 }
 
@@ -257,6 +378,18 @@ const kinds = rows
         .join('; ')}`,
   )
   .join('\n\n');
+/** The largest size's rows: where their keys go, by kind of line and why, most keys first. */
+const largest = Math.max(...sizes);
+const keysWhere = rows
+  .filter((s) => s.n === largest)
+  .map((s) => {
+    const month = s.keysFilter + s.keysIgnore;
+    const list = [...s.keysWhere.values()].sort((a, b) => b.keys - a.keys || (a.kind < b.kind ? -1 : 1));
+    return `Where the keys go, ${s.n.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''}: ${month} keys for the whole month (${per20(month, s.n)} per 20 lines), score filter, sampled and scaled; ${s.exchanged} lines printed identically to another took that one's truth, the order the matcher linked them in (decision 0151); taking such groups linked whole as one sure decision would save ${s.keysGroupWouldSave} keys; the fewest the console allows whatever the matcher does: ${s.keysFloor} (${per20(s.keysFloor, s.n)} per 20 lines)\n\n| kind of line | why it costs keys | lines | keys | per 20 lines of the month |\n|---|---|---|---|---|\n${list
+      .map((r) => `| ${r.kind} | ${r.why} | ${r.lines} | ${r.keys} | ${per20(r.keys, s.n)} |`)
+      .join('\n')}`;
+  })
+  .join('\n\n');
 const text = `
 ## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${head}${note ? ` — ${note}` : ''}
 
@@ -269,6 +402,8 @@ Load: \`${uptimeBefore}\` (before) · \`${sh('uptime')}\` (after)
 ${table}
 
 Top-1 by kind of line: ${kinds}
+
+${keysWhere}
 `;
 const file = path.resolve(import.meta.dirname, 'results', 'matcher-quality.md');
 mkdirSync(path.dirname(file), { recursive: true });

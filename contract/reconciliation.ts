@@ -173,6 +173,8 @@ export const candidateSchema = z.object({
     nameSimilarity: z.number().min(0).max(1),
     /** The line's counterparty text was matched by hand to the counterpart's party before (decision 0146). */
     learnedRule: z.boolean(),
+    /** The rule's text, what the line prints ("CLINICA SORRISO", "MBWAY 964XXX072"); null without one (decision 0151). */
+    learnedText: z.string().nullable(),
   }),
 });
 export type Candidate = z.infer<typeof candidateSchema>;

@@ -3,7 +3,7 @@
 // reads names (`printedName`), is remembered with the party the counterpart belongs to (a doctor, a
 // customer); a later line printing the same text then suggests that party's counterparts, the rule
 // named in the explanation.
-import { printedName } from './names';
+import { bankCase, printedName } from './names';
 
 /** Normalised counterparty text → the party id (a user's id) it was matched to, never to another. */
 export type LearnedRules = ReadonlyMap<string, string>;
@@ -23,18 +23,34 @@ export const MAX_LEARNED_TEXT = 140;
 
 /**
  * The text a rule is kept under: the line's printed name words (bank case, the bank's own words and
- * anything with a digit dropped: "TRF CR SEPA+ 0000030 DE JOAO LONGO" → "JOAO LONGO"), or null when it
- * prints nothing to remember (a phone number, a bare reference) or only initials.
+ * anything with a digit dropped: "TRF CR SEPA+ 0000030 DE JOAO LONGO" → "JOAO LONGO"); for a line that
+ * prints no name but an MB WAY payer's phone, that phone as the bank prints it ("TRF MBWAY 964XXX072" →
+ * "MBWAY 964XXX072", decision 0151); else null (a bare reference, initials alone).
  */
 export function counterpartyText(entry: {
   counterpartyName: string | null;
   description: string;
 }): string | null {
-  return textOfWords(printedName(entry).words);
+  return learnedText(entry, printedName(entry).words);
 }
 
-/** `counterpartyText` from the words already read. */
-export function textOfWords(words: readonly string[]): string | null {
-  if (!words.some((w) => w.length > 1)) return null;
+/** `counterpartyText` from the name words already read. */
+export function learnedText(entry: { description: string }, words: readonly string[]): string | null {
+  if (!words.some((w) => w.length > 1)) return mbWayPhone(entry.description);
   return words.join(' ').slice(0, MAX_LEARNED_TEXT);
+}
+
+/**
+ * After the MB WAY mark (and "DE" / "P/"), the first chunk of digits, X and * with at least three
+ * digits: the payer's phone as the bank prints it, masked or not — "TRF MBWAY 964XXX072 0000235180"
+ * (Caixa Geral de Depósitos masks the middle three), "TRF MB WAY P/ *****4562" (ActivoBank keeps the
+ * last four), "MB WAY 912345678". The chunk after it (a card or sequence number) is not read.
+ */
+const MB_WAY_PHONE = /(?:^|[^A-Z])MB ?WAY(?: DE| P\/?)?\s+([0-9X*]{4,})(?=\s|$)/;
+
+/** The MB WAY payer's phone a line prints ("MBWAY 964XXX072"), or null. */
+export function mbWayPhone(description: string): string | null {
+  const phone = MB_WAY_PHONE.exec(bankCase(description))?.[1];
+  if (!phone || phone.replace(/\D/g, '').length < 3) return null;
+  return `MBWAY ${phone}`;
 }

@@ -1,7 +1,7 @@
 import type { StatementEntry } from '../statements/types';
 import { dayNumber, partyScore, referenceWords, signedExpected, suggestionScore, tokens } from './features';
 import { BookingDays, expectedLag, lagCost } from './lags';
-import { type LearnedRules, textOfWords, withLearnedRule } from './learned';
+import { type LearnedRules, learnedText, withLearnedRule } from './learned';
 import { counterpartyAgreement, nameWords, printedName } from './names';
 
 /** Something we expect to see on the bank statement. Amounts are positive; `direction` gives the sign. */
@@ -707,7 +707,7 @@ function suggest(
         nearItems,
         nearDays,
       );
-    const learnedParty = byParty.size > 0 ? learned!.get(textOfWords(printed.words) ?? '') : undefined;
+    const learnedParty = byParty.size > 0 ? learned!.get(learnedText(e, printed.words) ?? '') : undefined;
     if (learnedParty !== undefined)
       for (const ik of byParty.get(learnedParty) ?? []) {
         if (seen[ik] === stamp || signed[ik] !== e.amountCents) continue;

@@ -197,8 +197,22 @@ export interface PrintedName {
 
 /** The name words a bank line prints: its name field when the bank fills one, else its description. */
 export function printedName(entry: { counterpartyName: string | null; description: string }): PrintedName {
-  const words = nameWords(entry.counterpartyName ?? entry.description);
+  const words = nameWords(entry.counterpartyName ?? remitterOf(entry.description));
   return { words, anyText: words.length > 0 || tokens(entry.description).length > 0 };
+}
+
+/**
+ * A credit received prints what the payer typed between the bank's words and "DE", then the payer's
+ * name: "TRF CRED SEPA+ ORDENADO DE ASSOCIACAO DA…", "TRF CR INTRAB 657 DE VITOR MANUEL…" (decision
+ * 0151). What the payer typed is no part of the name, so the name is read after the first "DE" that
+ * follows "SEPA+" or "INTRAB"; a name's own "DE" comes after it ("… DE MARIA DE FATIMA"). Other texts
+ * are read whole.
+ */
+const CREDIT_FROM = /(?:SEPA\+|INTRAB)(?:\s+\S+)*?\s+DE\s+(\S.*)$/;
+
+function remitterOf(description: string): string {
+  if (!/\bDE\b/i.test(description)) return description;
+  return CREDIT_FROM.exec(bankCase(description))?.[1] ?? description;
 }
 
 /**

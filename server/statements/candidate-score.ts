@@ -38,7 +38,7 @@ function expectedItem(counterpart: CounterpartInfo, forReturn: boolean): Expecte
 export function rankCandidates(
   line: ScoredLine,
   counterparts: readonly CounterpartInfo[],
-  options: { windowDays: number | null; limit: number; learnedPartyId?: string | null },
+  options: { windowDays: number | null; limit: number; learned?: LearnedRule | null },
 ): Candidate[] {
   const byId = new Map(counterparts.map((c) => [c.id, c]));
   const scored = candidatesFor(
@@ -47,7 +47,7 @@ export function rankCandidates(
     {
       windowDays: options.windowDays ?? 36_500,
       limit: options.limit,
-      learnedPartyId: options.learnedPartyId,
+      learnedPartyId: options.learned?.partyId,
     },
   );
   return scored.map((s) => {
@@ -60,7 +60,8 @@ export function rankCandidates(
       date: counterpart.date,
       counterpartyName: counterpart.counterpartyName,
       score: s.score,
-      reasons: s.reasons,
+      // The rule named by its text, so the why says which earlier match taught it (decision 0151).
+      reasons: { ...s.reasons, learnedText: s.reasons.learnedRule ? options.learned!.text : null },
     };
   });
 }
@@ -69,6 +70,12 @@ export function rankCandidates(
 export const explainCandidate = (
   line: ScoredLine,
   counterpart: CounterpartInfo,
-  learnedPartyId: string | null = null,
+  learned: LearnedRule | null = null,
 ): Candidate | null =>
-  rankCandidates(line, [counterpart], { windowDays: null, limit: 1, learnedPartyId })[0] ?? null;
+  rankCandidates(line, [counterpart], { windowDays: null, limit: 1, learned })[0] ?? null;
+
+/** A learned rule that speaks for a line: its text and the party it names (decision 0146). */
+export interface LearnedRule {
+  text: string;
+  partyId: string;
+}

@@ -10,7 +10,13 @@ import { counterpartyText } from '../../domain/reconcile/learned';
 import type { Queryable } from '../db/client';
 import { estimatedPage, type KeysetQuery, oneOf, SqlParams } from '../db/list';
 import { refuse } from '../platform/refusal';
-import { CANDIDATE_WINDOW_DAYS, explainCandidate, rankCandidates, type ScoredLine } from './candidate-score';
+import {
+  CANDIDATE_WINDOW_DAYS,
+  explainCandidate,
+  type LearnedRule,
+  rankCandidates,
+  type ScoredLine,
+} from './candidate-score';
 import {
   COUNTERPART_COLUMNS,
   type CounterpartInfo,
@@ -117,13 +123,9 @@ function explainSuggestion(
   row: LineRow,
   link: LinkState,
   counterparts: ReadonlyMap<string, CounterpartInfo>,
-  learnedPartyId: string | null,
+  learned: LearnedRule | null,
 ): Candidate | null {
-  const explained = explainCandidate(
-    scoredLine(row),
-    counterparts.get(counterpartKey(link))!,
-    learnedPartyId,
-  );
+  const explained = explainCandidate(scoredLine(row), counterparts.get(counterpartKey(link))!, learned);
   return explained && { ...explained, score: link.score ?? explained.score };
 }
 
@@ -145,14 +147,18 @@ async function toRows(db: Queryable, rows: LineRow[]): Promise<StatementLineRow[
     db,
     [...textOf.values()].filter((t): t is string => t !== null),
   );
-  const learnedParty = (row: LineRow) => learned.get(textOf.get(row.id) ?? '') ?? null;
+  const learnedRule = (row: LineRow): LearnedRule | null => {
+    const text = textOf.get(row.id);
+    const partyId = text ? learned.get(text) : undefined;
+    return text && partyId ? { text, partyId } : null;
+  };
   return rows.map((row) => {
     const own = links.get(row.id) ?? [];
     const matches = own
       .filter((l) => l.state === 'MATCHED')
       .map((l) => toCounterpartOut(l, counterparts.get(counterpartKey(l))!));
     const suggested = own.find((l) => l.state === 'SUGGESTED');
-    const suggestion = suggested ? explainSuggestion(row, suggested, counterparts, learnedParty(row)) : null;
+    const suggestion = suggested ? explainSuggestion(row, suggested, counterparts, learnedRule(row)) : null;
     const provider = side(matches, ['PAYOUT']);
     const invoicing = side(matches, ['INVOICE']);
     const sepa = side(matches, ['SEPA_FILE', 'SEPA_TRANSFER']);
@@ -329,6 +335,6 @@ export async function lineCandidates(db: Queryable, lineId: string): Promise<Can
   return rankCandidates(scoredLine(row), open, {
     windowDays: CANDIDATE_WINDOW_DAYS,
     limit: MAX_CANDIDATES,
-    learnedPartyId: (text && learned.get(text)) || null,
+    learned: text && learned.has(text) ? { text, partyId: learned.get(text)! } : null,
   });
 }

@@ -51,51 +51,65 @@ describe.each(testDatabaseKinds())('learned rules, on $name', (kind) => {
     return page.items.find((l) => l.id === lineId)!;
   };
 
-  it('a match by hand teaches the text; the next statement with it suggests the doctor, the rule its reason', async () => {
-    // The bank prints the clinic's name, not the doctor's ("Dra. Teste n"): no name agrees.
-    const text = 'TRF SEPA P/ CLINICA DO SORRISO LDA';
-    const doctor = await insertDoctor(world.db);
-    const first = await transferFor(doctor.id, 12_000);
-    const earlier = await importStatement(world, [
-      { amountCents: -first.amountCents, bankDate: first.day, description: text },
-    ]);
-    const firstLine = earlier.lineIds[0]!;
-    expect(await lineStatus(world.db, firstLine)).toBe('UNMATCHED');
+  // The bank prints the clinic's name, not the doctor's ("Dra. Teste n"): no name agrees. Or an MB WAY
+  // phone as ActivoBank prints it, last four digits (decision 0151): no name at all.
+  it.each([
+    ['TRF SEPA P/ CLINICA DO SORRISO LDA', 'CLINICA SORRISO'],
+    ['TRF MB WAY P/ *****4562', 'MBWAY *****4562'],
+  ])(
+    'a match by hand teaches the text; the next statement with it suggests the doctor, the rule its reason (%s)',
+    async (text, learnedText) => {
+      const doctor = await insertDoctor(world.db);
+      const first = await transferFor(doctor.id, 12_000);
+      const earlier = await importStatement(world, [
+        { amountCents: -first.amountCents, bankDate: first.day, description: text },
+      ]);
+      const firstLine = earlier.lineIds[0]!;
+      expect(await lineStatus(world.db, firstLine)).toBe('UNMATCHED');
 
-    await expectStatus<StatementActionResult>(
-      await world.call('POST', `${LINES}/${firstLine}/match`, {
-        body: { counterparts: [{ kind: 'SEPA_TRANSFER', id: first.id }] },
-      }),
-      200,
-    );
-    const { rows: rules } = await world.db.query(
-      'SELECT counterparty_text, party_id, times_matched FROM statement_learned_parties WHERE party_id = $1',
-      [doctor.id],
-    );
-    expect(rules).toEqual([{ counterparty_text: 'CLINICA SORRISO', party_id: doctor.id, times_matched: 1 }]);
-    const { rows: audit } = await world.db.query<{ after: { learnedRules?: unknown } }>(
-      `SELECT after FROM audit_log WHERE action = 'statement.match' AND entity_id = $1`,
-      [firstLine],
-    );
-    expect(audit.map((a) => a.after.learnedRules)).toEqual([
-      [{ text: 'CLINICA SORRISO', partyId: doctor.id }],
-    ]);
+      await expectStatus<StatementActionResult>(
+        await world.call('POST', `${LINES}/${firstLine}/match`, {
+          body: { counterparts: [{ kind: 'SEPA_TRANSFER', id: first.id }] },
+        }),
+        200,
+      );
+      const { rows: rules } = await world.db.query(
+        'SELECT counterparty_text, party_id, times_matched FROM statement_learned_parties WHERE party_id = $1',
+        [doctor.id],
+      );
+      expect(rules).toEqual([{ counterparty_text: learnedText, party_id: doctor.id, times_matched: 1 }]);
+      const { rows: audit } = await world.db.query<{ after: { learnedRules?: unknown } }>(
+        `SELECT after FROM audit_log WHERE action = 'statement.match' AND entity_id = $1`,
+        [firstLine],
+      );
+      expect(audit.map((a) => a.after.learnedRules)).toEqual([[{ text: learnedText, partyId: doctor.id }]]);
 
-    const second = await transferFor(doctor.id, 8_000);
-    const later = await importStatement(world, [
-      { amountCents: -second.amountCents, bankDate: second.day, description: text },
-    ]);
-    const row = await lineRow(later.fileId, later.lineIds[0]!);
-    expect(row).toMatchObject({
-      status: 'SUGGESTED',
-      suggestion: { kind: 'SEPA_TRANSFER', id: second.id, reasons: { amountExact: true, learnedRule: true } },
-    });
-    // The match picker says it too.
-    const { candidates } = await expectStatus<{
-      candidates: { id: string; reasons: { learnedRule: boolean } }[];
-    }>(await world.call('GET', `${LINES}/${later.lineIds[0]}/candidates`), 200);
-    expect(candidates.find((c) => c.id === second.id)?.reasons.learnedRule).toBe(true);
-  });
+      const second = await transferFor(doctor.id, 8_000);
+      const later = await importStatement(world, [
+        { amountCents: -second.amountCents, bankDate: second.day, description: text },
+      ]);
+      const row = await lineRow(later.fileId, later.lineIds[0]!);
+      expect(row).toMatchObject({
+        status: 'SUGGESTED',
+        suggestion: {
+          kind: 'SEPA_TRANSFER',
+          id: second.id,
+          reasons: { amountExact: true, learnedRule: true, learnedText },
+        },
+      });
+      // The match picker says it too.
+      const { candidates } = await expectStatus<{
+        candidates: { id: string; reasons: { learnedRule: boolean; learnedText: string | null } }[];
+      }>(await world.call('GET', `${LINES}/${later.lineIds[0]}/candidates`), 200);
+      expect(candidates.find((c) => c.id === second.id)?.reasons).toMatchObject({
+        learnedRule: true,
+        learnedText,
+      });
+      expect(candidates.filter((c) => c.id !== second.id).every((c) => c.reasons.learnedText === null)).toBe(
+        true,
+      );
+    },
+  );
 
   it('an unmatch keeps what the match taught; a text then matched to another doctor names nobody', async () => {
     const text = 'TRF SEPA P/ CONSULTORIO CENTRAL';

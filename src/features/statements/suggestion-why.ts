@@ -14,6 +14,8 @@ export function suggestionWhy(t: Translate, candidate: Pick<Candidate, 'reasons'
     reference: mark(reasons.reference),
     name: Math.round(reasons.nameSimilarity * 100),
   });
-  // The operator's own earlier match named the party (decision 0146).
-  return reasons.learnedRule ? `${why}${t('statements.dialog.learnedRule')}` : why;
+  // The operator's own earlier match named the party (decision 0146), said with the text it taught (0151).
+  return reasons.learnedRule
+    ? `${why}${t('statements.dialog.learnedRule', { text: reasons.learnedText ?? '' })}`
+    : why;
 }

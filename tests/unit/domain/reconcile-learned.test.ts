@@ -4,8 +4,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { candidatesFor } from '../../../domain/reconcile/candidates';
-import { counterpartyText } from '../../../domain/reconcile/learned';
-import { type ExpectedItem, type MatchEntry, reconcile } from '../../../domain/reconcile/match';
+import { counterpartyText, mbWayPhone } from '../../../domain/reconcile/learned';
+import {
+  type ExpectedItem,
+  type MatchEntry,
+  reconcile,
+  SURE_SUGGESTION,
+} from '../../../domain/reconcile/match';
 import { matchEntry } from '../../support/match-entries';
 
 const entry = (id: string, over: Partial<MatchEntry>): MatchEntry =>
@@ -21,13 +26,52 @@ const transfer = (id: string, partyId: string, over: Partial<ExpectedItem> = {})
 });
 
 describe('the learned rules signal', () => {
-  it('keeps the text as the matcher reads names, and nothing for a phone or initials alone', () => {
+  it('keeps the text as the matcher reads names, and nothing for a bare number or initials alone', () => {
     expect(
       counterpartyText({ counterpartyName: null, description: 'TRF CR SEPA+ 0000030 DE Clínica do Sorriso' }),
     ).toBe('CLINICA SORRISO');
     expect(counterpartyText({ counterpartyName: 'JOAO LONGO', description: 'TRF 0001' })).toBe('JOAO LONGO');
-    expect(counterpartyText({ counterpartyName: null, description: 'MB WAY 912345678' })).toBeNull();
+    expect(counterpartyText({ counterpartyName: null, description: 'TRF 0000235180' })).toBeNull();
     expect(counterpartyText({ counterpartyName: null, description: 'TRF J M' })).toBeNull();
+  });
+
+  // Real texts (decision 0151): Caixa Geral de Depósitos prints an MB WAY transfer's phone with its middle
+  // three digits masked, followed by a sequence number; ActivoBank keeps the last four; a name wins.
+  it("keeps an MB WAY line's phone as the bank prints it, masked or not, when it prints no name", () => {
+    expect(mbWayPhone('TRF MBWAY 964XXX072 0000235180')).toBe('MBWAY 964XXX072');
+    expect(mbWayPhone('Trf Mbway 933XXX415')).toBe('MBWAY 933XXX415');
+    expect(mbWayPhone('TRF MB WAY P/ *****4562')).toBe('MBWAY *****4562');
+    expect(mbWayPhone('TRF MB WAY P       9046')).toBe('MBWAY 9046');
+    expect(mbWayPhone('MB WAY 912345678')).toBe('MBWAY 912345678');
+    expect(mbWayPhone('TRF MB WAY DE MARIA FERREIRA')).toBeNull();
+    expect(mbWayPhone('TRF SEPA 964XXX072')).toBeNull();
+    expect(mbWayPhone('TRF MBWAY 12')).toBeNull();
+    expect(counterpartyText({ counterpartyName: null, description: 'TRF MBWAY 964XXX072 0000235180' })).toBe(
+      'MBWAY 964XXX072',
+    );
+    expect(counterpartyText({ counterpartyName: null, description: 'TRF MB WAY DE JOAO TAVEIRA' })).toBe(
+      'JOAO TAVEIRA',
+    );
+  });
+
+  it("a phone matched to one customer before suggests that customer's invoice, sure when it has no rival", () => {
+    const invoice = (id: string, partyId: string, date: string): ExpectedItem => ({
+      id,
+      type: 'invoice',
+      direction: 'in',
+      amountCents: 2500,
+      date,
+      counterpartyName: partyId === 'C1' ? 'Maria Ferreira' : 'Rui Costa',
+      partyId,
+    });
+    const line = entry('L1', { amountCents: 2500, description: 'TRF MBWAY 964XXX072 0000235180' });
+    const items = [invoice('I1', 'C1', '2026-06-08'), invoice('I2', 'C2', '2026-06-08')];
+    // Without the rule a phone says nothing of the two customers: nothing suggested.
+    expect(reconcile([line], items).suggestions).toEqual([]);
+    const r = reconcile([line], items, { learned: new Map([['MBWAY 964XXX072', 'C1']]) });
+    expect(r.suggestions.map((s) => [s.itemIds[0], s.confidence])).toEqual([['I1', SURE_SUGGESTION]]);
+    const [best] = candidatesFor(line, items, { learnedPartyId: 'C1' });
+    expect(best).toMatchObject({ itemId: 'I1', reasons: { learnedRule: true } });
   });
 
   it('suggests the party a text was matched to before, where the name alone contradicts it', () => {
@@ -73,7 +117,7 @@ describe('the learned rules signal', () => {
   });
 
   it('with rules: never depends on input order, uses each line and item once, exact amounts only (property)', () => {
-    const texts = ['CLINICA SORRISO', 'ANA LOPES', 'CONSULTORIO CENTRAL', 'RUI COSTA'];
+    const texts = ['CLINICA SORRISO', 'ANA LOPES', 'CONSULTORIO CENTRAL', 'RUI COSTA', 'MBWAY 964XXX072'];
     const parties = ['P1', 'P2', 'P3'];
     const day = fc.integer({ min: 1, max: 9 }).map((d) => `2026-06-0${d}`);
     const amount = fc.constantFrom(5000, 12_000);

@@ -125,6 +125,43 @@ describe('bank text normalisation, one rule at a time', () => {
   });
 });
 
+// Real texts (decision 0151): a Millennium credit prints what the payer typed before "DE" and the payer
+// ("TRF CRED SEPA+ ORDENADO DE ASSOCIACAO DA…", a budgeting project's rules for its owner's statements);
+// BPI prints a sequence number there ("TRF CR INTRAB 657 DE VITOR MANUEL SEBASTIAN RODRIGUES").
+describe('a credit received: what the payer typed is no part of the name', () => {
+  it('reads the name after the first DE following SEPA+ or INTRAB, and other texts whole', () => {
+    const words = (description: string) => printedName(entry('L1', { description })).words;
+    expect(words('TRF CRED SEPA+ ORDENADO DE ASSOCIACAO DA')).toEqual(['ASSOCIACAO']);
+    expect(words('TRF CR INTRAB 657 DE VITOR MANUEL SEBASTIAN RODRIGUES')).toEqual([
+      'VITOR',
+      'MANUEL',
+      'SEBASTIAN',
+      'RODRIGUES',
+    ]);
+    expect(words('Trf Cred Sepa+ consulta junho de Maria de Fátima Sousa')).toEqual([
+      'MARIA',
+      'FATIMA',
+      'SOUSA',
+    ]);
+    expect(words('TRF CR SEPA+ DE MARIA DE FATIMA SOUSA')).toEqual(['MARIA', 'FATIMA', 'SOUSA']);
+    // Not a credit: an outgoing transfer's name keeps its own DE.
+    expect(words('TRF SEPA P/ MARIA DE FATIMA SOUSA DEVOL')).toEqual(['MARIA', 'FATIMA', 'SOUSA']);
+    // A name field the bank filled is read as it is.
+    expect(
+      printedName(entry('L1', { description: 'TRF CRED SEPA+ CONSULTA DE X', counterpartyName: 'ANA LOPES' }))
+        .words,
+    ).toEqual(['ANA', 'LOPES']);
+  });
+
+  it('finds the payer of a credit whose typed text comes first, surely when nobody else fits', () => {
+    const r = reconcile(
+      [entry('L1', { description: 'TRF CRED SEPA+ CONSULTA DE MARIA SILVA' })],
+      [invoice('I1', 'Maria Silva'), invoice('I2', 'Rui Costa')],
+    );
+    expect(r.suggestions.map((s) => [s.itemIds[0], s.confidence])).toEqual([['I1', SURE_SUGGESTION]]);
+  });
+});
+
 describe('suggestions by name', () => {
   it('gives two 25 € payments of one day to the right two invoices, not first come by date', () => {
     const items = [

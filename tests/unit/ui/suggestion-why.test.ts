@@ -1,0 +1,33 @@
+// A suggestion's why names the learned rule by the text it was taught (decision 0151), in both languages.
+import { describe, expect, it } from 'vitest';
+import type { Candidate } from '../../../src/api/statements';
+import '../../../src/features/statements/statements-messages';
+import { suggestionWhy } from '../../../src/features/statements/suggestion-why';
+import { translateIn } from '../../../src/i18n/i18n';
+
+const reasons = (over: Partial<Candidate['reasons']>): Pick<Candidate, 'reasons'> => ({
+  reasons: {
+    amountExact: true,
+    reference: false,
+    dateDays: 0,
+    nameSimilarity: 0.5,
+    learnedRule: false,
+    learnedText: null,
+    ...over,
+  },
+});
+
+describe('why a suggestion is offered', () => {
+  it('names the learned rule by its text', () => {
+    const learned = reasons({ learnedRule: true, learnedText: 'MBWAY 964XXX072' });
+    expect(suggestionWhy(translateIn('pt-PT'), learned)).toBe(
+      'montante ✓ · data ±0 d · referência ✗ · nome 50 % · regra aprendida de uma conciliação anterior de «MBWAY 964XXX072»',
+    );
+    expect(suggestionWhy(translateIn('en-GB'), learned)).toBe(
+      'amount ✓ · date ±0 d · reference ✗ · name 50 % · learned from an earlier match of “MBWAY 964XXX072”',
+    );
+    expect(suggestionWhy(translateIn('en-GB'), reasons({}))).toBe(
+      'amount ✓ · date ±0 d · reference ✗ · name 50 %',
+    );
+  });
+});

@@ -309,6 +309,12 @@ describe.each(testDatabaseKinds())('provider-side totals kept by migration 0046 
       invoicesWithoutSettlement: { items: 1, cents: 5000 },
     });
     await expectKeptEqualsRecount(db, 'the settlements deleted');
+    // the paid one deleted with its link: it was never counted, so nothing moves
+    await db.query(
+      `DELETE FROM provider_invoices WHERE id IN (SELECT invoice_id FROM statement_line_matches WHERE state = 'MATCHED')`,
+    );
+    expect((await kept(db)).invoicesWithoutSettlement).toEqual({ items: 1, cents: 5000 });
+    await expectKeptEqualsRecount(db, 'the paid invoice deleted');
   });
 });
 

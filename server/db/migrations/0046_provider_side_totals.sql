@@ -108,6 +108,8 @@ DECLARE
   unmatched text :=
     'NOT EXISTS (SELECT 1 FROM statement_line_matches m WHERE m.invoice_id = r.id AND m.state = ''MATCHED'')';
   billing text;
+  billed_ids uuid[];
+  billed_gross bigint[];
   moved_items bigint;
   moved_cents bigint;
 BEGIN
@@ -116,17 +118,20 @@ BEGIN
       SELECT settlement_id, 1 AS n FROM now_rows WHERE settlement_id IS NOT NULL
       UNION ALL SELECT settlement_id, -1 FROM then_rows WHERE settlement_id IS NOT NULL) b
      GROUP BY 1 HAVING sum(n) <> 0', now_rows, then_rows);
-  -- The settlements whose invoices changed, locked before their invoices are counted (a fresh snapshot).
-  EXECUTE format('SELECT count(*) FROM (SELECT 1 FROM settlements s WHERE s.id IN (SELECT settlement_id FROM (%s) b)
-                   ORDER BY s.id FOR NO KEY UPDATE) locked', billing) INTO moved_items;
+  -- The settlements whose invoices changed, locked before their invoices are counted (a fresh snapshot);
+  -- one that this statement deleted is not found.
+  EXECUTE format('SELECT array_agg(s.id), array_agg(s.gross_cents) FROM (SELECT s.id, s.gross_cents FROM settlements s
+                   WHERE s.id IN (SELECT settlement_id FROM (%s) b) ORDER BY s.id FOR NO KEY UPDATE) s', billing)
+    INTO billed_ids, billed_gross;
+  -- Their invoices counted in one grouped pass, not one look-up per settlement (an import bills 100,000).
   EXECUTE format(
-    'SELECT sum(c.moved), sum(c.moved * s.gross_cents)
-       FROM (SELECT b.settlement_id, (billed.invoices = 0)::int - (billed.invoices - b.delta = 0)::int AS moved
+    'SELECT sum(c.moved), sum(c.moved * c.gross_cents)
+       FROM (SELECT l.gross_cents, (coalesce(n.invoices, 0) = 0)::int - (coalesce(n.invoices, 0) - b.delta = 0)::int AS moved
                FROM (%s) b
-               CROSS JOIN LATERAL (SELECT count(*) AS invoices FROM provider_invoices i
-                                    WHERE i.settlement_id = b.settlement_id) billed) c
-       JOIN settlements s ON s.id = c.settlement_id
-      WHERE c.moved <> 0', billing) INTO moved_items, moved_cents;
+               JOIN unnest($1::uuid[], $2::bigint[]) AS l (id, gross_cents) ON l.id = b.settlement_id
+               LEFT JOIN (SELECT i.settlement_id, count(*) AS invoices FROM provider_invoices i
+                           WHERE i.settlement_id = ANY($1) GROUP BY 1) n ON n.settlement_id = b.settlement_id) c',
+    billing) INTO moved_items, moved_cents USING billed_ids, billed_gross;
   PERFORM provider_side_totals_add('SETTLEMENT_NOT_INVOICED', moved_items, moved_cents);
 
   EXECUTE format(
@@ -158,22 +163,29 @@ DECLARE
   matched_added text := 'SELECT invoice_id, 1 AS n FROM added WHERE invoice_id IS NOT NULL AND state = ''MATCHED''';
   matched_removed text := 'SELECT invoice_id, -1 AS n FROM removed WHERE invoice_id IS NOT NULL AND state = ''MATCHED''';
   matching text;
+  linked_ids uuid[];
+  linked_amounts bigint[];
   moved_items bigint;
   moved_cents bigint;
 BEGIN
   matching := format('SELECT invoice_id, sum(n) AS delta FROM (%s) m GROUP BY 1 HAVING sum(n) <> 0',
     CASE TG_OP WHEN 'INSERT' THEN matched_added WHEN 'DELETE' THEN matched_removed
                ELSE matched_added || ' UNION ALL ' || matched_removed END);
-  EXECUTE format('SELECT count(*) FROM (SELECT 1 FROM provider_invoices i WHERE i.id IN (SELECT invoice_id FROM (%s) d)
-                   ORDER BY i.id FOR UPDATE) locked', matching) INTO moved_items;
+  -- All of them locked (one whose settlement another transaction is taking away waits for it), those
+  -- billing nothing kept, as they are once locked.
+  EXECUTE format('SELECT array_agg(i.id) FILTER (WHERE i.settlement_id IS NULL),
+                         array_agg(i.amount_cents) FILTER (WHERE i.settlement_id IS NULL)
+                    FROM (SELECT i.id, i.settlement_id, i.amount_cents FROM provider_invoices i
+                           WHERE i.id IN (SELECT invoice_id FROM (%s) d) ORDER BY i.id FOR UPDATE) i', matching)
+    INTO linked_ids, linked_amounts;
   EXECUTE format(
-    'SELECT sum(c.moved), sum(c.moved * i.amount_cents)
-       FROM (SELECT d.invoice_id, (linked.matched = 0)::int - (linked.matched - d.delta = 0)::int AS moved
+    'SELECT sum(c.moved), sum(c.moved * c.amount_cents)
+       FROM (SELECT l.amount_cents, (coalesce(n.matched, 0) = 0)::int - (coalesce(n.matched, 0) - d.delta = 0)::int AS moved
                FROM (%s) d
-               CROSS JOIN LATERAL (SELECT count(*) AS matched FROM statement_line_matches m
-                                    WHERE m.invoice_id = d.invoice_id AND m.state = ''MATCHED'') linked) c
-       JOIN provider_invoices i ON i.id = c.invoice_id AND i.settlement_id IS NULL
-      WHERE c.moved <> 0', matching) INTO moved_items, moved_cents;
+               JOIN unnest($1::uuid[], $2::bigint[]) AS l (id, amount_cents) ON l.id = d.invoice_id
+               LEFT JOIN (SELECT m.invoice_id, count(*) AS matched FROM statement_line_matches m
+                           WHERE m.invoice_id = ANY($1) AND m.state = ''MATCHED'' GROUP BY 1) n ON n.invoice_id = d.invoice_id) c',
+    matching) INTO moved_items, moved_cents USING linked_ids, linked_amounts;
   PERFORM provider_side_totals_add('INVOICE_WITHOUT_SETTLEMENT', moved_items, moved_cents);
   RETURN NULL;
 END;

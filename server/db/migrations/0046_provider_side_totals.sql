@@ -198,17 +198,19 @@ CREATE TRIGGER provider_sides_on_link_delete AFTER DELETE ON statement_line_matc
   REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION provider_sides_links_apply();
 
 -- A TRUNCATE fires no DELETE trigger (the seed's `--reset`, tests): both sides are counted again from
--- what is left, which is what the migration does first too.
+-- what is left, which is what the migration does first too (a side with nothing has no row).
 CREATE FUNCTION provider_side_totals_recount() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM provider_side_totals;
   INSERT INTO provider_side_totals (side, items, amount_cents)
   SELECT 'SETTLEMENT_NOT_INVOICED', count(*), coalesce(sum(s.gross_cents), 0) FROM settlements s
-   WHERE NOT EXISTS (SELECT 1 FROM provider_invoices i WHERE i.settlement_id = s.id);
+   WHERE NOT EXISTS (SELECT 1 FROM provider_invoices i WHERE i.settlement_id = s.id)
+  HAVING count(*) > 0;
   INSERT INTO provider_side_totals (side, items, amount_cents)
   SELECT 'INVOICE_WITHOUT_SETTLEMENT', count(*), coalesce(sum(i.amount_cents), 0) FROM provider_invoices i
    WHERE i.settlement_id IS NULL
-     AND NOT EXISTS (SELECT 1 FROM statement_line_matches m WHERE m.invoice_id = i.id AND m.state = 'MATCHED');
+     AND NOT EXISTS (SELECT 1 FROM statement_line_matches m WHERE m.invoice_id = i.id AND m.state = 'MATCHED')
+  HAVING count(*) > 0;
 END;
 $$;
 CREATE FUNCTION provider_side_totals_recounted() RETURNS trigger LANGUAGE plpgsql AS $$

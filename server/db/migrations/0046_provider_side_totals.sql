@@ -107,32 +107,35 @@ DECLARE
   END;
   unmatched text :=
     'NOT EXISTS (SELECT 1 FROM statement_line_matches m WHERE m.invoice_id = r.id AND m.state = ''MATCHED'')';
-  billing text;
   billed_ids uuid[];
-  billed_gross bigint[];
+  billed_deltas int[];
+  locked_ids uuid[];
+  locked_gross bigint[];
   moved_items bigint;
   moved_cents bigint;
 BEGIN
-  billing := format('WITH now_rows AS (%s), then_rows AS (%s)
-    SELECT settlement_id, sum(n) AS delta FROM (
-      SELECT settlement_id, 1 AS n FROM now_rows WHERE settlement_id IS NOT NULL
-      UNION ALL SELECT settlement_id, -1 FROM then_rows WHERE settlement_id IS NOT NULL) b
-     GROUP BY 1 HAVING sum(n) <> 0', now_rows, then_rows);
-  -- The settlements whose invoices changed, locked before their invoices are counted (a fresh snapshot);
-  -- one that this statement deleted is not found.
-  EXECUTE format('SELECT array_agg(s.id), array_agg(s.gross_cents) FROM (SELECT s.id, s.gross_cents FROM settlements s
-                   WHERE s.id IN (SELECT settlement_id FROM (%s) b) ORDER BY s.id FOR NO KEY UPDATE) s', billing)
-    INTO billed_ids, billed_gross;
-  -- Their invoices counted in one grouped pass, not one look-up per settlement (an import bills 100,000).
-  EXECUTE format(
-    'SELECT sum(c.moved), sum(c.moved * c.gross_cents)
-       FROM (SELECT l.gross_cents, (coalesce(n.invoices, 0) = 0)::int - (coalesce(n.invoices, 0) - b.delta = 0)::int AS moved
-               FROM (%s) b
-               JOIN unnest($1::uuid[], $2::bigint[]) AS l (id, gross_cents) ON l.id = b.settlement_id
-               LEFT JOIN (SELECT i.settlement_id, count(*) AS invoices FROM provider_invoices i
-                           WHERE i.settlement_id = ANY($1) GROUP BY 1) n ON n.settlement_id = b.settlement_id) c',
-    billing) INTO moved_items, moved_cents USING billed_ids, billed_gross;
-  PERFORM provider_side_totals_add('SETTLEMENT_NOT_INVOICED', moved_items, moved_cents);
+  -- The settlements named on either side, with how many more invoices name them than before: read once
+  -- from the transition tables into arrays, so nothing below is planned against their unknown size.
+  EXECUTE format('WITH now_rows AS (%s), then_rows AS (%s)
+    SELECT array_agg(settlement_id), array_agg(delta) FROM (
+      SELECT settlement_id, sum(n)::int AS delta FROM (
+        SELECT settlement_id, 1 AS n FROM now_rows WHERE settlement_id IS NOT NULL
+        UNION ALL SELECT settlement_id, -1 FROM then_rows WHERE settlement_id IS NOT NULL) b
+       GROUP BY 1 HAVING sum(n) <> 0) billed', now_rows, then_rows) INTO billed_ids, billed_deltas;
+  IF billed_ids IS NOT NULL THEN
+    -- Locked before their invoices are counted (a fresh snapshot); one this statement deleted is not found.
+    SELECT array_agg(l.id), array_agg(l.gross_cents) INTO locked_ids, locked_gross
+      FROM (SELECT s.id, s.gross_cents FROM settlements s WHERE s.id = ANY(billed_ids) ORDER BY s.id FOR NO KEY UPDATE) l;
+    -- Their invoices counted in one grouped pass, not one look-up per settlement (an import bills 100,000).
+    SELECT sum(c.moved), sum(c.moved * c.gross_cents) INTO moved_items, moved_cents
+      FROM (SELECT l.gross_cents,
+                   (coalesce(n.invoices, 0) = 0)::int - (coalesce(n.invoices, 0) - b.delta = 0)::int AS moved
+              FROM unnest(billed_ids, billed_deltas) AS b (settlement_id, delta)
+              JOIN unnest(locked_ids, locked_gross) AS l (id, gross_cents) ON l.id = b.settlement_id
+              LEFT JOIN (SELECT i.settlement_id, count(*) AS invoices FROM provider_invoices i
+                          WHERE i.settlement_id = ANY(locked_ids) GROUP BY 1) n ON n.settlement_id = b.settlement_id) c;
+    PERFORM provider_side_totals_add('SETTLEMENT_NOT_INVOICED', moved_items, moved_cents);
+  END IF;
 
   EXECUTE format(
     'WITH now_rows AS (%s), then_rows AS (%s)
@@ -162,30 +165,34 @@ CREATE FUNCTION provider_sides_links_apply() RETURNS trigger LANGUAGE plpgsql AS
 DECLARE
   matched_added text := 'SELECT invoice_id, 1 AS n FROM added WHERE invoice_id IS NOT NULL AND state = ''MATCHED''';
   matched_removed text := 'SELECT invoice_id, -1 AS n FROM removed WHERE invoice_id IS NOT NULL AND state = ''MATCHED''';
-  matching text;
   linked_ids uuid[];
-  linked_amounts bigint[];
+  linked_deltas int[];
+  locked_ids uuid[];
+  locked_amounts bigint[];
   moved_items bigint;
   moved_cents bigint;
 BEGIN
-  matching := format('SELECT invoice_id, sum(n) AS delta FROM (%s) m GROUP BY 1 HAVING sum(n) <> 0',
+  EXECUTE format('SELECT array_agg(invoice_id), array_agg(delta) FROM (
+      SELECT invoice_id, sum(n)::int AS delta FROM (%s) m GROUP BY 1 HAVING sum(n) <> 0) matching',
     CASE TG_OP WHEN 'INSERT' THEN matched_added WHEN 'DELETE' THEN matched_removed
-               ELSE matched_added || ' UNION ALL ' || matched_removed END);
+               ELSE matched_added || ' UNION ALL ' || matched_removed END) INTO linked_ids, linked_deltas;
+  IF linked_ids IS NULL THEN
+    RETURN NULL;
+  END IF;
   -- All of them locked (one whose settlement another transaction is taking away waits for it), those
   -- billing nothing kept, as they are once locked.
-  EXECUTE format('SELECT array_agg(i.id) FILTER (WHERE i.settlement_id IS NULL),
-                         array_agg(i.amount_cents) FILTER (WHERE i.settlement_id IS NULL)
-                    FROM (SELECT i.id, i.settlement_id, i.amount_cents FROM provider_invoices i
-                           WHERE i.id IN (SELECT invoice_id FROM (%s) d) ORDER BY i.id FOR UPDATE) i', matching)
-    INTO linked_ids, linked_amounts;
-  EXECUTE format(
-    'SELECT sum(c.moved), sum(c.moved * c.amount_cents)
-       FROM (SELECT l.amount_cents, (coalesce(n.matched, 0) = 0)::int - (coalesce(n.matched, 0) - d.delta = 0)::int AS moved
-               FROM (%s) d
-               JOIN unnest($1::uuid[], $2::bigint[]) AS l (id, amount_cents) ON l.id = d.invoice_id
-               LEFT JOIN (SELECT m.invoice_id, count(*) AS matched FROM statement_line_matches m
-                           WHERE m.invoice_id = ANY($1) AND m.state = ''MATCHED'' GROUP BY 1) n ON n.invoice_id = d.invoice_id) c',
-    matching) INTO moved_items, moved_cents USING linked_ids, linked_amounts;
+  SELECT array_agg(i.id) FILTER (WHERE i.settlement_id IS NULL),
+         array_agg(i.amount_cents) FILTER (WHERE i.settlement_id IS NULL) INTO locked_ids, locked_amounts
+    FROM (SELECT i.id, i.settlement_id, i.amount_cents FROM provider_invoices i
+           WHERE i.id = ANY(linked_ids) ORDER BY i.id FOR UPDATE) i;
+  SELECT sum(c.moved), sum(c.moved * c.amount_cents) INTO moved_items, moved_cents
+    FROM (SELECT l.amount_cents,
+                 (coalesce(n.matched, 0) = 0)::int - (coalesce(n.matched, 0) - d.delta = 0)::int AS moved
+            FROM unnest(linked_ids, linked_deltas) AS d (invoice_id, delta)
+            JOIN unnest(locked_ids, locked_amounts) AS l (id, amount_cents) ON l.id = d.invoice_id
+            LEFT JOIN (SELECT m.invoice_id, count(*) AS matched FROM statement_line_matches m
+                        WHERE m.invoice_id = ANY(locked_ids) AND m.state = 'MATCHED' GROUP BY 1) n
+                   ON n.invoice_id = d.invoice_id) c;
   PERFORM provider_side_totals_add('INVOICE_WITHOUT_SETTLEMENT', moved_items, moved_cents);
   RETURN NULL;
 END;

@@ -1,6 +1,7 @@
--- The home dashboard's two missing-side counters kept exact by triggers (docs/decisions/0155, "Kept
--- totals"), as migration 0039 keeps the money lists' totals: at 1,000,000 settlements every dashboard
--- load read every settlement and every invoice (150–272 ms). The rules are server/db/provider-sides.ts's:
+-- The home dashboard's two missing-side counters kept exact by triggers (docs/decisions/0155, its
+-- dated section "The two home counters kept"), as migration 0039 keeps the money lists' totals: at
+-- 1,000,000 settlements every dashboard load read every settlement and every invoice (150–272 ms). The
+-- rules are server/db/provider-sides.ts's:
 --  * SETTLEMENT_NOT_INVOICED: a settlement (every one is paid) that no invoice bills
 --    (`provider_invoices.settlement_id`): count and gross;
 --  * INVOICE_WITHOUT_SETTLEMENT: an invoice with no `settlement_id` and no bank line MATCHED to it:

@@ -5,10 +5,14 @@
 // rolled back at the end the bench adds what an installation would have: an invoice for nine settlements in
 // ten of the measured month, 5,000 invoices billing nothing, and a weekly payout per week of the year, so
 // nothing is left behind in the shared database. Each read: a warm-up, then `iterations` timed in a row.
+// Migration 0046 (the two home counters kept) is applied inside that transaction when the database has not
+// got it, and the month's invoices are written once without its triggers (rolled back to a savepoint) and
+// once with them, as an import writes them: one statement each, timed.
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { readDashboard } from '../server/dashboard/dashboard';
 import { openDatabase, type Queryable } from '../server/db/client';
+import { listMigrations, splitStatements } from '../server/db/migrate';
 import { INVOICE_MATCHED, SETTLEMENT_INVOICED } from '../server/db/provider-sides';
 import { monthCloseIn } from '../server/finance/month-close';
 import { listProviderDocuments } from '../server/finance/provider-documents';
@@ -65,19 +69,48 @@ console.log(`load before: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}
 
 try {
   await db.transaction(async (tx: Queryable) => {
-    const added = await tx.query<{ invoices: string; settlements: string }>(
-      `WITH month AS (SELECT id, gross_cents, row_number() OVER (ORDER BY id) AS n FROM settlements WHERE reference_month = $1),
-       billed AS (
-         INSERT INTO provider_invoices (provider_invoice_id, amount_cents, invoice_date, settlement_id)
-         SELECT 'FR BENCH/' || n, gross_cents, ($1 || '-15')::date, id FROM month WHERE n % 10 <> 0 RETURNING 1)
-       SELECT (SELECT count(*) FROM billed)::text AS invoices, (SELECT count(*) FROM month)::text AS settlements`,
-      [month],
+    // `run` in the invoices' numbers: the second write's keys are not the first's (rolled back, still in the
+    // unique index as dead entries that each insert would have to step over).
+    const writeInvoices = async (run: string) => {
+      const started = performance.now();
+      const added = await tx.query<{ invoices: string; settlements: string }>(
+        `WITH month AS (SELECT id, gross_cents, row_number() OVER (ORDER BY id) AS n FROM settlements WHERE reference_month = $1),
+         billed AS (
+           INSERT INTO provider_invoices (provider_invoice_id, amount_cents, invoice_date, settlement_id)
+           SELECT 'FR BENCH' || $2 || '/' || n, gross_cents, ($1 || '-15')::date, id FROM month WHERE n % 10 <> 0 RETURNING 1)
+         SELECT (SELECT count(*) FROM billed)::text AS invoices, (SELECT count(*) FROM month)::text AS settlements`,
+        [month, run],
+      );
+      const billedMs = performance.now() - started;
+      const strayStarted = performance.now();
+      await tx.query(
+        `INSERT INTO provider_invoices (provider_invoice_id, amount_cents, invoice_date)
+         SELECT 'FR BENCH' || $2 || '/STRAY/' || i, 1000 + i, ($1 || '-01')::date + (i % 28) FROM generate_series(1, 100000) i`,
+        [month, run],
+      );
+      const strayMs = performance.now() - strayStarted;
+      return { added: added.rows[0]!, billedMs, strayMs };
+    };
+    const kept = await tx.query(`SELECT 1 FROM schema_migrations WHERE id = '0046_provider_side_totals'`);
+    if (kept.rows.length === 0) {
+      await tx.query('SAVEPOINT before_kept_totals');
+      const bare = await writeInvoices('A');
+      console.log(
+        `without migration 0046's triggers: ${bare.added.invoices} invoices billing settlements in one statement ${bare.billedMs.toFixed(0)} ms, 100,000 billing nothing ${bare.strayMs.toFixed(0)} ms`,
+      );
+      await tx.query('ROLLBACK TO SAVEPOINT before_kept_totals');
+      const migration = listMigrations().find((m) => m.id === '0046_provider_side_totals')!;
+      const started = performance.now();
+      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      console.log(
+        `migration 0046 applied (its first count) in ${(performance.now() - started).toFixed(0)} ms`,
+      );
+    }
+    const withTriggers = await writeInvoices('B');
+    console.log(
+      `with them: the same ${withTriggers.billedMs.toFixed(0)} ms and ${withTriggers.strayMs.toFixed(0)} ms`,
     );
-    await tx.query(
-      `INSERT INTO provider_invoices (provider_invoice_id, amount_cents, invoice_date)
-       SELECT 'FR BENCH/STRAY/' || i, 1000 + i, ($1 || '-01')::date + (i % 28) FROM generate_series(1, 5000) i`,
-      [month],
-    );
+    const added = { rows: [withTriggers.added] };
     await tx.query(
       `INSERT INTO provider_payouts (provider_payout_id, amount_cents, payout_date)
        SELECT 'po_bench_' || w, 100000 + w, ($1 || '-01')::date - 180 + 7 * w FROM generate_series(0, 52) w`,
@@ -91,7 +124,7 @@ try {
     await tx.query('ANALYZE provider_invoices, provider_payouts, statement_lines');
     const a = added.rows[0]!;
     console.log(
-      `added (rolled back at the end): ${a.invoices} invoices for ${a.settlements} settlements of ${month}, 5,000 billing nothing, 53 payouts`,
+      `added (rolled back at the end): ${a.invoices} invoices for ${a.settlements} settlements of ${month}, 100,000 billing nothing, 53 payouts`,
     );
     console.log('\n| read | first ms | p50 ms | p95 ms | max ms |\n|---|---:|---:|---:|---:|');
     // As the route reads it (readMonthClose: JIT off for its one statement), inside this transaction.
@@ -116,12 +149,15 @@ try {
       listProviderDocuments(tx, { kind: 'INVOICE', month, matched: false, limit: 100 }),
     );
     await time(
-      'the two home counters alone (settlements not invoiced, invoices with no paid settlement)',
+      'the two home counters recounted (settlements not invoiced, invoices with no paid settlement)',
       () =>
         tx.query(
           `SELECT (SELECT count(*) FROM settlements s WHERE NOT ${SETTLEMENT_INVOICED}),
                 (SELECT count(*) FROM provider_invoices i WHERE NOT ${INVOICE_MATCHED})`,
         ),
+    );
+    await time('the two home counters kept (migration 0046)', () =>
+      tx.query('SELECT side, sum(items), sum(amount_cents) FROM provider_side_totals GROUP BY side'),
     );
     await time('home dashboard (with both new counters)', () =>
       readDashboard(tx, new Date(`${month}-20T12:00:00Z`), '00000000-0000-0000-0000-000000000000'),

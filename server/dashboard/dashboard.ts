@@ -7,7 +7,6 @@ import type {
 import { todayInLisbon } from '../../domain/business-days';
 import { CASE_STATUSES, type CaseStatus } from '../../domain/case-status';
 import type { Queryable } from '../db/client';
-import { INVOICE_MATCHED, SETTLEMENT_INVOICED } from '../db/provider-sides';
 import { daysEndingWith, monthsEndingWith, onAxis, weeksEndingWith } from './calendar';
 
 export type Dashboard = z.infer<typeof dashboardSchema>;
@@ -22,7 +21,9 @@ export const TREND_WEEKS = 26;
  * `GET /v2/admin/dashboard`: what needs attention now and how the business moves. Counters of a status
  * read the status indexes; the trends and the settlements' totals read the per-day and per-month tables
  * the triggers of migration 0020 keep exact (docs/decisions/0078), the statement lines' the per-kind and
- * per-status totals of migration 0039 (docs/decisions/0138: 660,000 unmatched lines were summed per call).
+ * per-status totals of migration 0039 (docs/decisions/0138: 660,000 unmatched lines were summed per call),
+ * the settlements never invoiced and the invoices with no paid settlement migration 0046's totals, kept
+ * to the rules of server/db/provider-sides.ts (docs/decisions/0155: every settlement and invoice was read).
  */
 export async function readDashboard(db: Queryable, now: Date, adminId: string): Promise<Dashboard> {
   const today = todayInLisbon(now);
@@ -97,10 +98,10 @@ async function readAttention(
              FROM statement_line_totals WHERE kind = 'return' AND status IN ('UNMATCHED', 'SUGGESTED', 'DISCREPANCY')) r,
           (SELECT coalesce(sum(lines), 0)::int AS n, coalesce(sum(amount_cents), 0) AS cents
              FROM statement_line_totals WHERE status = 'UNMATCHED') l,
-          (SELECT count(*)::int AS n, coalesce(sum(s.gross_cents), 0) AS cents
-             FROM settlements s WHERE NOT ${SETTLEMENT_INVOICED}) ni,
-          (SELECT count(*)::int AS n, coalesce(sum(i.amount_cents), 0) AS cents
-             FROM provider_invoices i WHERE NOT ${INVOICE_MATCHED}) ui`,
+          (SELECT coalesce(sum(items), 0)::int AS n, coalesce(sum(amount_cents), 0) AS cents
+             FROM provider_side_totals WHERE side = 'SETTLEMENT_NOT_INVOICED') ni,
+          (SELECT coalesce(sum(items), 0)::int AS n, coalesce(sum(amount_cents), 0) AS cents
+             FROM provider_side_totals WHERE side = 'INVOICE_WITHOUT_SETTLEMENT') ui`,
     [adminId],
   );
   const row = rows[0]!;

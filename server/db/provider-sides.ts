@@ -1,8 +1,9 @@
 /**
  * What "matched" means for the payment provider's payouts, the invoicing program's invoices and the
- * settlements they stand beside (docs/decisions/0155), as SQL predicates. The month-close view and the
- * provider documents' list (finance) and the home dashboard's counters read the same ones, so a card's
- * number is what its list totals.
+ * settlements they stand beside (docs/decisions/0155), as SQL predicates, read by the month-close view, the
+ * provider documents' list and the settlements' `customerInvoiced` filter (finance). The home dashboard's
+ * two counters read the totals migration 0046's triggers keep to the same rules (a change here changes
+ * them too); tests/db/kept-provider-sides.test.ts checks the kept totals against these predicates.
  */
 
 /** The payout `p` has a bank line MATCHED to it. */

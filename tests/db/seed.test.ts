@@ -42,7 +42,7 @@ async function snapshot(db: Database) {
     sepa: await values(db, `SELECT msg_id || ' ' || amount_cents AS v FROM sepa_files`),
   };
 }
-/** The totals triggers keep (migrations 0020 and 0039), each row as text. */
+/** The totals triggers keep (migrations 0020, 0039 and 0046), each row as text. */
 async function keptTotals(db: Database) {
   return {
     caseDays: await values(db, `SELECT d::text AS v FROM dashboard_case_days d`),
@@ -53,6 +53,10 @@ async function keptTotals(db: Database) {
     lineTotals: await values(
       db,
       `SELECT concat_ws(' ', kind, status, lines, amount_cents) AS v FROM statement_line_totals`,
+    ),
+    providerSides: await values(
+      db,
+      `SELECT concat_ws(' ', side, sum(items), sum(amount_cents)) AS v FROM provider_side_totals GROUP BY side`,
     ),
   };
 }

@@ -11,11 +11,12 @@ export const PAYOUT_MATCHED = `EXISTS (SELECT 1 FROM statement_line_matches m
    WHERE m.payout_id = p.id AND m.state = 'MATCHED')`;
 
 /**
- * The invoice `i` is accounted for: it bills a settlement (a case or subscription the customer paid), or
+ * The invoice `i` is accounted for: it bills a settlement (a case or subscription the customer paid), it is
+ * a credit note correcting an invoice (migration 0047), or
  * a bank line MATCHED pays it (a bill to the platform, as the invoicing program's own fee). Otherwise it
  * is an invoice with no paid settlement.
  */
-export const INVOICE_MATCHED = `(i.settlement_id IS NOT NULL OR EXISTS (SELECT 1 FROM statement_line_matches m
+export const INVOICE_MATCHED = `(i.settlement_id IS NOT NULL OR i.credited_invoice_id IS NOT NULL OR EXISTS (SELECT 1 FROM statement_line_matches m
    WHERE m.invoice_id = i.id AND m.state = 'MATCHED'))`;
 
 /** The settlement `s` is billed by an invoice; otherwise it was paid and never invoiced. */

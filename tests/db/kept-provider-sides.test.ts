@@ -51,6 +51,8 @@ const move = fc.oneof(
     amount: fc.integer({ min: 10, max: 50_000 }),
   }),
   fc.record({ op: fc.constant('delete invoices' as const), rows: slice }),
+  // A credit note names the invoice it corrects (migration 0047): it is no longer an invoice billing nothing.
+  fc.record({ op: fc.constant('credit' as const), rows: slice, invoices: fc.option(slice) }),
   fc.record({
     op: fc.constant('link' as const),
     line: fc.nat(4),
@@ -131,6 +133,12 @@ async function apply(db: Queryable, world: World, m: Move, step: number): Promis
           WHERE id IN (${ids('provider_invoices', m.rows)})`,
       );
       return;
+    case 'credit':
+      await db.query(
+        `UPDATE provider_invoices SET credited_invoice_id = ${m.invoices ? `(${ids('provider_invoices', { ...m.invoices, count: 1 })})` : 'NULL'}
+          WHERE id IN (${ids('provider_invoices', m.rows)})`,
+      );
+      return;
     case 'set amount':
       await db.query(
         `UPDATE provider_invoices SET amount_cents = $1 WHERE id IN (${ids('provider_invoices', m.rows)})`,
@@ -182,9 +190,12 @@ async function recounted(db: Queryable): Promise<Sides> {
   const settlements = await db.query<{ id: string; gross_cents: string }>(
     'SELECT id, gross_cents FROM settlements',
   );
-  const invoices = await db.query<{ id: string; settlement_id: string | null; amount_cents: string }>(
-    'SELECT id, settlement_id, amount_cents FROM provider_invoices',
-  );
+  const invoices = await db.query<{
+    id: string;
+    settlement_id: string | null;
+    credited_invoice_id: string | null;
+    amount_cents: string;
+  }>('SELECT id, settlement_id, credited_invoice_id, amount_cents FROM provider_invoices');
   const links = await db.query<{ invoice_id: string }>(
     `SELECT invoice_id FROM statement_line_matches WHERE invoice_id IS NOT NULL AND state = 'MATCHED'`,
   );
@@ -198,7 +209,7 @@ async function recounted(db: Queryable): Promise<Sides> {
     settlementsNotInvoiced: sum(settlements.rows.filter((s) => !billed.has(s.id)).map((s) => s.gross_cents)),
     invoicesWithoutSettlement: sum(
       invoices.rows
-        .filter((i) => i.settlement_id === null && !paidByBank.has(i.id))
+        .filter((i) => i.settlement_id === null && i.credited_invoice_id === null && !paidByBank.has(i.id))
         .map((i) => i.amount_cents),
     ),
   };

@@ -186,6 +186,26 @@ export const candidatesSchema = z.object({ candidates: z.array(candidateSchema) 
 
 const amountAndDate = z.object({ amountCents: cents, date: isoDay.nullable() });
 
+const rowsOfKind = z.object({ count: z.number().int(), netCents: cents });
+
+/**
+ * A matched payout imported with its rows, three ways (issue 31, decision 0156): what the provider paid
+ * (gross − fees = net), its rows by kind, and the settlements its charges paid: how many an invoice
+ * bills (and the invoices' sum) and how many none does (the missing invoices).
+ */
+export const payoutBreakdownSchema = z.object({
+  grossCents: cents,
+  feeCents: cents,
+  netCents: cents,
+  charges: rowsOfKind,
+  refunds: rowsOfKind,
+  disputes: rowsOfKind,
+  invoicedSettlements: z.number().int(),
+  invoicedCents: cents,
+  settlementsWithoutInvoice: z.number().int(),
+});
+export type PayoutBreakdown = z.infer<typeof payoutBreakdownSchema>;
+
 export const statementLineRowSchema = z.object({
   id: z.uuid(),
   statementFileId: z.uuid(),
@@ -205,6 +225,8 @@ export const statementLineRowSchema = z.object({
   notes: z.string().nullable(),
   /** The payment provider's side: Σ of the payouts matched, their date. */
   provider: amountAndDate.nullable(),
+  /** The matched payouts' rows three ways; null when none was imported with its rows (the seed's). */
+  payoutBreakdown: payoutBreakdownSchema.nullable(),
   /** The invoicing provider's side: Σ of the invoices matched, their date. */
   invoicing: amountAndDate.nullable(),
   /** Our SEPA side: the file or transfers matched. */

@@ -27,6 +27,7 @@ import {
 } from './counterparts';
 import { learnedRules } from './learned-rules';
 import { counterpartKey, type LinkState, linksOf, type MatchMethod } from './line-state';
+import { combinedBreakdown, payoutBreakdowns } from './payout-breakdown';
 
 const MAX_CANDIDATES = 20;
 
@@ -135,6 +136,9 @@ async function toRows(db: Queryable, rows: LineRow[]): Promise<StatementLineRow[
     rows.map((r) => r.id),
   );
   const counterparts = await loadCounterparts(db, [...links.values()].flat());
+  const matchedPayouts = (row: LineRow) =>
+    (links.get(row.id) ?? []).filter((l) => l.state === 'MATCHED' && l.kind === 'PAYOUT').map((l) => l.id);
+  const breakdowns = await payoutBreakdowns(db, [...new Set(rows.flatMap(matchedPayouts))]);
   // The learned rules of the suggested lines' texts, to name the rule in their explanation.
   const textOf = new Map<string, string | null>();
   for (const row of rows)
@@ -179,6 +183,7 @@ async function toRows(db: Queryable, rows: LineRow[]): Promise<StatementLineRow[
       matchMethod: row.match_method,
       notes: row.notes,
       provider: provider && { amountCents: provider.amountCents, date: provider.date },
+      payoutBreakdown: combinedBreakdown(matchedPayouts(row).flatMap((id) => breakdowns.get(id) ?? [])),
       invoicing: invoicing && { amountCents: invoicing.amountCents, date: invoicing.date },
       sepa,
       matches,

@@ -39,6 +39,7 @@ import { helpLines, keyAction } from '../../kernel/key-table';
 import { isRestingFocus } from '../../kernel/keys';
 import { useScreenKeys } from '../../kernel/screen-keys';
 import { type LineDialogState, LineDialogs, scorePoints } from './LineDialogs';
+import { InvoicingCell, ProviderCell, SideCell } from './LineSides';
 import { markMoneyScreensStale } from './money-moved';
 import { RECONCILE_KEYS, type ReconcileKeyAction } from './reconcile-keys';
 import { ScoreFilterConfirm } from './ScoreFilterConfirm';
@@ -326,23 +327,6 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
     }
   }
 
-  const side = (
-    value: { amountCents: number; date: string | null } | null,
-    row: StatementLineRow,
-    testId: string,
-  ) =>
-    value ? (
-      <span
-        data-testid={testId}
-        data-differs={value.amountCents !== row.bankAmountCents || value.date !== row.bankDate || undefined}
-        title={value.amountCents !== row.bankAmountCents ? t('statements.lines.differs') : undefined}
-      >
-        {money(value.amountCents)} · {formatDate(value.date, locale)}
-      </span>
-    ) : (
-      '—'
-    );
-
   return (
     <section className="statement-lines data-table" ref={rootRef} aria-labelledby="statement-lines-title">
       <h2 id="statement-lines-title">{t('statements.lines.title')}</h2>
@@ -447,9 +431,15 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
                   <td>{row.lineNumber}</td>
                   <td>{formatDate(row.bankDate, locale)}</td>
                   <td className="money">{money(row.bankAmountCents)}</td>
-                  <td>{side(row.provider, row, 'provider')}</td>
-                  <td>{side(row.invoicing, row, 'invoicing')}</td>
-                  <td title={row.sepa?.label}>{side(row.sepa, row, 'sepa')}</td>
+                  <td>
+                    <ProviderCell row={row} />
+                  </td>
+                  <td>
+                    <InvoicingCell row={row} />
+                  </td>
+                  <td title={row.sepa?.label}>
+                    <SideCell value={row.sepa} row={row} testId="sepa" />
+                  </td>
                   <td>{row.counterpartyName ?? '—'}</td>
                   <td title={row.notes ? `${row.description}\n${row.notes}` : row.description}>
                     {row.description}

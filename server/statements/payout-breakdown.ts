@@ -20,8 +20,8 @@ interface PayoutBreakdownRow {
 
 /**
  * The three-way view of payouts imported with their rows (issue 31, decision 0156): gross, fees and net,
- * the rows by kind, and the settlements their charges paid — invoiced (an invoice bills it; its sum) or
- * not. One query for all the payouts of a page; a payout imported without rows (the seed's) is left out.
+ * the rows by kind, and the settlements their charges paid — invoiced (an invoice bills it, as the month
+ * close's `SETTLEMENT_INVOICED` says; their sum) or not. One query for all the payouts of a page; a payout imported without rows (the seed's) is left out.
  */
 export async function payoutBreakdowns(
   db: Queryable,
@@ -45,7 +45,7 @@ export async function payoutBreakdowns(
        SELECT p.payout_id, p.settlement_id, i.invoiced_cents FROM paid p
          LEFT JOIN LATERAL (
            SELECT sum(i.amount_cents) AS invoiced_cents FROM provider_invoices i
-            WHERE i.settlement_id = p.settlement_id AND i.credited_invoice_id IS NULL
+            WHERE i.settlement_id = p.settlement_id
            HAVING count(*) > 0) i ON true),
      invoicing AS (
        SELECT b.payout_id,

@@ -21,7 +21,8 @@ interface PayoutBreakdownRow {
 /**
  * The three-way view of payouts imported with their rows (issue 31, decision 0156): gross, fees and net,
  * the rows by kind, and the settlements their charges paid — invoiced (an invoice bills it, as the month
- * close's `SETTLEMENT_INVOICED` says; their sum) or not. One query for all the payouts of a page; a payout imported without rows (the seed's) is left out.
+ * close's `SETTLEMENT_INVOICED` says; their sum) or not. One query for all the payouts of a page; a
+ * payout imported without rows (the seed's) is left out.
  */
 export async function payoutBreakdowns(
   db: Queryable,

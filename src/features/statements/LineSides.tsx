@@ -22,6 +22,12 @@ export function SideCell(props: { value: AmountAndDate | null; row: StatementLin
   );
 }
 
+/** What a payout deducted from its charges, each kind's words (written out: the locale test reads them). */
+const DEDUCTIONS = {
+  refunds: { one: 'statements.lines.payout.refunds.one', other: 'statements.lines.payout.refunds.other' },
+  disputes: { one: 'statements.lines.payout.disputes.one', other: 'statements.lines.payout.disputes.other' },
+} as const;
+
 /**
  * The payment provider's side: the payout's net as today, then its fees and the refunds and disputes it
  * deducted, when it has any (decision 0156). A payout imported without its rows shows its sum alone.
@@ -31,16 +37,13 @@ export function ProviderCell(props: { row: StatementLineRow }) {
   const { row } = props;
   const breakdown = row.payoutBreakdown;
   const money = (cents: number) => formatCents(cents, locale, 'EUR');
-  const deducted = (kind: 'refunds' | 'disputes', rows: PayoutBreakdown['refunds']) =>
+  const deducted = (kind: keyof typeof DEDUCTIONS, rows: PayoutBreakdown['refunds']) =>
     rows.count > 0 && (
       <span className="line-side-part" data-testid={`provider-${kind}`}>
-        {t(
-          pluralKey(locale, rows.count, {
-            one: `statements.lines.payout.${kind}.one`,
-            other: `statements.lines.payout.${kind}.other`,
-          }),
-          { count: rows.count, amount: money(rows.netCents) },
-        )}
+        {t(pluralKey(locale, rows.count, DEDUCTIONS[kind]), {
+          count: rows.count,
+          amount: money(rows.netCents),
+        })}
       </span>
     );
   return (

@@ -45,7 +45,10 @@ export async function payoutBreakdowns(
      billed AS (
        SELECT p.payout_id, p.settlement_id, i.invoiced_cents FROM paid p
          LEFT JOIN LATERAL (
-           SELECT sum(i.amount_cents) AS invoiced_cents FROM provider_invoices i
+           -- a credit note bills no settlement itself: it offsets the invoice it corrects (a refund's)
+           SELECT sum(i.amount_cents + coalesce(nc.cents, 0)) AS invoiced_cents FROM provider_invoices i
+             LEFT JOIN LATERAL (SELECT sum(n.amount_cents) AS cents FROM provider_invoices n
+                                 WHERE n.credited_invoice_id = i.id) nc ON true
             WHERE i.settlement_id = p.settlement_id
            HAVING count(*) > 0) i ON true),
      invoicing AS (

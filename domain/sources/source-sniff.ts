@@ -18,8 +18,11 @@ export function sourceContainerMismatch(kind: SourceKind, bytes: Uint8Array): st
   return container ?? (xml ? 'xml' : null);
 }
 
-/** The first character after a byte-order mark and white space is `<`. */
-function startsLikeXml(bytes: Uint8Array): boolean {
+/**
+ * The first character after a byte-order mark and white space is `<`: the console's guess of a file's kind
+ * reads XML by the same test as the rule above.
+ */
+export function startsLikeXml(bytes: Uint8Array): boolean {
   let at = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   while (
     at < bytes.length &&

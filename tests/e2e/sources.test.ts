@@ -1,8 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeDemoSourceFiles } from '../../server/seed/source-files';
 import {
   chooseFileByKeyboard,
@@ -17,20 +14,6 @@ import {
 import { ptPT } from '../support/messages';
 
 const text = ptPT.sources;
-
-/** Stripe's itemized report with `rows` charges in one payout, built on the fixture's header. */
-function bigStripeReport(rows: number): string {
-  const fixture = readFileSync(
-    join(import.meta.dirname, '../fixtures/sources/made-here-stripe-payout-reconciliation-itemized-5.csv'),
-    'utf8',
-  );
-  const lines = [fixture.split('\n', 1)[0]];
-  for (let i = 0; i < rows; i++)
-    lines.push(
-      `po_big,2026-01-05 00:00:00,txn_${i},2026-01-02 10:00:00,2026-01-02 10:00:00,2026-01-05 00:00:00,2026-01-05 00:00:00,eur,10.00,0.30,9.70,charge,ch_${i},Consulta ${i},10.00,eur,,ch_${i},pi_${i}`,
-    );
-  return `${lines.join('\n')}\n`;
-}
 
 describe.skipIf(!hasChromium)('payouts and invoices in Chromium, keyboard only', () => {
   const suite = chromiumSuite();
@@ -71,36 +54,6 @@ describe.skipIf(!hasChromium)('payouts and invoices in Chromium, keyboard only',
     await expect.poll(focused).toBe(text.import.close);
     await page.keyboard.press('Enter');
   };
-
-  it('previews 100,000 payout rows with no task on the page over 100 ms, asking the server which are new', async () => {
-    await page.keyboard.press('g');
-    await page.keyboard.press('o');
-    await page.getByRole('heading', { name: ptPT.routes.sources, level: 1 }).waitFor();
-    // Every task of the page's main thread over 50 ms, as Chromium reports them, from the moment the
-    // input hands the file over (`change`).
-    await page.evaluate(() => {
-      const seen: number[] = [];
-      let chosenAt = Number.POSITIVE_INFINITY;
-      (window as unknown as { longTasks: number[] }).longTasks = seen;
-      document.addEventListener('change', () => (chosenAt = Math.min(chosenAt, performance.now())), true);
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) if (entry.startTime >= chosenAt) seen.push(entry.duration);
-      }).observe({ type: 'longtask', buffered: true });
-    });
-    // Given by its path, as a file on disk is: the browser reads it, no 30 MB string goes through the page.
-    const dir = mkdtempSync(join(tmpdir(), 'sources-e2e-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const path = join(dir, 'stripe-big.csv');
-    writeFileSync(path, bigStripeReport(100_000));
-    await tabTo(page, (el) => el instanceof HTMLInputElement && el.type === 'file');
-    await chooseFileByKeyboard(page, path);
-    await expect
-      .poll(() => page.getByTestId('source-known').textContent(), { timeout: 60_000 })
-      .toBe(text.import.known.replace('{{fresh}}', '100000').replace('{{known}}', '0'));
-    expect(await page.getByTestId('source-summary').textContent()).toContain('Stripe · 100000 linhas');
-    const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
-    expect(Math.max(0, ...longTasks)).toBeLessThan(100);
-  }, 120_000);
 
   it("imports the demo month's Stripe payout report and its SAF-T file, and lists both files", async () => {
     const { db } = suite.server;

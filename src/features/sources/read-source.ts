@@ -7,6 +7,7 @@ import {
 import type { SourceRefusal } from '../../../domain/sources/refusal';
 import { readSaftFile, type SaftFileRead } from '../../../domain/sources/saft-pt';
 import { type SourceKind, sourceEntries } from '../../../domain/sources/source-ids';
+import { sourceContainerMismatch } from '../../../domain/sources/source-sniff';
 import { readStripePayoutReport, type StripePayoutReport } from '../../../domain/sources/stripe-payouts';
 import { detectDelimiter } from '../../../domain/statements/csv';
 import { csvRows, headLines } from '../../../domain/statements/csv-rows';
@@ -23,7 +24,7 @@ import {
   type SourcePreviewRequest,
   type SourcePreviewRow,
 } from './preview-protocol';
-import { containerNotOf, sourceKindOf } from './source-sniff';
+import { sourceKindOf } from './source-sniff';
 
 /*
  * What the preview worker does with a dropped file (preview.worker.ts runs it): the page's main thread
@@ -172,7 +173,7 @@ function preview(
   post: Post,
 ): { outcome: SourcePreviewOutcome; details: SourcePreviewDetails | null } {
   const empty = { kind, refusal: null, rows: 0, totalCents: 0, ids: [], csv: null };
-  const container = containerNotOf(kind, bytes);
+  const container = sourceContainerMismatch(kind, bytes);
   if (container !== null) {
     return {
       outcome: { ...empty, refusal: { code: 'SOURCE_NOT_THIS_KIND', facts: { container, kind } } },

@@ -1,4 +1,5 @@
 import type { SourceKind } from '../../../domain/sources/source-ids';
+import { startsLikeXml } from '../../../domain/sources/source-sniff';
 import { containerKindOf } from '../../../domain/statements/sniff';
 
 /** Containers a SAF-T file may come in (decision 0149). */
@@ -21,31 +22,4 @@ export function sourceKindOf(bytes: Uint8Array): SourceKind | null {
   return /(^|[,;\t"])automatic_payout_id([,;\t"]|$)/i.test(firstLine)
     ? 'STRIPE_PAYOUTS'
     : 'COLLECTOR_PAYOUTS';
-}
-
-/** The first character after a byte-order mark and white space is `<`. */
-function startsLikeXml(bytes: Uint8Array): boolean {
-  let at = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  while (
-    at < bytes.length &&
-    (bytes[at] === 0x20 || bytes[at] === 0x09 || bytes[at] === 0x0a || bytes[at] === 0x0d)
-  )
-    at++;
-  return bytes[at] === 0x3c;
-}
-
-/**
- * What the bytes are when they cannot be a file of `kind` (what `SOURCE_NOT_THIS_KIND` names), by the
- * server's rule (decision 0152): a SAF-T file is XML, or XML as gzip or a ZIP; a payout report is CSV
- * text, never a container and never XML. Null: they may be. The server branch's
- * `sourceContainerMismatch` (domain/sources/source-sniff.ts) is the same rule: once both are merged, this
- * one gives way to it.
- */
-export function containerNotOf(kind: SourceKind, bytes: Uint8Array): string | null {
-  if (bytes.byteLength === 0) return null;
-  const container = containerKindOf(bytes);
-  const xml = container === null && startsLikeXml(bytes);
-  if (kind === 'SAFT_INVOICES')
-    return container === 'gzip' || container === 'zip' ? null : (container ?? (xml ? null : 'text'));
-  return container ?? (xml ? 'xml' : null);
 }

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { gzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { KNOWN_SOURCE_IDS_MAX as CONTRACT_MAX } from '../../../contract/source-import';
+import { sourceContainerMismatch } from '../../../domain/sources/source-sniff';
 import { knownSourceOutcome } from '../../../src/features/sources/import-actors';
 import { KNOWN_SOURCE_IDS_MAX } from '../../../src/features/sources/limits';
 import type {
@@ -13,7 +14,7 @@ import type {
   SourcePreviewRequest,
 } from '../../../src/features/sources/preview-protocol';
 import { previewSource } from '../../../src/features/sources/read-source';
-import { containerNotOf, sourceKindOf } from '../../../src/features/sources/source-sniff';
+import { sourceKindOf } from '../../../src/features/sources/source-sniff';
 import { headerKey } from '../../../src/kernel/column-mappings';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/sources');
@@ -52,15 +53,15 @@ describe('which file the bytes are', () => {
   });
 
   it('a payout report is CSV text, never compressed nor XML; SAF-T is XML, or XML as gzip or ZIP', () => {
-    expect(containerNotOf('STRIPE_PAYOUTS', gzipSync(STRIPE))).toBe('gzip');
-    expect(containerNotOf('COLLECTOR_PAYOUTS', PDF)).toBe('pdf');
-    expect(containerNotOf('SAFT_INVOICES', gzipSync(SAFT))).toBeNull();
-    expect(containerNotOf('SAFT_INVOICES', PDF)).toBe('pdf');
-    expect(containerNotOf('STRIPE_PAYOUTS', STRIPE)).toBeNull();
+    expect(sourceContainerMismatch('STRIPE_PAYOUTS', gzipSync(STRIPE))).toBe('gzip');
+    expect(sourceContainerMismatch('COLLECTOR_PAYOUTS', PDF)).toBe('pdf');
+    expect(sourceContainerMismatch('SAFT_INVOICES', gzipSync(SAFT))).toBeNull();
+    expect(sourceContainerMismatch('SAFT_INVOICES', PDF)).toBe('pdf');
+    expect(sourceContainerMismatch('STRIPE_PAYOUTS', STRIPE)).toBeNull();
     // Never XML for a payout report, never plain text for SAF-T.
-    expect(containerNotOf('STRIPE_PAYOUTS', SAFT)).toBe('xml');
-    expect(containerNotOf('SAFT_INVOICES', STRIPE)).toBe('text');
-    expect(containerNotOf('SAFT_INVOICES', SAFT)).toBeNull();
+    expect(sourceContainerMismatch('STRIPE_PAYOUTS', SAFT)).toBe('xml');
+    expect(sourceContainerMismatch('SAFT_INVOICES', STRIPE)).toBe('text');
+    expect(sourceContainerMismatch('SAFT_INVOICES', SAFT)).toBeNull();
   });
 });
 

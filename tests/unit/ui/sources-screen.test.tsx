@@ -226,7 +226,7 @@ describe('the payouts and invoices screen', () => {
     cleanup();
     // A SAF-T refusal whose body lists the official schema's first faults, each with its line.
     rejectUpload = {
-      code: 'SAFT_DOCUMENT_INVALID',
+      code: 'SAFT_SCHEMA_INVALID',
       details: { schemaErrors: ['line 12: Element Foo: not expected'] },
     };
     await open();

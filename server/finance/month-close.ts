@@ -61,10 +61,10 @@ export async function monthCloseIn(db: Queryable, month: string): Promise<MonthC
   const bySource = new Map<MonthCloseSource, MonthCloseRow>(
     MONTH_CLOSE_SOURCES.map((source) => [source, { source, matched: empty(), unmatched: empty() }]),
   );
-  for (const row of rows)
-    bySource.get(row.source)![row.matched ? 'matched' : 'unmatched'] = {
-      count: Number(row.n),
-      amountCents: Number(row.cents ?? 0),
+  for (const counted of rows)
+    bySource.get(counted.source)![counted.matched ? 'matched' : 'unmatched'] = {
+      count: Number(counted.n),
+      amountCents: Number(counted.cents ?? 0),
     };
   return { month, rows: [...bySource.values()] };
 }

@@ -150,7 +150,7 @@ export function lineRowsOf(
     plan.now,
   );
   let n = 0; // the row a cell is asked for, in id order
-  const line: NewLine = {
+  const cursor: NewLine = {
     entry: entries[0]!,
     id: () => ids[n]!,
     key: () => keyAt(fresh[n]!),
@@ -160,8 +160,8 @@ export function lineRowsOf(
   for (const [, , cell] of LINE_COLUMNS)
     literals.column(fresh.length, (row) => {
       n = row;
-      line.entry = entries[fresh[row]!]!;
-      return cell(line);
+      cursor.entry = entries[fresh[row]!]!;
+      return cell(cursor);
     });
   return {
     count: fresh.length,

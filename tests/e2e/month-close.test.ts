@@ -119,6 +119,8 @@ describe.skipIf(!hasChromium)('the month close in Chromium, keyboard only (decis
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname === '/month-close' && url.searchParams.get('month') === last);
     await page.getByTestId('month-close').waitFor();
+    // Last month's five sources, each a row to open.
+    expect(await page.locator('tr[data-testid^="month-close-"]').count()).toBe(5);
   });
 
   it('home counts the settlements never invoiced and the invoices with no paid settlement; Enter on the invoices card opens them', async () => {

@@ -151,7 +151,7 @@ describe('the payouts and invoices screen', () => {
     expect(summary).toContain(en.import.known.replace('{{fresh}}', '7').replace('{{known}}', '1'));
     expect(summary).toContain('1 row already imported from setembro.csv');
     const payouts = screen.getByTestId('source-payouts');
-    expect(within(payouts).getByText('po_1QaAmarketplace01')).toBeTruthy();
+    expect(within(payouts).getAllByText('po_1QaAmarketplace01')).toHaveLength(1);
     expect(payouts.textContent).toContain(`${en.rowKind.refund}: 1 · -€60.00`);
     expect(payouts.textContent).toContain(`${en.rowKind.dispute}: `);
     const table = screen.getByTestId('source-preview');

@@ -311,6 +311,11 @@ export const statementLineListQuerySchema = z
      * line: the home dashboard's automation rate counts them (decision 0147).
      */
     automatedMonth: optionalFilter(referenceMonthSchema),
+    /**
+     * Only lines MATCHED to a payout one of whose charges paid a settlement no invoice bills (`true`), the
+     * payout breakdown's `settlementsWithoutInvoice` above zero (decision 0156).
+     */
+    payoutWithoutInvoice: optionalFilter(z.enum(['true']).transform(() => true)),
     to: optionalFilter(businessDay),
     order: z.preprocess(blankToUndefined, sortOrderSchema.default('asc')),
     limit: z.preprocess(

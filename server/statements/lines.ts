@@ -239,12 +239,28 @@ export function automatedFilter(params: SqlParams, month: string): string {
        WHERE a.action = 'statement.bulk-accept' AND a.after ? 'filter' AND a.created_at >= ${start}))`;
 }
 
+/**
+ * The line is MATCHED to a payout one of whose charges paid a settlement that no invoice bills: what the
+ * payout breakdown counts as `settlementsWithoutInvoice` (server/statements/payout-breakdown.ts, decision
+ * 0156). Evaluated per line the list's keyset reads, each step on an index (matches by line, payout rows
+ * by payout, invoices by settlement), never over every line.
+ */
+export function payoutWithoutInvoiceFilter(): string {
+  return `l.status = 'MATCHED' AND EXISTS (
+    SELECT 1 FROM statement_line_matches m
+      JOIN provider_payout_rows r ON r.payout_id = m.payout_id
+     WHERE m.statement_line_id = l.id AND m.state = 'MATCHED' AND m.payout_id IS NOT NULL
+       AND r.row_kind = 'charge' AND r.settlement_id IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM provider_invoices i WHERE i.settlement_id = r.settlement_id))`;
+}
+
 /** Every filter of the reconciliation table, each on an indexed column (migration 0022). */
 function lineFilters(params: SqlParams, query: StatementLineListQuery): string[] {
   const where = lineFactFilters(params, query);
   if (query.status?.length) where.push(...oneOf(params, 'l.status', query.status));
   if (query.minScore !== undefined) where.push(scoreFilter(params, query.minScore));
   if (query.automatedMonth) where.push(automatedFilter(params, query.automatedMonth));
+  if (query.payoutWithoutInvoice) where.push(payoutWithoutInvoiceFilter());
   return where;
 }
 

@@ -48,9 +48,12 @@ describe.each(testDatabaseKinds())('a line matched to an imported payout, three 
     await api?.close();
   });
 
-  const listed = async (statementFileId: string): Promise<StatementLineRow[]> => {
+  const listed = async (
+    statementFileId: string,
+    filter: Record<string, string> = {},
+  ): Promise<StatementLineRow[]> => {
     const response = await fetch(
-      `${api.api.url}/v2/admin/statements/lines?${new URLSearchParams({ statementFileId })}`,
+      `${api.api.url}/v2/admin/statements/lines?${new URLSearchParams({ statementFileId, ...filter })}`,
       { headers: bearer(api.token) },
     );
     expect(response.status).toBe(200);
@@ -124,5 +127,17 @@ describe.each(testDatabaseKinds())('a line matched to an imported payout, three 
     // A line not matched to a payout keeps today's columns, no breakdown.
     expect(unlinked!.id).toBe(other!.id);
     expect(unlinked!.payoutBreakdown).toBeNull();
+
+    // The "settlement without invoice" filter lists the credit and leaves the other line out.
+    const withoutInvoice = await listed(statementFileId, { payoutWithoutInvoice: 'true' });
+    expect(withoutInvoice.map((l) => l.id)).toEqual([line!.id]);
   }, 120_000);
+
+  it('refuses a filter value other than true, before any SQL', async () => {
+    const response = await fetch(`${api.api.url}/v2/admin/statements/lines?payoutWithoutInvoice=yes`, {
+      headers: bearer(api.token),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
 });

@@ -106,8 +106,11 @@ function scoreFilterOf(filters: Readonly<Record<string, readonly string[]>>): Su
   const one = (key: string) => filters[key]?.[0];
   const minScore = one('minScore');
   const statuses = filters.status ?? [];
-  // With the automation card's filter (matched lines only) the table shows no suggestion either.
-  const noSuggestions = (statuses.length > 0 && !statuses.includes('SUGGESTED')) || one('automatedMonth');
+  // With the automation card's or the payout-invoice filter (matched lines only) the table shows no suggestion.
+  const noSuggestions =
+    (statuses.length > 0 && !statuses.includes('SUGGESTED')) ||
+    one('automatedMonth') ||
+    one('payoutWithoutInvoice');
   if (minScore === undefined || noSuggestions) return null;
   const cents = (key: string) => (one(key) === undefined ? {} : { [key]: Number(one(key)) });
   const text = (key: string) => (one(key) === undefined ? {} : { [key]: one(key) });
@@ -182,6 +185,13 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
           value: score,
           label: t('statements.lines.minScoreOption', { score: scorePoints(Number(score)) }),
         })),
+      },
+      // Lines whose payout paid a settlement no invoice bills (decision 0156): the palette opens it too.
+      {
+        key: 'payoutWithoutInvoice',
+        label: t('statements.lines.payoutWithoutInvoice'),
+        kind: 'select',
+        options: [{ value: 'true', label: t('statements.lines.payoutWithoutInvoiceOption') }],
       },
     ],
     [t, files],

@@ -77,6 +77,21 @@ export function scoreFilterCommand(t: Translate, navigate: (path: string) => voi
   };
 }
 
+/** The lines whose payout paid a settlement no invoice bills (decision 0156), as the palette opens them. */
+export const PAYOUT_WITHOUT_INVOICE_HREF = '/statements?payoutWithoutInvoice=true';
+
+/** "Payouts with a settlement without invoice": the reconciliation table's credits still missing an invoice. */
+export function payoutWithoutInvoiceCommand(t: Translate, navigate: (path: string) => void): PaletteCommand {
+  return {
+    id: 'statements:payout-without-invoice',
+    group: t('statementsPalette.group'),
+    label: t('statementsPalette.payoutWithoutInvoice'),
+    keywords: translateEvery('statementsPalette.payoutWithoutInvoice'),
+    kind: 'screen',
+    run: () => navigate(PAYOUT_WITHOUT_INVOICE_HREF),
+  };
+}
+
 /**
  * Statement files by name and lines by amount or counterparty, for what is typed in the palette; and the
  * score filter's command.
@@ -97,7 +112,7 @@ export function useStatementSearchCommands(): void {
   });
   const commands = useMemo(
     () => [
-      ...(authenticated ? [scoreFilterCommand(t, navigate)] : []),
+      ...(authenticated ? [scoreFilterCommand(t, navigate), payoutWithoutInvoiceCommand(t, navigate)] : []),
       ...(searched !== null && found ? statementSearchCommands(found, searched, t, locale, navigate) : []),
     ],
     [authenticated, searched, found, t, locale, navigate],

@@ -80,7 +80,7 @@ describe.skipIf(!hasChromium)('suggestions by score in Chromium, keyboard only',
     return fileId;
   }
 
-  it('adds the score filter with f: the last filter of the menu, ≥ 95 chosen with ↓, kept in the URL', async () => {
+  it('adds the score filter with f: the next to last filter of the menu (End, ↑), ≥ 95 chosen with ↓, kept in the URL', async () => {
     // One of the seed's suggestions made sure, so the filtered table has something to show.
     await suite.server.db.query(
       `UPDATE statement_line_matches SET score = 0.99 WHERE id = (
@@ -96,7 +96,12 @@ describe.skipIf(!hasChromium)('suggestions by score in Chromium, keyboard only',
     await tabTo(page, (el) => el.closest('.statement-lines') !== null);
     await page.keyboard.press('f');
     await page.getByRole('menuitem', { name: ptPT.statements.lines.status }).waitFor();
+    // The last is the payout-without-invoice filter (decision 0156).
     await page.keyboard.press('End');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()))
+      .toBe(ptPT.statements.lines.payoutWithoutInvoice);
+    await page.keyboard.press('ArrowUp');
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()))
       .toBe(ptPT.statements.lines.minScore);

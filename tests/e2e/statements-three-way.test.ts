@@ -1,8 +1,9 @@
-// Issue 31 (decision 0156) in Chromium, keyboard only: the demo month's Stripe report and a SAF-T missing
-// one payment's invoice imported on /sources; a statement with the payout's credit sent to the statement
-// import route from the signed-in page (the screen's own upload flow is covered by statements.test.ts);
-// then the palette's "payouts with a settlement without invoice" opens the reconciliation table on that
-// credit, its fees, refunds and "1 sem fatura" in its cells.
+// Issue 31 (decision 0156) in Chromium, keyboard only, through the screens an operator uses at month end:
+// the demo month's Stripe report and a SAF-T missing one payment's invoice imported on /sources; the bank
+// credit of that payout, a line of the demo's statement the matcher only suggested (its text names no
+// payout id), found from the palette by its amount and accepted with `a`; then the palette's "payouts with a
+// settlement without invoice" opens the reconciliation table on that credit, its fees, refunds and
+// "1 sem fatura" in its cells. Nothing reaches the API but through the screens.
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatCents } from '../../domain/money';
@@ -12,7 +13,6 @@ import {
   writeDemoSaft,
   writeDemoSourceFiles,
 } from '../../server/seed/source-files';
-import { importPath, previewOf, statementCsv } from '../api/statement-support';
 import {
   chooseFileByKeyboard,
   chromiumSuite,
@@ -25,7 +25,6 @@ import {
 } from '../support/browser';
 import { ptPT } from '../support/messages';
 
-const dayMonthYear = (iso: string) => iso.split('-').reverse().join('-');
 /** `YYYY-MM` → its last day, `YYYY-MM-DD` (the SAF-T's DateCreated must be a real date). */
 const lastDayOf = (month: string) =>
   new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).toISOString().slice(0, 10);
@@ -57,44 +56,43 @@ describe.skipIf(!hasChromium)('a payout three ways in Chromium, keyboard only', 
     await expect.poll(focused).toBe(ptPT.sources.import.close);
     await page.keyboard.press('Enter');
   };
-  /** A request from the signed-in page (its cookie, its Origin), as the console sends it. */
-  const send = (path: string, method: string, body: unknown, contentType = 'application/json') =>
-    page.evaluate(
-      async ({ path, method, body, contentType }) => {
-        const response = await fetch(path, {
-          method,
-          headers: { 'Content-Type': contentType, 'Idempotency-Key': crypto.randomUUID() },
-          body: contentType === 'application/json' ? JSON.stringify(body) : (body as string),
-        });
-        return { status: response.status, body: await response.json() };
-      },
-      { path, method, body, contentType },
-    );
+  const openPalette = async () => {
+    await page.keyboard.press('Control+k');
+    await page.getByPlaceholder(ptPT.palette.placeholder).waitFor();
+  };
 
-  it('imports the payout and the SAF-T, and reaches the credit through the filter: fees, refunds, 1 sem fatura', async () => {
+  it('imports the payout and the SAF-T, accepts the credit by keys, and reaches it through the filter: fees, refunds, 1 sem fatura', async () => {
     const { db } = suite.server;
-    // The seed runs on today's clock: the busiest payout months, the first with a payout that has a refund
-    // and two unrefunded payments, all paid that month (so the SAF-T of the month invoices them).
-    const months = await db.query<{ month: string }>(
-      `SELECT to_char(payout_date, 'YYYY-MM') AS month FROM provider_payouts
-        GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 6`,
+    // The demo's bank lines of payouts the matcher only suggested (their text names no payout id), each with
+    // an amount no other line has (so the palette finds that one line), in the seed's months (today's clock).
+    const suggested = await db.query<{ month: string; provider_payout_id: string; cents: number }>(
+      `SELECT to_char(p.payout_date, 'YYYY-MM') AS month, p.provider_payout_id, l.bank_amount_cents AS cents
+         FROM statement_lines l
+         JOIN statement_line_matches m ON m.statement_line_id = l.id AND m.state = 'SUGGESTED'
+         JOIN provider_payouts p ON p.id = m.payout_id
+        WHERE l.status = 'SUGGESTED'
+          AND (SELECT count(*) FROM statement_lines o WHERE abs(o.bank_amount_cents) = abs(l.bank_amount_cents)) = 1
+        ORDER BY p.payout_date DESC`,
     );
-    let found: { month: string; files: DemoSourceFiles; payout: DemoStripePayout } | undefined;
-    for (const { month } of months.rows) {
+    // The first whose payout has a refund and two payments not refunded, all paid that month (so the month's
+    // SAF-T invoices them all but the one left out).
+    let found: { month: string; files: DemoSourceFiles; payout: DemoStripePayout; cents: number } | undefined;
+    for (const { month, provider_payout_id, cents } of suggested.rows) {
       const files = await writeDemoSourceFiles(db, month);
-      const payout = files.payouts.find(
-        (p) =>
-          p.rows.some((r) => r.kind === 'refund') &&
-          p.rows.filter((r) => r.kind === 'charge' && !r.payment.refunded).length >= 2 &&
-          p.rows.every((r) => r.payment.paidOn.startsWith(month)),
-      );
-      if (payout) {
-        found = { month, files, payout };
+      const payout = files.payouts.find((p) => p.id === provider_payout_id);
+      if (
+        payout?.rows.some((r) => r.kind === 'refund') &&
+        payout.rows.filter((r) => r.kind === 'charge' && !r.payment.refunded).length >= 2 &&
+        payout.rows.every((r) => r.payment.paidOn.startsWith(month))
+      ) {
+        found = { month, files, payout, cents };
         break;
       }
     }
-    if (!found) throw new Error('the demo has no payout with a refund');
-    const { month, files, payout } = found;
+    if (!found)
+      throw new Error(`none of the demo's ${suggested.rows.length} suggested payout credits has a refund`);
+    const { month, files, payout, cents } = found;
+    expect(cents).toBe(payout.netCents);
     const uninvoiced = payout.rows.find((r) => r.kind === 'charge' && !r.payment.refunded)!.payment.reference;
     const saft = writeDemoSaft(
       month,
@@ -108,69 +106,43 @@ describe.skipIf(!hasChromium)('a payout three ways in Chromium, keyboard only', 
     await importSourceFile(`stripe-payouts-${month}.csv`, files.stripeReport);
     await importSourceFile(`saft-${month}.xml`, saft);
 
-    // The statement with the payout's credit, through the statement import route.
-    const csv = Buffer.from(
-      statementCsv([
-        {
-          date: dayMonthYear(payout.date),
-          description: `STRIPE PAYMENTS ${payout.id}`,
-          cents: payout.netCents,
-          counterparty: 'Stripe',
-        },
-      ]),
+    const rows = page.locator('.statement-lines .data-table-body-row');
+    const credit = rows.filter({ hasText: formatCents(cents, 'pt-PT', 'EUR') });
+    // The credit from the palette by its amount typed with a comma: its file's table narrowed to it.
+    await openPalette();
+    await page.keyboard.type(`${Math.floor(cents / 100)},${String(cents % 100).padStart(2, '0')}`);
+    const shown = formatCents(cents, 'pt-PT').replace(/\s*€$/, '');
+    await page
+      .getByRole('option', { name: new RegExp(shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) })
+      .first()
+      .waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(
+      (url) => url.pathname === '/statements' && url.searchParams.get('minCents') !== null,
     );
-    const path = importPath('payout.csv', previewOf(new Uint8Array(csv)), {});
-    const posted = await send(path, 'POST', csv.toString('utf8'), 'application/octet-stream');
-    expect(posted.status).toBe(202);
-    await expect
-      .poll(async () => {
-        const { rows } = await db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM statement_lines WHERE description = $1`,
-          [`STRIPE PAYMENTS ${payout.id}`],
-        );
-        return rows[0]!.n;
-      })
-      .toBe(1);
-    const line = await db.query<{ id: string; status: string; payout: string }>(
-      `SELECT l.id, l.status, p.id AS payout FROM statement_lines l, provider_payouts p
-        WHERE l.description = $1 AND p.provider_payout_id = $2`,
-      [`STRIPE PAYMENTS ${payout.id}`, payout.id],
-    );
-    const { id: lineId, payout: payoutId } = line.rows[0]!;
-    // The seed's bank already paid this payout: that line lets go of it, then the credit takes it by keys.
-    const seeded = await db.query<{ line_id: string }>(
-      `SELECT statement_line_id AS line_id FROM statement_line_matches
-        WHERE payout_id = $1 AND state = 'MATCHED' AND statement_line_id <> $2`,
-      [payoutId, lineId],
-    );
-    for (const { line_id } of seeded.rows)
-      expect((await send(`/v2/admin/statements/lines/${line_id}/unmatch`, 'POST', {})).status).toBe(200);
-    if (line.rows[0]!.status !== 'MATCHED') {
-      const matched = await send(`/v2/admin/statements/lines/${lineId}/match`, 'POST', {
-        counterparts: [{ kind: 'PAYOUT', id: payoutId }],
-      });
-      expect(matched.status).toBe(200);
-    }
+    await credit.first().waitFor();
+    expect(await rows.count()).toBe(1);
+    expect(await credit.getAttribute('data-status')).toBe('SUGGESTED');
+    // Into the table by Tab, `j` to its one row, `a` accepts the suggested payout.
+    await tabTo(page, (el) => el.closest('.statement-lines') !== null);
+    await page.keyboard.press('j');
+    await page.keyboard.press('a');
+    await expect.poll(() => credit.getAttribute('data-status')).toBe('MATCHED');
 
     // The palette's command opens the table on the lines whose payout has a settlement without invoice.
-    await page.keyboard.press('Control+k');
-    await page.getByPlaceholder(ptPT.palette.placeholder).waitFor();
+    await openPalette();
     await page.keyboard.type(ptPT.statementsPalette.payoutWithoutInvoice);
     await page.getByRole('option', { name: ptPT.statementsPalette.payoutWithoutInvoice }).first().waitFor();
     await page.keyboard.press('Enter');
     await page.waitForURL(
       (url) => url.pathname === '/statements' && url.searchParams.get('payoutWithoutInvoice') === 'true',
     );
-    const row = page
-      .locator('.statement-lines .data-table-body-row')
-      .filter({ hasText: `STRIPE PAYMENTS ${payout.id}` });
-    await row.waitFor();
+    await credit.first().waitFor();
     // Only such lines are listed: every row shows a settlement without invoice.
-    const rows = page.locator('.statement-lines .data-table-body-row');
     const missing = rows.filter({ has: page.getByTestId('invoicing-missing') });
     expect(await missing.count()).toBe(await rows.count());
     const fees = payout.rows.reduce((sum, r) => sum + r.feeCents, 0);
-    const cells = (await row.textContent()) ?? '';
+    const cells = (await credit.textContent()) ?? '';
     expect(cells).toContain(
       ptPT.statements.lines.payout.fees.replace('{{amount}}', formatCents(fees, 'pt-PT', 'EUR')),
     );
@@ -186,7 +158,7 @@ describe.skipIf(!hasChromium)('a payout three ways in Chromium, keyboard only', 
         ),
       ),
     );
-    expect(await row.getByTestId('invoicing-missing').textContent()).toBe(
+    expect(await credit.getByTestId('invoicing-missing').textContent()).toBe(
       ptPT.statements.lines.payout.withoutInvoice.one.replace('{{count}}', '1'),
     );
   }, 240_000);

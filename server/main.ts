@@ -6,6 +6,7 @@ import { createApp } from './app';
 import { readConfig } from './config';
 import { openDatabase, SERVER_WARM_CONNECTIONS, statementTimeoutFrom } from './db/client';
 import { DataFolderInUseError } from './db/data-folder-lock';
+import { importDemoSources } from './demo-sources';
 import { createExportRunner } from './exports/runner';
 import { prepareSepaGeneration } from './finance/sepa-generate';
 import { listen } from './http/listen';
@@ -14,6 +15,8 @@ import { prepareDatabase } from './platform/bootstrap';
 import { LocalFileStorage } from './platform/files/local-storage';
 import { openFileStorage } from './platform/files/open-storage';
 import { DEFAULT_DEMO_USERS } from './seed/seed';
+import { createSourceImports } from './sources/source-import';
+import { createStatementImports } from './statements/import';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const distDir = join(projectRoot, 'dist');
@@ -55,8 +58,15 @@ async function main(): Promise<void> {
     const removed = await storage.removeStaleParts();
     if (removed > 0) console.log(`Removed ${removed} part file(s) a stopped process left half written.`);
   }
+  const statementImports = createStatementImports({ db, storage });
+  const sourceImports = createSourceImports({ db, storage, statementImports });
   const seeded = await prepareDatabase(db, config, DEFAULT_DEMO_USERS, storage);
-  if (seeded) console.log(`Seeded the demo dataset: ${seeded.users} users, ${seeded.cases} cases.`);
+  if (seeded) {
+    console.log(`Seeded the demo dataset: ${seeded.users} users, ${seeded.cases} cases.`);
+    // The month ends' payout reports and invoices, through the import job an operator's upload starts.
+    const demo = await importDemoSources(db, sourceImports);
+    console.log(`Imported the demo's payout reports and SAF-T invoices: ${demo.files} files.`);
+  }
 
   if (process.env.SKIP_BUILD === '1') console.log('Console build skipped (SKIP_BUILD=1).');
   else if (consoleIsStale()) {
@@ -72,7 +82,15 @@ async function main(): Promise<void> {
     publicUrl: config.publicUrl,
   });
   exportRunner.start();
-  const app = createApp({ db, config, storage, staticDir: distDir, exportRunner });
+  const app = createApp({
+    db,
+    config,
+    storage,
+    staticDir: distDir,
+    exportRunner,
+    statementImports,
+    sourceImports,
+  });
   // Before listening: a SEPA generation never compiles the XSD validator, and no request shares the
   // CPU with it (docs/decisions/0099).
   await prepareSepaGeneration();

@@ -12,9 +12,13 @@ import { type DemoPayment, type DemoPayout, readDemoPayments, weeklyPayouts } fr
 const ISSUER = { taxId: '599999993', name: 'Consultas Online, Lda.' };
 /** The final consumer's NIF: an invoice to a customer without one. */
 const FINAL_CONSUMER = '999999990';
-/** The series' validation code AT gives (ATCUD = code-number); a fixed one for the demo. */
-const SERIES_CODE = 'JFJ3K8ZM';
-const CREDIT_SERIES_CODE = 'JFJ3K8NC';
+/**
+ * The series' validation code AT gives (ATCUD = code-number). Each year's series (`FR CO2026/…`) is a series
+ * of its own with a code of its own, so a number that starts again in January never repeats an ATCUD;
+ * 2026's codes are the ones the test fixtures were written with.
+ */
+const seriesCode = (year: string, kind: 'FR' | 'NC') =>
+  year === '2026' ? (kind === 'FR' ? 'JFJ3K8ZM' : 'JFJ3K8NC') : `JFJ3${kind === 'FR' ? 'ZM' : 'NC'}${year}`;
 
 const escapeXml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -157,7 +161,8 @@ function documentXml(d: SaftDocumentOut): string {
  * per payment made that month (VAT-exempt health services, art. 9 CIVA, M07) with the case or
  * subscription payment in `OrderReferences/OriginatingON` and in the line's description, a credit note
  * (NC) the same day for each refunded one, and the month's first invoice issued once before by mistake
- * and cancelled (status A, with its reason). Control totals by Portaria 302/2016's rule (decision 0148).
+ * and cancelled (status A, with its reason); numbered on from the year's earlier months in `payments`.
+ * Control totals by Portaria 302/2016's rule (decision 0148).
  */
 export function writeDemoSaft(month: string, payments: readonly DemoPayment[], createdOn: string): string {
   const sales = payments
@@ -168,13 +173,16 @@ export function writeDemoSaft(month: string, payments: readonly DemoPayment[], c
   const customers = customersOf(sales);
   const year = month.slice(0, 4);
   const documents: SaftDocumentOut[] = [];
-  let invoiceSeq = 0;
-  let creditSeq = 0;
+  // A series is numbered through the year (and its ATCUD with it): this month's first document follows
+  // the year's earlier months' (their invoices, each month's cancelled one, their credit notes).
+  const earlier = payments.filter((p) => p.paidOn.startsWith(year) && p.paidOn.slice(0, 7) < month);
+  let invoiceSeq = earlier.length + new Set(earlier.map((p) => p.paidOn.slice(0, 7))).size;
+  let creditSeq = earlier.filter((p) => p.refunded).length;
   const invoice = (payment: DemoPayment, status: 'N' | 'A', reason: string | null) => {
     invoiceSeq++;
     const number = `FR CO${year}/${invoiceSeq}`;
     const customer = customers.get(payment.reference)!;
-    const atcud = `${SERIES_CODE}-${invoiceSeq}`;
+    const atcud = `${seriesCode(year, 'FR')}-${invoiceSeq}`;
     documents.push({ number, atcud, type: 'FR', status, reason, payment, customer, corrects: null });
     return number;
   };
@@ -185,7 +193,7 @@ export function writeDemoSaft(month: string, payments: readonly DemoPayment[], c
     creditSeq++;
     documents.push({
       number: `NC CO${year}/${creditSeq}`,
-      atcud: `${CREDIT_SERIES_CODE}-${creditSeq}`,
+      atcud: `${seriesCode(year, 'NC')}-${creditSeq}`,
       type: 'NC',
       status: 'N',
       reason: null,

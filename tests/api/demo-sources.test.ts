@@ -1,0 +1,126 @@
+// Issue 31 (decision 0159): the demo `npm start` seeds imports its month ends' Stripe reports and SAF-T
+// exports through the product's import job, so an operator opening the demo sees three-way reconciliation.
+// Seeded and imported as main.ts does it (`importDemoSources` after the seed), on both backends; what the
+// API then answers is checked against figures this test computes from the seeded payments with the
+// generator's own payout plan, not from the tables the imports wrote.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { dashboardSchema } from '../../contract/dashboard';
+import type { MonthClose } from '../../contract/month-close';
+import type { StatementLineRow } from '../../contract/reconciliation';
+import type { SourceFileRow } from '../../contract/source-import';
+import type { Database } from '../../server/db/client';
+import {
+  DEMO_UNINVOICED_PAYMENTS,
+  type DemoSourcesSummary,
+  importDemoSources,
+} from '../../server/demo-sources';
+import { type DemoPayment, readDemoPayments } from '../../server/seed/demo-payments';
+import { seedDatabase } from '../../server/seed/seed';
+import { writeDemoSourceFiles } from '../../server/seed/source-files';
+import { createSourceImports } from '../../server/sources/source-import';
+import { createStatementImports } from '../../server/statements/import';
+import { testDatabaseKinds } from '../support/databases';
+import { openTestStorage } from '../support/file-storages';
+import { bearer, insertUser, issueToken, type RunningApi, startApi } from './harness';
+
+type Dashboard = z.infer<typeof dashboardSchema>;
+
+const NOW = new Date('2026-03-15T10:00:00Z');
+/** The seed's last complete month before NOW: the one whose SAF-T leaves payments out. */
+const LAST_COMPLETE = '2026-02';
+
+describe.each(testDatabaseKinds())('the demo imports its payouts and invoices on $name', (kind) => {
+  let db: Database;
+  let api: RunningApi;
+  let token: string;
+  let dataDir: string;
+  let demo: DemoSourcesSummary;
+  let payments: DemoPayment[];
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'demo-sources-'));
+    db = await kind.open();
+    const storage = openTestStorage(kind.name === 'postgres' ? 'postgres' : 'local', db, dataDir);
+    await seedDatabase(db, {
+      users: 120,
+      adminEmail: 'admin@demo.pt',
+      adminPassword: 'admin-password-1',
+      demoPassword: 'demo-password-1',
+      storage,
+      now: NOW,
+    });
+    const statementImports = createStatementImports({ db, storage });
+    demo = await importDemoSources(db, createSourceImports({ db, storage, statementImports }), NOW);
+    payments = await readDemoPayments(db);
+    api = await startApi(db);
+    token = await issueToken(db, await insertUser(db, { email: 'demo-reader@example.pt', admin: true }));
+  }, 240_000);
+  afterAll(async () => {
+    await api?.stop();
+    await db?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const get = async <T>(path: string): Promise<T> => {
+    const response = await fetch(`${api.url}${path}`, { headers: bearer(token) });
+    expect(response.status).toBe(200);
+    return (await response.json()) as T;
+  };
+
+  it('imports a Stripe report per month with payouts and a SAF-T per month, each file listed DONE', async () => {
+    const months = [...new Set(payments.map((p) => p.paidOn.slice(0, 7)))];
+    const withPayouts: string[] = [];
+    for (const month of months)
+      if ((await writeDemoSourceFiles(db, month)).payouts.length > 0) withPayouts.push(month);
+    expect(demo.files).toBe(months.length + withPayouts.length);
+    const listed = await get<{ items: SourceFileRow[] }>('/v2/admin/sources/files?limit=100');
+    expect(listed.items.map((f) => f.fileName).sort()).toEqual(
+      [...months.map((m) => `saft-${m}.xml`), ...withPayouts.map((m) => `stripe-payouts-${m}.csv`)].sort(),
+    );
+  });
+
+  it('leaves the first payments of the last complete month uninvoiced: the home card counts them', async () => {
+    const expected = payments
+      .filter((p) => p.paidOn.startsWith(LAST_COMPLETE) && !p.refunded)
+      .slice(0, DEMO_UNINVOICED_PAYMENTS);
+    expect(demo.uninvoiced).toEqual(expected.map((p) => p.reference));
+    const dashboard = await get<Dashboard>('/v2/admin/dashboard');
+    expect(dashboard.attention.settlementsNotInvoiced.count).toBe(DEMO_UNINVOICED_PAYMENTS);
+    expect(dashboard.attention.invoicesWithoutPaidSettlement.count).toBe(0);
+  });
+
+  it('closes the last complete month with every invoice and credit note it issued accounted for', async () => {
+    const sales = payments.filter((p) => p.paidOn.startsWith(LAST_COMPLETE));
+    const invoiced = sales.filter((p) => !demo.uninvoiced.includes(p.reference));
+    const close = await get<MonthClose>(`/v2/admin/finance/month-close?month=${LAST_COMPLETE}`);
+    const invoices = close.rows.find((row) => row.source === 'INVOICES')!;
+    // One FR per invoiced payment, one NC per refunded one (the cancelled duplicate is not stored), and the
+    // seed's monthly bill of the invoicing program to the platform, paid by its direct debit.
+    expect(invoices.matched.count).toBe(invoiced.length + invoiced.filter((p) => p.refunded).length + 1);
+    expect(invoices.unmatched.count).toBe(0);
+  });
+
+  it('shows a bank credit of a payout that paid an uninvoiced payment with its fees, refunds and "sem fatura"', async () => {
+    const { payouts } = await writeDemoSourceFiles(db, LAST_COMPLETE);
+    const payout = payouts.find((p) => p.rows.some((r) => demo.uninvoiced.includes(r.payment.reference)))!;
+    const lines = await get<{ items: StatementLineRow[] }>(
+      '/v2/admin/statements/lines?payoutWithoutInvoice=true&limit=100',
+    );
+    const credit = lines.items.find((line) => line.payoutBreakdown?.netCents === payout.netCents);
+    expect(credit?.status).toBe('MATCHED');
+    const breakdown = credit!.payoutBreakdown!;
+    expect(breakdown.feeCents).toBe(payout.rows.reduce((sum, r) => sum + r.feeCents, 0));
+    expect(breakdown.refunds.count).toBe(payout.rows.filter((r) => r.kind === 'refund').length);
+    expect(breakdown.settlementsWithoutInvoice).toBe(
+      new Set(
+        payout.rows
+          .filter((r) => r.kind === 'charge' && demo.uninvoiced.includes(r.payment.reference))
+          .map((r) => r.payment.reference),
+      ).size,
+    );
+  });
+});

@@ -11,7 +11,9 @@ import type { Queryable } from '../db/client';
  * - a credit note → the invoice its `References` name; an invoice → the credit notes imported before it
  *   that name it.
  * Each rule reads settlements and documents only, never the other source's rows, so the payouts and the
- * invoices can be imported in either order and end with the same links.
+ * invoices can be imported in either order and end with the same links. The rules by payment intent and by
+ * reference are applied as the rows are inserted (`source-rows.ts`, decision 0158): here they only find
+ * what the insert could not link, before the rules that need the whole file.
  */
 export async function linkSourceFile(
   tx: Queryable,
@@ -25,7 +27,8 @@ async function linkPayoutRows(tx: Queryable, sourceFileId: string): Promise<{ li
   await tx.query(
     `UPDATE provider_payout_rows r SET settlement_id = s.id, link_method = 'PAYMENT_INTENT'
        FROM subscription_payments sp JOIN settlements s ON s.subscription_payment_id = sp.id
-      WHERE r.source_file_id = $1 AND r.payment_intent_id IS NOT NULL AND sp.provider_payment_id = r.payment_intent_id`,
+      WHERE r.source_file_id = $1 AND r.settlement_id IS NULL AND r.payment_intent_id IS NOT NULL
+        AND sp.provider_payment_id = r.payment_intent_id`,
     [sourceFileId],
   );
   for (const named of ['case_id', 'subscription_payment_id'])

@@ -1,0 +1,428 @@
+// A month of 100,000 paid cases matched three ways on PostgreSQL (issue 31: "matching a month of 100,000
+// cases three ways ≤ 2 s", decision 0158), through the functions the product runs:
+//   payout rows → settlements      linkSourceFile (server/sources/links.ts), as the payouts import calls it
+//   invoices → settlements (+ credit notes → invoices)   linkSourceFile, as the SAF-T import calls it
+//   bank credit → payout           matchInsertedLines + writeNewLineMatches (server/statements/matching.ts),
+//                                  as the statement import calls them
+// Each file is read by the product's reader (`readSourceUpload`) and its rows inserted by the product's
+// inserts (`insertPayoutRows`, `insertDocuments`); those steps are timed and reported apart from the links.
+// The generator's truth (which payment each balance transaction, invoice and bank credit belongs to) is
+// kept beside the files and every link made is checked against it: wrong links and recall printed.
+//   npx tsx bench/three-way-month.ts [--url postgres://…] [--cases 100000] [--out bench/results/three-way-month.md]
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { SourceKind } from '../domain/sources/source-ids';
+import { readConfig } from '../server/config';
+import { openDatabase, type Queryable } from '../server/db/client';
+import { prepareDatabase } from '../server/platform/bootstrap';
+import { PostgresFileStorage } from '../server/platform/files/postgres-storage';
+import type { DemoPayment } from '../server/seed/demo-payments';
+import { weeklyPayouts } from '../server/seed/demo-payments';
+import { MIN_SEED_USERS } from '../server/seed/seed';
+import { writeDemoSaft, writeDemoStripeReport } from '../server/seed/source-files';
+import { linkSourceFile } from '../server/sources/links';
+import { readSourceUpload, type SourceReading } from '../server/sources/source-reading';
+import { insertDocuments, insertPayoutRows } from '../server/sources/source-rows';
+import { LineAsks, matchInsertedLines, writeNewLineMatches } from '../server/statements/matching';
+import { createPostgresDatabase } from '../tests/support/databases';
+import { cpuLoopMs } from './banking-report';
+
+const { values } = parseArgs({
+  options: {
+    url: {
+      type: 'string',
+      default: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres',
+    },
+    cases: { type: 'string', default: '100000' },
+    out: { type: 'string' },
+  },
+});
+const N = Number(values.cases);
+const MONTH = '2031-01';
+const CUSTOMERS = Math.max(10, Math.round(N / 4)); // a customer has four cases in the month on average
+const DOCTORS = Math.max(5, Math.round(N / 200));
+/** 5–30 €, the prices a marketplace repeats. */
+const PRICES = [500, 750, 1000, 1250, 1500, 1990, 2000, 2500, 2990, 3000];
+
+/** A fixed sequence (mulberry32): the same month every run. */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = random(31);
+const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+
+/** The n-th case's id: its number first, so Stripe's ids (made from the id's first 24 digits) differ too. */
+const caseId = (n: number) =>
+  `${n.toString(16).padStart(8, '0')}-3a7e-4b21-8c5d-${(n * 7919).toString(16).padStart(12, '0').slice(-12)}`;
+
+const rssMiB = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
+
+async function timed<T>(label: string, timings: Map<string, number>, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await work();
+  timings.set(label, performance.now() - started);
+  console.error(`  ${label}: ${(performance.now() - started).toFixed(0)} ms`);
+  return result;
+}
+
+/** The customers, doctors, cases and settlements of the month; answers the payments as the files see them. */
+async function seedMonth(db: Queryable): Promise<DemoPayment[]> {
+  await db.query(
+    `INSERT INTO users (id, role, email, name, tax_number)
+     SELECT ('00000000-0000-4000-8000-' || lpad(g::text, 12, '0'))::uuid, 'CUSTOMER', 'cliente' || g || '@bench.test',
+            'Cliente ' || g, CASE WHEN g % 5 = 0 THEN NULL ELSE (200000000 + g)::text END
+       FROM generate_series(1, $1::int) g`,
+    [CUSTOMERS],
+  );
+  await db.query(
+    `INSERT INTO users (id, role, email, name)
+     SELECT ('00000000-0000-4000-9000-' || lpad(g::text, 12, '0'))::uuid, 'PROFESSIONAL', 'medico' || g || '@bench.test', 'Médico ' || g
+       FROM generate_series(1, $1::int) g`,
+    [DOCTORS],
+  );
+  const payments: DemoPayment[] = [];
+  const doctors: string[] = [];
+  for (let i = 0; i < N; i++) {
+    const customer = 1 + Math.floor(rand() * CUSTOMERS);
+    payments.push({
+      reference: caseId(i),
+      kind: 'case',
+      customerId: `00000000-0000-4000-8000-${String(customer).padStart(12, '0')}`,
+      customerName: `Cliente ${customer}`,
+      customerTaxId: customer % 5 === 0 ? null : String(200_000_000 + customer),
+      grossCents: pick(PRICES),
+      paidOn: `${MONTH}-${String(1 + Math.floor(rand() * 31)).padStart(2, '0')}`,
+      paymentIntentId: null,
+      refunded: rand() < 0.01,
+    });
+    doctors.push(`00000000-0000-4000-9000-${String(1 + (i % DOCTORS)).padStart(12, '0')}`);
+  }
+  await db.query(
+    `INSERT INTO cases (id, customer_id, professional_id, status, type, price_cents, closed_at, created_at)
+     SELECT p.id, p.customer, p.doctor, 'CLOSED_BY_PROFESSIONAL', 'SINGLE_CASE', p.price, p.day::timestamptz, p.day::timestamptz
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::date[]) AS p(id, customer, doctor, price, day)`,
+    [
+      payments.map((p) => p.reference),
+      payments.map((p) => p.customerId),
+      doctors,
+      payments.map((p) => p.grossCents),
+      payments.map((p) => p.paidOn),
+    ],
+  );
+  await db.query(
+    `INSERT INTO settlements (professional_id, case_id, reference_month, gross_cents, fee_cents, net_cents, status,
+                              payment_date, available_on, created_at)
+     SELECT c.professional_id, c.id, $1, c.price_cents, round(c.price_cents * 0.16)::int,
+            c.price_cents - round(c.price_cents * 0.16)::int, 'READY_TO_SETTLE', c.created_at::date, '2100-01-01', c.created_at
+       FROM cases c WHERE c.id = ANY($2::uuid[])`,
+    [MONTH, payments.map((p) => p.reference)],
+  );
+  return payments;
+}
+
+/** Every 2–7 days from the month's third day to a week after it. */
+function payoutDays(): string[] {
+  const days: string[] = [];
+  for (let day = new Date(`${MONTH}-03T00:00:00Z`); day < new Date('2031-02-08T00:00:00Z'); ) {
+    days.push(day.toISOString().slice(0, 10));
+    day = new Date(day.getTime() + (2 + Math.floor(rand() * 6)) * 86_400_000);
+  }
+  return days;
+}
+
+/** The file's row in `source_files` (as the import writes it, without the stored bytes' copy). */
+async function sourceFileRow(tx: Queryable, kind: SourceKind, reading: SourceReading, adminId: string) {
+  const stored = await tx.query<{ id: string }>(
+    `INSERT INTO stored_files (original_name, content_type, size_bytes, sha256, storage_key)
+     VALUES ($1, 'application/octet-stream', 1, md5($1) || md5($1 || '2'), 'bench/' || $1) RETURNING id`,
+    [`three-way-${kind}`],
+  );
+  const { rows } = await tx.query<{ id: string }>(
+    `INSERT INTO source_files (kind, file_id, file_name, sha256, row_count, new_rows, duplicates_skipped, total_cents,
+        control_totals_checked, summary, imported_by, imported_at)
+     VALUES ($1, $2, $3, md5($3) || md5($3 || '2'), $4, 0, 0, $5, $6, $7::jsonb, $8, now()) RETURNING id`,
+    [
+      kind,
+      stored.rows[0]!.id,
+      `three-way-${kind}`,
+      reading.entries.rows,
+      reading.entries.totalCents,
+      reading.controlTotalsChecked,
+      JSON.stringify(reading.summary),
+      adminId,
+    ],
+  );
+  return rows[0]!.id;
+}
+
+/** Reads `bytes` as the import does, inserts its rows and links them, each step timed. */
+async function importAndLink(
+  db: Awaited<ReturnType<typeof openDatabase>>,
+  kind: 'STRIPE_PAYOUTS' | 'SAFT_INVOICES',
+  bytes: Uint8Array,
+  adminId: string,
+  timings: Map<string, number>,
+) {
+  const read = await timed(`${kind}: read`, timings, () => readSourceUpload(kind, bytes, undefined));
+  if ('refused' in read) throw new Error(JSON.stringify(read.refused));
+  const { reading } = read;
+  return db.transaction(async (tx) => {
+    const fileId = await sourceFileRow(tx, kind, reading, adminId);
+    await timed(`${kind}: insert`, timings, () =>
+      kind === 'SAFT_INVOICES'
+        ? insertDocuments(
+            tx,
+            fileId,
+            reading,
+            () => true,
+            () => {},
+          )
+        : insertPayoutRows(
+            tx,
+            fileId,
+            kind,
+            reading,
+            () => true,
+            () => {},
+          ),
+    );
+    await timed(`${kind}: analyze`, timings, () =>
+      tx.query(kind === 'SAFT_INVOICES' ? 'ANALYZE provider_invoices' : 'ANALYZE provider_payout_rows'),
+    );
+    return timed(`${kind}: link`, timings, () => linkSourceFile(tx, fileId, kind));
+  });
+}
+
+/** Recall and wrong links of one matching: `made` is what the product linked, `truth` the generator's. */
+function score(name: string, truth: Map<string, string>, made: Map<string, string>) {
+  let right = 0;
+  let wrong = 0;
+  for (const [key, value] of made)
+    if (truth.get(key) === value) right++;
+    else wrong++;
+  return { name, truth: truth.size, made: made.size, right, wrong, recall: right / truth.size };
+}
+
+async function main() {
+  const uptimeBefore = execFileSync('uptime', { encoding: 'utf8' }).trim();
+  const loopMs = cpuLoopMs();
+  const database = await createPostgresDatabase(values.url!);
+  const db = await openDatabase({ databaseUrl: database.url });
+  const timings = new Map<string, number>();
+  const scores: ReturnType<typeof score>[] = [];
+  let counts = '';
+  try {
+    const env = { DATABASE_URL: database.url, FILES_BACKEND: 'postgres', NODE_ENV: 'production' };
+    await prepareDatabase(db, readConfig(env), MIN_SEED_USERS, new PostgresFileStorage(db));
+    const adminId = (await db.query<{ id: string }>(`SELECT id FROM users WHERE role = 'ADMIN' LIMIT 1`))
+      .rows[0]!.id;
+    const payments = await timed('seed: cases and settlements (not matching)', timings, () =>
+      db.transaction((tx) => seedMonth(tx)),
+    );
+
+    // The provider's payouts: every 2–7 days, fees deducted, the refunds given back.
+    const payouts = weeklyPayouts(payments, payoutDays()).map((p, k) => ({ ...p, id: `po_threeway${k}` }));
+    const stripe = new TextEncoder().encode(writeDemoStripeReport(payouts));
+    // The invoicing program's month: one in 250 payments never invoiced; a credit note for each refund.
+    const missing = new Set(payments.filter((_, i) => i % 250 === 7).map((p) => p.reference));
+    const saft = new TextEncoder().encode(
+      writeDemoSaft(
+        MONTH,
+        payments.filter((p) => !missing.has(p.reference)),
+        '2031-02-01',
+      ),
+    );
+    await db.query('VACUUM ANALYZE');
+
+    const payoutLinks = await importAndLink(db, 'STRIPE_PAYOUTS', stripe, adminId, timings);
+    const invoiceLinks = await importAndLink(db, 'SAFT_INVOICES', saft, adminId, timings);
+
+    // The bank: each payout's credit a day or two after it, its id in the text (one in ten without it: then
+    // amount and date), among the month's other movements.
+    const lines: { amount: number; date: string; description: string; payout: string | null }[] = [];
+    for (const payout of payouts) {
+      const day = new Date(
+        new Date(`${payout.date}T00:00:00Z`).getTime() + (1 + Math.floor(rand() * 2)) * 86_400_000,
+      );
+      const named = rand() >= 0.1;
+      lines.push({
+        amount: payout.netCents,
+        date: day.toISOString().slice(0, 10),
+        description: named ? `TRF STRIPE PAYMENTS EUROPE ${payout.id}` : 'TRF STRIPE PAYMENTS EUROPE LTD',
+        payout: payout.id,
+      });
+    }
+    for (let i = 0; i < 400; i++)
+      lines.push({
+        amount: -(1000 + Math.floor(rand() * 200_000)),
+        date: `${MONTH}-${String(1 + Math.floor(rand() * 31)).padStart(2, '0')}`,
+        description: `PAGAMENTO FORNECEDOR ${i}`,
+        payout: null,
+      });
+    const statement = await db.transaction(async (tx) => {
+      const stored = await tx.query<{ id: string }>(
+        `INSERT INTO stored_files (original_name, content_type, size_bytes, sha256, storage_key)
+         VALUES ('extrato-2031-01.csv', 'text/csv', 1, md5('tw') || md5('tw2'), 'bench/three-way-statement') RETURNING id`,
+      );
+      const file = await tx.query<{ id: string }>(
+        `INSERT INTO statement_files (file_id, format, sha256, account_iban, line_count, entry_count, file_name, imported_at)
+         VALUES ($1, 'CSV', md5('tws') || md5('tws2'), 'PT50000201231234567890154', $2, $2, 'extrato-2031-01.csv', now())
+         RETURNING id`,
+        [stored.rows[0]!.id, lines.length],
+      );
+      const fileId = file.rows[0]!.id;
+      await tx.query(
+        `INSERT INTO statement_lines (statement_file_id, line_number, dedup_key, bank_amount_cents, bank_date, value_date,
+                                      description, kind, status)
+         SELECT $1, n, 'three-way:' || n, amount, day, day, description, 'transfer', 'UNMATCHED'
+           FROM unnest($2::bigint[], $3::date[], $4::text[]) WITH ORDINALITY AS l(amount, day, description, n)`,
+        [fileId, lines.map((l) => l.amount), lines.map((l) => l.date), lines.map((l) => l.description)],
+      );
+      return fileId;
+    });
+    await db.query('ANALYZE statement_lines');
+    const dates = lines.map((l) => l.date).sort();
+    const asked = new LineAsks();
+    asked.add(lines.length, {
+      firstDate: dates[0]!,
+      lastDate: dates.at(-1)!,
+      endToEndIds: [],
+      returnedEndToEndIds: [],
+      batchIds: [],
+      unnamedReturns: [],
+    });
+    const bank = await timed('bank credits: match', timings, () =>
+      db.transaction(async (tx) => {
+        const changes = await matchInsertedLines(tx, statement, asked);
+        return writeNewLineMatches(tx, statement, lines.length, changes, { userId: adminId, at: new Date() });
+      }),
+    );
+
+    // The truth of each matching, from the generator; what the product linked, from the database.
+    const txn = (prefix: string, reference: string) =>
+      `${prefix}_${reference.replace(/-/g, '').slice(0, 24)}`;
+    const rowTruth = new Map<string, string>();
+    for (const payout of payouts)
+      for (const row of payout.rows)
+        if (row.kind === 'charge' || row.kind === 'refund')
+          rowTruth.set(
+            `${payout.id}/${txn(row.kind === 'refund' ? 'txnr' : 'txn', row.payment.reference)}`,
+            row.payment.reference,
+          );
+    const rowsMade = await db.query<{ source_id: string; case_id: string }>(
+      `SELECT r.source_id, s.case_id::text FROM provider_payout_rows r JOIN settlements s ON s.id = r.settlement_id`,
+    );
+    scores.push(
+      score(
+        'payout rows → settlements',
+        rowTruth,
+        new Map(rowsMade.rows.map((r) => [r.source_id, r.case_id])),
+      ),
+    );
+
+    const invoiced = await db.query<{ invoice_no: string; case_id: string | null; credited: string | null }>(
+      `SELECT i.invoice_no, s.case_id::text, c.invoice_no AS credited
+         FROM provider_invoices i
+         LEFT JOIN settlements s ON s.id = i.settlement_id
+         LEFT JOIN provider_invoices c ON c.id = i.credited_invoice_id
+        WHERE i.source_file_id IS NOT NULL`,
+    );
+    // The generator's truth of the documents: each document's block in the file names its payment.
+    const xml = new TextDecoder().decode(saft);
+    const docTruth = new Map<string, string>();
+    const noteTruth = new Map<string, string>();
+    const invoiceOf = new Map<string, string>();
+    const blocks = [...xml.matchAll(/<Invoice>([\s\S]*?)<\/Invoice>/g)].map((m) => m[1]!);
+    for (const block of blocks) {
+      const number = /<InvoiceNo>([^<]+)<\/InvoiceNo>/.exec(block)![1]!;
+      const reference = /Consulta ([0-9a-f-]{36})/.exec(block)?.[1];
+      const cancelled = /<InvoiceStatus>A<\/InvoiceStatus>/.test(block);
+      if (!reference || cancelled) continue;
+      if (/^NC /.test(number)) noteTruth.set(number, reference);
+      else {
+        docTruth.set(number, reference);
+        invoiceOf.set(reference, number);
+      }
+    }
+    for (const [note, reference] of noteTruth) noteTruth.set(note, invoiceOf.get(reference) ?? '?');
+    scores.push(
+      score(
+        'invoices → settlements',
+        docTruth,
+        new Map(invoiced.rows.filter((r) => r.case_id).map((r) => [r.invoice_no, r.case_id!])),
+      ),
+    );
+    scores.push(
+      score(
+        'credit notes → invoices',
+        noteTruth,
+        new Map(invoiced.rows.filter((r) => r.credited).map((r) => [r.invoice_no, r.credited!])),
+      ),
+    );
+
+    const bankMade = await db.query<{ dedup_key: string; provider_payout_id: string }>(
+      `SELECT l.dedup_key, p.provider_payout_id
+         FROM statement_line_matches m
+         JOIN statement_lines l ON l.id = m.statement_line_id
+         JOIN provider_payouts p ON p.id = m.payout_id
+        WHERE l.statement_file_id = $1 AND m.state = 'MATCHED'`,
+      [statement],
+    );
+    const bankTruth = new Map(
+      lines.flatMap((l, i) => (l.payout ? [[`three-way:${i + 1}`, l.payout] as [string, string]] : [])),
+    );
+    scores.push(
+      score(
+        'bank credits → payouts',
+        bankTruth,
+        new Map(bankMade.rows.map((r) => [r.dedup_key, r.provider_payout_id])),
+      ),
+    );
+    counts = `${N.toLocaleString('en-GB')} cases (${CUSTOMERS.toLocaleString('en-GB')} customers, ${payments.filter((p) => p.refunded).length} refunded), ${payouts.length} payouts of ${rowTruth.size.toLocaleString('en-GB')} rows (linked ${payoutLinks.linked.toLocaleString('en-GB')}), ${blocks.length.toLocaleString('en-GB')} SAF-T documents (${missing.size} payments never invoiced; linked ${invoiceLinks.linked.toLocaleString('en-GB')}), ${lines.length} bank lines (matched ${bank.matched}, suggested ${bank.suggested})`;
+  } finally {
+    await db.close();
+    await database.drop();
+  }
+
+  const ms = (label: string) => timings.get(label) ?? Number.NaN;
+  const links = ms('STRIPE_PAYOUTS: link') + ms('SAFT_INVOICES: link') + ms('bank credits: match');
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  const f = (n: number) => n.toFixed(0);
+  const section = `
+## ${new Date().toISOString().slice(0, 16)}Z · commit ${commit}
+
+Command: \`npx tsx bench/three-way-month.ts --cases ${N}\` · load before: \`${uptimeBefore}\` · after: ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' / ')} · CPU loop ${loopMs} ms · peak RSS ${rssMiB().toFixed(0)} MiB
+
+${counts}
+
+| matching (the link step, timed alone) | ms |
+|---|---|
+| payout rows → settlements (\`linkSourceFile\`, payouts) | ${f(ms('STRIPE_PAYOUTS: link'))} |
+| invoices → settlements + credit notes → invoices (\`linkSourceFile\`, SAF-T) | ${f(ms('SAFT_INVOICES: link'))} |
+| bank credit → payout (\`matchInsertedLines\` + \`writeNewLineMatches\`) | ${f(ms('bank credits: match'))} |
+| **three ways, total** (budget 2,000) | **${f(links)}** |
+
+| not matching, reported beside it | ms |
+|---|---|
+| Stripe report read / rows inserted / ANALYZE | ${f(ms('STRIPE_PAYOUTS: read'))} / ${f(ms('STRIPE_PAYOUTS: insert'))} / ${f(ms('STRIPE_PAYOUTS: analyze'))} |
+| SAF-T read (XSD included) / documents inserted / ANALYZE | ${f(ms('SAFT_INVOICES: read'))} / ${f(ms('SAFT_INVOICES: insert'))} / ${f(ms('SAFT_INVOICES: analyze'))} |
+
+| links checked against the generator | truth | made | right | wrong | recall |
+|---|---|---|---|---|---|
+${scores.map((s) => `| ${s.name} | ${s.truth} | ${s.made} | ${s.right} | **${s.wrong}** | ${(s.recall * 100).toFixed(2)} % |`).join('\n')}
+`;
+  console.log(section);
+  if (values.out) appendFileSync(values.out, section);
+}
+
+await main();

@@ -37,6 +37,8 @@ const { values } = parseArgs({
     },
     cases: { type: 'string', default: '100000' },
     out: { type: 'string' },
+    /** Keep the database (its URL printed) for EXPLAIN; drop it by hand. */
+    keep: { type: 'boolean', default: false },
   },
 });
 const N = Number(values.cases);
@@ -389,7 +391,8 @@ async function main() {
     counts = `${N.toLocaleString('en-GB')} cases (${CUSTOMERS.toLocaleString('en-GB')} customers, ${payments.filter((p) => p.refunded).length} refunded), ${payouts.length} payouts of ${rowTruth.size.toLocaleString('en-GB')} rows (linked ${payoutLinks.linked.toLocaleString('en-GB')}), ${blocks.length.toLocaleString('en-GB')} SAF-T documents (${missing.size} payments never invoiced; linked ${invoiceLinks.linked.toLocaleString('en-GB')}), ${lines.length} bank lines (matched ${bank.matched}, suggested ${bank.suggested})`;
   } finally {
     await db.close();
-    await database.drop();
+    if (values.keep) console.error(`kept: ${database.url}`);
+    else await database.drop();
   }
 
   const ms = (label: string) => timings.get(label) ?? Number.NaN;

@@ -25,6 +25,8 @@ const { values } = parseArgs({
     template: { type: 'string', default: 'bench_lists_load' },
     iterations: { type: 'string', default: '30' },
     out: { type: 'string' },
+    /** Keep the copy (for EXPLAIN); drop it by hand. */
+    keep: { type: 'boolean', default: false },
   },
 });
 const PAYOUTS = 720;
@@ -152,7 +154,8 @@ ${rows.join('\n')}
     if (values.out) appendFileSync(values.out, section);
   } finally {
     await db.close();
-    await onServer(`DROP DATABASE ${copyName}`);
+    if (values.keep) console.error(`kept: ${copyName}`);
+    else await onServer(`DROP DATABASE ${copyName}`);
   }
 }
 

@@ -22,29 +22,30 @@ const column = <T, V>(rows: readonly T[], pick: (row: T) => V): V[] => rows.map(
  * A new payout row's settlement, found as the row is inserted (decision 0158: linking 100,000 rows after
  * their insert wrote each row twice and checked its foreign keys twice, 2.3 s): the settlement of the
  * subscription payment whose `provider_payment_id` is its payment intent, else of the case or subscription
- * payment its description or reference names — the rules of `links.ts`, in their order, each by a unique index.
+ * payment its description or reference names — the rules of `links.ts`, in their order. Each join is on a
+ * unique key, so a row meets at most one settlement per rule.
  */
-const PAYOUT_ROW_LINK = `
-  SELECT s.id AS settlement_id, 'PAYMENT_INTENT' AS method, 1 AS rule
-    FROM subscription_payments sp JOIN settlements s ON s.subscription_payment_id = sp.id
-   WHERE sp.provider_payment_id = u.payment_intent_id
-  UNION ALL
-  SELECT s.id, 'REFERENCE', 2 FROM settlements s WHERE s.case_id = u.case_reference
-  UNION ALL
-  SELECT s.id, 'REFERENCE', 3 FROM settlements s WHERE s.subscription_payment_id = u.case_reference
-  ORDER BY rule LIMIT 1`;
+const PAYOUT_ROW_LINK = {
+  joins: `LEFT JOIN (subscription_payments sp JOIN settlements by_intent ON by_intent.subscription_payment_id = sp.id)
+            ON sp.provider_payment_id = u.payment_intent_id
+          LEFT JOIN settlements by_case ON by_case.case_id = u.case_reference
+          LEFT JOIN settlements by_subscription ON by_subscription.subscription_payment_id = u.case_reference`,
+  settlement: 'coalesce(by_intent.id, by_case.id, by_subscription.id)',
+  method: `CASE WHEN by_intent.id IS NOT NULL THEN 'PAYMENT_INTENT'
+                WHEN coalesce(by_case.id, by_subscription.id) IS NOT NULL THEN 'REFERENCE' END`,
+};
 
 /**
  * A new invoice's settlement by the reference it names, found as it is inserted (decision 0158); a credit
  * note bills none (it corrects an invoice), and the amount + day + customer rule runs after, in `links.ts`.
  */
-const DOCUMENT_LINK = `
-  SELECT s.id AS settlement_id, 'REFERENCE' AS method, 1 AS rule
-    FROM settlements s WHERE u.credits_invoice_no IS NULL AND s.case_id = u.case_reference
-  UNION ALL
-  SELECT s.id, 'REFERENCE', 2
-    FROM settlements s WHERE u.credits_invoice_no IS NULL AND s.subscription_payment_id = u.case_reference
-  ORDER BY rule LIMIT 1`;
+const DOCUMENT_LINK = {
+  joins: `LEFT JOIN settlements by_case ON u.credits_invoice_no IS NULL AND by_case.case_id = u.case_reference
+          LEFT JOIN settlements by_subscription
+            ON u.credits_invoice_no IS NULL AND by_subscription.subscription_payment_id = u.case_reference`,
+  settlement: 'coalesce(by_case.id, by_subscription.id)',
+  method: `CASE WHEN coalesce(by_case.id, by_subscription.id) IS NOT NULL THEN 'REFERENCE' END`,
+};
 
 export async function insertPayoutRows(
   tx: Queryable,
@@ -109,12 +110,12 @@ async function insertPayoutRowChunk(
     `INSERT INTO provider_payout_rows (source_id, payout_id, category, row_kind, gross_cents, fee_cents, net_cents,
         charge_id, payment_intent_id, reference, description, occurred_on, case_reference, source_file_id,
         settlement_id, link_method)
-     SELECT u.*, $14::uuid, link.settlement_id, link.method
+     SELECT u.*, $14::uuid, ${PAYOUT_ROW_LINK.settlement}, ${PAYOUT_ROW_LINK.method}
        FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[],
                    $8::text[], $9::text[], $10::text[], $11::text[], $12::date[], $13::uuid[])
             AS u(source_id, payout_id, category, row_kind, gross_cents, fee_cents, net_cents, charge_id,
                  payment_intent_id, reference, description, occurred_on, case_reference)
-       LEFT JOIN LATERAL (${PAYOUT_ROW_LINK}) link ON true
+       ${PAYOUT_ROW_LINK.joins}
      ON CONFLICT (source_id) DO NOTHING`,
     [
       column(chunk, (r) => r.sourceId),
@@ -166,12 +167,12 @@ async function insertDocumentChunk(
        INSERT INTO provider_invoices (provider_invoice_id, amount_cents, invoice_date, document_type, document_status,
            invoice_no, atcud, customer_tax_id, gross_cents, net_cents, tax_cents, case_reference, credits_invoice_no,
            source_file_id, settlement_id, link_method)
-       SELECT u.*, $14::uuid, link.settlement_id, link.method
+       SELECT u.*, $14::uuid, ${DOCUMENT_LINK.settlement}, ${DOCUMENT_LINK.method}
          FROM unnest($1::text[], $2::bigint[], $3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                      $9::bigint[], $10::bigint[], $11::bigint[], $12::uuid[], $13::text[])
               AS u(provider_invoice_id, amount_cents, invoice_date, document_type, document_status, invoice_no, atcud,
                    customer_tax_id, gross_cents, net_cents, tax_cents, case_reference, credits_invoice_no)
-         LEFT JOIN LATERAL (${DOCUMENT_LINK}) link ON true
+         ${DOCUMENT_LINK.joins}
        -- by its source id, or by its ATCUD alone: the tax authority's code names one document
        ON CONFLICT DO NOTHING
        RETURNING document_type)

@@ -1,33 +1,33 @@
-// Issue 31's last budget: "matching a month of 100,000 cases three ways ≤ 2 s" on PostgreSQL (decision 0158).
-//   npx tsx bench/three-way-month.ts [--url postgres://…] [--template bench_lists_load] [--month 2025-08]
-// A copy of bench/lists-under-load.ts's kept database (1,000,000 users, cases, settlements and statement
-// lines; `CREATE DATABASE bench_three_way TEMPLATE …`, made again on every run, dropped at the end) brought
-// to this checkout's migrations. Its month's 100,000 paid cases are the month's payments: the provider pays
-// them out weekly (the demo's own payout plan, fees taken, one payment in 50 refunded), the invoicing
-// program bills all but 100 of them (a credit note per refund), and the bank credits each payout.
-// Each file goes through the product's route and job over HTTP (Stripe's itemized report, the SAF-T month
-// gzipped, then the bank statement of the payouts' credits), the API in this process, each job's progress
-// read every 20 ms, so each phase is timed as the job runs it:
-// - payout rows → settlements and invoices → settlements: looked up as the rows are inserted (the
-//   "importing" phase, decision 0158), then `linkSourceFile` for what needs the whole file (the "linking"
-//   phase: amount + day + customer, credit notes → invoices);
-// - bank credit → payout: the statement import's "matching" phase.
-// "Matching three ways" is read as the three jobs' linking/matching phases; the whole imports beside it.
-// Every link is checked against the generator's truth.
+// A month of 100,000 paid cases matched three ways on PostgreSQL (issue 31: "matching a month of 100,000
+// cases three ways ≤ 2 s", decision 0158), through the functions the product runs:
+//   payout rows → settlements      linkSourceFile (server/sources/links.ts), as the payouts import calls it
+//   invoices → settlements (+ credit notes → invoices)   linkSourceFile, as the SAF-T import calls it
+//   bank credit → payout           matchInsertedLines + writeNewLineMatches (server/statements/matching.ts),
+//                                  as the statement import calls them
+// Each file is read by the product's reader (`readSourceUpload`) and its rows inserted by the product's
+// inserts (`insertPayoutRows`, `insertDocuments`); those steps are timed and reported apart from the links.
+// The generator's truth (which payment each balance transaction, invoice and bank credit belongs to) is
+// kept beside the files and every link made is checked against it: wrong links and recall printed.
+//   npx tsx bench/three-way-month.ts [--url postgres://…] [--cases 100000] [--out bench/results/three-way-month.md]
 import { execFileSync } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { gzipSync } from 'fflate';
-import pg from 'pg';
-import { addDays } from '../domain/business-days';
-import { openDatabase } from '../server/db/client';
-import { migrate } from '../server/db/migrate';
+import type { SourceKind } from '../domain/sources/source-ids';
+import { readConfig } from '../server/config';
+import { openDatabase, type Queryable } from '../server/db/client';
+import { prepareDatabase } from '../server/platform/bootstrap';
+import { PostgresFileStorage } from '../server/platform/files/postgres-storage';
 import type { DemoPayment } from '../server/seed/demo-payments';
 import { weeklyPayouts } from '../server/seed/demo-payments';
+import { MIN_SEED_USERS } from '../server/seed/seed';
 import { writeDemoSaft, writeDemoStripeReport } from '../server/seed/source-files';
-import { insertUser, issueToken, startApi } from '../tests/api/harness';
-import { postSource } from '../tests/api/source-support';
-import { importPath, previewOf, statementCsv, TEST_ACCOUNT } from '../tests/api/statement-support';
+import { linkSourceFile } from '../server/sources/links';
+import { readSourceUpload, type SourceReading } from '../server/sources/source-reading';
+import { insertDocuments, insertPayoutRows } from '../server/sources/source-rows';
+import { LineAsks, matchInsertedLines, writeNewLineMatches } from '../server/statements/matching';
+import { createPostgresDatabase } from '../tests/support/databases';
+import { cpuLoopMs } from './banking-report';
 
 const { values } = parseArgs({
   options: {
@@ -35,207 +35,397 @@ const { values } = parseArgs({
       type: 'string',
       default: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres',
     },
-    template: { type: 'string', default: 'bench_lists_load' },
-    month: { type: 'string', default: '2025-08' },
-    out: { type: 'string', default: 'bench/results/three-way-month.md' },
-    /** Leave the copy in place to read the plans after (`DROP DATABASE bench_three_way` then). */
+    cases: { type: 'string', default: '100000' },
+    out: { type: 'string' },
+    /** Keep the database (its URL printed) for EXPLAIN; drop it by hand. */
     keep: { type: 'boolean', default: false },
   },
 });
-const month = values.month;
-const COPY = 'bench_three_way';
-const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
-const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-const dirty = execFileSync('git', ['status', '--porcelain'], { encoding: 'utf8' }).trim() !== '';
-const loadBefore = uptime();
+const N = Number(values.cases);
+const MONTH = '2031-01';
+const CUSTOMERS = Math.max(10, Math.round(N / 4)); // a customer has four cases in the month on average
+const DOCTORS = Math.max(5, Math.round(N / 200));
+/** 5–30 €, the prices a marketplace repeats. */
+const PRICES = [500, 750, 1000, 1250, 1500, 1990, 2000, 2500, 2990, 3000];
 
-const admin = new pg.Client({ connectionString: values.url });
-await admin.connect();
-await admin.query(`DROP DATABASE IF EXISTS ${COPY}`);
-const started = performance.now();
-await admin.query(`CREATE DATABASE ${COPY} TEMPLATE ${values.template}`);
-console.log(`copied ${values.template} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-const url = new URL(values.url);
-url.pathname = `/${COPY}`;
-const db = await openDatabase({ databaseUrl: url.toString() });
-await migrate(db);
+/** A fixed sequence (mulberry32): the same month every run. */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = random(31);
+const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
 
-// The month's payments: each paid case's settlement, paid the day it was created.
-const { rows } = await db.query<{
-  reference: string;
-  customer_id: string;
-  name: string;
-  tax: string | null;
-  gross: number;
-  paid_on: string;
-}>(
-  `SELECT s.case_id::text AS reference, u.id::text AS customer_id, coalesce(u.full_name, u.name) AS name,
-          u.tax_number AS tax, s.gross_cents AS gross, to_char(s.created_at, 'YYYY-MM-DD') AS paid_on
-     FROM settlements s JOIN cases c ON c.id = s.case_id JOIN users u ON u.id = c.customer_id
-    WHERE s.reference_month = $1 ORDER BY s.created_at, s.id`,
-  [month],
-);
-const payments: DemoPayment[] = rows.map((r, i) => ({
-  reference: r.reference,
-  kind: 'case',
-  customerId: r.customer_id,
-  customerName: r.name,
-  customerTaxId: r.tax,
-  grossCents: Number(r.gross),
-  paidOn: r.paid_on,
-  paymentIntentId: null,
-  refunded: i % 50 === 7,
-}));
-const payoutDays: string[] = [];
-for (let day = `${month}-04`; day <= addDays(`${month}-28`, 10); day = addDays(day, 7)) payoutDays.push(day);
-const payouts = weeklyPayouts(payments, payoutDays).map((p, k) => ({
-  ...p,
-  id: `po_threeway${month.replace('-', '')}${k}`,
-}));
-const uninvoiced = new Set(
-  payments
-    .filter((p) => !p.refunded)
-    .slice(0, 100)
-    .map((p) => p.reference),
-);
-const lastDay = addDays(`${month.slice(0, 4)}-${String(Number(month.slice(5)) + 1).padStart(2, '0')}-01`, -1);
-const saft = gzipSync(
-  new TextEncoder().encode(
-    writeDemoSaft(
-      month,
-      payments.filter((p) => !uninvoiced.has(p.reference)),
-      lastDay,
-    ),
-  ),
-  { level: 6 },
-);
-const stripe = new TextEncoder().encode(writeDemoStripeReport(payouts));
-const statement = statementCsv(
-  payouts.map((p) => ({
-    date: addDays(p.date, 1).split('-').reverse().join('-'),
-    description: `TRF CRED SEPA STRIPE ${p.id}`,
-    cents: p.netCents,
-    counterparty: 'Stripe Technology Europe Ltd',
-  })),
-);
-console.log(`${payments.length} payments, ${payouts.length} payouts, ${uninvoiced.size} left uninvoiced`);
+/** The n-th case's id: its number first, so Stripe's ids (made from the id's first 24 digits) differ too. */
+const caseId = (n: number) =>
+  `${n.toString(16).padStart(8, '0')}-3a7e-4b21-8c5d-${(n * 7919).toString(16).padStart(12, '0').slice(-12)}`;
 
-const api = await startApi(db);
-const token = await issueToken(
-  db,
-  await insertUser(db, { email: 'three-way-bench@example.pt', admin: true }),
-);
-const sourceApi = { db, api, token, close: async () => undefined };
-type Phases = Record<string, number>;
-/** A job followed to its end: each phase's duration (ms, 20 ms resolution), the whole, its last state. */
-async function followJob(jobUrl: string, startedAt: number) {
-  const phases: Phases = {};
-  let phase = '';
-  let since = startedAt;
-  for (;;) {
-    const response = await fetch(jobUrl, { headers: { authorization: `Bearer ${token}` } });
-    const job = (await response.json()) as {
-      status: string;
-      phase: string;
-      result: { sourceFileId?: string } | null;
-      errorCode: string | null;
-    };
-    const now = performance.now();
-    if (job.phase !== phase) {
-      if (phase) phases[phase] = (phases[phase] ?? 0) + (now - since);
-      phase = job.phase;
-      since = now;
-    }
-    if (job.status !== 'RUNNING' && job.status !== 'QUEUED') return { phases, wholeMs: now - startedAt, job };
-    await new Promise((resolve) => setTimeout(resolve, 20));
+const rssMiB = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
+
+async function timed<T>(label: string, timings: Map<string, number>, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await work();
+  timings.set(label, performance.now() - started);
+  console.error(`  ${label}: ${(performance.now() - started).toFixed(0)} ms`);
+  return result;
+}
+
+/** The customers, doctors, cases and settlements of the month; answers the payments as the files see them. */
+async function seedMonth(db: Queryable): Promise<DemoPayment[]> {
+  await db.query(
+    `INSERT INTO users (id, role, email, name, tax_number)
+     SELECT ('00000000-0000-4000-8000-' || lpad(g::text, 12, '0'))::uuid, 'CUSTOMER', 'cliente' || g || '@bench.test',
+            'Cliente ' || g, CASE WHEN g % 5 = 0 THEN NULL ELSE (200000000 + g)::text END
+       FROM generate_series(1, $1::int) g`,
+    [CUSTOMERS],
+  );
+  await db.query(
+    `INSERT INTO users (id, role, email, name)
+     SELECT ('00000000-0000-4000-9000-' || lpad(g::text, 12, '0'))::uuid, 'PROFESSIONAL', 'medico' || g || '@bench.test', 'Médico ' || g
+       FROM generate_series(1, $1::int) g`,
+    [DOCTORS],
+  );
+  const payments: DemoPayment[] = [];
+  const doctors: string[] = [];
+  for (let i = 0; i < N; i++) {
+    const customer = 1 + Math.floor(rand() * CUSTOMERS);
+    payments.push({
+      reference: caseId(i),
+      kind: 'case',
+      customerId: `00000000-0000-4000-8000-${String(customer).padStart(12, '0')}`,
+      customerName: `Cliente ${customer}`,
+      customerTaxId: customer % 5 === 0 ? null : String(200_000_000 + customer),
+      grossCents: pick(PRICES),
+      paidOn: `${MONTH}-${String(1 + Math.floor(rand() * 31)).padStart(2, '0')}`,
+      paymentIntentId: null,
+      refunded: rand() < 0.01,
+    });
+    doctors.push(`00000000-0000-4000-9000-${String(1 + (i % DOCTORS)).padStart(12, '0')}`);
   }
+  await db.query(
+    `INSERT INTO cases (id, customer_id, professional_id, status, type, price_cents, closed_at, created_at)
+     SELECT p.id, p.customer, p.doctor, 'CLOSED_BY_PROFESSIONAL', 'SINGLE_CASE', p.price, p.day::timestamptz, p.day::timestamptz
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::date[]) AS p(id, customer, doctor, price, day)`,
+    [
+      payments.map((p) => p.reference),
+      payments.map((p) => p.customerId),
+      doctors,
+      payments.map((p) => p.grossCents),
+      payments.map((p) => p.paidOn),
+    ],
+  );
+  await db.query(
+    `INSERT INTO settlements (professional_id, case_id, reference_month, gross_cents, fee_cents, net_cents, status,
+                              payment_date, available_on, created_at)
+     SELECT c.professional_id, c.id, $1, c.price_cents, round(c.price_cents * 0.16)::int,
+            c.price_cents - round(c.price_cents * 0.16)::int, 'READY_TO_SETTLE', c.created_at::date, '2100-01-01', c.created_at
+       FROM cases c WHERE c.id = ANY($2::uuid[])`,
+    [MONTH, payments.map((p) => p.reference)],
+  );
+  return payments;
 }
-async function importSourceFile(
-  bytes: Uint8Array,
+
+/** Every 2–7 days from the month's third day to a week after it. */
+function payoutDays(): string[] {
+  const days: string[] = [];
+  for (let day = new Date(`${MONTH}-03T00:00:00Z`); day < new Date('2031-02-08T00:00:00Z'); ) {
+    days.push(day.toISOString().slice(0, 10));
+    day = new Date(day.getTime() + (2 + Math.floor(rand() * 6)) * 86_400_000);
+  }
+  return days;
+}
+
+/** The file's row in `source_files` (as the import writes it, without the stored bytes' copy). */
+async function sourceFileRow(tx: Queryable, kind: SourceKind, reading: SourceReading, adminId: string) {
+  const stored = await tx.query<{ id: string }>(
+    `INSERT INTO stored_files (original_name, content_type, size_bytes, sha256, storage_key)
+     VALUES ($1, 'application/octet-stream', 1, md5($1) || md5($1 || '2'), 'bench/' || $1) RETURNING id`,
+    [`three-way-${kind}`],
+  );
+  const { rows } = await tx.query<{ id: string }>(
+    `INSERT INTO source_files (kind, file_id, file_name, sha256, row_count, new_rows, duplicates_skipped, total_cents,
+        control_totals_checked, summary, imported_by, imported_at)
+     VALUES ($1, $2, $3, md5($3) || md5($3 || '2'), $4, 0, 0, $5, $6, $7::jsonb, $8, now()) RETURNING id`,
+    [
+      kind,
+      stored.rows[0]!.id,
+      `three-way-${kind}`,
+      reading.entries.rows,
+      reading.entries.totalCents,
+      reading.controlTotalsChecked,
+      JSON.stringify(reading.summary),
+      adminId,
+    ],
+  );
+  return rows[0]!.id;
+}
+
+/** Reads `bytes` as the import does, inserts its rows and links them, each step timed. */
+async function importAndLink(
+  db: Awaited<ReturnType<typeof openDatabase>>,
   kind: 'STRIPE_PAYOUTS' | 'SAFT_INVOICES',
-  fileName: string,
+  bytes: Uint8Array,
+  adminId: string,
+  timings: Map<string, number>,
 ) {
-  const at = performance.now();
-  const response = await postSource(sourceApi, bytes, { kind, fileName });
-  const body = (await response.json()) as { job?: { id: string } };
-  if (response.status !== 202) throw new Error(`${fileName}: ${response.status} ${JSON.stringify(body)}`);
-  const answeredMs = performance.now() - at;
-  const followed = await followJob(`${api.url}/v2/admin/sources/imports/${body.job!.id}`, at);
-  if (followed.job.status !== 'DONE') throw new Error(`${fileName}: ${followed.job.errorCode}`);
-  return { ...followed, answeredMs };
+  const read = await timed(`${kind}: read`, timings, () => readSourceUpload(kind, bytes, undefined));
+  if ('refused' in read) throw new Error(JSON.stringify(read.refused));
+  const { reading } = read;
+  return db.transaction(async (tx) => {
+    const fileId = await sourceFileRow(tx, kind, reading, adminId);
+    await timed(`${kind}: insert`, timings, () =>
+      kind === 'SAFT_INVOICES'
+        ? insertDocuments(
+            tx,
+            fileId,
+            reading,
+            () => true,
+            () => {},
+          )
+        : insertPayoutRows(
+            tx,
+            fileId,
+            kind,
+            reading,
+            () => true,
+            () => {},
+          ),
+    );
+    await timed(`${kind}: analyze`, timings, () =>
+      tx.query(kind === 'SAFT_INVOICES' ? 'ANALYZE provider_invoices' : 'ANALYZE provider_payout_rows'),
+    );
+    return timed(`${kind}: link`, timings, () => linkSourceFile(tx, fileId, kind));
+  });
 }
-const stripeImport = await importSourceFile(stripe, 'STRIPE_PAYOUTS', `stripe-${month}.csv`);
-const saftImport = await importSourceFile(saft, 'SAFT_INVOICES', `saft-${month}.xml.gz`);
-const bankAt = performance.now();
-const posted = await fetch(
-  `${api.url}${importPath(`extrato-${month}.csv`, previewOf(statement), { accountIban: TEST_ACCOUNT })}`,
-  {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
-    body: statement,
-  },
-);
-const postedBody = (await posted.json()) as { job?: { id: string } };
-if (posted.status !== 202) throw new Error(`statement: ${posted.status} ${JSON.stringify(postedBody)}`);
-const bankImport = await followJob(`${api.url}/v2/admin/statements/imports/${postedBody.job!.id}`, bankAt);
-if (bankImport.job.status !== 'DONE') throw new Error(`statement: ${bankImport.job.errorCode}`);
-const stripeFile = stripeImport.job.result!.sourceFileId!;
-const saftFile = saftImport.job.result!.sourceFileId!;
 
-// The links the imports made, against the truth: a row or an invoice names its case, a credit note its invoice.
-const truth = await db.query<{
-  rows_right: string;
-  rows_wrong: string;
-  rows_total: string;
-  inv_right: string;
-  inv_wrong: string;
-  inv_total: string;
-  notes_right: string;
-  notes_total: string;
-  credits_matched: string;
-  credits: string;
-}>(
-  `SELECT
-     (SELECT count(*) FROM provider_payout_rows r JOIN settlements s ON s.id = r.settlement_id WHERE r.source_file_id = $1 AND s.case_id = r.case_reference) AS rows_right,
-     (SELECT count(*) FROM provider_payout_rows r JOIN settlements s ON s.id = r.settlement_id WHERE r.source_file_id = $1 AND s.case_id IS DISTINCT FROM r.case_reference) AS rows_wrong,
-     (SELECT count(*) FROM provider_payout_rows r WHERE r.source_file_id = $1) AS rows_total,
-     (SELECT count(*) FROM provider_invoices i JOIN settlements s ON s.id = i.settlement_id WHERE i.source_file_id = $2 AND s.case_id = i.case_reference) AS inv_right,
-     (SELECT count(*) FROM provider_invoices i JOIN settlements s ON s.id = i.settlement_id WHERE i.source_file_id = $2 AND s.case_id IS DISTINCT FROM i.case_reference) AS inv_wrong,
-     (SELECT count(*) FROM provider_invoices i WHERE i.source_file_id = $2 AND i.credits_invoice_no IS NULL) AS inv_total,
-     (SELECT count(*) FROM provider_invoices n JOIN provider_invoices i ON i.id = n.credited_invoice_id WHERE n.source_file_id = $2 AND i.invoice_no = n.credits_invoice_no) AS notes_right,
-     (SELECT count(*) FROM provider_invoices n WHERE n.source_file_id = $2 AND n.credits_invoice_no IS NOT NULL) AS notes_total,
-     (SELECT count(*) FROM statement_lines l JOIN statement_line_matches m ON m.statement_line_id = l.id AND m.state = 'MATCHED'
-        JOIN provider_payouts p ON p.id = m.payout_id WHERE l.description = 'TRF CRED SEPA STRIPE ' || p.provider_payout_id) AS credits_matched,
-     (SELECT count(*) FROM statement_lines l WHERE l.description LIKE 'TRF CRED SEPA STRIPE po_threeway%') AS credits`,
-  [stripeFile, saftFile],
-);
-const t = truth.rows[0]!;
-const rss = process.resourceUsage().maxRSS / 1024;
-await api.stop();
-await db.close();
-if (!values.keep) await admin.query(`DROP DATABASE IF EXISTS ${COPY}`);
-await admin.end();
-const loadAfter = uptime();
+/** Recall and wrong links of one matching: `made` is what the product linked, `truth` the generator's. */
+function score(name: string, truth: Map<string, string>, made: Map<string, string>) {
+  let right = 0;
+  let wrong = 0;
+  for (const [key, value] of made)
+    if (truth.get(key) === value) right++;
+    else wrong++;
+  return { name, truth: truth.size, made: made.size, right, wrong, recall: right / truth.size };
+}
 
-const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const phase = (run: { phases: Phases }, name: string) => run.phases[name] ?? 0;
-const matchingMs =
-  phase(stripeImport, 'linking') + phase(saftImport, 'linking') + phase(bankImport, 'matching');
-const report = `
-## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${commit}${dirty ? ' + uncommitted changes' : ''}
+async function main() {
+  const uptimeBefore = execFileSync('uptime', { encoding: 'utf8' }).trim();
+  const loopMs = cpuLoopMs();
+  const database = await createPostgresDatabase(values.url!);
+  const db = await openDatabase({ databaseUrl: database.url });
+  const timings = new Map<string, number>();
+  const scores: ReturnType<typeof score>[] = [];
+  let counts = '';
+  try {
+    const env = { DATABASE_URL: database.url, FILES_BACKEND: 'postgres', NODE_ENV: 'production' };
+    await prepareDatabase(db, readConfig(env), MIN_SEED_USERS, new PostgresFileStorage(db));
+    const adminId = (await db.query<{ id: string }>(`SELECT id FROM users WHERE role = 'ADMIN' LIMIT 1`))
+      .rows[0]!.id;
+    const payments = await timed('seed: cases and settlements (not matching)', timings, () =>
+      db.transaction((tx) => seedMonth(tx)),
+    );
 
-Command: \`npx tsx bench/three-way-month.ts --template ${values.template} --month ${month}\` · load before \`${loadBefore}\`, after \`${loadAfter}\` · bench process peak RSS ${rss.toFixed(0)} MiB (API in process)
+    // The provider's payouts: every 2–7 days, fees deducted, the refunds given back.
+    const payouts = weeklyPayouts(payments, payoutDays()).map((p, k) => ({ ...p, id: `po_threeway${k}` }));
+    const stripe = new TextEncoder().encode(writeDemoStripeReport(payouts));
+    // The invoicing program's month: one in 250 payments never invoiced; a credit note for each refund.
+    const missing = new Set(payments.filter((_, i) => i % 250 === 7).map((p) => p.reference));
+    const saft = new TextEncoder().encode(
+      writeDemoSaft(
+        MONTH,
+        payments.filter((p) => !missing.has(p.reference)),
+        '2031-02-01',
+      ),
+    );
+    await db.query('VACUUM ANALYZE');
 
-Month ${month}: ${payments.length.toLocaleString('en')} paid cases, ${payouts.length} weekly payouts (${t.rows_total} rows), ${t.inv_total} invoices and ${t.notes_total} credit notes (${uninvoiced.size} payments not invoiced), ${t.credits} bank credits.
+    const payoutLinks = await importAndLink(db, 'STRIPE_PAYOUTS', stripe, adminId, timings);
+    const invoiceLinks = await importAndLink(db, 'SAFT_INVOICES', saft, adminId, timings);
 
-| job | answered (202) | waiting (read again, checked) | importing (insert, links by id) | linking / matching | upload → DONE | linked right / of | wrong |
-|---|---:|---:|---:|---:|---:|---|---:|
-| Stripe report → payouts, rows → settlements | ${s(stripeImport.answeredMs)} | ${s(phase(stripeImport, 'waiting'))} | ${s(phase(stripeImport, 'importing'))} | ${s(phase(stripeImport, 'linking'))} | ${s(stripeImport.wholeMs)} | ${t.rows_right} / ${t.rows_total} | ${t.rows_wrong} |
-| SAF-T → invoices → settlements, credit notes → invoices | ${s(saftImport.answeredMs)} | ${s(phase(saftImport, 'waiting'))} | ${s(phase(saftImport, 'importing'))} | ${s(phase(saftImport, 'linking'))} | ${s(saftImport.wholeMs)} | ${t.inv_right} / ${t.inv_total}; notes ${t.notes_right} / ${t.notes_total} | ${t.inv_wrong} |
-| bank statement → credits → payouts | – | ${s(phase(bankImport, 'waiting'))} | ${s(phase(bankImport, 'importing'))} | ${s(phase(bankImport, 'matching'))} | ${s(bankImport.wholeMs)} | ${t.credits_matched} / ${t.credits} | – |
+    // The bank: each payout's credit a day or two after it, its id in the text (one in ten without it: then
+    // amount and date), among the month's other movements.
+    const lines: { amount: number; date: string; description: string; payout: string | null }[] = [];
+    for (const payout of payouts) {
+      const day = new Date(
+        new Date(`${payout.date}T00:00:00Z`).getTime() + (1 + Math.floor(rand() * 2)) * 86_400_000,
+      );
+      const named = rand() >= 0.1;
+      lines.push({
+        amount: payout.netCents,
+        date: day.toISOString().slice(0, 10),
+        description: named ? `TRF STRIPE PAYMENTS EUROPE ${payout.id}` : 'TRF STRIPE PAYMENTS EUROPE LTD',
+        payout: payout.id,
+      });
+    }
+    for (let i = 0; i < 400; i++)
+      lines.push({
+        amount: -(1000 + Math.floor(rand() * 200_000)),
+        date: `${MONTH}-${String(1 + Math.floor(rand() * 31)).padStart(2, '0')}`,
+        description: `PAGAMENTO FORNECEDOR ${i}`,
+        payout: null,
+      });
+    const statement = await db.transaction(async (tx) => {
+      const stored = await tx.query<{ id: string }>(
+        `INSERT INTO stored_files (original_name, content_type, size_bytes, sha256, storage_key)
+         VALUES ('extrato-2031-01.csv', 'text/csv', 1, md5('tw') || md5('tw2'), 'bench/three-way-statement') RETURNING id`,
+      );
+      const file = await tx.query<{ id: string }>(
+        `INSERT INTO statement_files (file_id, format, sha256, account_iban, line_count, entry_count, file_name, imported_at)
+         VALUES ($1, 'CSV', md5('tws') || md5('tws2'), 'PT50000201231234567890154', $2, $2, 'extrato-2031-01.csv', now())
+         RETURNING id`,
+        [stored.rows[0]!.id, lines.length],
+      );
+      const fileId = file.rows[0]!.id;
+      await tx.query(
+        `INSERT INTO statement_lines (statement_file_id, line_number, dedup_key, bank_amount_cents, bank_date, value_date,
+                                      description, kind, status)
+         SELECT $1, n, 'three-way:' || n, amount, day, day, description, 'transfer', 'UNMATCHED'
+           FROM unnest($2::bigint[], $3::date[], $4::text[]) WITH ORDINALITY AS l(amount, day, description, n)`,
+        [fileId, lines.map((l) => l.amount), lines.map((l) => l.date), lines.map((l) => l.description)],
+      );
+      return fileId;
+    });
+    await db.query('ANALYZE statement_lines');
+    const dates = lines.map((l) => l.date).sort();
+    const asked = new LineAsks();
+    asked.add(lines.length, {
+      firstDate: dates[0]!,
+      lastDate: dates.at(-1)!,
+      endToEndIds: [],
+      returnedEndToEndIds: [],
+      batchIds: [],
+      unnamedReturns: [],
+    });
+    const bank = await timed('bank credits: match', timings, () =>
+      db.transaction(async (tx) => {
+        const changes = await matchInsertedLines(tx, statement, asked);
+        return writeNewLineMatches(tx, statement, lines.length, changes, { userId: adminId, at: new Date() });
+      }),
+    );
 
-Linking and matching phases together: **${s(matchingMs)}** (budget ≤ 2 s for a month's three-way matching). The links by id
-are looked up inside the "importing" phase's inserts (decision 0158), so part of their cost is in that column.
+    // The truth of each matching, from the generator; what the product linked, from the database.
+    const txn = (prefix: string, reference: string) =>
+      `${prefix}_${reference.replace(/-/g, '').slice(0, 24)}`;
+    const rowTruth = new Map<string, string>();
+    for (const payout of payouts)
+      for (const row of payout.rows)
+        if (row.kind === 'charge' || row.kind === 'refund')
+          rowTruth.set(
+            `${payout.id}/${txn(row.kind === 'refund' ? 'txnr' : 'txn', row.payment.reference)}`,
+            row.payment.reference,
+          );
+    const rowsMade = await db.query<{ source_id: string; case_id: string }>(
+      `SELECT r.source_id, s.case_id::text FROM provider_payout_rows r JOIN settlements s ON s.id = r.settlement_id`,
+    );
+    scores.push(
+      score(
+        'payout rows → settlements',
+        rowTruth,
+        new Map(rowsMade.rows.map((r) => [r.source_id, r.case_id])),
+      ),
+    );
+
+    const invoiced = await db.query<{ invoice_no: string; case_id: string | null; credited: string | null }>(
+      `SELECT i.invoice_no, s.case_id::text, c.invoice_no AS credited
+         FROM provider_invoices i
+         LEFT JOIN settlements s ON s.id = i.settlement_id
+         LEFT JOIN provider_invoices c ON c.id = i.credited_invoice_id
+        WHERE i.source_file_id IS NOT NULL`,
+    );
+    // The generator's truth of the documents: each document's block in the file names its payment.
+    const xml = new TextDecoder().decode(saft);
+    const docTruth = new Map<string, string>();
+    const noteTruth = new Map<string, string>();
+    const invoiceOf = new Map<string, string>();
+    const blocks = [...xml.matchAll(/<Invoice>([\s\S]*?)<\/Invoice>/g)].map((m) => m[1]!);
+    for (const block of blocks) {
+      const number = /<InvoiceNo>([^<]+)<\/InvoiceNo>/.exec(block)![1]!;
+      const reference = /Consulta ([0-9a-f-]{36})/.exec(block)?.[1];
+      const cancelled = /<InvoiceStatus>A<\/InvoiceStatus>/.test(block);
+      if (!reference || cancelled) continue;
+      if (/^NC /.test(number)) noteTruth.set(number, reference);
+      else {
+        docTruth.set(number, reference);
+        invoiceOf.set(reference, number);
+      }
+    }
+    for (const [note, reference] of noteTruth) noteTruth.set(note, invoiceOf.get(reference) ?? '?');
+    scores.push(
+      score(
+        'invoices → settlements',
+        docTruth,
+        new Map(invoiced.rows.filter((r) => r.case_id).map((r) => [r.invoice_no, r.case_id!])),
+      ),
+    );
+    scores.push(
+      score(
+        'credit notes → invoices',
+        noteTruth,
+        new Map(invoiced.rows.filter((r) => r.credited).map((r) => [r.invoice_no, r.credited!])),
+      ),
+    );
+
+    const bankMade = await db.query<{ dedup_key: string; provider_payout_id: string }>(
+      `SELECT l.dedup_key, p.provider_payout_id
+         FROM statement_line_matches m
+         JOIN statement_lines l ON l.id = m.statement_line_id
+         JOIN provider_payouts p ON p.id = m.payout_id
+        WHERE l.statement_file_id = $1 AND m.state = 'MATCHED'`,
+      [statement],
+    );
+    const bankTruth = new Map(
+      lines.flatMap((l, i) => (l.payout ? [[`three-way:${i + 1}`, l.payout] as [string, string]] : [])),
+    );
+    scores.push(
+      score(
+        'bank credits → payouts',
+        bankTruth,
+        new Map(bankMade.rows.map((r) => [r.dedup_key, r.provider_payout_id])),
+      ),
+    );
+    counts = `${N.toLocaleString('en-GB')} cases (${CUSTOMERS.toLocaleString('en-GB')} customers, ${payments.filter((p) => p.refunded).length} refunded), ${payouts.length} payouts of ${rowTruth.size.toLocaleString('en-GB')} rows (linked ${payoutLinks.linked.toLocaleString('en-GB')}), ${blocks.length.toLocaleString('en-GB')} SAF-T documents (${missing.size} payments never invoiced; linked ${invoiceLinks.linked.toLocaleString('en-GB')}), ${lines.length} bank lines (matched ${bank.matched}, suggested ${bank.suggested})`;
+  } finally {
+    await db.close();
+    if (values.keep) console.error(`kept: ${database.url}`);
+    else await database.drop();
+  }
+
+  const ms = (label: string) => timings.get(label) ?? Number.NaN;
+  const links = ms('STRIPE_PAYOUTS: link') + ms('SAFT_INVOICES: link') + ms('bank credits: match');
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  const f = (n: number) => n.toFixed(0);
+  const section = `
+## ${new Date().toISOString().slice(0, 16)}Z · commit ${commit}
+
+Command: \`npx tsx bench/three-way-month.ts --cases ${N}\` · load before: \`${uptimeBefore}\` · after: ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' / ')} · CPU loop ${loopMs} ms · peak RSS ${rssMiB().toFixed(0)} MiB
+
+${counts}
+
+| matching (the link step, timed alone) | ms |
+|---|---|
+| payout rows → settlements (\`linkSourceFile\`, payouts) | ${f(ms('STRIPE_PAYOUTS: link'))} |
+| invoices → settlements + credit notes → invoices (\`linkSourceFile\`, SAF-T) | ${f(ms('SAFT_INVOICES: link'))} |
+| bank credit → payout (\`matchInsertedLines\` + \`writeNewLineMatches\`) | ${f(ms('bank credits: match'))} |
+| **three ways, total** (budget 2,000) | **${f(links)}** |
+
+| not matching, reported beside it | ms |
+|---|---|
+| Stripe report read / rows inserted / ANALYZE | ${f(ms('STRIPE_PAYOUTS: read'))} / ${f(ms('STRIPE_PAYOUTS: insert'))} / ${f(ms('STRIPE_PAYOUTS: analyze'))} |
+| SAF-T read (XSD included) / documents inserted / ANALYZE | ${f(ms('SAFT_INVOICES: read'))} / ${f(ms('SAFT_INVOICES: insert'))} / ${f(ms('SAFT_INVOICES: analyze'))} |
+
+| links checked against the generator | truth | made | right | wrong | recall |
+|---|---|---|---|---|---|
+${scores.map((s) => `| ${s.name} | ${s.truth} | ${s.made} | ${s.right} | **${s.wrong}** | ${(s.recall * 100).toFixed(2)} % |`).join('\n')}
 `;
-console.log(report);
-appendFileSync(values.out, report);
+  console.log(section);
+  if (values.out) appendFileSync(values.out, section);
+}
+
+await main();

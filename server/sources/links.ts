@@ -5,15 +5,15 @@ import type { Queryable } from '../db/client';
  * The new rows of an imported file linked to what they settle, in the import's transaction (decision
  * 0152). Set-based, by the file's id, each rule only over what the rules before it left unlinked:
  * - a payout row → the settlement of the subscription payment whose `provider_payment_id` is its payment
- *   intent, else of the case or subscription payment its description or reference names (a UUID);
+ *   intent, else of the case or subscription payment its description or reference names (a UUID) — found
+ *   as the row is inserted (`source-rows.ts`, decision 0158), counted here;
  * - an invoice → the settlement of the case or subscription payment its `OrderReferences` or line texts
- *   name, else the one settlement of its amount, day and customer tax id (one each way, not billed yet);
+ *   name (found as it is inserted, decision 0158), else the one settlement of its amount, day and customer
+ *   tax id (one each way, not billed yet);
  * - a credit note → the invoice its `References` name; an invoice → the credit notes imported before it
  *   that name it.
  * Each rule reads settlements and documents only, never the other source's rows, so the payouts and the
- * invoices can be imported in either order and end with the same links. The rules by payment intent and by
- * reference are applied as the rows are inserted (`source-rows.ts`, decision 0158): here they only find
- * what the insert could not link, before the rules that need the whole file.
+ * invoices can be imported in either order and end with the same links.
  */
 export async function linkSourceFile(
   tx: Queryable,
@@ -24,21 +24,6 @@ export async function linkSourceFile(
 }
 
 async function linkPayoutRows(tx: Queryable, sourceFileId: string): Promise<{ linked: number }> {
-  await tx.query(
-    `UPDATE provider_payout_rows r SET settlement_id = s.id, link_method = 'PAYMENT_INTENT'
-       FROM subscription_payments sp JOIN settlements s ON s.subscription_payment_id = sp.id
-      WHERE r.source_file_id = $1 AND r.settlement_id IS NULL AND r.payment_intent_id IS NOT NULL
-        AND sp.provider_payment_id = r.payment_intent_id`,
-    [sourceFileId],
-  );
-  for (const named of ['case_id', 'subscription_payment_id'])
-    await tx.query(
-      `UPDATE provider_payout_rows r SET settlement_id = s.id, link_method = 'REFERENCE'
-         FROM settlements s
-        WHERE r.source_file_id = $1 AND r.settlement_id IS NULL AND r.case_reference IS NOT NULL
-          AND s.${named} = r.case_reference`,
-      [sourceFileId],
-    );
   const { rows } = await tx.query<{ linked: string }>(
     'SELECT count(*) AS linked FROM provider_payout_rows WHERE source_file_id = $1 AND settlement_id IS NOT NULL',
     [sourceFileId],
@@ -47,14 +32,6 @@ async function linkPayoutRows(tx: Queryable, sourceFileId: string): Promise<{ li
 }
 
 async function linkDocuments(tx: Queryable, sourceFileId: string): Promise<{ linked: number }> {
-  for (const named of ['case_id', 'subscription_payment_id'])
-    await tx.query(
-      `UPDATE provider_invoices i SET settlement_id = s.id, link_method = 'REFERENCE'
-         FROM settlements s
-        WHERE i.source_file_id = $1 AND i.settlement_id IS NULL AND i.credits_invoice_no IS NULL
-          AND i.case_reference IS NOT NULL AND s.${named} = i.case_reference`,
-      [sourceFileId],
-    );
   // Amount, day and customer: only a pair each side has no other candidate for, and a settlement no
   // invoice bills yet.
   await tx.query(

@@ -175,6 +175,8 @@ export const candidateSchema = z.object({
     learnedRule: z.boolean(),
     /** The rule's text, what the line prints ("CLINICA SORRISO", "MBWAY 964XXX072"); null without one (decision 0151). */
     learnedText: z.string().nullable(),
+    /** The MB WAY phone the line prints agrees, in every digit the bank shows, with the customer's (decision 0160). */
+    phone: z.boolean(),
   }),
 });
 export type Candidate = z.infer<typeof candidateSchema>;

@@ -3,7 +3,8 @@
 // reads names (`printedName`), is remembered with the party the counterpart belongs to (a doctor, a
 // customer); a later line printing the same text then suggests that party's counterparts, the rule
 // named in the explanation.
-import { bankCase, printedName } from './names';
+import { printedName } from './names';
+import { printedPhone } from './phones';
 
 /** Normalised counterparty text → the party id (a user's id) it was matched to, never to another. */
 export type LearnedRules = ReadonlyMap<string, string>;
@@ -40,17 +41,8 @@ export function learnedText(entry: { description: string }, words: readonly stri
   return words.join(' ').slice(0, MAX_LEARNED_TEXT);
 }
 
-/**
- * After the MB WAY mark (and "DE" / "P/"), the first chunk of digits, X and * with at least three
- * digits: the payer's phone as the bank prints it, masked or not — "TRF MBWAY 964XXX072 0000235180"
- * (Caixa Geral de Depósitos masks the middle three), "TRF MB WAY P/ *****4562" (ActivoBank keeps the
- * last four), "MB WAY 912345678". The chunk after it (a card or sequence number) is not read.
- */
-const MB_WAY_PHONE = /(?:^|[^A-Z])MB ?WAY(?: DE| P\/?)?\s+([0-9X*]{4,})(?=\s|$)/;
-
-/** The MB WAY payer's phone a line prints ("MBWAY 964XXX072"), or null. */
+/** The MB WAY payer's phone a line prints, after the bank's mark ("MBWAY 964XXX072"), or null. */
 export function mbWayPhone(description: string): string | null {
-  const phone = MB_WAY_PHONE.exec(bankCase(description))?.[1];
-  if (!phone || phone.replace(/\D/g, '').length < 3) return null;
-  return `MBWAY ${phone}`;
+  const phone = printedPhone(description);
+  return phone ? `MBWAY ${phone}` : null;
 }

@@ -26,6 +26,7 @@ function expectedItem(counterpart: CounterpartInfo, forReturn: boolean): Expecte
     reference: isFile || isTransfer ? null : counterpart.reference,
     counterpartyName: counterpart.counterpartyName,
     counterpartyIban: counterpart.counterpartyIban,
+    counterpartyPhone: counterpart.counterpartyPhone,
     partyId: counterpart.partyId,
   };
 }

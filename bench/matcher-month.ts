@@ -6,8 +6,9 @@
 // - customers paying consultations (5–30 €, six prices) and subscriptions (19,90 / 29,90 €), about two
 //   payments per customer in the month (some none, some several); by rail: SEPA transfer (booked the next PT business
 //   day, the name as the bank prints it), MB WAY (same day; the name, or for one customer in five only
-//   the phone, masked as Caixa Geral de Depósitos prints it, "TRF MBWAY 964XXX072" — not findable by a
-//   person without history), Multibanco reference (booked 1–3 business days later, the reference in the
+//   the phone, masked as Caixa Geral de Depósitos prints it, "TRF MBWAY 964XXX072" — findable by the
+//   customer's phone, which the product holds and the invoice carries, unless another customer's phone
+//   shows the same digits for an invoice of the amount within days: decision 0160), Multibanco reference (booked 1–3 business days later, the reference in the
 //   text: one payment's, so findable whatever the name);
 // - each customer's bank sends the name the same way every month (style and width), the MB WAY habit
 //   (name or phone) is the customer's, and subscribers (17 % of the customers) pay their subscription
@@ -35,7 +36,7 @@ export interface Truth {
   findable: boolean;
   /** What the line is, for the per-kind table. */
   kind: LineKind;
-  /** It has a counterpart, but another customer's name prints the same for the same amount and days. */
+  /** It has a counterpart, but another customer's name (or masked phone) prints the same for the same amount and days. */
   ambiguous?: boolean;
 }
 
@@ -294,6 +295,8 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
       date,
       reference: null,
       counterpartyName: c.name,
+      // The customer's phone as the product holds it (users' phone, decision 0160).
+      counterpartyPhone: `+351 ${c.phone}`,
       partyId: c.id,
     };
     items.push(item);
@@ -302,6 +305,8 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
 
   // How each customer's payment line printed the name (by line index), for the ambiguity check below.
   const printedAs = new Map<number, { print: Print; clean: string; item: ExpectedItem }>();
+  // Likewise each MB WAY line that printed the phone (by line index), with the invoice it pays.
+  const phonedAs = new Map<number, ExpectedItem>();
   // Card payments wait here until a payout carries them.
   let cardBatch = 0;
   while (entries.length < n) {
@@ -343,6 +348,7 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
         );
       } else if (rail < 0.85) {
         const byPhone = c.mbWayByPhone;
+        if (byPhone) phonedAs.set(entries.length, item);
         line(
           byPhone ? 'mbway-phone' : 'mbway-name',
           {
@@ -351,7 +357,7 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
             description: byPhone ? `TRF MBWAY ${maskedPhone(c.phone)}` : `MB WAY ${printed}`,
           },
           item.id,
-          !byPhone,
+          true,
         );
       } else {
         const ref = String(between(r, 100000000, 999999999));
@@ -508,6 +514,7 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
     }
   }
   markAmbiguous(entries, items, truth, printedAs);
+  markPhonesAlike(entries, items, truth, phonedAs);
   return { entries, items, truth };
 }
 
@@ -543,6 +550,41 @@ function markAmbiguous(
     );
     const t = truth.get(entries[at]!.id)!;
     if (twin && t.findable) {
+      t.findable = false;
+      t.ambiguous = true;
+    }
+  }
+}
+
+/**
+ * An MB WAY line printing the phone is findable only when no other customer's invoice of the same
+ * amount, dated within LOOK_AROUND_DAYS of the true one, has a phone the bank would mask the same way
+ * (the first three and last three digits): then a person cannot tell either (decision 0160).
+ */
+function markPhonesAlike(
+  entries: MatchEntry[],
+  items: ExpectedItem[],
+  truth: Map<string, Truth>,
+  phonedAs: Map<number, ExpectedItem>,
+): void {
+  const masked = (item: ExpectedItem) => maskedPhone(item.counterpartyPhone!.slice('+351 '.length));
+  const byAmountAndMask = new Map<string, ExpectedItem[]>();
+  const key = (item: ExpectedItem) => `${item.amountCents} ${masked(item)}`;
+  for (const item of items) {
+    if (item.type !== 'invoice' || !item.counterpartyPhone) continue;
+    const list = byAmountAndMask.get(key(item));
+    if (list) list.push(item);
+    else byAmountAndMask.set(key(item), [item]);
+  }
+  for (const [at, item] of phonedAs) {
+    const day = Date.parse(item.date!);
+    const twin = (byAmountAndMask.get(key(item)) ?? []).some(
+      (other) =>
+        other.partyId !== item.partyId &&
+        Math.abs(Date.parse(other.date!) - day) <= LOOK_AROUND_DAYS * 86_400_000,
+    );
+    const t = truth.get(entries[at]!.id)!;
+    if (twin) {
       t.findable = false;
       t.ambiguous = true;
     }

@@ -269,7 +269,9 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
   let keysFindable = 0;
   let keysGroupWouldSave = 0;
   const spend = (t: Truth, why: KeyReason, keys: number) => {
-    const kind = t.ambiguous ? `${t.kind} (name printed alike)` : t.kind;
+    const kind = t.ambiguous
+      ? `${t.kind} (${t.kind === 'mbway-phone' ? 'phone' : 'name'} printed alike)`
+      : t.kind;
     const at = `${kind}|${why}`;
     const row = s.keysWhere.get(at) ?? { kind, why, lines: 0, keys: 0 };
     s.keysWhere.set(at, row);

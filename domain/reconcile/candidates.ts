@@ -41,6 +41,8 @@ export interface CandidateOptions {
   limit?: number;
   /** The party the line's counterparty text was matched to before (`LearnedRules`), if any. */
   learnedPartyId?: string | null;
+  /** That rule is the payer's IBAN's (decision 0160): it outweighs the name, as in the matcher. */
+  learnedByIban?: boolean;
 }
 
 /** What of a bank line the scoring compares. */
@@ -116,10 +118,8 @@ export function candidatesFor(
     if (!reference && !(dateDays <= windowDays)) continue;
     const amountExact = amount === wanted;
     const names = namesAgree(entry, item, printed);
-    const party = withLearnedRule(
-      names.party,
-      options.learnedPartyId != null && item.partyId === options.learnedPartyId,
-    );
+    const ofLearnedParty = options.learnedPartyId != null && item.partyId === options.learnedPartyId;
+    const party = options.learnedByIban && ofLearnedParty ? 1 : withLearnedRule(names.party, ofLearnedParty);
     const learnedRule = party !== names.party;
     const similarity = names.similarity;
     const near = Math.max(0, windowDays - dateDays) / (windowDays + 1);

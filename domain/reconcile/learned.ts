@@ -35,6 +35,40 @@ export function counterpartyText(entry: {
   return learnedText(entry, printedName(entry).words);
 }
 
+/**
+ * The text a payer's IBAN is kept under ("IBAN:PT50…", spaces dropped): a credit's camt.053 entry carries
+ * the debtor's account (`DbtrAcct`), the same whatever name the payer's bank prints (decision 0160). The
+ * colon keeps it apart from any name's text, which holds letters and spaces only.
+ */
+export function ibanText(iban: string | null | undefined): string | null {
+  const compact = iban?.replace(/\s+/g, '').toUpperCase();
+  return compact ? `IBAN:${compact}` : null;
+}
+
+/** A rule kept under an IBAN: an account is one payer's, so it outweighs what the name says. */
+export const isIbanRule = (text: string): boolean => text.startsWith('IBAN:');
+
+/** Every text a line's rules are kept under: its payer's IBAN's first, then its counterparty text. */
+export function learnedTexts(entry: {
+  counterpartyName: string | null;
+  counterpartyIban: string | null;
+  description: string;
+}): string[] {
+  return [ibanText(entry.counterpartyIban), counterpartyText(entry)].filter((t): t is string => t !== null);
+}
+
+/** The rule that speaks for a line of these texts (`learnedTexts`): the first one learned. */
+export function ruleFor(
+  texts: readonly string[],
+  rules: LearnedRules,
+): { text: string; partyId: string } | null {
+  for (const text of texts) {
+    const partyId = rules.get(text);
+    if (partyId !== undefined) return { text, partyId };
+  }
+  return null;
+}
+
 /** `counterpartyText` from the name words already read. */
 export function learnedText(entry: { description: string }, words: readonly string[]): string | null {
   if (!words.some((w) => w.length > 1)) return mbWayPhone(entry.description);

@@ -1,7 +1,7 @@
 import type { StatementEntry } from '../statements/types';
 import { dayNumber, partyScore, referenceWords, signedExpected, suggestionScore, tokens } from './features';
 import { BookingDays, expectedLag, lagCost } from './lags';
-import { type LearnedRules, learnedText, withLearnedRule } from './learned';
+import { ibanText, type LearnedRules, learnedText, withLearnedRule } from './learned';
 import { counterpartyAgreement, nameWords, printedName } from './names';
 import { lastThree, nationalDigits } from './phones';
 
@@ -79,7 +79,8 @@ export interface MatchOptions {
   /**
    * What the operator's past matches taught (`learned.ts`): a line whose counterparty text was matched
    * to a party before agrees fully with that party's items of its amount in the window, found by party
-   * whatever its name says.
+   * whatever its name says. A rule under the line's payer IBAN (`ibanText`) comes first and outweighs
+   * the name (decision 0160).
    */
   learned?: LearnedRules;
 }
@@ -724,7 +725,10 @@ function suggest(
       const list = byPhone.get(e.amountCents)?.get(phoneKey);
       if (list) inWindow(list, booked, valued, windowDays, seen, stamp, nearItems, nearDays);
     }
-    const learnedParty = byParty.size > 0 ? learned!.get(learnedText(e, printed.words) ?? '') : undefined;
+    // The payer's IBAN taught a party (decision 0160): its items agree fully, whatever the name says.
+    const ibanParty = byParty.size > 0 ? learned!.get(ibanText(e.counterpartyIban) ?? '') : undefined;
+    const learnedParty =
+      ibanParty ?? (byParty.size > 0 ? learned!.get(learnedText(e, printed.words) ?? '') : undefined);
     if (learnedParty !== undefined)
       for (const ik of byParty.get(learnedParty) ?? []) {
         if (seen[ik] === stamp || signed[ik] !== e.amountCents) continue;
@@ -783,10 +787,11 @@ function suggest(
 
     for (let j = 0; j < nearItems.length; j++) {
       const ik = nearItems[j]!;
-      const party = withLearnedRule(
-        counterpartyAgreement(e, items[ik]!, printed, wordsOf(ik)),
-        learnedParty !== undefined && items[ik]!.partyId === learnedParty,
-      );
+      const ofLearnedParty = learnedParty !== undefined && items[ik]!.partyId === learnedParty;
+      const party =
+        ibanParty !== undefined && ofLearnedParty
+          ? 1
+          : withLearnedRule(counterpartyAgreement(e, items[ik]!, printed, wordsOf(ik)), ofLearnedParty);
       if (party === 0) continue;
       const hundredths = Math.round(party * 100);
       const day = itemDay[ik]!;

@@ -30,20 +30,28 @@ describe.each(testDatabaseKinds())('MB WAY phone against the customer’s phone,
   }, 120_000);
   afterAll(async () => world?.stop());
 
-  /** A customer with this phone and one invoice (FT) of `cents` billing a paid case of theirs. */
-  const customerInvoice = async (phone: string, cents: number) => {
+  /** A customer with this phone. */
+  const customer = async (phone: string) => {
     const customerId = await insertUser(world.db, { email: `c-${randomUUID()}@demo.pt`, role: 'CUSTOMER' });
     await world.db.query(`UPDATE users SET phone_country_code = '+351', phone_number = $2 WHERE id = $1`, [
       customerId,
       phone,
     ]);
+    return customerId;
+  };
+  /** An invoice (FT) of `cents` billing a paid case of the customer's, dated `day`. */
+  const invoiceOf = async (customerId: string, cents: number, day = DAY) => {
     const [settlementId] = await insertSettlements(world.db, customerId, doctorId, [{ grossCents: cents }]);
     const { rows } = await world.db.query<{ id: string }>(
       `INSERT INTO provider_invoices (provider_invoice_id, invoice_no, document_type, amount_cents, invoice_date, settlement_id)
        VALUES ($1, $1, 'FT', $2, $3, $4) RETURNING id`,
-      [`FT ${randomUUID()}`, cents, DAY, settlementId],
+      [`FT ${randomUUID()}`, cents, day, settlementId],
     );
-    return { customerId, invoiceId: rows[0]!.id };
+    return rows[0]!.id;
+  };
+  const customerInvoice = async (phone: string, cents: number) => {
+    const customerId = await customer(phone);
+    return { customerId, invoiceId: await invoiceOf(customerId, cents) };
   };
   const lineRow = async (fileId: string, lineId: string) => {
     const page = await expectStatus<{ items: StatementLineRow[] }>(
@@ -84,5 +92,58 @@ describe.each(testDatabaseKinds())('MB WAY phone against the customer’s phone,
       200,
     );
     expect(candidates[0]).toMatchObject({ id: right.invoiceId, reasons: { phone: true } });
+  });
+
+  /**
+   * Decision 0160: a camt.053 credit carries the debtor's IBAN; matched by hand to a customer's invoice, it
+   * teaches "IBAN:…" → that customer, and next month's credit from that IBAN is suggested the customer's
+   * invoice — sure, though another customer has one of the amount that day and the name prints otherwise.
+   */
+  it('a payer IBAN matched by hand suggests its customer next month, the IBAN rule named', async () => {
+    const iban = 'PT50003506510000012345678';
+    const joao = await customer('961000001');
+    const jose = await customer('961000002');
+    const first = await invoiceOf(joao, 1_500, DAY);
+    await invoiceOf(jose, 1_500, DAY);
+    const may = await importStatement(world, [
+      { amountCents: 1_500, bankDate: DAY, description: 'TRF CR SEPA+ DE J SILVA', counterpartyIban: iban },
+    ]);
+    await expectStatus(
+      await world.call('POST', `${LINES}/${may.lineIds[0]}/match`, {
+        body: { counterparts: [{ kind: 'INVOICE', id: first }] },
+      }),
+      200,
+    );
+    const { rows: rules } = await world.db.query(
+      'SELECT counterparty_text, party_id FROM statement_learned_parties WHERE party_id = $1 ORDER BY 1',
+      [joao],
+    );
+    expect(rules).toEqual([
+      { counterparty_text: `IBAN:${iban}`, party_id: joao },
+      { counterparty_text: 'J SILVA', party_id: joao },
+    ]);
+
+    const june = '2026-06-08';
+    const next = await invoiceOf(joao, 1_500, june);
+    await invoiceOf(jose, 1_500, june);
+    // The payer's bank prints the name otherwise this time: only the IBAN says who it is.
+    const later = await importStatement(world, [
+      {
+        amountCents: 1_500,
+        bankDate: june,
+        description: 'TRF CR SEPA+ DE JOAO M SILVA',
+        counterpartyIban: iban,
+      },
+    ]);
+    const row = await lineRow(later.fileId, later.lineIds[0]!);
+    expect(row).toMatchObject({
+      status: 'SUGGESTED',
+      suggestion: {
+        kind: 'INVOICE',
+        id: next,
+        score: 0.95,
+        reasons: { learnedRule: true, learnedText: `IBAN:${iban}` },
+      },
+    });
   });
 });

@@ -18,6 +18,8 @@
 //   deducted, booked 1–2 business days after the payout, the payout id in the text most of the time;
 // - the provider's fee invoices (direct debit, the invoice id in the text or not);
 // - transfers to doctors (SEPA, out; their EndToEndId on camt lines, the creditor's name and IBAN);
+//   SEPA credits carry the payer's IBAN on camt lines (40 %, the same share), so a second month's
+//   learned IBAN rules can speak (decision 0160);
 // - refunds to customers (a SEPA transfer out), chargebacks and bank fees (no counterpart);
 // - a few typos in names and a few lines the bank printed twice (the copy has no counterpart);
 // - counterparts that have no line this month (unpaid invoices, transfers not yet executed).
@@ -234,6 +236,16 @@ interface Customer {
 }
 
 /**
+ * The share of SEPA credits whose line carries the payer's IBAN: a camt.053 entry carries the debtor's
+ * account (`DbtrAcct`), a CSV export does not; the same share as the doctors' transfers whose lines are
+ * camt's (decision 0160).
+ */
+const CAMT_SHARE = 0.4;
+
+/** A customer's account, the same every month (a made-up Portuguese IBAN of the customer's number). */
+const customerIban = (c: Customer) => `PT50${c.id.slice(1).padStart(21, '0')}`;
+
+/**
  * An MB WAY payer's phone as the bank prints it: the middle three digits masked, as Caixa Geral de
  * Depósitos prints "TRF MBWAY 964XXX072" (decision 0151; the product's matcher never sees the whole number).
  */
@@ -264,6 +276,8 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
           : null,
     };
   });
+  // Whether a credit's line carries the payer's IBAN, drawn apart so the month's other draws stay as they were.
+  const camtR = rng((paymentsSeed ?? seed) ^ 0x5ca7);
   // Subscribers pay once a month each, in an order of the month's own.
   const subscribers = customers.filter((c) => c.subscription);
   if (paymentsSeed !== undefined) r = rng(paymentsSeed);
@@ -342,6 +356,7 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
             bookingDate: businessDaysAfter(paidOn, 1),
             description: r() < 0.5 ? `TRF SEPA ${printed}` : `TRF CR SEPA+ DE ${printed}`,
             counterpartyName: r() < 0.3 ? printed : null,
+            counterpartyIban: camtR() < CAMT_SHARE ? customerIban(c) : null,
           },
           item.id,
           true,

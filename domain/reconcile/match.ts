@@ -963,13 +963,20 @@ function phoneIndex(
   amounts: Set<number>,
 ): Map<number, Map<number, DayList>> {
   const index = new Map<number, Map<number, DayList>>();
+  // Customers pay several times: one phone, many items, its digits read once.
+  const tailOf = new Map<string, number>();
   for (const [amount, pool] of pools) {
     if (!amounts.has(amount)) continue;
     let byTail: Map<number, DayList> | undefined;
     for (let d = 0; d < pool.days.length; d++)
       for (const k of pool.lists[d]!) {
         const phone = items[k]!.counterpartyPhone;
-        const tail = phone ? lastThree(nationalDigits(phone)) : -1;
+        if (!phone) continue;
+        let tail = tailOf.get(phone);
+        if (tail === undefined) {
+          tail = lastThree(nationalDigits(phone));
+          tailOf.set(phone, tail);
+        }
         if (tail < 0) continue;
         if (!byTail) {
           byTail = new Map();

@@ -169,7 +169,7 @@ export const candidateSchema = z.object({
     /** Days between the bank date and the counterpart's date (0 when it has none). */
     dateDays: z.number().int(),
     reference: z.boolean(),
-    /** 0–1: words of the expected name found in the line's counterparty (0.5: nothing to compare). */
+    /** 0–1: words of the expected name found in the line's counterparty, or an MB WAY phone's visible digits agreeing (decision 0160); 0.5: nothing to compare. */
     nameSimilarity: z.number().min(0).max(1),
     /** The line's counterparty text was matched by hand to the counterpart's party before (decision 0146). */
     learnedRule: z.boolean(),

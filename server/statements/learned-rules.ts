@@ -39,11 +39,15 @@ export async function learnFromMatches(
     counterparty_iban: string | null;
     party_id: string;
   }>(
-    `SELECT l.id, l.description, l.counterparty_name, l.counterparty_iban, c.party_id
+    // `c.id = ANY(…)` reaches every branch of the view as a primary-key lookup (as `loadCounterparts`).
+    `WITH parties AS (
+       SELECT c.id, c.party_id FROM statement_counterparts c
+        WHERE c.id = ANY($2::uuid[]) AND c.party_id IS NOT NULL
+     )
+     SELECT l.id, l.description, l.counterparty_name, l.counterparty_iban, p.party_id
        FROM unnest($1::uuid[], $2::uuid[]) AS m(line_id, counterpart_id)
        JOIN statement_lines l ON l.id = m.line_id
-       JOIN statement_counterparts c ON c.id = m.counterpart_id
-      WHERE c.party_id IS NOT NULL`,
+       JOIN parties p ON p.id = m.counterpart_id`,
     [[...counterpartOf.keys()], [...counterpartOf.values()]],
   );
   const rules = new Map<string, string>();

@@ -6,8 +6,9 @@
 // - customers paying consultations (5–30 €, six prices) and subscriptions (19,90 / 29,90 €), about two
 //   payments per customer in the month (some none, some several); by rail: SEPA transfer (booked the next PT business
 //   day, the name as the bank prints it), MB WAY (same day; the name, or for one customer in five only
-//   the phone, masked as Caixa Geral de Depósitos prints it, "TRF MBWAY 964XXX072" — not findable by a
-//   person without history), Multibanco reference (booked 1–3 business days later, the reference in the
+//   the phone, masked as Caixa Geral de Depósitos prints it, "TRF MBWAY 964XXX072" — findable by the
+//   customer's phone, which the product holds and the invoice carries, unless another customer's phone
+//   shows the same digits for an invoice of the amount within days: decision 0160), Multibanco reference (booked 1–3 business days later, the reference in the
 //   text: one payment's, so findable whatever the name);
 // - each customer's bank sends the name the same way every month (style and width), the MB WAY habit
 //   (name or phone) is the customer's, and subscribers (17 % of the customers) pay their subscription
@@ -17,6 +18,8 @@
 //   deducted, booked 1–2 business days after the payout, the payout id in the text most of the time;
 // - the provider's fee invoices (direct debit, the invoice id in the text or not);
 // - transfers to doctors (SEPA, out; their EndToEndId on camt lines, the creditor's name and IBAN);
+//   SEPA credits carry the payer's IBAN on camt lines (40 %, the same share), so a second month's
+//   learned IBAN rules can speak (decision 0160);
 // - refunds to customers (a SEPA transfer out), chargebacks and bank fees (no counterpart);
 // - a few typos in names and a few lines the bank printed twice (the copy has no counterpart);
 // - counterparts that have no line this month (unpaid invoices, transfers not yet executed).
@@ -35,7 +38,7 @@ export interface Truth {
   findable: boolean;
   /** What the line is, for the per-kind table. */
   kind: LineKind;
-  /** It has a counterpart, but another customer's name prints the same for the same amount and days. */
+  /** It has a counterpart, but another customer's name (or masked phone) prints the same for the same amount and days. */
   ambiguous?: boolean;
 }
 
@@ -233,6 +236,16 @@ interface Customer {
 }
 
 /**
+ * The share of SEPA credits whose line carries the payer's IBAN: a camt.053 entry carries the debtor's
+ * account (`DbtrAcct`), a CSV export does not; the same share as the doctors' transfers whose lines are
+ * camt's (decision 0160).
+ */
+const CAMT_SHARE = 0.4;
+
+/** A customer's account, the same every month (a made-up Portuguese IBAN of the customer's number). */
+const customerIban = (c: Customer) => `PT50${c.id.slice(1).padStart(21, '0')}`;
+
+/**
  * An MB WAY payer's phone as the bank prints it: the middle three digits masked, as Caixa Geral de
  * Depósitos prints "TRF MBWAY 964XXX072" (decision 0151; the product's matcher never sees the whole number).
  */
@@ -263,6 +276,8 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
           : null,
     };
   });
+  // Whether a credit's line carries the payer's IBAN, drawn apart so the month's other draws stay as they were.
+  const camtR = rng((paymentsSeed ?? seed) ^ 0x5ca7);
   // Subscribers pay once a month each, in an order of the month's own.
   const subscribers = customers.filter((c) => c.subscription);
   if (paymentsSeed !== undefined) r = rng(paymentsSeed);
@@ -294,6 +309,8 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
       date,
       reference: null,
       counterpartyName: c.name,
+      // The customer's phone as the product holds it (users' phone, decision 0160).
+      counterpartyPhone: `+351 ${c.phone}`,
       partyId: c.id,
     };
     items.push(item);
@@ -302,6 +319,8 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
 
   // How each customer's payment line printed the name (by line index), for the ambiguity check below.
   const printedAs = new Map<number, { print: Print; clean: string; item: ExpectedItem }>();
+  // Likewise each MB WAY line that printed the phone (by line index), with the invoice it pays.
+  const phonedAs = new Map<number, ExpectedItem>();
   // Card payments wait here until a payout carries them.
   let cardBatch = 0;
   while (entries.length < n) {
@@ -337,12 +356,14 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
             bookingDate: businessDaysAfter(paidOn, 1),
             description: r() < 0.5 ? `TRF SEPA ${printed}` : `TRF CR SEPA+ DE ${printed}`,
             counterpartyName: r() < 0.3 ? printed : null,
+            counterpartyIban: camtR() < CAMT_SHARE ? customerIban(c) : null,
           },
           item.id,
           true,
         );
       } else if (rail < 0.85) {
         const byPhone = c.mbWayByPhone;
+        if (byPhone) phonedAs.set(entries.length, item);
         line(
           byPhone ? 'mbway-phone' : 'mbway-name',
           {
@@ -351,7 +372,7 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
             description: byPhone ? `TRF MBWAY ${maskedPhone(c.phone)}` : `MB WAY ${printed}`,
           },
           item.id,
-          !byPhone,
+          true,
         );
       } else {
         const ref = String(between(r, 100000000, 999999999));
@@ -508,6 +529,7 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
     }
   }
   markAmbiguous(entries, items, truth, printedAs);
+  markPhonesAlike(entries, items, truth, phonedAs);
   return { entries, items, truth };
 }
 
@@ -543,6 +565,41 @@ function markAmbiguous(
     );
     const t = truth.get(entries[at]!.id)!;
     if (twin && t.findable) {
+      t.findable = false;
+      t.ambiguous = true;
+    }
+  }
+}
+
+/**
+ * An MB WAY line printing the phone is findable only when no other customer's invoice of the same
+ * amount, dated within LOOK_AROUND_DAYS of the true one, has a phone the bank would mask the same way
+ * (the first three and last three digits): then a person cannot tell either (decision 0160).
+ */
+function markPhonesAlike(
+  entries: MatchEntry[],
+  items: ExpectedItem[],
+  truth: Map<string, Truth>,
+  phonedAs: Map<number, ExpectedItem>,
+): void {
+  const masked = (item: ExpectedItem) => maskedPhone(item.counterpartyPhone!.slice('+351 '.length));
+  const byAmountAndMask = new Map<string, ExpectedItem[]>();
+  const key = (item: ExpectedItem) => `${item.amountCents} ${masked(item)}`;
+  for (const item of items) {
+    if (item.type !== 'invoice' || !item.counterpartyPhone) continue;
+    const list = byAmountAndMask.get(key(item));
+    if (list) list.push(item);
+    else byAmountAndMask.set(key(item), [item]);
+  }
+  for (const [at, item] of phonedAs) {
+    const day = Date.parse(item.date!);
+    const twin = (byAmountAndMask.get(key(item)) ?? []).some(
+      (other) =>
+        other.partyId !== item.partyId &&
+        Math.abs(Date.parse(other.date!) - day) <= LOOK_AROUND_DAYS * 86_400_000,
+    );
+    const t = truth.get(entries[at]!.id)!;
+    if (twin) {
       t.findable = false;
       t.ambiguous = true;
     }

@@ -31,7 +31,7 @@ import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { candidatesFor } from '../domain/reconcile/candidates';
 import { dayNumber, referenceWords, signedExpected } from '../domain/reconcile/features';
-import { counterpartyText, type LearnedRules } from '../domain/reconcile/learned';
+import { isIbanRule, type LearnedRules, learnedTexts, ruleFor } from '../domain/reconcile/learned';
 import {
   type ExpectedItem,
   type MatchEntry,
@@ -97,13 +97,17 @@ const pct = (a: number, b: number) => (b === 0 ? '—' : `${((100 * a) / b).toFi
 
 /** The first three candidates the console's `1`–`3` keys would take, among the counterparts still open. */
 function topThree(entry: MatchEntry, pool: ExpectedItem[], learned: LearnedRules): string[] {
-  const learnedPartyId = learned.get(counterpartyText(entry) ?? '') ?? null;
-  return candidatesFor(entry, pool, { limit: 3, learnedPartyId }).map((c) => c.itemId);
+  const rule = ruleFor(learnedTexts(entry), learned);
+  return candidatesFor(entry, pool, {
+    limit: 3,
+    learnedPartyId: rule?.partyId ?? null,
+    learnedByIban: rule ? isIbanRule(rule.text) : false,
+  }).map((c) => c.itemId);
 }
 
 /**
  * The rules an operator's matches of `month` teach (decision 0146): each line with a counterpart of a
- * party, its text → that party; a text matched to two parties teaches nothing, as in the product.
+ * party, its texts (its payer's IBAN, its name, decision 0160) → that party; a text matched to two parties teaches nothing, as in the product.
  */
 function rulesTaughtBy(month: Month): LearnedRules {
   const partyOf = new Map(month.items.map((i) => [i.id, i.partyId]));
@@ -111,9 +115,9 @@ function rulesTaughtBy(month: Month): LearnedRules {
   for (const e of month.entries) {
     const t = month.truth.get(e.id)!;
     const party = t.itemId ? partyOf.get(t.itemId) : null;
-    const text = counterpartyText(e);
-    if (!party || !text) continue;
-    rules.set(text, rules.has(text) && rules.get(text) !== party ? null : party);
+    if (!party) continue;
+    for (const text of learnedTexts(e))
+      rules.set(text, rules.has(text) && rules.get(text) !== party ? null : party);
   }
   return new Map([...rules].filter((rule): rule is [string, string] => rule[1] !== null));
 }
@@ -269,7 +273,9 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
   let keysFindable = 0;
   let keysGroupWouldSave = 0;
   const spend = (t: Truth, why: KeyReason, keys: number) => {
-    const kind = t.ambiguous ? `${t.kind} (name printed alike)` : t.kind;
+    const kind = t.ambiguous
+      ? `${t.kind} (${t.kind === 'mbway-phone' ? 'phone' : 'name'} printed alike)`
+      : t.kind;
     const at = `${kind}|${why}`;
     const row = s.keysWhere.get(at) ?? { kind, why, lines: 0, keys: 0 };
     s.keysWhere.set(at, row);

@@ -169,12 +169,14 @@ export const candidateSchema = z.object({
     /** Days between the bank date and the counterpart's date (0 when it has none). */
     dateDays: z.number().int(),
     reference: z.boolean(),
-    /** 0–1: words of the expected name found in the line's counterparty (0.5: nothing to compare). */
+    /** 0–1: words of the expected name found in the line's counterparty, or an MB WAY phone's visible digits agreeing (decision 0160); 0.5: nothing to compare. */
     nameSimilarity: z.number().min(0).max(1),
     /** The line's counterparty text was matched by hand to the counterpart's party before (decision 0146). */
     learnedRule: z.boolean(),
     /** The rule's text, what the line prints ("CLINICA SORRISO", "MBWAY 964XXX072"); null without one (decision 0151). */
     learnedText: z.string().nullable(),
+    /** The MB WAY phone the line prints agrees, in every digit the bank shows, with the customer's (decision 0160). */
+    phone: z.boolean(),
   }),
 });
 export type Candidate = z.infer<typeof candidateSchema>;

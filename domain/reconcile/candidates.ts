@@ -18,6 +18,8 @@ export interface CandidateReasons {
   nameSimilarity: number;
   /** The line's counterparty text was matched to the item's party before (a learned rule, decision 0146). */
   learnedRule: boolean;
+  /** The MB WAY phone the line prints agrees, in every digit the bank shows, with the item's customer's (decision 0160). */
+  phone: boolean;
 }
 
 export interface ScoredCandidate {
@@ -39,6 +41,8 @@ export interface CandidateOptions {
   limit?: number;
   /** The party the line's counterparty text was matched to before (`LearnedRules`), if any. */
   learnedPartyId?: string | null;
+  /** That rule is the payer's IBAN's (decision 0160): it outweighs the name, as in the matcher. */
+  learnedByIban?: boolean;
 }
 
 /** What of a bank line the scoring compares. */
@@ -70,12 +74,17 @@ function namesAgree(
   entry: CandidateEntry,
   item: ExpectedItem,
   printed: PrintedName,
-): { party: number; similarity: number } {
+): { party: number; similarity: number; phone: boolean } {
   const expected = nameWords(item.counterpartyName);
   const party = counterpartyAgreement(entry, item, printed, expected);
-  const compared =
-    (item.counterpartyIban && entry.counterpartyIban) || (printed.words.length > 0 && expected.length > 0);
-  return { party, similarity: compared ? Math.max(0, 2 * party - 1) : 0 };
+  const byIban = !!(item.counterpartyIban && entry.counterpartyIban);
+  const byPhone = !byIban && !!(printed.phone && item.counterpartyPhone);
+  const compared = byIban || byPhone || (printed.words.length > 0 && expected.length > 0);
+  return {
+    party,
+    similarity: compared ? Math.max(0, 2 * party - 1) : 0,
+    phone: byPhone && party > 0,
+  };
 }
 
 /**
@@ -109,10 +118,8 @@ export function candidatesFor(
     if (!reference && !(dateDays <= windowDays)) continue;
     const amountExact = amount === wanted;
     const names = namesAgree(entry, item, printed);
-    const party = withLearnedRule(
-      names.party,
-      options.learnedPartyId != null && item.partyId === options.learnedPartyId,
-    );
+    const ofLearnedParty = options.learnedPartyId != null && item.partyId === options.learnedPartyId;
+    const party = options.learnedByIban && ofLearnedParty ? 1 : withLearnedRule(names.party, ofLearnedParty);
     const learnedRule = party !== names.party;
     const similarity = names.similarity;
     const near = Math.max(0, windowDays - dateDays) / (windowDays + 1);
@@ -132,6 +139,7 @@ export function candidatesFor(
         reference,
         nameSimilarity: Math.round(similarity * 100) / 100,
         learnedRule,
+        phone: names.phone,
       },
       differenceCents: entry.amountCents - (entry.kind === 'return' ? -amount : amount),
     });

@@ -3,7 +3,8 @@
 // reads names (`printedName`), is remembered with the party the counterpart belongs to (a doctor, a
 // customer); a later line printing the same text then suggests that party's counterparts, the rule
 // named in the explanation.
-import { bankCase, printedName } from './names';
+import { printedName } from './names';
+import { printedPhone } from './phones';
 
 /** Normalised counterparty text → the party id (a user's id) it was matched to, never to another. */
 export type LearnedRules = ReadonlyMap<string, string>;
@@ -34,23 +35,48 @@ export function counterpartyText(entry: {
   return learnedText(entry, printedName(entry).words);
 }
 
+/**
+ * The text a payer's IBAN is kept under ("IBAN:PT50…", spaces dropped): a credit's camt.053 entry carries
+ * the debtor's account (`DbtrAcct`), the same whatever name the payer's bank prints (decision 0160). The
+ * colon keeps it apart from any name's text, which holds letters and spaces only.
+ */
+export function ibanText(iban: string | null | undefined): string | null {
+  const compact = iban?.replace(/\s+/g, '').toUpperCase();
+  return compact ? `IBAN:${compact}` : null;
+}
+
+/** A rule kept under an IBAN: an account is one payer's, so it outweighs what the name says. */
+export const isIbanRule = (text: string): boolean => text.startsWith('IBAN:');
+
+/** Every text a line's rules are kept under: its payer's IBAN's first, then its counterparty text. */
+export function learnedTexts(entry: {
+  counterpartyName: string | null;
+  counterpartyIban: string | null;
+  description: string;
+}): string[] {
+  return [ibanText(entry.counterpartyIban), counterpartyText(entry)].filter((t): t is string => t !== null);
+}
+
+/** The rule that speaks for a line of these texts (`learnedTexts`): the first one learned. */
+export function ruleFor(
+  texts: readonly string[],
+  rules: LearnedRules,
+): { text: string; partyId: string } | null {
+  for (const text of texts) {
+    const partyId = rules.get(text);
+    if (partyId !== undefined) return { text, partyId };
+  }
+  return null;
+}
+
 /** `counterpartyText` from the name words already read. */
 export function learnedText(entry: { description: string }, words: readonly string[]): string | null {
   if (!words.some((w) => w.length > 1)) return mbWayPhone(entry.description);
   return words.join(' ').slice(0, MAX_LEARNED_TEXT);
 }
 
-/**
- * After the MB WAY mark (and "DE" / "P/"), the first chunk of digits, X and * with at least three
- * digits: the payer's phone as the bank prints it, masked or not — "TRF MBWAY 964XXX072 0000235180"
- * (Caixa Geral de Depósitos masks the middle three), "TRF MB WAY P/ *****4562" (ActivoBank keeps the
- * last four), "MB WAY 912345678". The chunk after it (a card or sequence number) is not read.
- */
-const MB_WAY_PHONE = /(?:^|[^A-Z])MB ?WAY(?: DE| P\/?)?\s+([0-9X*]{4,})(?=\s|$)/;
-
-/** The MB WAY payer's phone a line prints ("MBWAY 964XXX072"), or null. */
+/** The MB WAY payer's phone a line prints, after the bank's mark ("MBWAY 964XXX072"), or null. */
 export function mbWayPhone(description: string): string | null {
-  const phone = MB_WAY_PHONE.exec(bankCase(description))?.[1];
-  if (!phone || phone.replace(/\D/g, '').length < 3) return null;
-  return `MBWAY ${phone}`;
+  const phone = printedPhone(description);
+  return phone ? `MBWAY ${phone}` : null;
 }

@@ -1,8 +1,9 @@
 import type { StatementEntry } from '../statements/types';
 import { dayNumber, partyScore, referenceWords, signedExpected, suggestionScore, tokens } from './features';
 import { BookingDays, expectedLag, lagCost } from './lags';
-import { type LearnedRules, learnedText, withLearnedRule } from './learned';
+import { ibanText, type LearnedRules, learnedText, withLearnedRule } from './learned';
 import { counterpartyAgreement, nameWords, printedName } from './names';
+import { lastThree, nationalDigits } from './phones';
 
 /** Something we expect to see on the bank statement. Amounts are positive; `direction` gives the sign. */
 export interface ExpectedItem {
@@ -19,6 +20,8 @@ export interface ExpectedItem {
   reference?: string | null;
   counterpartyName?: string | null;
   counterpartyIban?: string | null;
+  /** The customer's phone ("+351 964 123 072"), compared with an MB WAY line's masked one (decision 0160). */
+  counterpartyPhone?: string | null;
   /**
    * Who the item is owed by or to (a customer, a doctor), when known: a line whose counterpart could be
    * two items of one party is told by the date (decision 0146), and learned rules name parties.
@@ -76,7 +79,8 @@ export interface MatchOptions {
   /**
    * What the operator's past matches taught (`learned.ts`): a line whose counterparty text was matched
    * to a party before agrees fully with that party's items of its amount in the window, found by party
-   * whatever its name says.
+   * whatever its name says. A rule under the line's payer IBAN (`ibanText`) comes first and outweighs
+   * the name (decision 0160).
    */
   learned?: LearnedRules;
 }
@@ -514,6 +518,12 @@ class Rivals {
   }
 }
 
+/** Items and their days, by day then index. */
+interface DayList {
+  days: number[];
+  items: number[];
+}
+
 /** Open items of one amount: distinct days ascending, and per day its item indexes in id order. */
 interface DayPool {
   days: number[];
@@ -608,7 +618,9 @@ function suggest(
     }
     return words;
   };
-  const byName = nameIndex(pools, items, wordsOf, new Set(entries.map((e) => e.amountCents)));
+  const amounts = new Set(entries.map((e) => e.amountCents));
+  const byName = nameIndex(pools, items, wordsOf, amounts);
+  const byPhone = phoneIndex(pools, items, amounts);
   // Learned rules: the open items of each party a rule names, so a line finds them whatever it prints.
   const byParty = new Map<string, number[]>();
   if (learned && learned.size > 0) {
@@ -707,7 +719,16 @@ function suggest(
         nearItems,
         nearDays,
       );
-    const learnedParty = byParty.size > 0 ? learned!.get(learnedText(e, printed.words) ?? '') : undefined;
+    // A phone instead of a name: the items of its amount whose phone ends in its last three digits.
+    const phoneKey = printed.phone ? lastThree(printed.phone) : -1;
+    if (rays > 0 && phoneKey >= 0) {
+      const list = byPhone.get(e.amountCents)?.get(phoneKey);
+      if (list) inWindow(list, booked, valued, windowDays, seen, stamp, nearItems, nearDays);
+    }
+    // The payer's IBAN taught a party (decision 0160): its items agree fully, whatever the name says.
+    const ibanParty = byParty.size > 0 ? learned!.get(ibanText(e.counterpartyIban) ?? '') : undefined;
+    const learnedParty =
+      ibanParty ?? (byParty.size > 0 ? learned!.get(learnedText(e, printed.words) ?? '') : undefined);
     if (learnedParty !== undefined)
       for (const ik of byParty.get(learnedParty) ?? []) {
         if (seen[ik] === stamp || signed[ik] !== e.amountCents) continue;
@@ -766,10 +787,11 @@ function suggest(
 
     for (let j = 0; j < nearItems.length; j++) {
       const ik = nearItems[j]!;
-      const party = withLearnedRule(
-        counterpartyAgreement(e, items[ik]!, printed, wordsOf(ik)),
-        learnedParty !== undefined && items[ik]!.partyId === learnedParty,
-      );
+      const ofLearnedParty = learnedParty !== undefined && items[ik]!.partyId === learnedParty;
+      const party =
+        ibanParty !== undefined && ofLearnedParty
+          ? 1
+          : withLearnedRule(counterpartyAgreement(e, items[ik]!, printed, wordsOf(ik)), ofLearnedParty);
       if (party === 0) continue;
       const hundredths = Math.round(party * 100);
       const day = itemDay[ik]!;
@@ -922,13 +944,67 @@ function namedCandidates(
 ): void {
   const byWord = index.byAmount.get(amount);
   if (!byWord || printed.length === 0) return;
-  let list: { days: number[]; items: number[] } | undefined;
+  let list: DayList | undefined;
   for (const w of printed) {
     const id = index.wordIds.get(w);
     const l = id === undefined ? undefined : byWord.get(nameKey(printed[0]!, id));
     if (l && (!list || l.items.length < list.items.length)) list = l;
   }
-  if (!list) return;
+  if (list) inWindow(list, booked, valued, windowDays, seen, stamp, near, nearDays);
+}
+
+/**
+ * One amount's dated open items with a phone, by the phone's last three digits (those every bank
+ * shows, decision 0160), in (day, index) order as the name index.
+ */
+function phoneIndex(
+  pools: Map<number, DayPool>,
+  items: ExpectedItem[],
+  amounts: Set<number>,
+): Map<number, Map<number, DayList>> {
+  const index = new Map<number, Map<number, DayList>>();
+  // Customers pay several times: one phone, many items, its digits read once.
+  const tailOf = new Map<string, number>();
+  for (const [amount, pool] of pools) {
+    if (!amounts.has(amount)) continue;
+    let byTail: Map<number, DayList> | undefined;
+    for (let d = 0; d < pool.days.length; d++)
+      for (const k of pool.lists[d]!) {
+        const phone = items[k]!.counterpartyPhone;
+        if (!phone) continue;
+        let tail = tailOf.get(phone);
+        if (tail === undefined) {
+          tail = lastThree(nationalDigits(phone));
+          tailOf.set(phone, tail);
+        }
+        if (tail < 0) continue;
+        if (!byTail) {
+          byTail = new Map();
+          index.set(amount, byTail);
+        }
+        let list = byTail.get(tail);
+        if (!list) {
+          list = { days: [], items: [] };
+          byTail.set(tail, list);
+        }
+        list.days.push(pool.days[d]!);
+        list.items.push(k);
+      }
+  }
+  return index;
+}
+
+/** Adds to `near` the items of `list` within the window of the booking or value date not yet `seen`. */
+function inWindow(
+  list: DayList,
+  booked: number,
+  valued: number,
+  windowDays: number,
+  seen: Int32Array,
+  stamp: number,
+  near: number[],
+  nearDays: number[],
+): void {
   const from = Math.min(booked, valued) - windowDays;
   const to = Math.max(booked, valued) + windowDays;
   for (let j = lowerBound(list.days, from); j < list.days.length && list.days[j]! <= to; j++) {

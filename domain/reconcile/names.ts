@@ -3,6 +3,7 @@
 // "TRF SEPA P/ …"), cut to the width of a field ("IMPOSTO DE SELO OUT 202"), and often with the given
 // names as initials ("J SIMOES"). Shared by the bulk matcher and the match picker so both agree.
 import { tokens } from './features';
+import { phoneAgreement, printedPhone } from './phones';
 
 /** Words banks put around a name, and the particles and titles that say nothing about who it is. */
 const NOT_NAME = new Set([
@@ -193,12 +194,15 @@ export interface PrintedName {
   words: string[];
   /** Some word of 3+ letters or digits (a phone number, a reference) even when no name is among them. */
   anyText: boolean;
+  /** A line printing no name but an MB WAY payer's phone: the phone as printed ("964XXX072"), else null. */
+  phone: string | null;
 }
 
 /** The name words a bank line prints: its name field when the bank fills one, else its description. */
 export function printedName(entry: { counterpartyName: string | null; description: string }): PrintedName {
   const words = nameWords(entry.counterpartyName ?? remitterOf(entry.description));
-  return { words, anyText: words.length > 0 || tokens(entry.description).length > 0 };
+  const phone = words.some((w) => w.length > 1) ? null : printedPhone(entry.description);
+  return { words, anyText: words.length > 0 || tokens(entry.description).length > 0, phone };
 }
 
 /**
@@ -217,19 +221,24 @@ function remitterOf(description: string): string {
 
 /**
  * How well a line's counterparty agrees with an item's, as suggestions weigh it: 0 = contradicts (other
- * IBAN; a name printed that is not the expected one; a line with words but no name among them, such as
- * a phone number, against an item with a name), 0.5 = nothing to compare, up to 1 = same IBAN or the
- * expected name printed in full. `printed` and `expected` are `printedName(entry)` and the item's
+ * IBAN; a name printed that is not the expected one; an MB WAY phone whose visible digits are not the
+ * item's phone's; a line with words but no name among them, such as a phone number, against an item with
+ * a name and no phone), 0.5 = nothing to compare, up to 1 = same IBAN, the expected name printed in full
+ * or the phone's six visible digits the item's (decision 0160). `printed` and `expected` are `printedName(entry)` and the item's
  * `nameWords`, passed in so callers compute them once.
  */
 export function counterpartyAgreement(
   entry: { counterpartyIban: string | null },
-  item: { counterpartyIban?: string | null },
+  item: { counterpartyIban?: string | null; counterpartyPhone?: string | null },
   printed: PrintedName,
   expected: readonly string[],
 ): number {
   if (item.counterpartyIban && entry.counterpartyIban)
     return item.counterpartyIban === entry.counterpartyIban ? 1 : 0;
+  if (printed.phone && item.counterpartyPhone) {
+    const agreement = phoneAgreement(printed.phone, item.counterpartyPhone);
+    return agreement === 0 ? 0 : 0.5 + 0.5 * agreement;
+  }
   if (expected.length === 0) return 0.5;
   if (printed.words.length === 0) return printed.anyText ? 0 : 0.5;
   const agreement = nameAgreement(printed.words, expected);

@@ -1,5 +1,6 @@
 import type { Candidate } from '../../contract/reconciliation';
 import { type CandidateEntry, candidatesFor } from '../../domain/reconcile/candidates';
+import { isIbanRule } from '../../domain/reconcile/learned';
 import type { ExpectedItem } from '../../domain/reconcile/match';
 import type { CounterpartInfo } from './counterparts';
 
@@ -26,6 +27,7 @@ function expectedItem(counterpart: CounterpartInfo, forReturn: boolean): Expecte
     reference: isFile || isTransfer ? null : counterpart.reference,
     counterpartyName: counterpart.counterpartyName,
     counterpartyIban: counterpart.counterpartyIban,
+    counterpartyPhone: counterpart.counterpartyPhone,
     partyId: counterpart.partyId,
   };
 }
@@ -48,6 +50,7 @@ export function rankCandidates(
       windowDays: options.windowDays ?? 36_500,
       limit: options.limit,
       learnedPartyId: options.learned?.partyId,
+      learnedByIban: options.learned ? isIbanRule(options.learned.text) : false,
     },
   );
   return scored.map((s) => {

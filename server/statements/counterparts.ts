@@ -19,8 +19,10 @@ export interface CounterpartInfo {
   status: string | null;
   /** Σ of what MATCHED payment links already cover. */
   matchedCents: number;
-  /** Who it is owed to or by (a transfer's doctor), for learned rules; null when unknown. */
+  /** Who it is owed to or by (a transfer's doctor, a sales document's customer), for learned rules; null when unknown. */
   partyId: string | null;
+  /** A sales document's customer's phone, country code first (migration 0048, decision 0160); else null. */
+  counterpartyPhone: string | null;
 }
 
 export interface CounterpartRow {
@@ -37,6 +39,7 @@ export interface CounterpartRow {
   status: string | null;
   matched_cents: string | number;
   party_id: string | null;
+  counterparty_phone: string | null;
 }
 
 const MATCHED_SUM = (column: string, alias: string) =>
@@ -53,6 +56,7 @@ export const matchedCents = (alias: string) => `CASE ${alias}.kind
 /** Columns of the view `c`, with what MATCHED payment links cover. */
 export const COUNTERPART_COLUMNS = `c.kind, c.id, c.label, c.amount_cents, c.direction, c.date::text AS date,
        c.counterparty_name, c.counterparty_iban, c.reference, c.sepa_file_id, c.status, c.party_id,
+       c.counterparty_phone,
        ${matchedCents('c')} AS matched_cents`;
 
 export const toCounterpart = (row: CounterpartRow): CounterpartInfo => ({
@@ -69,6 +73,7 @@ export const toCounterpart = (row: CounterpartRow): CounterpartInfo => ({
   status: row.status,
   matchedCents: Number(row.matched_cents),
   partyId: row.party_id,
+  counterpartyPhone: row.counterparty_phone,
 });
 
 /** The counterparts named, each found or 404 STATEMENT_COUNTERPART_NOT_FOUND. */

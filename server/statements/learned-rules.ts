@@ -1,7 +1,8 @@
 // Learned rules (decision 0146, migration 0042): a line matched by hand or by an accepted suggestion
-// teaches its counterparty text → the counterpart's party, in the match's transaction; the import's
+// teaches its counterparty text and its payer's IBAN (decision 0160) → the counterpart's party, in the
+// match's transaction; the import's
 // matcher and the lines' explanations read them back.
-import { counterpartyText, type LearnedRules } from '../../domain/reconcile/learned';
+import { type LearnedRules, learnedTexts } from '../../domain/reconcile/learned';
 import type { Queryable } from '../db/client';
 import type { LineChange } from './line-state';
 
@@ -12,9 +13,10 @@ export interface LearnedRule {
 }
 
 /**
- * The rules of the lines these changes MATCHED to one counterpart that has a party (a transfer's doctor):
- * upserted — the same party again counts one more match; another party contradicts the rule, which
- * then names nobody (the text is two parties'). Answers them for the action's audit row.
+ * The rules of the lines these changes MATCHED to one counterpart that has a party (a transfer's doctor,
+ * a sales document's customer): each line's texts — its payer's IBAN, its counterparty text (decision
+ * 0160) — upserted: the same party again counts one more match; another party contradicts the rule,
+ * which then names nobody (the text is two parties'). Answers them for the action's audit row.
  */
 export async function learnFromMatches(
   tx: Queryable,
@@ -22,32 +24,40 @@ export async function learnFromMatches(
   at: Date,
   changes: readonly LineChange[],
 ): Promise<LearnedRule[]> {
-  const transferOf = new Map<string, string>();
+  const counterpartOf = new Map<string, string>();
   for (const c of changes) {
     if (c.next.status !== 'MATCHED' && c.next.status !== 'DISCREPANCY') continue;
     const payments = c.next.links.filter((l) => l.state === 'MATCHED' && l.role === 'PAYMENT');
-    // One line to one transfer says who the text is; a line split over several says nothing of one.
-    if (payments.length === 1 && payments[0]!.kind === 'SEPA_TRANSFER')
-      transferOf.set(c.line.id, payments[0]!.id);
+    // One line to one counterpart says who the text is; a line split over several says nothing of one.
+    if (payments.length === 1) counterpartOf.set(c.line.id, payments[0]!.id);
   }
-  if (transferOf.size === 0) return [];
+  if (counterpartOf.size === 0) return [];
   const { rows } = await tx.query<{
     id: string;
     description: string;
     counterparty_name: string | null;
+    counterparty_iban: string | null;
     party_id: string;
   }>(
-    `SELECT l.id, l.description, l.counterparty_name, t.professional_id AS party_id
-       FROM unnest($1::uuid[], $2::uuid[]) AS m(line_id, transfer_id)
+    // `c.id = ANY(…)` reaches every branch of the view as a primary-key lookup (as `loadCounterparts`).
+    `WITH parties AS (
+       SELECT c.id, c.party_id FROM statement_counterparts c
+        WHERE c.id = ANY($2::uuid[]) AND c.party_id IS NOT NULL
+     )
+     SELECT l.id, l.description, l.counterparty_name, l.counterparty_iban, p.party_id
+       FROM unnest($1::uuid[], $2::uuid[]) AS m(line_id, counterpart_id)
        JOIN statement_lines l ON l.id = m.line_id
-       JOIN sepa_transactions t ON t.id = m.transfer_id`,
-    [[...transferOf.keys()], [...transferOf.values()]],
+       JOIN parties p ON p.id = m.counterpart_id`,
+    [[...counterpartOf.keys()], [...counterpartOf.values()]],
   );
   const rules = new Map<string, string>();
-  for (const row of rows) {
-    const text = counterpartyText({ counterpartyName: row.counterparty_name, description: row.description });
-    if (text) rules.set(text, row.party_id);
-  }
+  for (const row of rows)
+    for (const text of learnedTexts({
+      counterpartyName: row.counterparty_name,
+      counterpartyIban: row.counterparty_iban,
+      description: row.description,
+    }))
+      rules.set(text, row.party_id);
   if (rules.size === 0) return [];
   await tx.query(
     `INSERT INTO statement_learned_parties (counterparty_text, party_id, last_action_id, updated_at)

@@ -6,7 +6,7 @@ import type {
   SuggestionFilter,
 } from '../../contract/reconciliation';
 import type { StatementLineStatus } from '../../contract/statuses';
-import { counterpartyText } from '../../domain/reconcile/learned';
+import { learnedTexts, ruleFor } from '../../domain/reconcile/learned';
 import type { Queryable } from '../db/client';
 import { estimatedPage, type KeysetQuery, oneOf, SqlParams } from '../db/list';
 import { refuse } from '../platform/refusal';
@@ -139,23 +139,14 @@ async function toRows(db: Queryable, rows: LineRow[]): Promise<StatementLineRow[
   const matchedPayouts = (row: LineRow) =>
     (links.get(row.id) ?? []).filter((l) => l.state === 'MATCHED' && l.kind === 'PAYOUT').map((l) => l.id);
   const breakdowns = await payoutBreakdowns(db, [...new Set(rows.flatMap(matchedPayouts))]);
-  // The learned rules of the suggested lines' texts, to name the rule in their explanation.
-  const textOf = new Map<string, string | null>();
+  // The learned rules of the suggested lines' texts (the payer's IBAN's, the name's), to name the rule in
+  // their explanation.
+  const textsOf = new Map<string, string[]>();
   for (const row of rows)
     if (links.get(row.id)?.some((l) => l.state === 'SUGGESTED'))
-      textOf.set(
-        row.id,
-        counterpartyText({ counterpartyName: row.counterparty_name, description: row.description }),
-      );
-  const learned = await learnedRules(
-    db,
-    [...textOf.values()].filter((t): t is string => t !== null),
-  );
-  const learnedRule = (row: LineRow): LearnedRule | null => {
-    const text = textOf.get(row.id);
-    const partyId = text ? learned.get(text) : undefined;
-    return text && partyId ? { text, partyId } : null;
-  };
+      textsOf.set(row.id, learnedTexts(scoredLine(row)));
+  const learned = await learnedRules(db, [...textsOf.values()].flat());
+  const learnedRule = (row: LineRow): LearnedRule | null => ruleFor(textsOf.get(row.id) ?? [], learned);
   return rows.map((row) => {
     const own = links.get(row.id) ?? [];
     const matches = own
@@ -355,11 +346,10 @@ export async function lineCandidates(db: Queryable, lineId: string): Promise<Can
   const open = found
     .map(toCounterpart)
     .filter((c) => row.kind === 'return' || c.amountCents > c.matchedCents || linked.has(c.id));
-  const text = counterpartyText({ counterpartyName: row.counterparty_name, description: row.description });
-  const learned = await learnedRules(db, text ? [text] : []);
+  const texts = learnedTexts(scoredLine(row));
   return rankCandidates(scoredLine(row), open, {
     windowDays: CANDIDATE_WINDOW_DAYS,
     limit: MAX_CANDIDATES,
-    learned: text && learned.has(text) ? { text, partyId: learned.get(text)! } : null,
+    learned: ruleFor(texts, await learnedRules(db, texts)),
   });
 }

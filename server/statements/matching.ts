@@ -63,8 +63,10 @@ interface ItemRow {
    * bank's batch debit, so it counts there and nowhere else.
    */
   returned: boolean;
-  /** A transfer's doctor (learned rules, decision 0146); null for the other kinds. */
+  /** A transfer's doctor, a sales document's customer (learned rules, decision 0146); null for the other kinds. */
   party_id: string | null;
+  /** A sales document's customer's phone (decision 0160); null for the other kinds. */
+  counterparty_phone: string | null;
 }
 
 const toEntry = (row: EntryRow): MatchEntry => ({
@@ -102,6 +104,7 @@ const toItem = (row: ItemRow): ExpectedItem => ({
   reference: row.reference,
   counterpartyName: row.counterparty_name,
   counterpartyIban: row.counterparty_iban,
+  counterpartyPhone: row.counterparty_phone,
   partyId: row.party_id,
 });
 
@@ -153,22 +156,22 @@ async function openItems(tx: Queryable, asked: LineAsks): Promise<ItemRow[]> {
      SELECT 'SEPA_TRANSFER' AS kind, id, amount_cents, amount_cents AS open_cents, -1 AS direction, execution_date::text AS date,
             CASE WHEN returned THEN NULL ELSE end_to_end_id END, ARRAY[payment_info_id, msg_id] AS batch_ids,
             NULL AS reference, creditor_name AS counterparty_name, creditor_iban AS counterparty_iban, sepa_file_id,
-            paid, returned, professional_id AS party_id
+            paid, returned, professional_id AS party_id, NULL AS counterparty_phone
        FROM transfers WHERE returned OR NOT paid OR named_by_return OR returnable_by_amount
      UNION ALL
      SELECT 'PAYOUT', p.id, p.amount_cents, p.amount_cents - m.cents, 1, p.payout_date::text, NULL, NULL, p.provider_payout_id,
-            NULL, NULL, NULL, false, false, NULL
+            NULL, NULL, NULL, false, false, NULL, NULL
        FROM provider_payouts p CROSS JOIN span
        CROSS JOIN LATERAL (SELECT coalesce(sum(allocated_cents), 0) AS cents FROM statement_line_matches
                             WHERE payout_id = p.id AND state = 'MATCHED') m
       WHERE p.payout_date BETWEEN span.first AND span.last AND p.amount_cents > m.cents
      UNION ALL
-     SELECT 'INVOICE', i.id, i.amount_cents, i.amount_cents - m.cents, -1, i.invoice_date::text, NULL, NULL, i.provider_invoice_id,
-            NULL, NULL, NULL, false, false, NULL
-       FROM provider_invoices i CROSS JOIN span
+     SELECT 'INVOICE', c.id, c.amount_cents, c.amount_cents - m.cents, c.direction, c.date::text, NULL, NULL, c.reference,
+            NULL, NULL, NULL, false, false, c.party_id, c.counterparty_phone
+       FROM statement_counterparts c CROSS JOIN span
        CROSS JOIN LATERAL (SELECT coalesce(sum(allocated_cents), 0) AS cents FROM statement_line_matches
-                            WHERE invoice_id = i.id AND state = 'MATCHED') m
-      WHERE i.invoice_date BETWEEN span.first AND span.last AND i.amount_cents > m.cents`,
+                            WHERE invoice_id = c.id AND state = 'MATCHED') m
+      WHERE c.kind = 'INVOICE' AND c.date BETWEEN span.first AND span.last AND c.amount_cents > m.cents`,
     [
       asked.firstDate,
       asked.lastDate,

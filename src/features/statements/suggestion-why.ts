@@ -2,7 +2,7 @@ import type { Candidate } from '../../api/statements';
 import type { Translate } from '../../i18n/i18n';
 
 /**
- * Why the matcher offers a counterpart (issue 32: amount ✓, date ±n, reference, name similarity, a learned rule), in
+ * Why the matcher offers a counterpart (issue 32: amount ✓, date ±n, reference, name similarity, the MB WAY phone, a learned rule), in
  * the words the match picker and the table's suggestion cell both show.
  */
 export function suggestionWhy(t: Translate, candidate: Pick<Candidate, 'reasons'>): string {
@@ -14,8 +14,10 @@ export function suggestionWhy(t: Translate, candidate: Pick<Candidate, 'reasons'
     reference: mark(reasons.reference),
     name: Math.round(reasons.nameSimilarity * 100),
   });
+  // The customer's phone agreed with the MB WAY line's visible digits (decision 0160).
+  const phone = reasons.phone ? t('statements.dialog.phone') : '';
   // The operator's own earlier match named the party (decision 0146), said with the text it taught (0151).
   return reasons.learnedRule
-    ? `${why}${t('statements.dialog.learnedRule', { text: reasons.learnedText ?? '' })}`
-    : why;
+    ? `${why}${phone}${t('statements.dialog.learnedRule', { text: reasons.learnedText ?? '' })}`
+    : `${why}${phone}`;
 }

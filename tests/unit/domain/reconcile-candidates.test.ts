@@ -93,6 +93,7 @@ describe('candidates for one line', () => {
       reference: false,
       nameSimilarity: 0,
       learnedRule: false,
+      phone: false,
     });
     expect(ranked[3]!.score).toBeLessThan(0.5);
     expect(candidatesFor(line, items, { limit: 2 })).toEqual(ranked.slice(0, 2));

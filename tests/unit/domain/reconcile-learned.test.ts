@@ -4,7 +4,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { candidatesFor } from '../../../domain/reconcile/candidates';
-import { counterpartyText, mbWayPhone } from '../../../domain/reconcile/learned';
+import {
+  counterpartyText,
+  ibanText,
+  learnedTexts,
+  mbWayPhone,
+  ruleFor,
+} from '../../../domain/reconcile/learned';
 import {
   type ExpectedItem,
   type MatchEntry,
@@ -114,6 +120,53 @@ describe('the learned rules signal', () => {
     expect(candidatesFor(line, items, { learnedPartyId: 'P2' }).every((c) => !c.reasons.learnedRule)).toBe(
       true,
     );
+  });
+
+  it('keeps a credit’s payer IBAN as a text of its own, first (decision 0160)', () => {
+    expect(ibanText('PT50 0035 0651 0000 0123 4567 8')).toBe('IBAN:PT50003506510000012345678');
+    expect(ibanText(null)).toBeNull();
+    const line = {
+      counterpartyName: null,
+      counterpartyIban: 'PT50003506510000012345678',
+      description: 'TRF CR SEPA+ DE J SILVA',
+    };
+    expect(learnedTexts(line)).toEqual(['IBAN:PT50003506510000012345678', 'J SILVA']);
+    expect(ruleFor(learnedTexts(line), new Map([['J SILVA', 'P1']]))).toEqual({
+      text: 'J SILVA',
+      partyId: 'P1',
+    });
+    expect(
+      ruleFor(
+        learnedTexts(line),
+        new Map([
+          ['J SILVA', 'P1'],
+          ['IBAN:PT50003506510000012345678', 'P2'],
+        ]),
+      ),
+    ).toEqual({ text: 'IBAN:PT50003506510000012345678', partyId: 'P2' });
+  });
+
+  it('an IBAN matched to one customer before outweighs a name two customers print alike', () => {
+    const line = entry('L1', {
+      amountCents: 2500,
+      description: 'TRF SEPA J SILVA',
+      counterpartyIban: 'PT50003506510000012345678',
+    });
+    const invoice = (id: string, name: string, partyId: string): ExpectedItem => ({
+      id,
+      type: 'invoice',
+      direction: 'in',
+      amountCents: 2500,
+      date: '2026-06-07',
+      counterpartyName: name,
+      partyId,
+    });
+    const items = [invoice('JOANA', 'Joana Silva', 'P1'), invoice('JOAO', 'João Silva', 'P2')];
+    expect(reconcile([line], items).suggestions[0]!.confidence).toBeLessThan(SURE_SUGGESTION);
+    const r = reconcile([line], items, { learned: new Map([['IBAN:PT50003506510000012345678', 'P2']]) });
+    expect(r.suggestions.map((s) => [s.itemIds[0], s.confidence])).toEqual([['JOAO', SURE_SUGGESTION]]);
+    const [best] = candidatesFor(line, items, { learnedPartyId: 'P2', learnedByIban: true });
+    expect(best).toMatchObject({ itemId: 'JOAO', reasons: { learnedRule: true } });
   });
 
   it('with rules: never depends on input order, uses each line and item once, exact amounts only (property)', () => {

@@ -13,6 +13,7 @@ const reasons = (over: Partial<Candidate['reasons']>): Pick<Candidate, 'reasons'
     nameSimilarity: 0.5,
     learnedRule: false,
     learnedText: null,
+    phone: false,
     ...over,
   },
 });
@@ -28,6 +29,16 @@ describe('why a suggestion is offered', () => {
     );
     expect(suggestionWhy(translateIn('en-GB'), reasons({}))).toBe(
       'amount ✓ · date ±0 d · reference ✗ · name 50 %',
+    );
+  });
+
+  it('names the customer’s MB WAY phone when its visible digits agree (decision 0160)', () => {
+    const byPhone = reasons({ phone: true, nameSimilarity: 1 });
+    expect(suggestionWhy(translateIn('pt-PT'), byPhone)).toBe(
+      'montante ✓ · data ±0 d · referência ✗ · nome 100 % · o telemóvel MB WAY é o do cliente (dígitos visíveis iguais)',
+    );
+    expect(suggestionWhy(translateIn('en-GB'), byPhone)).toBe(
+      'amount ✓ · date ±0 d · reference ✗ · name 100 % · the MB WAY phone is the customer’s (visible digits agree)',
     );
   });
 });

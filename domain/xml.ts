@@ -197,11 +197,15 @@ export function parseXmlSafely(
       refusal = { ok: false, code: 'FILE_TOO_LARGE' };
       return false;
     }
-    // A declaration may start in the kept text and end in the piece.
+    // A declaration may start in the kept text and end in the piece. Only the seam is joined to look:
+    // searching `text + piece` whole would copy every piece once more than the reading itself does.
     const seam = Math.max(keep, text.length - 9);
-    const joined = text.slice(seam) + piece;
-    const found = declarationAt(joined);
+    const seamText = text.slice(seam) + piece.slice(0, 16);
+    let found = declarationAt(seamText);
+    const inPiece = found === -1 ? declarationAt(piece) : -1;
+    if (inPiece !== -1) found = text.length - seam + inPiece;
     if (found !== -1) {
+      const joined = text.slice(seam) + piece;
       const line = textLine - 1 + lineAt(text, seam) + lineAt(joined, found) - 1;
       refusal = { ok: false, code: 'DOCTYPE_NOT_ALLOWED', line };
       return false;

@@ -272,6 +272,8 @@ export function readSaftSalesInvoices(bytes: Uint8Array): SourceRead<SaftSalesIn
 export interface SaftFileRead extends SaftSalesInvoices {
   container: SaftContainer;
   entryName: string | null;
+  /** The XML's size in bytes, decompressed: what else would need it need not decompress it again. */
+  xmlBytes: number;
 }
 
 /** Bytes read before the encoding is decided and the root element looked for (a declaration, comments). */
@@ -293,6 +295,7 @@ export function readSaftFile(bytes: Uint8Array, limits: UnpackLimits): SourceRea
       headSize += piece.length;
     }
     const head = concatBytes(heads, headSize);
+    let xmlBytes = headSize;
     const decoder = xmlPieceDecoder(head);
     if (!decoder.ok) return refused('SAFT_ENCODING_UNSUPPORTED', 1, { encoding: decoder.found });
     let ended = head.length === 0 || headSize < HEAD_BYTES;
@@ -308,6 +311,7 @@ export function readSaftFile(bytes: Uint8Array, limits: UnpackLimits): SourceRea
       if (ended) return null;
       const piece = source.next();
       if (piece === null) ended = true;
+      else xmlBytes += piece.length;
       return decode(piece ?? new Uint8Array(0), piece === null);
     };
     const read = readSaftPieces(first, next, limits.maxBytes);
@@ -319,6 +323,7 @@ export function readSaftFile(bytes: Uint8Array, limits: UnpackLimits): SourceRea
         encoding: decoder.encoding,
         container: source.container,
         entryName: source.entryName(),
+        xmlBytes,
       },
     };
   } catch (error) {

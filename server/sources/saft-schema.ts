@@ -53,10 +53,12 @@ export type SaftSchemaCheck = { checked: false } | { checked: true; errors: stri
 
 /**
  * The schema's complaints about an upload the SAF-T reader accepted (`line N: message`, empty when valid),
- * or `checked: false` when its XML is over the size checked. The reader ran first: the bytes decompress
+ * or `checked: false` when its XML (`xmlBytes`, as the reader counted it) is over the size checked. The reader ran first: the bytes decompress
  * within the limits and decode as declared (UTF-8, ISO-8859-1 or windows-1252), without a DOCTYPE.
  */
-export async function saftSchemaErrors(upload: Uint8Array): Promise<SaftSchemaCheck> {
+export async function saftSchemaErrors(upload: Uint8Array, xmlBytes: number): Promise<SaftSchemaCheck> {
+  // The reader counted the XML: a file over the size checked is not decompressed a second time to learn it.
+  if (xmlBytes > SAFT_SCHEMA_CHECK_MAX_BYTES) return { checked: false };
   const source = openSaftBytes(upload, {
     maxBytes: SAFT_SCHEMA_CHECK_MAX_BYTES,
     maxRatio: MAX_SAFT_COMPRESSION_RATIO,

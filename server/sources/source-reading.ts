@@ -103,7 +103,7 @@ async function readSaft(bytes: Uint8Array): Promise<SourceUploadReading> {
   const file = read.value;
   // Against the official XSD once the reader accepted it (decision 0152): a file the reader can read is
   // still refused when it is not the SAF-T the tax authority defines.
-  const schema = await saftSchemaErrors(bytes);
+  const schema = await saftSchemaErrors(bytes, file.xmlBytes);
   if (schema.checked && schema.errors.length > 0) {
     const line = Number(/^line (\d+):/.exec(schema.errors[0]!)?.[1] ?? 1);
     return { refused: { code: 'SAFT_SCHEMA_INVALID', line, extra: { schemaErrors: schema.errors } } };

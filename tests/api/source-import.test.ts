@@ -104,6 +104,21 @@ describe.each(testDatabaseKinds())('payouts and invoices imports on $name', (kin
     expect(await jobsAndFiles()).toEqual(before);
   });
 
+  it('reads a SAF-T of over 512 KiB in the reading thread, its schema checked there too, before any job', async () => {
+    // Padded past READ_OFF_THREAD_FROM_BYTES by a comment: the worker's read (its own young generation,
+    // decision 0157) and the schema check with the XML's size as the reader counted it.
+    const unsigned = files.saft.replaceAll('        <Hash>0</Hash>\n', '');
+    const padded = unsigned.replace('<AuditFile', `<!--${' '.repeat(600 * 1024)}-->\n<AuditFile`);
+    expect(padded.length).toBeGreaterThan(600 * 1024);
+    const before = await jobsAndFiles();
+    const response = await postSource(api, utf8(padded), { kind: 'SAFT_INVOICES', fileName: 'padded.xml' });
+    expect(response.status).toBe(422);
+    const body = (await response.json()) as { code: string; schemaErrors: string[] };
+    expect(body.code).toBe('SAFT_SCHEMA_INVALID');
+    expect(body.schemaErrors[0]).toMatch(/^line \d+: .*Hash/);
+    expect(await jobsAndFiles()).toEqual(before);
+  });
+
   it('refuses a file the preview counted differently', async () => {
     const seen = previewSource('STRIPE_PAYOUTS', stripe);
     const response = await postSource(api, stripe, {

@@ -76,3 +76,26 @@ export function useFocusReturn(open: boolean): void {
     };
   }, [open]);
 }
+
+/**
+ * An import panel's focus through its steps (the statements' and the sources' imports): when what had the
+ * focus in the panel left the screen (the control that moved the flow on), or is the file input once a file
+ * is chosen (it stays on the screen to choose another, its part done), the one control the new step is about
+ * (`data-focus-home`) takes it, so a keyboard user is at the mapping or the import without Tabbing there.
+ * Only once the panel had the focus: on opening the screen, the page's own keys (`j`, `k`, …) must work at
+ * once. `step` changes with each step; the returned handler is the panel's `onFocus`.
+ */
+export function useStepFocus(panel: RefObject<HTMLElement | null>, step: string, idle: boolean): () => void {
+  const hadFocus = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new step is the moment to look
+  useEffect(() => {
+    if (!hadFocus.current) return;
+    const focused = document.activeElement;
+    const fileChosen = !idle && focused instanceof HTMLInputElement && focused.type === 'file';
+    if (focused && focused !== document.body && focused.isConnected && !fileChosen) return;
+    panel.current?.querySelector<HTMLElement>('[data-focus-home]')?.focus();
+  }, [step]);
+  return () => {
+    hadFocus.current = true;
+  };
+}

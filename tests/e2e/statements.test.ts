@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertDoctor, insertSettlements } from '../api/sepa-support';
 import {
+  chooseFileByKeyboard,
   chromiumSuite,
   closeTestPage,
   hasChromium,
@@ -164,9 +165,16 @@ describe.skipIf(!hasChromium)('bank statements in Chromium, keyboard only', () =
       csv,
       'Data Mov.;Descrição;Montante\r\n12-05-2026;TRF RECEBIDA PRESTADOR PAGAMENTOS;875,30\r\n',
     );
-    await upload(csv);
+    // Chosen by keyboard this time (Tab to the file input, Space): once the file is read, the focus is on the
+    // step the import is at — the mapping's accept — not left on the file input.
+    await tabUntil(page, (el) => el.getAttribute('data-testid') === 'statement-file');
+    await chooseFileByKeyboard(page, {
+      name: 'extrato-maio.csv',
+      mimeType: 'text/csv',
+      buffer: readFileSync(csv),
+    });
     await page.getByRole('heading', { name: ptPT.statements.mapping.title }).waitFor();
-    await tabTo(page, ptPT.statements.mapping.accept);
+    await expect.poll(focusedText).toBe(ptPT.statements.mapping.accept);
     await page.keyboard.press('Enter');
     // The CSV names no account: the camt.053's account, typed (decision 0124).
     await giveAccount('PT50 0035 0001 0001 2345 6780 5');

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
-import { type DragEvent, useDeferredValue, useEffect, useMemo, useReducer, useRef } from 'react';
+import { type DragEvent, useDeferredValue, useMemo, useReducer, useRef } from 'react';
 import { formatCents } from '../../../domain/money';
 import { PROVIDER_CSV_FIELDS } from '../../../domain/sources/provider-csv';
 import { SOURCE_KINDS, type SourceKind } from '../../../domain/sources/source-ids';
@@ -11,6 +11,7 @@ import { MappingEditor } from '../../components/MappingEditor/MappingEditor';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
 import { pluralKey } from '../../i18n/plural';
+import { useStepFocus } from '../../kernel/focus';
 import { emptySourcePreview, type SourcePreviewState, sourceImportWithConsole } from './import-actors';
 import { PreviewSummary } from './PreviewSummary';
 import { SourcePreviewTable } from './PreviewTable';
@@ -57,16 +58,7 @@ export function SourceImportPanel() {
     t(pluralKey(locale, count, { one, other }), { count, ...params });
   const panel = useRef<HTMLElement>(null);
 
-  // Focus is never lost: when what had it in this panel left the screen (the control that moved the flow
-  // on), it goes to the one control the new state is about (`data-focus-home`), as on the statements screen.
-  const hadFocus = useRef(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: each new state is the moment to look
-  useEffect(() => {
-    if (!hadFocus.current) return;
-    const focused = document.activeElement;
-    if (focused && focused !== document.body && focused.isConnected) return;
-    panel.current?.querySelector<HTMLElement>('[data-focus-home]')?.focus();
-  }, [state]);
+  const onPanelFocus = useStepFocus(panel, state, state === 'idle');
 
   const choose = (file: File | undefined) => {
     if (file) actor.send({ type: 'file.chosen', file });
@@ -102,9 +94,7 @@ export function SourceImportPanel() {
   return (
     <section
       ref={panel}
-      onFocus={() => {
-        hadFocus.current = true;
-      }}
+      onFocus={onPanelFocus}
       className="statement-import"
       aria-labelledby="source-import-title"
       data-state={state}

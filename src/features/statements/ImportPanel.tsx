@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
-import { type DragEvent, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { type DragEvent, useMemo, useReducer, useRef, useState } from 'react';
 import { formatCents } from '../../../domain/money';
 import { CSV_FIELDS } from '../../../domain/statements/types';
 import { balanceMismatch, type StatementImportJobView } from '../../../machines/statement-import';
@@ -10,6 +10,7 @@ import { MappingEditor } from '../../components/MappingEditor/MappingEditor';
 import { errorCodeKey } from '../../i18n/error-codes';
 import { useI18n } from '../../i18n/i18n';
 import { pluralKey } from '../../i18n/plural';
+import { useStepFocus } from '../../kernel/focus';
 import { PreviewRows } from '../../kernel/preview-rows';
 import { AccountPicker } from './AccountPicker';
 import { type PreviewState, statementImportWithConsole } from './import-actors';
@@ -61,17 +62,7 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
   const [noting, setNoting] = useState(false);
   const panel = useRef<HTMLElement>(null);
 
-  // Focus is never lost: when what had it in this panel left the screen (the control that moved the flow
-  // on), it goes to the one control the new state is about (`data-focus-home`). Only when the panel had
-  // it: on opening the screen, the page is the lines table's, whose keys (`j`, `k`, …) must work at once.
-  const hadFocus = useRef(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: each new state is the moment to look
-  useEffect(() => {
-    if (!hadFocus.current) return;
-    const focused = document.activeElement;
-    if (focused && focused !== document.body && focused.isConnected) return;
-    panel.current?.querySelector<HTMLElement>('[data-focus-home]')?.focus();
-  }, [state, noting]);
+  const onPanelFocus = useStepFocus(panel, `${state}/${noting}`, state === 'idle');
 
   const choose = (file: File | undefined) => {
     if (file) actor.send({ type: 'file.chosen', file });
@@ -93,9 +84,7 @@ export function ImportPanel({ onImported }: { onImported(statementFileId: string
   return (
     <section
       ref={panel}
-      onFocus={() => {
-        hadFocus.current = true;
-      }}
+      onFocus={onPanelFocus}
       className="statement-import"
       aria-labelledby="statement-import-title"
       data-state={state}

@@ -1,11 +1,3 @@
-// Issue 31 (decision 0159): the demo `npm start` seeds imports its month ends' Stripe reports and SAF-T
-// exports through the product's import job, so an operator opening the demo sees three-way reconciliation.
-// Seeded and imported as main.ts does it (`importDemoSources` after the seed), on both backends; what the
-// API then answers is checked against figures this test computes from the seeded payments with the
-// generator's own payout plan, not from the tables the imports wrote.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { dashboardSchema } from '../../contract/dashboard';
@@ -19,13 +11,12 @@ import {
   importDemoSources,
 } from '../../server/demo-sources';
 import { type DemoPayment, readDemoPayments } from '../../server/seed/demo-payments';
-import { seedDatabase } from '../../server/seed/seed';
 import { writeDemoSourceFiles } from '../../server/seed/source-files';
 import { createSourceImports } from '../../server/sources/source-import';
 import { createStatementImports } from '../../server/statements/import';
 import { testDatabaseKinds } from '../support/databases';
-import { openTestStorage } from '../support/file-storages';
 import { bearer, insertUser, issueToken, type RunningApi, startApi } from './harness';
+import { seededSourceDatabase } from './source-support';
 
 type Dashboard = z.infer<typeof dashboardSchema>;
 
@@ -37,22 +28,14 @@ describe.each(testDatabaseKinds())('the demo imports its payouts and invoices on
   let db: Database;
   let api: RunningApi;
   let token: string;
-  let dataDir: string;
+  let seeded: Awaited<ReturnType<typeof seededSourceDatabase>>;
   let demo: DemoSourcesSummary;
   let payments: DemoPayment[];
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'demo-sources-'));
-    db = await kind.open();
-    const storage = openTestStorage(kind.name === 'postgres' ? 'postgres' : 'local', db, dataDir);
-    await seedDatabase(db, {
-      users: 120,
-      adminEmail: 'admin@demo.pt',
-      adminPassword: 'admin-password-1',
-      demoPassword: 'demo-password-1',
-      storage,
-      now: NOW,
-    });
+    seeded = await seededSourceDatabase(kind, NOW);
+    ({ db } = seeded);
+    const { storage } = seeded;
     const statementImports = createStatementImports({ db, storage });
     demo = await importDemoSources(db, createSourceImports({ db, storage, statementImports }), NOW);
     payments = await readDemoPayments(db);
@@ -61,8 +44,7 @@ describe.each(testDatabaseKinds())('the demo imports its payouts and invoices on
   }, 240_000);
   afterAll(async () => {
     await api?.stop();
-    await db?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await seeded?.close();
   });
 
   const get = async <T>(path: string): Promise<T> => {

@@ -24,8 +24,8 @@ export interface SourceApi {
   close(): Promise<void>;
 }
 
-/** A seeded database (its payments are what the demo's source files are written from) and the API on it. */
-export async function seededSourceApi(kind: TestDatabaseKind): Promise<SourceApi> {
+/** A seeded database (its payments are what the demo's source files are written from) and its file storage. */
+export async function seededSourceDatabase(kind: TestDatabaseKind, now = new Date('2026-03-15T00:00:00Z')) {
   const dataDir = mkdtempSync(join(tmpdir(), 'source-import-'));
   const db = await kind.open();
   const storage = openTestStorage(kind.name === 'postgres' ? 'postgres' : 'local', db, dataDir);
@@ -35,8 +35,22 @@ export async function seededSourceApi(kind: TestDatabaseKind): Promise<SourceApi
     adminPassword: 'admin-password-1',
     demoPassword: 'demo-password-1',
     storage,
-    now: new Date('2026-03-15T00:00:00Z'),
+    now,
   });
+  return {
+    db,
+    storage,
+    async close() {
+      await db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** That database and the API on it, with an admin's token. */
+export async function seededSourceApi(kind: TestDatabaseKind): Promise<SourceApi> {
+  const seeded = await seededSourceDatabase(kind);
+  const { db } = seeded;
   const api = await startApi(db);
   const adminId = await insertUser(db, { email: 'sources-admin@example.pt', admin: true });
   const token = await issueToken(db, adminId);
@@ -46,8 +60,7 @@ export async function seededSourceApi(kind: TestDatabaseKind): Promise<SourceApi
     token,
     async close() {
       await api.stop();
-      await db.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await seeded.close();
     },
   };
 }

@@ -619,8 +619,7 @@ function suggest(
     return words;
   };
   const amounts = new Set(entries.map((e) => e.amountCents));
-  const byName = nameIndex(pools, items, wordsOf, amounts);
-  const byPhone = phoneIndex(pools, items, amounts);
+  const { byName, byPhone } = counterpartIndexes(pools, items, wordsOf, amounts);
   // Learned rules: the open items of each party a rule names, so a line finds them whatever it prints.
   const byParty = new Map<string, number[]>();
   if (learned && learned.size > 0) {
@@ -874,52 +873,78 @@ interface NameIndex {
   /** Each word of 3+ letters of an item's name, numbered. */
   wordIds: Map<string, number>;
   /** By signed amount, then by `nameKey(initial, word)`. */
-  byAmount: Map<number, Map<number, { days: number[]; items: number[] }>>;
+  byAmount: Map<number, Map<number, DayList>>;
 }
 
 /** One number for (the name's initial, a word's number): initials are A–Z. */
 const nameKey = (initial: string, wordId: number) => wordId * 32 + (initial.charCodeAt(0) & 31);
 
-/** Open dated items with a name, from the pools by signed amount (only amounts some entry has), then initial and word. */
-function nameIndex(
+/** Appends (day, item) to the list under `key`, made on first use. */
+function pushDay<K>(map: Map<K, DayList>, key: K, day: number, item: number): void {
+  let list = map.get(key);
+  if (!list) {
+    list = { days: [], items: [] };
+    map.set(key, list);
+  }
+  list.days.push(day);
+  list.items.push(item);
+}
+
+/**
+ * The open dated items of the amounts some entry has, from the pools by signed amount, indexed two ways
+ * in one pass: by their name's initial and each word of it (3+ letters), and by their phone's last three
+ * digits (those every bank shows, decision 0160). The pools hold each amount's items by day, in id order
+ * within a day: read in that order, every list is built already in (day, index) order.
+ */
+function counterpartIndexes(
   pools: Map<number, DayPool>,
   items: ExpectedItem[],
   wordsOf: (ik: number) => string[],
   amounts: Set<number>,
-): NameIndex {
-  const index: NameIndex = { wordIds: new Map(), byAmount: new Map() };
-  // The pools hold each amount's open dated items by day, in id order within a day: read in that
-  // order, every list is built already in (day, index) order.
+): { byName: NameIndex; byPhone: Map<number, Map<number, DayList>> } {
+  const byName: NameIndex = { wordIds: new Map(), byAmount: new Map() };
+  const byPhone = new Map<number, Map<number, DayList>>();
+  // Customers pay several times: one phone, many items, its digits read once.
+  const tailOf = new Map<string, number>();
   for (const [amount, pool] of pools) {
     if (!amounts.has(amount)) continue;
-    const byWord = new Map<number, { days: number[]; items: number[] }>();
-    index.byAmount.set(amount, byWord);
+    const byWord = new Map<number, DayList>();
+    byName.byAmount.set(amount, byWord);
+    let byTail: Map<number, DayList> | undefined;
     for (let d = 0; d < pool.days.length; d++) {
       const day = pool.days[d]!;
       for (const k of pool.lists[d]!) {
-        if (!items[k]!.counterpartyName) continue;
-        const words = wordsOf(k);
-        for (let j = 0; j < words.length; j++) {
-          const w = words[j]!;
-          if (w.length < 3 || words.indexOf(w) !== j) continue;
-          let id = index.wordIds.get(w);
-          if (id === undefined) {
-            id = index.wordIds.size;
-            index.wordIds.set(w, id);
+        const item = items[k]!;
+        if (item.counterpartyName) {
+          const words = wordsOf(k);
+          for (let j = 0; j < words.length; j++) {
+            const w = words[j]!;
+            if (w.length < 3 || words.indexOf(w) !== j) continue;
+            let id = byName.wordIds.get(w);
+            if (id === undefined) {
+              id = byName.wordIds.size;
+              byName.wordIds.set(w, id);
+            }
+            pushDay(byWord, nameKey(words[0]!, id), day, k);
           }
-          const key = nameKey(words[0]!, id);
-          let list = byWord.get(key);
-          if (!list) {
-            list = { days: [], items: [] };
-            byWord.set(key, list);
-          }
-          list.days.push(day);
-          list.items.push(k);
         }
+        const phone = item.counterpartyPhone;
+        if (!phone) continue;
+        let tail = tailOf.get(phone);
+        if (tail === undefined) {
+          tail = lastThree(nationalDigits(phone));
+          tailOf.set(phone, tail);
+        }
+        if (tail < 0) continue;
+        if (!byTail) {
+          byTail = new Map();
+          byPhone.set(amount, byTail);
+        }
+        pushDay(byTail, tail, day, k);
       }
     }
   }
-  return index;
+  return { byName, byPhone };
 }
 
 /**
@@ -951,47 +976,6 @@ function namedCandidates(
     if (l && (!list || l.items.length < list.items.length)) list = l;
   }
   if (list) inWindow(list, booked, valued, windowDays, seen, stamp, near, nearDays);
-}
-
-/**
- * One amount's dated open items with a phone, by the phone's last three digits (those every bank
- * shows, decision 0160), in (day, index) order as the name index.
- */
-function phoneIndex(
-  pools: Map<number, DayPool>,
-  items: ExpectedItem[],
-  amounts: Set<number>,
-): Map<number, Map<number, DayList>> {
-  const index = new Map<number, Map<number, DayList>>();
-  // Customers pay several times: one phone, many items, its digits read once.
-  const tailOf = new Map<string, number>();
-  for (const [amount, pool] of pools) {
-    if (!amounts.has(amount)) continue;
-    let byTail: Map<number, DayList> | undefined;
-    for (let d = 0; d < pool.days.length; d++)
-      for (const k of pool.lists[d]!) {
-        const phone = items[k]!.counterpartyPhone;
-        if (!phone) continue;
-        let tail = tailOf.get(phone);
-        if (tail === undefined) {
-          tail = lastThree(nationalDigits(phone));
-          tailOf.set(phone, tail);
-        }
-        if (tail < 0) continue;
-        if (!byTail) {
-          byTail = new Map();
-          index.set(amount, byTail);
-        }
-        let list = byTail.get(tail);
-        if (!list) {
-          list = { days: [], items: [] };
-          byTail.set(tail, list);
-        }
-        list.days.push(pool.days[d]!);
-        list.items.push(k);
-      }
-  }
-  return index;
 }
 
 /** Adds to `near` the items of `list` within the window of the booking or value date not yet `seen`. */
@@ -1075,15 +1059,22 @@ function batchChecks(
   return out;
 }
 
-const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
-/** A copy sorted by id (plain string order), refusing duplicate ids. */
+/**
+ * A copy sorted by id (plain string order), refusing duplicate ids. Two equal ids are compared by the
+ * sort (elements next to each other in the result always are), so it finds them without another pass.
+ */
 function sortedById<T extends { id: string }>(list: T[]): T[] {
   const out = [...list];
   let sorted = true;
   for (let k = 1; k < out.length && sorted; k++) sorted = out[k - 1]!.id < out[k]!.id;
-  if (!sorted) out.sort(byId);
-  for (let k = 1; k < out.length; k++)
-    if (out[k]!.id === out[k - 1]!.id) throw new RangeError(`duplicate id ${out[k]!.id}`);
+  if (sorted) return out;
+  let duplicate: string | undefined;
+  out.sort((a, b) => {
+    if (a.id < b.id) return -1;
+    if (a.id > b.id) return 1;
+    duplicate = a.id;
+    return 0;
+  });
+  if (duplicate !== undefined) throw new RangeError(`duplicate id ${duplicate}`);
   return out;
 }

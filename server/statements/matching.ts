@@ -167,7 +167,7 @@ async function openItems(tx: Queryable, asked: LineAsks): Promise<ItemRow[]> {
       WHERE p.payout_date BETWEEN span.first AND span.last AND p.amount_cents > m.cents
      UNION ALL
      SELECT 'INVOICE', c.id, c.amount_cents, c.amount_cents - m.cents, c.direction, c.date::text, NULL, NULL, c.reference,
-            NULL, NULL, NULL, false, false, c.party_id, c.counterparty_phone
+            c.counterparty_name, NULL, NULL, false, false, c.party_id, c.counterparty_phone
        FROM statement_counterparts c CROSS JOIN span
        CROSS JOIN LATERAL (SELECT coalesce(sum(allocated_cents), 0) AS cents FROM statement_line_matches
                             WHERE invoice_id = c.id AND state = 'MATCHED') m

@@ -95,6 +95,39 @@ describe.each(testDatabaseKinds())('MB WAY phone against the customer’s phone,
   });
 
   /**
+   * Decision 0164 (migration 0053): a sales document carries its customer's name, so a credit printing the
+   * payer's name as banks do (initial, surname, accents dropped) is suggested that customer's invoice, sure,
+   * among other customers' invoices of the same amount and day — which the date alone cannot tell apart.
+   */
+  it('names the sales document’s customer, and a credit printing that name is suggested that invoice, sure', async () => {
+    const named = async (fullName: string, phone: string) => {
+      const customerId = await customer(phone);
+      await world.db.query('UPDATE users SET full_name = $2 WHERE id = $1', [customerId, fullName]);
+      return customerId;
+    };
+    const joao = await named('João Simões', '962000001');
+    const invoiceId = await invoiceOf(joao, 1_700);
+    for (const other of ['Maria Costa', 'Rui Pereira', 'Ana Sousa'])
+      await invoiceOf(await named(other, '962000009'), 1_700);
+    const { rows } = await world.db.query(
+      'SELECT counterparty_name FROM statement_counterparts WHERE id = $1',
+      [invoiceId],
+    );
+    expect(rows).toEqual([{ counterparty_name: 'João Simões' }]);
+
+    const imported = await importStatement(world, [
+      { amountCents: 1_700, bankDate: DAY, description: 'TRF SEPA J SIMOES' },
+    ]);
+    const row = await lineRow(imported.fileId, imported.lineIds[0]!);
+    expect(row).toMatchObject({
+      status: 'SUGGESTED',
+      suggestion: { kind: 'INVOICE', id: invoiceId, score: 0.95 },
+    });
+    // The initial and the surname agree (0.5); the other customers' names contradict it (0).
+    expect(row.suggestion?.reasons.nameSimilarity).toBe(0.5);
+  });
+
+  /**
    * Decision 0160: a camt.053 credit carries the debtor's IBAN; matched by hand to a customer's invoice, it
    * teaches "IBAN:…" → that customer, and next month's credit from that IBAN is suggested the customer's
    * invoice — sure, though another customer has one of the amount that day and the name prints otherwise.

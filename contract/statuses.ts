@@ -110,6 +110,7 @@ export const AUDIT_ACTIONS = [
   'statement.unmatch',
   'statement.note',
   'statement.bulk-accept',
+  'statement.bulk-ignore',
   'statement.undo',
   'statement.reconciled',
   'professional.payout-blocked',

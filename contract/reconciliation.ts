@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INT4_MAX, INT4_MIN, MAX_YEAR, MIN_YEAR } from './bounds';
 import { blankToUndefined, optionalFilter, pageSchema, repeatable, sortOrderSchema } from './common';
 import { referenceMonthSchema } from './finance';
-import { STATEMENT_LINE_STATUSES } from './statuses';
+import { STATEMENT_IGNORABLE_STATUSES, STATEMENT_LINE_STATUSES } from './statuses';
 
 /**
  * Matching and reconciliation of bank statement lines (issue 12, points 4–6): statement files, the
@@ -45,8 +45,6 @@ export const STATEMENT_LINES_PAGE = { default: 200, max: 1000 } as const;
 export const STATEMENT_FILES_PAGE = { default: 50, max: 200 } as const;
 /** The most lines one bulk accept — or bulk ignore (decision 0161) — takes (issue 12: "≤ 10,000"). */
 export const STATEMENT_BULK_ACCEPT_MAX = 10_000;
-/** The statuses a line can be ignored from: nothing links it to a counterpart (decision 0161). */
-export const STATEMENT_IGNORABLE_STATUSES = ['UNMATCHED', 'SUGGESTED'] as const;
 export const STATEMENT_NOTE_MAX = 2000;
 
 export const statementLineStatusSchema = z.enum(STATEMENT_LINE_STATUSES);

@@ -1,10 +1,10 @@
 import {
   type IgnoreFilter,
   STATEMENT_BULK_ACCEPT_MAX,
-  STATEMENT_IGNORABLE_STATUSES,
   type StatementBulkIgnoreResult,
   type SuggestionFilterTotals,
 } from '../../contract/reconciliation';
+import { STATEMENT_IGNORABLE_STATUSES } from '../../contract/statuses';
 import type { Database, Queryable } from '../db/client';
 import { oneOf, SqlParams } from '../db/list';
 import { type IdempotentRequest, idempotentMutation } from '../platform/idempotency';

@@ -169,7 +169,7 @@ describe.skipIf(!hasChromium)('suggestions by score in Chromium, keyboard only',
     await expect.poll(() => page.getByTestId('active-suggestion').textContent()).toContain(shownWhy);
     // Nothing selected: Shift+a counts what the filter selects on every page.
     await page.keyboard.press('Shift+A');
-    const counted = page.getByTestId('score-filter-count');
+    const counted = page.getByTestId('bulk-count');
     await counted.waitFor();
     expect(await counted.textContent()).toBe(
       ptPT.statements.filterAccept.count.other

@@ -215,6 +215,17 @@ const reads: [string, string][] = [
   ['one file, SUGGESTED', `/v2/admin/statements/lines?statementFileId=${fileId}&status=SUGGESTED&limit=200`],
   ['counterparty prefix "nome 12"', '/v2/admin/statements/lines?counterparty=nome%2012&limit=200'],
   ['amount range + kind', '/v2/admin/statements/lines?minCents=-1000&maxCents=1000&kind=fee&limit=200'],
+  // Decision 0161: words anywhere in the text (no index), and the lines with no candidate (a probe per line).
+  ['text "trf 12"', '/v2/admin/statements/lines?text=trf%2012&limit=200'],
+  [
+    'text "trf 12", its ignorable count over every page',
+    '/v2/admin/statements/lines/ignorable?text=trf%2012',
+  ],
+  ['no candidate', '/v2/admin/statements/lines?noCandidate=true&limit=200'],
+  [
+    'no candidate, its ignorable count over every page',
+    '/v2/admin/statements/lines/ignorable?noCandidate=true',
+  ],
   [
     'date range, newest first',
     '/v2/admin/statements/lines?from=2025-06-01&to=2025-06-30&order=desc&limit=200',

@@ -34,15 +34,21 @@ const ignoring = (lines: readonly LockedLine[], note: string): LineChange[] =>
     next: { status: 'IGNORED', matchMethod: null, notes: note, differenceCents: null, links: [] },
   }));
 
+/** The statuses the filter takes lines from: those it names, else both a line can be ignored from. */
+const statusesOf = (filter: IgnoreFilter) =>
+  filter.status?.length ? filter.status : STATEMENT_IGNORABLE_STATUSES;
+
+/** What the filter says of a line other than its status, as WHERE clauses over `statement_lines l`. */
+const factsOf = (params: SqlParams, filter: IgnoreFilter) => [
+  ...lineFactFilters(params, filter),
+  ...(filter.noCandidate ? [noCandidateFilter()] : []),
+];
+
 /** The open lines the filter lists now, as WHERE clauses over `statement_lines l`. */
-function listed(params: SqlParams, filter: IgnoreFilter): string[] {
-  const statuses = filter.status?.length ? filter.status : STATEMENT_IGNORABLE_STATUSES;
-  return [
-    ...lineFactFilters(params, filter),
-    ...oneOf(params, 'l.status', statuses),
-    ...(filter.noCandidate ? [noCandidateFilter()] : []),
-  ];
-}
+const listed = (params: SqlParams, filter: IgnoreFilter) => [
+  ...factsOf(params, filter),
+  ...oneOf(params, 'l.status', statusesOf(filter)),
+];
 
 /** How many open lines the filter lists and their sum, counted now (the confirmation's figures). */
 export async function ignorableTotals(
@@ -59,27 +65,16 @@ export async function ignorableTotals(
   return { count: rows[0]!.count, sumCents: Number(rows[0]!.sum_cents), asOf: at.toISOString() };
 }
 
-/** The action and its answer, shared by the selection's and the filter's ignore. */
-async function ignoreLocked(
-  tx: Queryable,
-  actor: Actor,
-  note: string,
-  lock: () => Promise<LockedLine[]>,
-): Promise<{ actionId: string; lineIds: string[]; locked: number }> {
-  let locked = 0;
-  const done = await runAction(
+/** The lines locked and those still open ignored with the note, as one action (the selection's and the filter's). */
+function ignoreAction(tx: Queryable, actor: Actor, ids: readonly string[], note: string) {
+  return runAction(
     tx,
     actor,
     'BULK_IGNORE',
-    async () => {
-      const lines = await lock();
-      locked = lines.length;
-      return ignoring(lines.filter(isIgnorable), note);
-    },
+    async () => ignoring([...(await lockLines(tx, ids)).values()].filter(isIgnorable), note),
     // No link is made: nothing to settle from the amounts.
     { settle: false },
   );
-  return { ...done, locked };
 }
 
 /** `Shift+i` over a selection: its lines still open ignored; the others (or ids not found) counted. */
@@ -91,9 +86,7 @@ export async function bulkIgnore(
   idempotency: IdempotentRequest,
 ): Promise<StatementBulkIgnoreResult> {
   const done = await idempotentMutation(db, actor, BULK_IGNORE_AUDIT, idempotency, async (tx) => {
-    const result = await ignoreLocked(tx, actor, note, async () => [
-      ...(await lockLines(tx, lineIds)).values(),
-    ]);
+    const result = await ignoreAction(tx, actor, lineIds, note);
     const ignored = result.lineIds.length;
     const skippedBecause = { notOpen: lineIds.length - ignored, changedMeanwhile: 0 };
     const counts = { ignored, skipped: skippedBecause.notOpen, skippedBecause, remaining: 0 };
@@ -129,10 +122,9 @@ export async function filterIgnore(
       params.values,
     );
     const ids = rows.map((r) => r.id);
-    const result = await ignoreLocked(tx, actor, note, async () => [...(await lockLines(tx, ids)).values()]);
+    const result = await ignoreAction(tx, actor, ids, note);
     // The ids were read without a lock: one another admin changed before the lock is counted as changed,
     // and so are the lines listed at `asOf` but not among the ids (changed before they were read).
-    const statuses = filter.status?.length ? filter.status : STATEMENT_IGNORABLE_STATUSES;
     const changedMeanwhile =
       ids.length -
       result.lineIds.length +
@@ -140,8 +132,8 @@ export async function filterIgnore(
         tx,
         asOf,
         ids,
-        (p) => `c.before->>'status' = ANY(${p.add(statuses)}::text[])`,
-        (p) => [...lineFactFilters(p, filter), ...(filter.noCandidate ? [noCandidateFilter()] : [])],
+        (p) => `c.before->>'status' = ANY(${p.add(statusesOf(filter))}::text[])`,
+        (p) => factsOf(p, filter),
       ));
     const ignored = result.lineIds.length;
     const skippedBecause = { notOpen: 0, changedMeanwhile };

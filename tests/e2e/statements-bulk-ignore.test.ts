@@ -77,6 +77,9 @@ describe.skipIf(!hasChromium)('bulk ignore in Chromium, keyboard only', () => {
     await page.getByRole('heading', { name: ptPT.routes.statements, level: 1 }).waitFor();
     await page.locator('.statement-lines .data-table-body-row').first().waitFor();
     await tabTo(page, (el) => el.closest('.statement-lines') !== null);
+    // With neither a selection nor a filter, Shift+i says what it needs and ignores nothing.
+    await page.keyboard.press('Shift+I');
+    await page.getByRole('alert').filter({ hasText: ptPT.statements.bulkIgnore.needsFilter }).waitFor();
     await page.keyboard.press('f');
     await page.getByRole('menuitem', { name: ptPT.statements.lines.status }).waitFor();
     await pressUntil('ArrowDown', ptPT.statements.lines.text);

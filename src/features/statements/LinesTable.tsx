@@ -252,6 +252,7 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
   const [active, setActive] = useState(-1);
   const [anchor, setAnchor] = useState<number | null>(null);
   const [dialog, setDialog] = useState<LineDialogState | null>(null);
+  const [ignoreNeedsFilter, setIgnoreNeedsFilter] = useState(false);
 
   const queryKey = useMemo(() => [...statementKeys.lines, state.filters] as const, [state.filters]);
   const query = useInfiniteQuery({
@@ -269,6 +270,7 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
   useEffect(() => {
     setActive(-1);
     setAnchor(null);
+    setIgnoreNeedsFilter(false);
   }, [filtersKey]);
 
   const logic = useMemo(
@@ -363,18 +365,18 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
       return actor.send({ type: 'bulkAccept', idempotencyKey: crypto.randomUUID() });
     }
     if (reconcile.type === 'ignoreSelected') {
-      // A selection is ignored as selected (its open lines, counted here); with none, the filter's on every page.
-      if (selected.size > 0) {
-        const open = rows.filter(
-          (row) =>
-            selected.has(row.id) && (STATEMENT_IGNORABLE_STATUSES as readonly string[]).includes(row.status),
-        );
-        const sumCents = open.reduce((sum, row) => sum + row.bankAmountCents, 0);
-        return actor.send({ type: 'ignoreSelected', totals: { count: open.length, sumCents } });
-      }
-      const ignoreFilter = ignoreFilterOf(state.filters);
-      if (ignoreFilter) actor.send({ type: 'filterIgnore', filter: ignoreFilter });
-      return;
+      const ignoreFilter = selected.size === 0 ? ignoreFilterOf(state.filters) : null;
+      // Never every open line of every file: say what Shift+i needs instead of doing nothing.
+      setIgnoreNeedsFilter(selected.size === 0 && ignoreFilter === null);
+      if (ignoreFilter) return actor.send({ type: 'filterIgnore', filter: ignoreFilter });
+      if (selected.size === 0) return;
+      // A selection is ignored as selected: its open lines, counted here from the rows they are.
+      const open = rows.filter(
+        (row) =>
+          selected.has(row.id) && (STATEMENT_IGNORABLE_STATUSES as readonly string[]).includes(row.status),
+      );
+      const sumCents = open.reduce((sum, row) => sum + row.bankAmountCents, 0);
+      return actor.send({ type: 'ignoreSelected', totals: { count: open.length, sumCents } });
     }
     if (reconcile.type === 'undo') return actor.send({ type: 'undo' });
     if (!current) return;
@@ -446,6 +448,7 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
           <span>{t('statements.lines.working')}</span>
         ) : null}
         {machine.context.bulk ? <span>{bulkOutcome(t, locale, machine.context.bulk)}</span> : null}
+        {ignoreNeedsFilter ? <span role="alert">{t('statements.bulkIgnore.needsFilter')}</span> : null}
         {machine.context.error ? (
           <span role="alert">{t(errorCodeKey(machine.context.error) ?? 'errorMessages.fallback')}</span>
         ) : null}

@@ -134,4 +134,21 @@ describe.skipIf(!hasChromium)('bulk ignore in Chromium, keyboard only', () => {
     await expect.poll(ours).toEqual([{ status: 'UNMATCHED', notes: null, n: FEES + 1 }]);
     await expect.poll(shownStatuses).toContain('UNMATCHED');
   });
+
+  it('reaches the open lines with no candidate from the palette, a URL filter like any other', async () => {
+    await page.keyboard.press('Control+k');
+    await page.getByPlaceholder(ptPT.palette.placeholder).waitFor();
+    await page.keyboard.type(ptPT.statementsPalette.noCandidate);
+    await page.getByRole('option', { name: ptPT.statementsPalette.noCandidate }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(
+      (url) => url.pathname === '/statements' && url.searchParams.get('noCandidate') === 'true',
+    );
+    const chip = `${ptPT.statements.lines.noCandidate}: ${ptPT.statements.lines.noCandidateOption}`;
+    await page.getByRole('button', { name: chip, exact: true }).waitFor();
+    const rows = page.locator('.statement-lines .data-table-body-row');
+    await rows.first().waitFor();
+    const statuses = await rows.evaluateAll((all) => all.map((r) => r.getAttribute('data-status')));
+    expect(new Set(statuses)).toEqual(new Set(['UNMATCHED']));
+  });
 });

@@ -11,15 +11,23 @@
 // - keys: the truth replayed on the console's reconciliation table, lines not MATCHED shown (`f` and a
 //   choice: 2 keys once). Per shown line `j` reaches it, then `a` when the suggestion is right, `1`–`3`
 //   when the true counterpart is among the first three candidates, else `m`, a search and Enter (3);
-//   a wrong MATCHED costs `u` first; a line without counterpart `i` and Enter (not in the per-20 figure,
+//   a wrong MATCHED costs `u` first; lines without counterpart as below (not in the per-20 figure,
 //   which counts the lines that have one). "score filter": the table's filter "suggestions with
 //   score ≥ 0.95" (SURE_SUGGESTION: the pair agrees with nothing else; `f` and a choice: 2 keys once),
 //   all of it accepted with `Shift+a` and Enter on its count and sum (2 keys once, decision 0147), a wrong one undone with `u`, then
 //   fixed as above; also shown for the findable lines alone (the lines without a name or with a
 //   name several customers print alike need a person whatever the matcher does). top-3 and keys are measured on a seeded sample of 2,000 lines and scaled to the month.
+// - lines without counterpart (bank fees, chargebacks, a line printed twice), once every other line is
+//   done (decision 0161): one the matcher MATCHED costs `j`, `u` first. A text printed on several of them
+//   (the bank's fee, "CHARGEBACK STRIPE") is one group an operator filters by: `f`, the text filter, the
+//   text, Enter, then `Shift+i`, the note, Enter (7 keys a group) — when that is cheaper than taking its
+//   lines alone. A line alone (a duplicate prints its twin's text: nothing tells it from the twin but
+//   looking) is reached and selected, `j`, `x`, and the selection ignored at the end, `Shift+i`, the note,
+//   Enter (3 keys once). Counted over the whole month, not sampled. Before the bulk ignore each cost `j`,
+//   `i`, Enter (decision 0151): that figure is printed beside.
 // - where the keys go (largest size): per kind of line and why it costs keys with the score filter, the
-//   whole month's keys (lines without counterpart included: the console has no bulk ignore) and the floor
-//   that sets whatever the matcher does — 3 keys per line without counterpart (decision 0151).
+//   whole month's keys (lines without counterpart included) and the floor that sets whatever the matcher
+//   does — the lines without counterpart as above, none MATCHED, plus the filter's 6.
 // - exchangeable lines (printed identically in every field a person sees) are scored in the order the
 //   matcher linked them: their truths are handed out within the group (`exchangeable`, decision 0151).
 // - reconcile: CPU time of a `reconcile` call over the month, the median of five after one warm-up run:
@@ -77,10 +85,12 @@ interface Scores {
   /** Keys spent on right suggestions below 0.95 of exchangeable groups linked whole: what taking such a group as one sure decision would save. */
   keysGroupWouldSave: number;
   /**
-   * The fewest keys the console allows whatever the matcher does: 3 per line without counterpart (`j`,
-   * `i`, Enter: it has no bulk ignore), plus the filter's 6, every other line taken at 0.95.
+   * The fewest keys the console allows whatever the matcher does: the lines without counterpart ignored
+   * by their groups and one selection (none MATCHED), plus the filter's 6, every other line taken at 0.95.
    */
   keysFloor: number;
+  /** The lines without counterpart line by line, `j`, `i`, Enter (`u` first if MATCHED): before decision 0161. */
+  keysIgnoreLineByLine: number;
   byKind: Map<LineKind, { lines: number; findable: number; top1: number }>;
   /** Where the score filter's keys go: per kind of line and why it costs keys, sampled lines and keys (scaled). */
   keysWhere: Map<string, { kind: string; why: KeyReason; lines: number; keys: number }>;
@@ -88,8 +98,9 @@ interface Scores {
 
 /** Why a line costs the operator keys with the score filter (decision 0151). */
 type KeyReason =
-  | 'no counterpart: j, i, Enter'
-  | 'MATCHED though no counterpart: u first'
+  | 'no counterpart, its text shared: f, text, Enter; Shift+i, note, Enter per text'
+  | 'no counterpart, alone: j, x; Shift+i, note, Enter once'
+  | 'MATCHED though no counterpart: j, u first'
   | 'MATCHED to the wrong counterpart'
   | 'suggested at 0.95, wrong'
   | 'suggested right, below 0.95: j, a'
@@ -99,6 +110,49 @@ type KeyReason =
   | 'nothing suggested, searched with m';
 
 const pct = (a: number, b: number) => (b === 0 ? '—' : `${((100 * a) / b).toFixed(2)} %`);
+
+/** `f`, the text filter, the text, Enter; then `Shift+i`, the note, Enter: a group of lines printing one text. */
+const TEXT_GROUP_KEYS = 7;
+/** `j`, `x`: a line alone reached and selected. */
+const SELECT_KEYS = 2;
+/** `Shift+i`, the note, Enter over the selection. */
+const SELECTION_IGNORE_KEYS = 3;
+
+/**
+ * The keys to ignore the month's lines without counterpart once every other line is done (decision 0161),
+ * per line (a group's keys shared by its lines), with why: `matched` — the lines the matcher MATCHED, each
+ * `j`, `u` first. Lines printing one text are a group when filtering it is cheaper than taking them alone.
+ */
+function ignoreKeys(
+  entries: readonly MatchEntry[],
+  truth: ReadonlyMap<string, Truth>,
+  matched: ReadonlySet<string>,
+): { entry: MatchEntry; why: KeyReason; keys: number }[] {
+  const without = entries.filter((e) => truth.get(e.id)!.itemId === null);
+  const byText = new Map<string, MatchEntry[]>();
+  for (const e of without) byText.set(e.description, [...(byText.get(e.description) ?? []), e]);
+  const spent: { entry: MatchEntry; why: KeyReason; keys: number }[] = [];
+  for (const e of without)
+    if (matched.has(e.id))
+      spent.push({ entry: e, why: 'MATCHED though no counterpart: j, u first', keys: 2 });
+  const alone: MatchEntry[] = [];
+  for (const [text, lines] of byText)
+    if (text.trim() !== '' && lines.length * SELECT_KEYS > TEXT_GROUP_KEYS)
+      for (const e of lines)
+        spent.push({
+          entry: e,
+          why: 'no counterpart, its text shared: f, text, Enter; Shift+i, note, Enter per text',
+          keys: TEXT_GROUP_KEYS / lines.length,
+        });
+    else alone.push(...lines);
+  for (const e of alone)
+    spent.push({
+      entry: e,
+      why: 'no counterpart, alone: j, x; Shift+i, note, Enter once',
+      keys: SELECT_KEYS + SELECTION_IGNORE_KEYS / alone.length,
+    });
+  return spent;
+}
 
 /** The first three candidates the console's `1`–`3` keys would take, among the counterparts still open. */
 function topThree(entry: MatchEntry, pool: ExpectedItem[], learned: LearnedRules): string[] {
@@ -245,6 +299,7 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
     exchanged: moved,
     keysGroupWouldSave: 0,
     keysFloor: 6,
+    keysIgnoreLineByLine: 0,
     byKind: new Map(),
     keysWhere: new Map(),
   };
@@ -267,7 +322,7 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
       }
     }
     if (t.itemId && !matched && !suggestedTo.has(e.id)) s.unmatchedWithCounterpart++;
-    if (t.itemId === null) s.keysFloor += 3;
+    if (t.itemId === null) s.keysIgnoreLineByLine += 3 + (matched ? 1 : 0);
     if ((suggestionScore.get(e.id) ?? 0) >= FILTER_SCORE) {
       s.sure++;
       if (suggestedTo.get(e.id) !== t.itemId) s.sureWrong++;
@@ -281,16 +336,15 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
   const sample = entries.length <= SAMPLE ? entries : entries.filter(() => r() < SAMPLE / entries.length);
   let keysToday = 0;
   let keysFilter = 0;
-  let keysIgnore = 0;
   let keysFindable = 0;
   let keysGroupWouldSave = 0;
-  const spend = (t: Truth, why: KeyReason, keys: number) => {
+  const spend = (t: Truth, why: KeyReason, keys: number, where = s.keysWhere) => {
     const kind = t.ambiguous
       ? `${t.kind} (${t.kind === 'mbway-phone' ? 'phone' : 'name'} printed alike)`
       : t.kind;
     const at = `${kind}|${why}`;
-    const row = s.keysWhere.get(at) ?? { kind, why, lines: 0, keys: 0 };
-    s.keysWhere.set(at, row);
+    const row = where.get(at) ?? { kind, why, lines: 0, keys: 0 };
+    where.set(at, row);
     row.lines++;
     row.keys += keys;
   };
@@ -298,13 +352,8 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
     const t = truth.get(e.id)!;
     const matched = matchedTo.get(e.id);
     if (matched && right(t, matched)) continue;
-    if (!t.itemId) {
-      // A line without counterpart: `u` if the matcher matched it, then `j`, `i`, Enter.
-      const keys = (matched ? 1 : 0) + 3;
-      keysIgnore += keys;
-      spend(t, matched ? 'MATCHED though no counterpart: u first' : 'no counterpart: j, i, Enter', keys);
-      continue;
-    }
+    // Lines without counterpart: counted over the whole month below.
+    if (!t.itemId) continue;
     const suggested = matched ? undefined : suggestedTo.get(e.id);
     const top = topThree(e, poolOf(e), learned);
     const inTop3 = top.includes(t.itemId);
@@ -346,13 +395,22 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
   const scale = entries.length / sample.length;
   s.keysToday += Math.round(keysToday * scale);
   s.keysFilter += Math.round(keysFilter * scale);
-  s.keysIgnore = Math.round(keysIgnore * scale);
   s.keysFindable = Math.round(keysFindable * scale);
   s.keysGroupWouldSave = Math.round(keysGroupWouldSave * scale);
   for (const row of s.keysWhere.values()) {
     row.lines = Math.round(row.lines * scale);
     row.keys = Math.round(row.keys * scale);
   }
+  // The lines without counterpart, the whole month: as the matcher left them, and as few as the console allows.
+  const ignored = new Map<string, { kind: string; why: KeyReason; lines: number; keys: number }>();
+  for (const { entry, why, keys } of ignoreKeys(entries, truth, new Set(matchedTo.keys())))
+    spend(truth.get(entry.id)!, why, keys, ignored);
+  for (const [at, row] of ignored) {
+    s.keysIgnore += row.keys;
+    s.keysWhere.set(at, { ...row, keys: Math.round(row.keys) });
+  }
+  s.keysIgnore = Math.round(s.keysIgnore);
+  s.keysFloor += Math.round(ignoreKeys(entries, truth, new Set()).reduce((sum, r) => sum + r.keys, 0));
   return s;
 }
 
@@ -403,7 +461,7 @@ const keysWhere = rows
   .map((s) => {
     const month = s.keysFilter + s.keysIgnore;
     const list = [...s.keysWhere.values()].sort((a, b) => b.keys - a.keys || (a.kind < b.kind ? -1 : 1));
-    return `Where the keys go, ${s.n.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''}: ${month} keys for the whole month (${per20(month, s.n)} per 20 lines), score filter, sampled and scaled; ${s.exchanged} lines printed identically to another took that one's truth, the order the matcher linked them in (decision 0151); taking such groups linked whole as one sure decision would save ${s.keysGroupWouldSave} keys; the fewest the console allows whatever the matcher does: ${s.keysFloor} (${per20(s.keysFloor, s.n)} per 20 lines)\n\n| kind of line | why it costs keys | lines | keys | per 20 lines of the month |\n|---|---|---|---|---|\n${list
+    return `Where the keys go, ${s.n.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''}: ${month} keys for the whole month (${per20(month, s.n)} per 20 lines), score filter, sampled and scaled; ${s.exchanged} lines printed identically to another took that one's truth, the order the matcher linked them in (decision 0151); taking such groups linked whole as one sure decision would save ${s.keysGroupWouldSave} keys; the fewest the console allows whatever the matcher does: ${s.keysFloor} (${per20(s.keysFloor, s.n)} per 20 lines); the lines without counterpart ${s.keysIgnore} keys with the bulk ignore (${per20(s.keysIgnore, s.n)} per 20 lines), ${s.keysIgnoreLineByLine} line by line as before decision 0161 (${per20(s.keysIgnoreLineByLine, s.n)})\n\n| kind of line | why it costs keys | lines | keys | per 20 lines of the month |\n|---|---|---|---|---|\n${list
       .map((r) => `| ${r.kind} | ${r.why} | ${r.lines} | ${r.keys} | ${per20(r.keys, s.n)} |`)
       .join('\n')}`;
   })

@@ -6,7 +6,9 @@
 // matcher turns them into SUGGESTED lines. Over HTTP against the API in this process it measures the
 // reconciliation table's reads over all the lines (first page, filters, a deep keyset page), then
 // accepts the `--accept` suggestions in one `POST …/lines/accept` (budget: 10,000 ≤ 2 s), undoes it
-// (`POST …/actions/{id}/undo`) and accepts again, `--runs` times. Peak memory is this process's VmHWM.
+// (`POST …/actions/{id}/undo`) and accepts again, `--runs` times; then ignores the same lines in bulk over
+// a filter (decision 0161: `GET …/lines/ignorable`, `POST …/lines/ignore-filter`, its undo), `--runs`
+// times (as fast as the accept: 10,000 ≤ 2 s). Peak memory is this process's VmHWM.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -213,6 +215,17 @@ const reads: [string, string][] = [
   ['one file, SUGGESTED', `/v2/admin/statements/lines?statementFileId=${fileId}&status=SUGGESTED&limit=200`],
   ['counterparty prefix "nome 12"', '/v2/admin/statements/lines?counterparty=nome%2012&limit=200'],
   ['amount range + kind', '/v2/admin/statements/lines?minCents=-1000&maxCents=1000&kind=fee&limit=200'],
+  // Decision 0161: words anywhere in the text (no index), and the lines with no candidate (a probe per line).
+  ['text "trf 12"', '/v2/admin/statements/lines?text=trf%2012&limit=200'],
+  [
+    'text "trf 12", its ignorable count over every page',
+    '/v2/admin/statements/lines/ignorable?text=trf%2012',
+  ],
+  ['no candidate', '/v2/admin/statements/lines?noCandidate=true&limit=200'],
+  [
+    'no candidate, its ignorable count over every page',
+    '/v2/admin/statements/lines/ignorable?noCandidate=true',
+  ],
   [
     'date range, newest first',
     '/v2/admin/statements/lines?from=2025-06-01&to=2025-06-30&order=desc&limit=200',
@@ -274,6 +287,33 @@ for (let run = 0; run < RUNS; run++) {
   await call('POST', `/v2/admin/statements/actions/${(result.action as { id: string }).id}/undo`);
   undos.push(ms(u));
 }
+step('ignores');
+// `Shift+i` over the filter "this file, text STRIPE": its 10,000 open lines counted, ignored, undone.
+const ignoreFilter = { statementFileId: fileId, text: 'STRIPE' };
+const counts: number[] = [];
+const ignores: number[] = [];
+const ignoreUndos: number[] = [];
+let ignored = 0;
+for (let run = 0; run < RUNS; run++) {
+  const c = performance.now();
+  const totals = await call(
+    'GET',
+    `/v2/admin/statements/lines/ignorable?${new URLSearchParams(ignoreFilter)}`,
+  );
+  counts.push(ms(c));
+  const t = performance.now();
+  const result = await call(
+    'POST',
+    '/v2/admin/statements/lines/ignore-filter',
+    { filter: ignoreFilter, asOf: totals.asOf, note: 'Bench: ignorar em massa' },
+    { 'idempotency-key': `bench-ignore-${run}` },
+  );
+  ignores.push(ms(t));
+  ignored = result.ignored as number;
+  const u = performance.now();
+  await call('POST', `/v2/admin/statements/actions/${(result.action as { id: string }).id}/undo`);
+  ignoreUndos.push(ms(u));
+}
 await server.close();
 await db.close();
 // The admin connection kept the process alive after the results (it looked like a hang).
@@ -302,4 +342,10 @@ ${readResults.join('\n')}
 | then the console's reread of its first page (200 rows) | ${RUNS} | ${median(rereads)} ms | ${Math.max(...rereads)} ms |
 | \`POST …/actions/{id}/undo\` of it (answer with a count) | ${RUNS} | ${median(undos)} ms | ${Math.max(...undos)} ms |
 
-Budget (issue 12): bulk accept of 10,000 suggestions ≤ 2 s on PostgreSQL.`);
+| bulk ignore over HTTP (decision 0161) | runs | median | max |
+|---|---|---|---|
+| \`GET …/lines/ignorable\` the filter's count and sum (file + text) | ${RUNS} | ${median(counts)} ms | ${Math.max(...counts)} ms |
+| \`POST …/lines/ignore-filter\` its ${ignored} open lines, answer with counts | ${RUNS} | **${median(ignores)} ms** | ${Math.max(...ignores)} ms |
+| \`POST …/actions/{id}/undo\` of it (answer with a count) | ${RUNS} | ${median(ignoreUndos)} ms | ${Math.max(...ignoreUndos)} ms |
+
+Budget (issue 12): bulk accept of 10,000 suggestions ≤ 2 s on PostgreSQL; a bulk ignore of 10,000 lines as fast.`);

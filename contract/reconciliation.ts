@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INT4_MAX, INT4_MIN, MAX_YEAR, MIN_YEAR } from './bounds';
 import { blankToUndefined, optionalFilter, pageSchema, repeatable, sortOrderSchema } from './common';
 import { referenceMonthSchema } from './finance';
-import { STATEMENT_LINE_STATUSES } from './statuses';
+import { STATEMENT_IGNORABLE_STATUSES, STATEMENT_LINE_STATUSES } from './statuses';
 
 /**
  * Matching and reconciliation of bank statement lines (issue 12, points 4–6): statement files, the
@@ -27,6 +27,7 @@ export const STATEMENT_ACTION_KINDS = [
   'UNMATCH',
   'NOTE',
   'BULK_ACCEPT',
+  'BULK_IGNORE',
   'UNDO',
 ] as const;
 /** What a line's history row records (statement_line_history.action). */
@@ -42,7 +43,7 @@ export const STATEMENT_HISTORY_ACTIONS = [
 
 export const STATEMENT_LINES_PAGE = { default: 200, max: 1000 } as const;
 export const STATEMENT_FILES_PAGE = { default: 50, max: 200 } as const;
-/** The most lines one bulk accept takes (issue 12: "≤ 10,000"). */
+/** The most lines one bulk accept — or bulk ignore (decision 0161) — takes (issue 12: "≤ 10,000"). */
 export const STATEMENT_BULK_ACCEPT_MAX = 10_000;
 export const STATEMENT_NOTE_MAX = 2000;
 
@@ -255,6 +256,13 @@ const minScoreSchema = z.coerce
   .max(1)
   .refine((score) => Math.abs(Math.round(score * 1000) - score * 1000) < 1e-6, 'at most three decimals');
 
+const searchText = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .refine((text) => !text.includes('\u0000'), 'NUL byte');
+
 /** What of a line the table filters on and never changes (its file, kind, dates, amount, counterparty). */
 const lineFactFilters = {
   statementFileId: optionalFilter(z.guid()),
@@ -264,14 +272,12 @@ const lineFactFilters = {
   maxCents: optionalFilter(z.coerce.number().int().min(INT4_MIN).max(INT4_MAX)),
   kind: optionalFilter(z.enum(STATEMENT_LINE_KINDS)),
   /** The start of the counterparty's name (case ignored) or IBAN. */
-  counterparty: optionalFilter(
-    z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
-      .refine((text) => !text.includes('\u0000'), 'NUL byte'),
-  ),
+  counterparty: optionalFilter(searchText),
+  /**
+   * Words the bank printed: the description or the counterparty's name contains it, case ignored
+   * ("COMISSAO" finds the month's bank fees; decision 0161).
+   */
+  text: optionalFilter(searchText),
 };
 
 function checkRanges(
@@ -292,6 +298,50 @@ export const suggestionFilterQuerySchema = z
   .object({ ...lineFactFilters, minScore: z.preprocess(blankToUndefined, minScoreSchema) })
   .superRefine(checkRanges);
 export type SuggestionFilter = z.output<typeof suggestionFilterQuerySchema>;
+
+/**
+ * Only lines UNMATCHED with no open counterpart of their amount, in their direction, near their date: no
+ * candidate for `1`–`3` (bank fees, chargebacks, a line printed twice; decision 0161). `true` in a query
+ * string or a JSON body.
+ */
+const noCandidateFlag = z.union([z.literal(true), z.literal('true')]).transform(() => true as const);
+
+/** The filters a bulk ignore takes (decision 0161): the line's facts, the ignorable statuses, no candidate. */
+const ignoreFilterFields = {
+  ...lineFactFilters,
+  /** The table's status filter, of the statuses a line can be ignored from; both when absent. */
+  status: repeatable(z.enum(STATEMENT_IGNORABLE_STATUSES)),
+  noCandidate: optionalFilter(noCandidateFlag),
+};
+
+/** What narrows a bulk ignore: without one of these it would ignore every open line of every file. */
+const NARROWING_FILTERS = [
+  'statementFileId',
+  'from',
+  'to',
+  'minCents',
+  'maxCents',
+  'kind',
+  'counterparty',
+  'text',
+  'noCandidate',
+] as const;
+
+function checkIgnoreFilter(
+  filter: z.output<z.ZodObject<typeof ignoreFilterFields>>,
+  context: z.RefinementCtx,
+) {
+  checkRanges(filter, context);
+  if (NARROWING_FILTERS.every((key) => filter[key] === undefined))
+    context.addIssue({ code: 'custom', path: [], message: 'a filter narrowing the lines is required' });
+}
+
+/**
+ * The open lines a filter lists, for `Shift+i` over it (decision 0161): UNMATCHED or SUGGESTED lines of
+ * the filter's facts, every page. What the ignore's confirmation counts and the filtered ignore takes.
+ */
+export const ignoreFilterQuerySchema = z.object(ignoreFilterFields).superRefine(checkIgnoreFilter);
+export type IgnoreFilter = z.output<typeof ignoreFilterQuerySchema>;
 
 /** The confirmation of a filtered accept: how many lines, their sum, and when they were counted. */
 export const suggestionFilterTotalsSchema = z.object({
@@ -318,6 +368,7 @@ export const statementLineListQuerySchema = z
      * payout breakdown's `settlementsWithoutInvoice` above zero (decision 0156).
      */
     payoutWithoutInvoice: optionalFilter(z.enum(['true']).transform(() => true)),
+    noCandidate: optionalFilter(noCandidateFlag),
     to: optionalFilter(businessDay),
     order: z.preprocess(blankToUndefined, sortOrderSchema.default('asc')),
     limit: z.preprocess(
@@ -370,6 +421,44 @@ export const statementFilterAcceptBodySchema = z.strictObject({
   asOf: z.iso.datetime(),
 });
 
+/**
+ * `Shift+i` over a selection (decision 0161): the lines still UNMATCHED or SUGGESTED are ignored with the
+ * note, in one transaction; the others are left and counted.
+ */
+export const statementBulkIgnoreBodySchema = z
+  .strictObject({ lineIds: z.array(z.guid()).min(1).max(STATEMENT_BULK_ACCEPT_MAX), note: noteSchema })
+  .superRefine((body, context) => {
+    if (new Set(body.lineIds.map((id) => id.toLowerCase())).size !== body.lineIds.length)
+      context.addIssue({ code: 'custom', path: ['lineIds'], message: 'repeated id' });
+  });
+
+/**
+ * `Shift+i` over a filter (decision 0161): every open line the filter lists, all pages, up to 10,000 per
+ * request in the list's order, as counted at `asOf` (`…/lines/ignorable`), each ignored with the note.
+ */
+export const statementFilterIgnoreBodySchema = z.strictObject({
+  filter: z.strictObject(ignoreFilterFields).superRefine(checkIgnoreFilter),
+  asOf: z.iso.datetime(),
+  note: noteSchema,
+});
+
+/** A bulk ignore's counts (a selection's or a filter's); the console refetches the page it shows. */
+export const statementBulkIgnoreResultSchema = z.object({
+  action: z.object({ id: z.uuid(), kind: z.enum(STATEMENT_ACTION_KINDS) }),
+  ignored: z.number().int(),
+  /** Lines left as they are; the reasons add up to it. */
+  skipped: z.number().int(),
+  skippedBecause: z.object({
+    /** Matched, in DISCREPANCY or ignored already (or, for a selection, not found). */
+    notOpen: z.number().int(),
+    /** Listed when counted (`asOf`), changed since (always 0 for a selection). */
+    changedMeanwhile: z.number().int(),
+  }),
+  /** Lines the filter still lists beyond this request's 10,000 (another `Shift+i` takes them). */
+  remaining: z.number().int(),
+});
+export type StatementBulkIgnoreResult = z.infer<typeof statementBulkIgnoreResultSchema>;
+
 export const statementActionResultSchema = z.object({
   action: z.object({ id: z.uuid(), kind: z.enum(STATEMENT_ACTION_KINDS) }),
   lines: z.array(statementLineRowSchema),
@@ -412,7 +501,7 @@ export type StatementFilterAcceptResult = z.infer<typeof statementFilterAcceptRe
 
 /**
  * An undo answers like the action it undoes: the rows of a one-line action; the count of lines put
- * back for a bulk accept (decision 0108), whose screen refetches its page.
+ * back for a bulk accept (decision 0108) or a bulk ignore (decision 0161), whose screen refetches its page.
  */
 export const statementUndoResultSchema = z.union([
   statementActionResultSchema,

@@ -135,6 +135,8 @@ export const REFUSAL_STATUSES = {
   STRIPE_PAYOUT_SUM_MISMATCH: 422,
   // a filtered accept whose count is too old to be what the admin confirmed (docs/decisions/0147)
   STATEMENT_SUGGESTION_COUNT_STALE: 409,
+  // a bulk ignore over a filter confirmed on a count too old (docs/decisions/0161)
+  STATEMENT_IGNORE_COUNT_STALE: 409,
   // a payment collector's payout CSV read through a saved column mapping (docs/decisions/0149)
   PROVIDER_CSV_MAPPING_INVALID: 422,
   PROVIDER_CSV_UNREADABLE: 422,

@@ -35,6 +35,8 @@ export const STATEMENT_LINE_STATUSES = [
   'DISCREPANCY',
   'IGNORED',
 ] as const;
+/** The statuses a line can be ignored from: nothing links it to a counterpart (decision 0161). */
+export const STATEMENT_IGNORABLE_STATUSES = ['UNMATCHED', 'SUGGESTED'] as const;
 export type StatementLineStatus = (typeof STATEMENT_LINE_STATUSES)[number];
 
 export const SORT_ORDERS = ['asc', 'desc'] as const;
@@ -110,6 +112,7 @@ export const AUDIT_ACTIONS = [
   'statement.unmatch',
   'statement.note',
   'statement.bulk-accept',
+  'statement.bulk-ignore',
   'statement.undo',
   'statement.reconciled',
   'professional.payout-blocked',

@@ -1,5 +1,6 @@
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type {
+  IgnoreFilter,
   StatementBulkSkipped,
   SuggestionFilter,
   SuggestionFilterTotals,
@@ -22,13 +23,40 @@ export type LineAction =
 
 /**
  * What the `perform` actor is asked: one line's action, accepting the selection, accepting what a
- * "score ≥ x" filter selects as counted at `asOf` (decision 0147), or an undo.
+ * "score ≥ x" filter selects as counted at `asOf` (decision 0147), ignoring the selection or every open
+ * line a filter lists as counted at `asOf` (decision 0161), or an undo.
  */
 export type ReconciliationRequest =
   | LineAction
   | { kind: 'bulkAccept'; lineIds: readonly string[]; idempotencyKey: string }
   | { kind: 'filterAccept'; filter: SuggestionFilter; asOf: string; idempotencyKey: string }
+  | { kind: 'bulkIgnore'; lineIds: readonly string[]; note: string; idempotencyKey: string }
+  | { kind: 'filterIgnore'; filter: IgnoreFilter; asOf: string; note: string; idempotencyKey: string }
   | { kind: 'undo'; actionId: string };
+
+/**
+ * A bulk action confirmed on its count and sum before it runs (money moves, or many lines close): the
+ * suggestions a score filter selects, the open lines a filter lists, or the selection to ignore.
+ */
+export type BulkScope =
+  | { kind: 'filterAccept'; filter: SuggestionFilter }
+  | { kind: 'filterIgnore'; filter: IgnoreFilter }
+  | { kind: 'bulkIgnore'; lineIds: readonly string[] };
+
+/** What a filter's count answers: the server's, with its instant; a selection is counted by the screen. */
+export type BulkTotals = Omit<SuggestionFilterTotals, 'asOf'> & { asOf: string | null };
+
+/** The kinds of bulk action counted by the server (a filter's), and what the `count` actor is asked. */
+export type CountedScope = Extract<BulkScope, { filter: unknown }>;
+
+/** The kinds of request answered by counts, not rows (decisions 0108, 0161). */
+const BULK_REQUESTS: ReadonlySet<ReconciliationRequest['kind']> = new Set([
+  'bulkAccept',
+  'filterAccept',
+  'bulkIgnore',
+  'filterIgnore',
+]);
+const IGNORES: ReadonlySet<ReconciliationRequest['kind']> = new Set(['bulkIgnore', 'filterIgnore']);
 
 /**
  * The server's answer: the action it recorded (what `z` undoes) and the rows as they are now — or,
@@ -38,6 +66,8 @@ export interface ReconciliationOutcome {
   action: { id: string; kind: string };
   lines?: readonly unknown[];
   accepted?: number;
+  /** A bulk ignore: lines ignored. */
+  ignored?: number;
   skipped?: number;
   /** Why lines were skipped (answers stored before it existed have none). */
   skippedBecause?: BulkSkipped;
@@ -46,10 +76,19 @@ export interface ReconciliationOutcome {
 }
 
 /**
- * A bulk accept's skipped lines by reason, as the server answers them; they add up to `skipped`. A
- * filtered accept adds the lines changed between its count and the accept.
+ * A bulk action's skipped lines by reason, as the server answers them; they add up to `skipped`. A
+ * filtered action adds the lines changed between its count and the action; an ignore's lines no longer open.
  */
-export type BulkSkipped = StatementBulkSkipped & { changedMeanwhile?: number };
+export type BulkSkipped = Partial<StatementBulkSkipped> & { changedMeanwhile?: number; notOpen?: number };
+
+/** The last bulk action's outcome: how many lines it accepted or ignored, and what it left. */
+export interface BulkOutcome {
+  kind: 'accept' | 'ignore';
+  done: number;
+  skipped: number;
+  skippedBecause: BulkSkipped | null;
+  remaining: number;
+}
 
 export interface ReconciliationContext {
   /** Selected line ids, in the order they were selected. */
@@ -58,10 +97,10 @@ export interface ReconciliationContext {
   pending: ReconciliationRequest | null;
   /** Actions done on this screen, last on top: `z` undoes the top one. */
   undo: readonly { id: string; kind: string }[];
-  /** The last bulk accept's counts. */
-  bulk: { accepted: number; skipped: number; skippedBecause: BulkSkipped | null; remaining: number } | null;
-  /** The score filter `Shift+a` is accepting, and its count once the server gave it (the confirmation). */
-  filterAccept: { filter: SuggestionFilter; totals: SuggestionFilterTotals | null } | null;
+  /** The last bulk action's counts. */
+  bulk: BulkOutcome | null;
+  /** The bulk action being confirmed, and its count once given (the confirmation shows it). */
+  confirm: { scope: BulkScope; totals: BulkTotals | null } | null;
   /** Server code of the last refusal or failure, translated by the screen. */
   error: string | null;
 }
@@ -74,9 +113,13 @@ export type ReconciliationEvent =
   | { type: 'bulkAccept'; idempotencyKey: string }
   /** `Shift+a` with nothing selected over a "score ≥ x" filter: count it, then confirm. */
   | { type: 'filterAccept'; filter: SuggestionFilter }
-  /** Enter on the confirmation (its count and sum). */
-  | { type: 'filterAccept.confirm'; idempotencyKey: string }
-  | { type: 'filterAccept.cancel' }
+  /** `Shift+i` with nothing selected over a filter: count its open lines, then confirm with a note. */
+  | { type: 'filterIgnore'; filter: IgnoreFilter }
+  /** `Shift+i` over the selection, with the count and sum of its open lines as the screen has them. */
+  | { type: 'ignoreSelected'; totals: Omit<BulkTotals, 'asOf'> }
+  /** Enter on the confirmation (its count and sum; an ignore's note, which it requires). */
+  | { type: 'bulkConfirm'; idempotencyKey: string; note?: string }
+  | { type: 'bulkCancel' }
   | { type: 'undo' };
 
 /** An undo whose lines changed since: it can never be undone, so it leaves the stack. */
@@ -96,21 +139,42 @@ function afterDone(
   const request = context.pending as ReconciliationRequest;
   if (request.kind === 'undo') return { undo: context.undo.slice(0, -1), pending: null, error: null };
   const undo = [...context.undo, { id: outcome.action.id, kind: outcome.action.kind }].slice(-UNDO_DEPTH);
-  if (request.kind === 'bulkAccept' || request.kind === 'filterAccept')
+  if (BULK_REQUESTS.has(request.kind)) {
+    const ignore = IGNORES.has(request.kind);
     return {
       undo,
       pending: null,
       error: null,
       selected: [],
-      filterAccept: null,
+      confirm: null,
       bulk: {
-        accepted: outcome.accepted ?? 0,
+        kind: ignore ? 'ignore' : 'accept',
+        done: (ignore ? outcome.ignored : outcome.accepted) ?? 0,
         skipped: outcome.skipped ?? 0,
         skippedBecause: outcome.skippedBecause ?? null,
         remaining: outcome.remaining ?? 0,
       },
     };
+  }
   return { undo, pending: null, error: null };
+}
+
+/** What Enter on the confirmation sends: the scope as counted, with the note an ignore needs. */
+function confirmedRequest(
+  confirm: NonNullable<ReconciliationContext['confirm']>,
+  idempotencyKey: string,
+  note: string,
+): ReconciliationRequest {
+  const { scope, totals } = confirm;
+  const asOf = totals?.asOf ?? '';
+  switch (scope.kind) {
+    case 'filterAccept':
+      return { kind: 'filterAccept', filter: scope.filter, asOf, idempotencyKey };
+    case 'filterIgnore':
+      return { kind: 'filterIgnore', filter: scope.filter, asOf, note, idempotencyKey };
+    case 'bulkIgnore':
+      return { kind: 'bulkIgnore', lineIds: scope.lineIds, note, idempotencyKey };
+  }
 }
 
 function afterError(context: ReconciliationContext, error: unknown): Partial<ReconciliationContext> {
@@ -119,7 +183,7 @@ function afterError(context: ReconciliationContext, error: unknown): Partial<Rec
   return {
     pending: null,
     error: code,
-    filterAccept: null,
+    confirm: null,
     ...(staleUndo ? { undo: context.undo.slice(0, -1) } : {}),
   };
 }
@@ -138,7 +202,7 @@ export const reconciliationMachine = setup({
   actors: {
     perform: fromPromise<ReconciliationOutcome, ReconciliationRequest>(notProvided('perform')),
     /** The confirmation's figures: how many suggestions the filter selects, their sum, when. */
-    count: fromPromise<SuggestionFilterTotals, SuggestionFilter>(notProvided('count')),
+    count: fromPromise<SuggestionFilterTotals, CountedScope>(notProvided('count')),
   },
   actions: {
     // The console writes the rows into the table's cache here.
@@ -150,12 +214,16 @@ export const reconciliationMachine = setup({
     somethingSelected: ({ context }) => context.selected.length > 0,
     somethingToUndo: ({ context }) => context.undo.length > 0,
     nothingSelected: ({ context }) => context.selected.length === 0,
-    somethingCounted: ({ context }) => (context.filterAccept?.totals?.count ?? 0) > 0,
+    /** An ignore is confirmed only with its note (the product's ignore requires one). */
+    confirmable: ({ context, event }) =>
+      (context.confirm?.totals?.count ?? 0) > 0 &&
+      (context.confirm?.scope.kind === 'filterAccept' ||
+        ((event as { note?: string }).note ?? '').trim().length > 0),
   },
 }).createMachine({
   id: 'reconciliation',
   initial: 'ready',
-  context: { selected: [], pending: null, undo: [], bulk: null, filterAccept: null, error: null },
+  context: { selected: [], pending: null, undo: [], bulk: null, confirm: null, error: null },
   states: {
     ready: {
       on: {
@@ -197,7 +265,28 @@ export const reconciliationMachine = setup({
           guard: 'nothingSelected',
           target: 'counting',
           actions: assign({
-            filterAccept: ({ event }) => ({ filter: event.filter, totals: null }),
+            confirm: ({ event }) => ({ scope: { kind: 'filterAccept', filter: event.filter }, totals: null }),
+            error: null,
+            bulk: null,
+          }),
+        },
+        filterIgnore: {
+          guard: 'nothingSelected',
+          target: 'counting',
+          actions: assign({
+            confirm: ({ event }) => ({ scope: { kind: 'filterIgnore', filter: event.filter }, totals: null }),
+            error: null,
+            bulk: null,
+          }),
+        },
+        ignoreSelected: {
+          guard: 'somethingSelected',
+          target: 'confirming',
+          actions: assign({
+            confirm: ({ context, event }) => ({
+              scope: { kind: 'bulkIgnore', lineIds: context.selected },
+              totals: { ...event.totals, asOf: null },
+            }),
             error: null,
             bulk: null,
           }),
@@ -215,20 +304,17 @@ export const reconciliationMachine = setup({
         },
       },
     },
-    // Money moves: the filter's count and sum are shown before anything is accepted.
+    // Money moves, or many lines close: the filter's count and sum are shown before anything is done.
     counting: {
       tags: ['busy'],
       invoke: {
         id: 'count',
         src: 'count',
-        input: ({ context }) => context.filterAccept!.filter,
+        input: ({ context }) => context.confirm!.scope as CountedScope,
         onDone: {
           target: 'confirming',
           actions: assign({
-            filterAccept: ({ context, event }) => ({
-              filter: context.filterAccept!.filter,
-              totals: event.output,
-            }),
+            confirm: ({ context, event }) => ({ scope: context.confirm!.scope, totals: event.output }),
           }),
         },
         onError: {
@@ -240,19 +326,15 @@ export const reconciliationMachine = setup({
     confirming: {
       tags: ['confirming'],
       on: {
-        'filterAccept.confirm': {
-          guard: 'somethingCounted',
+        bulkConfirm: {
+          guard: 'confirmable',
           target: 'working',
           actions: assign({
-            pending: ({ context, event }) => ({
-              kind: 'filterAccept' as const,
-              filter: context.filterAccept!.filter,
-              asOf: context.filterAccept!.totals!.asOf,
-              idempotencyKey: event.idempotencyKey,
-            }),
+            pending: ({ context, event }) =>
+              confirmedRequest(context.confirm!, event.idempotencyKey, event.note?.trim() ?? ''),
           }),
         },
-        'filterAccept.cancel': { target: 'ready', actions: assign({ filterAccept: null }) },
+        bulkCancel: { target: 'ready', actions: assign({ confirm: null }) },
       },
     },
     working: {

@@ -34,6 +34,20 @@ const MAX_CANDIDATES = 20;
 /** The direction a counterpart must have for the line: its own, inverted for a return. */
 const DIRECTION = `(CASE WHEN l.kind = 'return' THEN -1 ELSE 1 END) * sign(l.bank_amount_cents)`;
 
+/** The line's candidates as the row counts them: open counterparts of its amount, its direction, near its date. */
+const OPEN_CANDIDATES = `SELECT 1 FROM statement_counterparts c
+            WHERE c.amount_cents = abs(l.bank_amount_cents) AND c.direction = ${DIRECTION}
+              AND (l.kind <> 'return' OR c.kind = 'SEPA_TRANSFER')
+              AND c.date BETWEEN l.bank_date - ${CANDIDATE_WINDOW_DAYS} AND l.bank_date + ${CANDIDATE_WINDOW_DAYS}
+              AND (l.kind = 'return' OR c.amount_cents > ${matchedCents('c')})`;
+
+/**
+ * Lines UNMATCHED whose row counts no candidate (decision 0161): bank fees, chargebacks, a line printed
+ * twice — what a month's bulk ignore is for. Probed per UNMATCHED line (`statement_lines_status_idx`, then
+ * the counterparts' amount indexes), as the row's own count is.
+ */
+export const noCandidateFilter = () => `l.status = 'UNMATCHED' AND NOT EXISTS (${OPEN_CANDIDATES})`;
+
 /** Answers of more lines than this (a bulk accept, its undo) count candidates only as their suggestion. */
 const COUNTED_ROWS = 1000;
 
@@ -44,13 +58,7 @@ const lineSelect = (
        l.counterparty_name, l.counterparty_iban, l.end_to_end_id, l.batch_id, l.bank_reference, l.kind,
        l.return_reason, l.status, l.match_method, l.notes, l.difference_cents, l.updated_at,
        CASE WHEN ${countCandidates} AND l.status IN ('UNMATCHED', 'SUGGESTED', 'DISCREPANCY') THEN (
-         SELECT count(*)::int FROM (
-           SELECT 1 FROM statement_counterparts c
-            WHERE c.amount_cents = abs(l.bank_amount_cents) AND c.direction = ${DIRECTION}
-              AND (l.kind <> 'return' OR c.kind = 'SEPA_TRANSFER')
-              AND c.date BETWEEN l.bank_date - ${CANDIDATE_WINDOW_DAYS} AND l.bank_date + ${CANDIDATE_WINDOW_DAYS}
-              AND (l.kind = 'return' OR c.amount_cents > ${matchedCents('c')})
-            LIMIT ${MAX_CANDIDATES}) n)
+         SELECT count(*)::int FROM (${OPEN_CANDIDATES} LIMIT ${MAX_CANDIDATES}) n)
        ELSE 0 END AS candidate_count`;
 
 interface LineRow {
@@ -256,10 +264,15 @@ function lineFilters(params: SqlParams, query: StatementLineListQuery): string[]
   if (query.minScore !== undefined) where.push(scoreFilter(params, query.minScore));
   if (query.automatedMonth) where.push(automatedFilter(params, query.automatedMonth));
   if (query.payoutWithoutInvoice) where.push(payoutWithoutInvoiceFilter());
+  if (query.noCandidate) where.push(noCandidateFilter());
   return where;
 }
 
-/** The filters on what a line is and never changes: its file, kind, dates, amount and counterparty. */
+/**
+ * The filters on what a line is and never changes: its file, kind, dates, amount, counterparty and the
+ * words the bank printed (`text`: contained anywhere, so no index serves it — the other filters and the
+ * status narrow first; decision 0161).
+ */
 export function lineFactFilters(params: SqlParams, query: LineFacts): string[] {
   const where: string[] = [];
   if (query.statementFileId) where.push(`l.statement_file_id = ${params.add(query.statementFileId)}::uuid`);
@@ -276,6 +289,10 @@ export function lineFactFilters(params: SqlParams, query: LineFacts): string[] {
     where.push(
       `(lower(l.counterparty_name) LIKE ${params.add(name)} OR l.counterparty_iban LIKE ${params.add(iban)})`,
     );
+  }
+  if (query.text) {
+    const words = params.add(`%${escapeLike(query.text.toLowerCase())}%`);
+    where.push(`(lower(l.description) LIKE ${words} OR lower(l.counterparty_name) LIKE ${words})`);
   }
   return where;
 }

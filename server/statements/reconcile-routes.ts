@@ -1,13 +1,17 @@
 import {
   candidatesSchema,
+  ignoreFilterQuerySchema,
   statementActionResultSchema,
   statementBulkAcceptBodySchema,
   statementBulkAcceptResultSchema,
+  statementBulkIgnoreBodySchema,
+  statementBulkIgnoreResultSchema,
   statementFileListQuerySchema,
   statementFilePageSchema,
   statementFileRowSchema,
   statementFilterAcceptBodySchema,
   statementFilterAcceptResultSchema,
+  statementFilterIgnoreBodySchema,
   statementLineHistorySchema,
   statementLineListQuerySchema,
   statementLinePageSchema,
@@ -20,6 +24,7 @@ import {
 import { actorOf, ID, idParams } from '../http/actor';
 import { type RouteRegistry, refused } from '../http/routes';
 import { checkIdempotencyKey, requestHash } from '../platform/idempotency';
+import { bulkIgnore, filterIgnore, ignorableTotals } from './bulk-ignore';
 import { listStatementFiles, markStatementReconciled, statementFile } from './files';
 import { lineHistory } from './history';
 import { lineCandidates, listLines } from './lines';
@@ -263,6 +268,75 @@ export function registerStatementReconciliationRoutes(routes: RouteRegistry): vo
 
   routes.add({
     method: 'post',
+    path: `${STATEMENTS}/lines/ignore`,
+    summary:
+      'Ignore up to 10,000 lines with one note (needs `Idempotency-Key`); lines no longer UNMATCHED or SUGGESTED are left and counted',
+    tags: ['statements'],
+    auth: 'admin',
+    body: statementBulkIgnoreBodySchema,
+    responses: {
+      200: { description: 'Ignored, skipped and why', schema: statementBulkIgnoreResultSchema },
+      400: refused('IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID'),
+      422: refused('IDEMPOTENCY_KEY_REUSED'),
+    },
+    async handler(c, { body }) {
+      const actor = actorOf(c);
+      const request = {
+        scope: 'statement.bulk-ignore',
+        key: checkIdempotencyKey(c.req.header('idempotency-key')),
+        sha256: requestHash({ lineIds: body.lineIds.map((id) => id.toLowerCase()).sort(), note: body.note }),
+        actorId: actor.userId,
+        at: actor.at,
+      };
+      return c.json(await bulkIgnore(c.var.deps.db, actor, body.lineIds, body.note, request));
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: `${STATEMENTS}/lines/ignorable`,
+    summary:
+      'How many UNMATCHED or SUGGESTED lines a filter lists (all pages) and their sum: the confirmation of its ignore',
+    tags: ['statements'],
+    auth: 'admin',
+    query: ignoreFilterQuerySchema,
+    responses: { 200: { description: 'Count, sum and when', schema: suggestionFilterTotalsSchema } },
+    async handler(c, { query }) {
+      return c.json(await ignorableTotals(c.var.deps.db, query, actorOf(c).at));
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: `${STATEMENTS}/lines/ignore-filter`,
+    summary:
+      'Ignore every UNMATCHED or SUGGESTED line a filter lists, up to 10,000, with one note (needs `Idempotency-Key`); lines changed since `asOf` are left and counted',
+    tags: ['statements'],
+    auth: 'admin',
+    body: statementFilterIgnoreBodySchema,
+    responses: {
+      200: { description: 'Ignored, skipped and why, remaining', schema: statementBulkIgnoreResultSchema },
+      400: refused('IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID'),
+      409: refused('STATEMENT_IGNORE_COUNT_STALE'),
+      422: refused('IDEMPOTENCY_KEY_REUSED'),
+    },
+    async handler(c, { body }) {
+      const actor = actorOf(c);
+      const request = {
+        scope: 'statement.filter-ignore',
+        key: checkIdempotencyKey(c.req.header('idempotency-key')),
+        sha256: requestHash(body),
+        actorId: actor.userId,
+        at: actor.at,
+      };
+      return c.json(
+        await filterIgnore(c.var.deps.db, actor, body.filter, new Date(body.asOf), body.note, request),
+      );
+    },
+  });
+
+  routes.add({
+    method: 'post',
     path: `${STATEMENTS}/actions/${ID}/undo`,
     summary: 'Undo a reconciliation action; refused if one of its lines changed since',
     tags: ['statements'],
@@ -270,7 +344,7 @@ export function registerStatementReconciliationRoutes(routes: RouteRegistry): vo
     params: idParams,
     responses: {
       200: {
-        description: 'The undo and the rows it put back, or how many for a bulk accept',
+        description: 'The undo and the rows it put back, or how many for a bulk accept or ignore',
         schema: statementUndoResultSchema,
       },
       404: refused('STATEMENT_ACTION_NOT_FOUND'),

@@ -39,13 +39,14 @@ interface UndoEntry {
   lastActionId: string | null;
 }
 
-const AUDIT: Record<ActionKind, AuditAction> = {
+export const AUDIT: Record<ActionKind, AuditAction> = {
   ACCEPT: 'statement.accept',
   MATCH: 'statement.match',
   IGNORE: 'statement.ignore',
   UNMATCH: 'statement.unmatch',
   NOTE: 'statement.note',
   BULK_ACCEPT: 'statement.bulk-accept',
+  BULK_IGNORE: 'statement.bulk-ignore',
   UNDO: 'statement.undo',
 };
 
@@ -75,7 +76,7 @@ const TEACHES: ReadonlySet<ActionKind> = new Set(['MATCH', 'ACCEPT', 'BULK_ACCEP
  * line was before, for an undo), the lines written with their history, the consequences applied.
  * `plan` answers the changes; statuses of lines with links are settled from the amounts.
  */
-async function runAction(
+export async function runAction(
   tx: Queryable,
   actor: Actor,
   kind: ActionKind,
@@ -319,6 +320,9 @@ export function noteLine(db: Database, actor: Actor, lineId: string, note: strin
   );
 }
 
+/** The bulk actions, whose answers — and their undos' — are counts, not rows (decisions 0108, 0161). */
+const ANSWERED_BY_COUNTS: ReadonlySet<ActionKind> = new Set(['BULK_ACCEPT', 'BULK_IGNORE']);
+
 /**
  * Undo (issue 12, `z`): every line of the action back to what it was before it — links, status,
  * note, and with them the consequences — recorded as an UNDO action. Refused when a line changed
@@ -363,7 +367,7 @@ export async function undoAction(db: Database, actor: Actor, actionId: string): 
       after: { undoes: actionId, actionId: result.actionId },
     };
   });
-  if (undoneKind === 'BULK_ACCEPT')
+  if (undoneKind !== null && ANSWERED_BY_COUNTS.has(undoneKind))
     return { action: { id: done.actionId, kind: 'UNDO' }, undone: done.lineIds.length };
   return answer(db, 'UNDO', done);
 }

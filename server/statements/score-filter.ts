@@ -10,6 +10,7 @@ import type { IdempotentRequest } from '../platform/idempotency';
 import { idempotentMutation } from '../platform/idempotency';
 import type { Actor } from '../platform/mutation';
 import { refuse } from '../platform/refusal';
+import { changedSince, countIsStale } from './changed-since';
 import { type LockedLine, lockLines } from './line-state';
 import { lineFactFilters, scoreFilter } from './lines';
 import { BULK_ACCEPT_AUDIT, planAccepts, runBulkAccept } from './reconcile';
@@ -20,11 +21,6 @@ import { BULK_ACCEPT_AUDIT, planAccepts, runBulkAccept } from './reconcile';
  * change (someone accepts it, matches its counterpart, its suggestion is replaced): such a line is left
  * as it is and counted, never accepted in a state the admin did not confirm.
  */
-
-/** A count older than this is not what the admin confirms any more: count again. */
-export const SUGGESTION_COUNT_FRESH_MS = 15 * 60 * 1000;
-/** Instances' clocks may differ this much (a count by one instance, the accept by another). */
-const CLOCK_SKEW_MS = 60 * 1000;
 
 /** The locked line still is what the filter selects: SUGGESTED, its suggestion scoring enough. */
 const stillSelected = (line: LockedLine, minScore: number) =>
@@ -51,40 +47,10 @@ export async function suggestionTotals(
   return { count: rows[0]!.count, sumCents: Number(rows[0]!.sum_cents), asOf: at.toISOString() };
 }
 
-/**
- * Lines the filter selected at `asOf`, other than `taken` (those being accepted), that an action changed
- * since: each line's state before its first action at or after `asOf` (`statement_actions.lines` keeps it
- * for the undo) had a suggestion scoring at least `minScore`, and its facts match the filter. An action in
- * the count's very millisecond counts as since: a change the count may not have seen is never accepted
- * unconfirmed.
- */
-async function changedSince(
-  tx: Queryable,
-  filter: SuggestionFilter,
-  asOf: Date,
-  taken: readonly string[],
-): Promise<number> {
-  const params = new SqlParams();
-  const after = params.add(asOf);
-  const minScore = params.add(filter.minScore);
-  const facts = [...lineFactFilters(params, filter), `NOT (l.id = ANY(${params.add(taken)}::uuid[]))`];
-  const { rows } = await tx.query<{ count: number }>(
-    `WITH first_change AS (
-       SELECT DISTINCT ON (e."lineId") e."lineId" AS line_id, e.before
-         FROM statement_actions a
-         CROSS JOIN LATERAL jsonb_to_recordset(a.lines) AS e("lineId" uuid, before jsonb)
-        WHERE a.created_at >= ${after}::timestamptz
-        ORDER BY e."lineId", a.created_at, a.id)
-     SELECT count(*)::int AS count
-       FROM first_change c JOIN statement_lines l ON l.id = c.line_id
-      WHERE c.before->>'status' = 'SUGGESTED'
-        AND EXISTS (SELECT 1 FROM jsonb_array_elements(c.before->'links') k
-                     WHERE k->>'state' = 'SUGGESTED' AND (k->>'score')::real >= ${minScore}::real)
-        ${facts.map((f) => `AND ${f}`).join(' ')}`,
-    params.values,
-  );
-  return rows[0]!.count;
-}
+/** The line's state before a change (`c.before`) had a suggestion scoring at least `minScore`. */
+const suggestedBefore = (minScore: number) => (params: SqlParams) =>
+  `c.before->>'status' = 'SUGGESTED' AND EXISTS (SELECT 1 FROM jsonb_array_elements(c.before->'links') k
+     WHERE k->>'state' = 'SUGGESTED' AND (k->>'score')::real >= ${params.add(minScore)}::real)`;
 
 /**
  * `Shift+a` over the filter: the lines it selects now and that no action changed since `asOf`, at most
@@ -98,9 +64,7 @@ export async function filterAccept(
   asOf: Date,
   idempotency: IdempotentRequest,
 ): Promise<StatementFilterAcceptResult> {
-  const age = actor.at.getTime() - asOf.getTime();
-  if (age > SUGGESTION_COUNT_FRESH_MS || age < -CLOCK_SKEW_MS)
-    throw refuse('STATEMENT_SUGGESTION_COUNT_STALE');
+  if (countIsStale(actor.at, asOf)) throw refuse('STATEMENT_SUGGESTION_COUNT_STALE');
   const done = await idempotentMutation(db, actor, BULK_ACCEPT_AUDIT, idempotency, async (tx) => {
     const params = new SqlParams();
     const where = [...selected(params, filter), `l.updated_at < ${params.add(asOf)}::timestamptz`];
@@ -116,7 +80,12 @@ export async function filterAccept(
       // and so are the lines selected at `asOf` but not among the ids (changed before they were read).
       const locked = [...(await lockLines(tx, ids)).values()];
       const still = locked.filter((line) => stillSelected(line, filter.minScore));
-      changedMeanwhile = ids.length - still.length + (await changedSince(tx, filter, asOf, ids));
+      changedMeanwhile =
+        ids.length -
+        still.length +
+        (await changedSince(tx, asOf, ids, suggestedBefore(filter.minScore), (params) =>
+          lineFactFilters(params, filter),
+        ));
       return planAccepts(tx, still);
     });
     const accepted = result.lineIds.length;

@@ -3,6 +3,7 @@ import type {
   Candidate,
   StatementActionResult,
   StatementBulkAcceptResult,
+  StatementBulkIgnoreResult,
   StatementFileRow,
   StatementFilterAcceptResult,
   StatementUndoResult,
@@ -14,7 +15,7 @@ import type {
 } from '../../contract/reconciliation';
 import type { KnownLines, StatementAccounts, StatementImportJob } from '../../contract/statement-import';
 import type { CsvMapping } from '../../domain/statements/types';
-import type { ReconciliationRequest } from '../../machines/reconciliation';
+import type { CountedScope, ReconciliationRequest } from '../../machines/reconciliation';
 import type { KnownLinesQuestion } from '../../machines/statement-import';
 import { type QueryParams, request } from './http';
 
@@ -93,7 +94,11 @@ export const fetchLineHistory = (id: string) => request<StatementLineHistory>(`$
 export function performReconciliation(
   action: ReconciliationRequest,
 ): Promise<
-  StatementActionResult | StatementBulkAcceptResult | StatementFilterAcceptResult | StatementUndoResult
+  | StatementActionResult
+  | StatementBulkAcceptResult
+  | StatementFilterAcceptResult
+  | StatementBulkIgnoreResult
+  | StatementUndoResult
 > {
   const post = <T>(path: string, data?: unknown, headers?: Record<string, string>) =>
     request<T>(path, { method: 'post', data, ...(headers ? { headers } : {}) });
@@ -125,16 +130,32 @@ export function performReconciliation(
         { filter: action.filter, asOf: action.asOf },
         { 'Idempotency-Key': action.idempotencyKey },
       );
+    case 'bulkIgnore':
+      return post(
+        `${STATEMENTS}/lines/ignore`,
+        { lineIds: action.lineIds, note: action.note },
+        { 'Idempotency-Key': action.idempotencyKey },
+      );
+    case 'filterIgnore':
+      return post(
+        `${STATEMENTS}/lines/ignore-filter`,
+        { filter: action.filter, asOf: action.asOf, note: action.note },
+        { 'Idempotency-Key': action.idempotencyKey },
+      );
     case 'undo':
       return post(`${STATEMENTS}/actions/${encodeURIComponent(action.actionId)}/undo`);
   }
 }
 
-/** How many suggestions a "score ≥ x" filter selects and their sum: the filtered accept's confirmation. */
-export const fetchSuggestionTotals = (filter: SuggestionFilter) =>
-  request<SuggestionFilterTotals>(`${STATEMENTS}/lines/suggestions`, {
-    params: { ...filter },
-  });
+/**
+ * The confirmation's count and sum of a filter's bulk action: how many suggestions a "score ≥ x" filter
+ * selects (decision 0147), or how many open lines a filter lists for its ignore (decision 0161).
+ */
+export const fetchBulkTotals = (scope: CountedScope) =>
+  request<SuggestionFilterTotals>(
+    `${STATEMENTS}/lines/${scope.kind === 'filterAccept' ? 'suggestions' : 'ignorable'}`,
+    { params: { ...scope.filter } },
+  );
 
 export const statementKeys = {
   all: ['statements'] as const,

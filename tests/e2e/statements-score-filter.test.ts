@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StatementLineRow } from '../../contract/reconciliation';
 import { formatCents } from '../../domain/money';
 import { camt053 } from '../api/sepa-statement-support';
-import { importPath, previewOf } from '../api/statement-support';
 import {
   chromiumSuite,
   closeTestPage,
@@ -14,6 +13,7 @@ import {
   tabTo,
 } from '../support/browser';
 import { ptPT } from '../support/messages';
+import { importFromPage } from './statement-upload';
 
 /** More lines than the table's first page (500): `Shift+a` over the filter must take every page. */
 const LINES = 620;
@@ -46,26 +46,7 @@ describe.skipIf(!hasChromium)('suggestions by score in Chromium, keyboard only',
     const xml = camt053(
       Array.from({ length: LINES }, (_, i) => ({ cents: 30001 + i, date: DAY, text: 'TRF CRED PRESTADOR' })),
     );
-    const path = importPath('extrato-pontuacao.xml', previewOf(new Uint8Array(Buffer.from(xml))), {});
-    // Through the import route the console uses, from the signed-in page (its cookie, its Origin).
-    const fileId = await page.evaluate(
-      async ({ path, xml }) => {
-        const posted = await fetch(path, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/octet-stream', 'Idempotency-Key': crypto.randomUUID() },
-          body: xml,
-        });
-        let { job } = (await posted.json()) as {
-          job: { id: string; status: string; result: { statementFileId: string } | null };
-        };
-        while (job.status === 'RUNNING') {
-          await new Promise((resolve) => setTimeout(resolve, 200));
-          job = await (await fetch(`/v2/admin/statements/imports/${job.id}`)).json();
-        }
-        return job.result?.statementFileId ?? job.status;
-      },
-      { path, xml },
-    );
+    const fileId = await importFromPage(page, 'extrato-pontuacao.xml', xml);
     const { rows } = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM statement_lines WHERE statement_file_id = $1 AND status = 'SUGGESTED'`,
       [fileId],
@@ -169,7 +150,7 @@ describe.skipIf(!hasChromium)('suggestions by score in Chromium, keyboard only',
     await expect.poll(() => page.getByTestId('active-suggestion').textContent()).toContain(shownWhy);
     // Nothing selected: Shift+a counts what the filter selects on every page.
     await page.keyboard.press('Shift+A');
-    const counted = page.getByTestId('score-filter-count');
+    const counted = page.getByTestId('bulk-count');
     await counted.waitFor();
     expect(await counted.textContent()).toBe(
       ptPT.statements.filterAccept.count.other

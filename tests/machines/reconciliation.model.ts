@@ -13,6 +13,11 @@ import type { Expected, MachineModel, Observed } from './model';
  * over a "score ≥ x" filter, `Shift+a` asks the server how many suggestions the filter selects and their
  * sum, shows them, and only Enter accepts them (all pages, server-side, as counted then); Esc, a failed
  * count or a count of none accepts nothing. With a selection, `Shift+a` accepts the selection.
+ * `Shift+i` ignores in bulk (decision 0161): with a selection, its open lines as the screen counts them;
+ * with none, over a filter, the server counts the open lines the filter lists first. Either way the
+ * confirmation shows the count and sum and takes a note, which the product's ignore requires: Enter without
+ * one sends nothing; with one, one request ignores them all; the answer is counts (the table reads its
+ * rows again) and `z` undoes it as one action. A count of none ignores nothing.
  */
 
 const L1 = '00000000-0000-4000-8000-0000000000a1';
@@ -23,12 +28,14 @@ interface Answer {
   action: { id: string; kind: string };
   lines?: unknown[];
   accepted?: number;
+  ignored?: number;
   skipped?: number;
   skippedBecause?: {
-    notSuggested: number;
-    counterpartTaken: number;
-    amountDiffers: number;
+    notSuggested?: number;
+    counterpartTaken?: number;
+    amountDiffers?: number;
     changedMeanwhile?: number;
+    notOpen?: number;
   };
   remaining?: number;
 }
@@ -54,6 +61,20 @@ const FILTER_ACCEPTED: Answer = {
   skippedBecause: { notSuggested: 0, counterpartTaken: 1, amountDiffers: 0, changedMeanwhile: 1 },
   remaining: 0,
 };
+/** The filter `Shift+i` ignores over (the bank's fees), and the server's count of its open lines. */
+const FEES = { text: 'COMISSAO', kind: 'fee' };
+const FEES_COUNTED = { count: 12, sumCents: -4_560, asOf: '2026-11-28T02:00:00.000Z' };
+/** The selection's open lines as the screen counts them (no instant: nothing to confirm against). */
+const SELECTION_COUNTED = { count: 3, sumCents: -1_155 };
+const NOTE = 'Comissões de março';
+/** A bulk ignore answers counts: lines ignored, those left and why. */
+const IGNORED: Answer = {
+  action: { id: 'act-6', kind: 'BULK_IGNORE' },
+  ignored: 11,
+  skipped: 1,
+  skippedBecause: { notOpen: 0, changedMeanwhile: 1 },
+  remaining: 0,
+};
 /** So does the undo of a bulk accept: how many lines it put back. */
 const BULK_UNDONE = { action: { id: 'act-4', kind: 'UNDO' }, undone: 2 };
 
@@ -61,14 +82,22 @@ export interface ReconciliationExpected extends Expected {
   selected: string[];
   /** Action ids `z` would undo, last on top. */
   undo: string[];
+  /** The last bulk action's outcome: accepted or ignored, how many, what it left. */
   bulk: {
-    accepted: number;
+    kind: 'accept' | 'ignore';
+    done: number;
     skipped: number;
     skippedBecause: Answer['skippedBecause'] | null;
     remaining: number;
   } | null;
-  /** The filter being accepted and the count the confirmation shows (null until counted). */
-  filterAccept: { filter: typeof FILTER; totals: typeof COUNTED | null } | null;
+  /** The bulk action being confirmed and the count the confirmation shows (null until counted). */
+  confirm: {
+    scope:
+      | { kind: 'filterAccept'; filter: typeof FILTER }
+      | { kind: 'filterIgnore'; filter: typeof FEES }
+      | { kind: 'bulkIgnore'; lineIds: string[] };
+    totals: { count: number; sumCents: number; asOf: string | null } | null;
+  } | null;
   error: string | null;
   /** Rows handed to the table, answer by answer. */
   applied: unknown[];
@@ -108,8 +137,18 @@ export const reconciliationModel: MachineModel<undefined, ReconciliationWorld, R
     },
     'Shift+a': { type: 'bulkAccept', idempotencyKey: 'bulk-1' },
     'Shift+a over the score filter': { type: 'filterAccept', filter: FILTER },
-    'Enter on the count': { type: 'filterAccept.confirm', idempotencyKey: 'filter-1' },
-    'Esc on the count': { type: 'filterAccept.cancel' },
+    'Shift+i over the fees filter': { type: 'filterIgnore', filter: FEES },
+    'Shift+i over the selection': { type: 'ignoreSelected', totals: SELECTION_COUNTED },
+    'Enter on the count': { type: 'bulkConfirm', idempotencyKey: 'filter-1' },
+    'Enter on the count, with a note': {
+      type: 'bulkConfirm',
+      idempotencyKey: 'ignore-1',
+      note: ` ${NOTE} `,
+    },
+    'Enter on the count, a blank note': { type: 'bulkConfirm', idempotencyKey: 'ignore-2', note: '   ' },
+    'Esc on the count': { type: 'bulkCancel' },
+    'server: fees counted': { type: 'xstate.done.actor.count', output: FEES_COUNTED },
+    'server: ignored': { type: 'xstate.done.actor.perform', output: IGNORED },
     'server: counted': { type: 'xstate.done.actor.count', output: COUNTED },
     'server: counted none': { type: 'xstate.done.actor.count', output: COUNTED_NONE },
     'server: count failed': { type: 'xstate.error.actor.count', error: { code: 'NETWORK_ERROR' } },
@@ -148,7 +187,7 @@ export const reconciliationModel: MachineModel<undefined, ReconciliationWorld, R
     selected: [],
     undo: [],
     bulk: null,
-    filterAccept: null,
+    confirm: null,
     error: null,
     applied: [],
     refreshed: 0,
@@ -178,15 +217,23 @@ export const reconciliationModel: MachineModel<undefined, ReconciliationWorld, R
       undo: (e) => (e.undo.length === 0 ? e : send(e, { kind: 'undo', actionId: e.undo[e.undo.length - 1] })),
       // A selection wins: Shift+a over the filter only when nothing is selected.
       filterAccept: (e, ev) =>
-        e.selected.length > 0
+        e.selected.length > 0 ? e : counting(e, { kind: 'filterAccept', filter: ev.filter as typeof FILTER }),
+      // Shift+i over the filter likewise; the server counts what it lists.
+      filterIgnore: (e, ev) =>
+        e.selected.length > 0 ? e : counting(e, { kind: 'filterIgnore', filter: ev.filter as typeof FEES }),
+      // Shift+i over a selection: straight to the confirmation, with the screen's count; none selected, nothing.
+      ignoreSelected: (e, ev) =>
+        e.selected.length === 0
           ? e
           : {
               ...e,
-              state: 'counting',
+              state: 'confirming',
               error: null,
               bulk: null,
-              filterAccept: { filter: ev.filter as typeof FILTER, totals: null },
-              requests: [...e.requests, { actor: 'count', input: ev.filter }],
+              confirm: {
+                scope: { kind: 'bulkIgnore', lineIds: e.selected },
+                totals: { ...(ev.totals as typeof SELECTION_COUNTED), asOf: null },
+              },
             },
     },
     // Counting: the confirmation waits for the server's figures; keys meanwhile change nothing.
@@ -194,27 +241,42 @@ export const reconciliationModel: MachineModel<undefined, ReconciliationWorld, R
       'xstate.done.actor.count': (e, ev) => ({
         ...e,
         state: 'confirming',
-        filterAccept: { filter: e.filterAccept!.filter, totals: ev.output as typeof COUNTED },
+        confirm: { scope: e.confirm!.scope, totals: ev.output as typeof COUNTED },
       }),
       'xstate.error.actor.count': (e, ev) => ({
         ...e,
         state: 'ready',
-        filterAccept: null,
+        confirm: null,
         error: (ev.error as { code: string }).code,
       }),
     },
-    // The confirmation: Enter accepts what was counted (never when it counted none), Esc leaves.
+    // The confirmation: Enter does what was counted (never when it counted none; an ignore never without
+    // its note, sent trimmed), Esc leaves.
     confirming: {
-      'filterAccept.confirm': (e, ev) =>
-        e.filterAccept!.totals!.count === 0
-          ? e
-          : send(e, {
-              kind: 'filterAccept',
-              filter: e.filterAccept!.filter,
-              asOf: e.filterAccept!.totals!.asOf,
-              idempotencyKey: ev.idempotencyKey,
-            }),
-      'filterAccept.cancel': (e) => ({ ...e, state: 'ready', filterAccept: null }),
+      bulkConfirm: (e, ev) => {
+        const { scope, totals } = e.confirm!;
+        const note = ((ev.note as string | undefined) ?? '').trim();
+        if (totals!.count === 0) return e;
+        const key = ev.idempotencyKey;
+        if (scope.kind === 'filterAccept')
+          return send(e, {
+            kind: 'filterAccept',
+            filter: scope.filter,
+            asOf: totals!.asOf,
+            idempotencyKey: key,
+          });
+        if (note === '') return e;
+        if (scope.kind === 'filterIgnore')
+          return send(e, {
+            kind: 'filterIgnore',
+            filter: scope.filter,
+            asOf: totals!.asOf,
+            note,
+            idempotencyKey: key,
+          });
+        return send(e, { kind: 'bulkIgnore', lineIds: scope.lineIds, note, idempotencyKey: key });
+      },
+      bulkCancel: (e) => ({ ...e, state: 'ready', confirm: null }),
     },
     // One thing at a time: keys pressed meanwhile (another action, Shift+a, z, x) send and change nothing.
     working: {
@@ -226,14 +288,16 @@ export const reconciliationModel: MachineModel<undefined, ReconciliationWorld, R
           : { ...e, state: 'ready', refreshed: e.refreshed + 1 };
         if (sent?.kind === 'undo') return { ...next, undo: e.undo.slice(0, -1) };
         const undo = [...e.undo, out.action.id];
-        if (sent?.kind === 'bulkAccept' || sent?.kind === 'filterAccept')
+        const ignore = sent?.kind === 'bulkIgnore' || sent?.kind === 'filterIgnore';
+        if (ignore || sent?.kind === 'bulkAccept' || sent?.kind === 'filterAccept')
           return {
             ...next,
             undo,
             selected: [],
-            filterAccept: null,
+            confirm: null,
             bulk: {
-              accepted: out.accepted ?? 0,
+              kind: ignore ? 'ignore' : 'accept',
+              done: (ignore ? out.ignored : out.accepted) ?? 0,
               skipped: out.skipped ?? 0,
               skippedBecause: out.skippedBecause ?? null,
               remaining: out.remaining ?? 0,
@@ -248,7 +312,7 @@ export const reconciliationModel: MachineModel<undefined, ReconciliationWorld, R
           ...e,
           state: 'ready',
           error: code,
-          filterAccept: null,
+          confirm: null,
           undo: stale ? e.undo.slice(0, -1) : e.undo,
         };
       },
@@ -263,6 +327,22 @@ export const reconciliationModel: MachineModel<undefined, ReconciliationWorld, R
   limit: 2000,
 };
 
+/** Shift+a or Shift+i over a filter: the server is asked to count it. */
+function counting(
+  e: ReconciliationExpected,
+  scope: NonNullable<ReconciliationExpected['confirm']>['scope'],
+): ReconciliationExpected {
+  const filter = 'filter' in scope ? scope.filter : null;
+  return {
+    ...e,
+    state: 'counting',
+    error: null,
+    bulk: null,
+    confirm: { scope, totals: null },
+    requests: [...e.requests, { actor: 'count', input: { kind: scope.kind, filter } }],
+  };
+}
+
 function looks(busy: boolean) {
   return ({ world, snapshot }: Observed<ReconciliationWorld>, e: ReconciliationExpected) => {
     const c = snapshot.context;
@@ -271,14 +351,14 @@ function looks(busy: boolean) {
       selected: c.selected,
       undo: c.undo.map((a: { id: string }) => a.id),
       bulk: c.bulk,
-      filterAccept: c.filterAccept,
+      confirm: c.confirm,
       error: c.error,
     }).toEqual({
       busy,
       selected: e.selected,
       undo: e.undo,
       bulk: e.bulk,
-      filterAccept: e.filterAccept,
+      confirm: e.confirm,
       error: e.error,
     });
     expect(world.applied).toEqual(e.applied);

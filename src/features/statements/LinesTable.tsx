@@ -3,19 +3,28 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
-import type { SuggestionFilter, SuggestionFilterTotals } from '../../../contract/reconciliation';
-import { STATEMENT_LINE_STATUSES, SUGGESTION_SCORE_FILTERS } from '../../../contract/statuses';
+import type {
+  IgnoreFilter,
+  SuggestionFilter,
+  SuggestionFilterTotals,
+} from '../../../contract/reconciliation';
+import {
+  STATEMENT_IGNORABLE_STATUSES,
+  STATEMENT_LINE_STATUSES,
+  SUGGESTION_SCORE_FILTERS,
+} from '../../../contract/statuses';
 import { formatCents } from '../../../domain/money';
 import {
-  type BulkSkipped,
+  type BulkOutcome,
+  type CountedScope,
   type LineAction,
   type ReconciliationOutcome,
   type ReconciliationRequest,
   reconciliationMachine,
 } from '../../../machines/reconciliation';
 import {
+  fetchBulkTotals,
   fetchStatementLines,
-  fetchSuggestionTotals,
   performReconciliation,
   type StatementFileRow,
   type StatementLinePage,
@@ -38,11 +47,11 @@ import { useScreenKeyHandler } from '../../kernel/key-dispatcher';
 import { helpLines, keyAction } from '../../kernel/key-table';
 import { isRestingFocus } from '../../kernel/keys';
 import { useScreenKeys } from '../../kernel/screen-keys';
+import { BulkConfirm } from './BulkConfirm';
 import { type LineDialogState, LineDialogs, scorePoints } from './LineDialogs';
 import { InvoicingCell, ProviderCell, SideCell } from './LineSides';
 import { markMoneyScreensStale } from './money-moved';
 import { RECONCILE_KEYS, type ReconcileKeyAction } from './reconcile-keys';
-import { ScoreFilterConfirm } from './ScoreFilterConfirm';
 import { suggestionWhy } from './suggestion-why';
 
 const ROW_HEIGHT = 32;
@@ -64,7 +73,8 @@ export const STATUS_TONES: Record<StatementLineRow['status'], Tone> = {
 };
 
 /** Each reason's text, in the order shown. */
-const SKIP_REASONS: readonly [keyof BulkSkipped, string][] = [
+const SKIP_REASONS: readonly [keyof NonNullable<BulkOutcome['skippedBecause']>, string][] = [
+  ['notOpen', 'statements.lines.skippedBecause.notOpen'],
   ['notSuggested', 'statements.lines.skippedBecause.notSuggested'],
   ['counterpartTaken', 'statements.lines.skippedBecause.counterpartTaken'],
   ['amountDiffers', 'statements.lines.skippedBecause.amountDiffers'],
@@ -72,15 +82,14 @@ const SKIP_REASONS: readonly [keyof BulkSkipped, string][] = [
 ];
 
 /**
- * "Accepted: 3 · left as they were: 2 (1 no longer suggested, 1 with a different amount)", and what a
- * filtered accept left for the next `Shift+a`.
+ * "Accepted: 3 · left as they were: 2 (1 no longer suggested, 1 with a different amount)" — or "Ignored: …"
+ * — and what a filtered accept or ignore left for the next `Shift+a` or `Shift+i`.
  */
-function bulkOutcome(
-  t: Translate,
-  locale: string,
-  bulk: { accepted: number; skipped: number; skippedBecause: BulkSkipped | null; remaining: number },
-): string {
-  const counts = t('statements.lines.accepted', { accepted: bulk.accepted, skipped: bulk.skipped });
+function bulkOutcome(t: Translate, locale: string, bulk: BulkOutcome): string {
+  const counts =
+    bulk.kind === 'accept'
+      ? t('statements.lines.accepted', { accepted: bulk.done, skipped: bulk.skipped })
+      : t('statements.lines.ignored', { ignored: bulk.done, skipped: bulk.skipped });
   const reasons = SKIP_REASONS.flatMap(([reason, key]) => {
     const count = bulk.skippedBecause?.[reason] ?? 0;
     return count > 0 ? [t(key, { count })] : [];
@@ -88,10 +97,13 @@ function bulkOutcome(
   const outcome = reasons.length > 0 ? `${counts} (${reasons.join(', ')})` : counts;
   if (bulk.remaining === 0) return outcome;
   const remaining = t(
-    pluralKey(locale, bulk.remaining, {
-      one: 'statements.lines.remaining.one',
-      other: 'statements.lines.remaining.other',
-    }),
+    pluralKey(
+      locale,
+      bulk.remaining,
+      bulk.kind === 'accept'
+        ? { one: 'statements.lines.remaining.one', other: 'statements.lines.remaining.other' }
+        : { one: 'statements.lines.remainingIgnore.one', other: 'statements.lines.remainingIgnore.other' },
+    ),
     { count: bulk.remaining },
   );
   return `${outcome} · ${remaining}`;
@@ -102,20 +114,26 @@ function bulkOutcome(
  * line facts filtered and the score; null without a score filter, or when another filter leaves
  * suggestions out (the table then shows none of what it would accept).
  */
-function scoreFilterOf(filters: Readonly<Record<string, readonly string[]>>): SuggestionFilter | null {
-  const one = (key: string) => filters[key]?.[0];
-  const minScore = one('minScore');
+function scoreFilterOf(filters: TableFilters): SuggestionFilter | null {
+  const minScore = filters.minScore?.[0];
   const statuses = filters.status ?? [];
   // With the automation card's or the payout-invoice filter (matched lines only) the table shows no suggestion.
   const noSuggestions =
     (statuses.length > 0 && !statuses.includes('SUGGESTED')) ||
-    one('automatedMonth') ||
-    one('payoutWithoutInvoice');
+    filters.automatedMonth?.[0] ||
+    filters.payoutWithoutInvoice?.[0];
   if (minScore === undefined || noSuggestions) return null;
+  return { minScore: Number(minScore), ...lineFactsOf(filters) } as SuggestionFilter;
+}
+
+type TableFilters = Readonly<Record<string, readonly string[]>>;
+
+/** The filters of the table's URL on what a line is (file, dates, amounts, kind, counterparty, text). */
+function lineFactsOf(filters: TableFilters) {
+  const one = (key: string) => filters[key]?.[0];
   const cents = (key: string) => (one(key) === undefined ? {} : { [key]: Number(one(key)) });
   const text = (key: string) => (one(key) === undefined ? {} : { [key]: one(key) });
   return {
-    minScore: Number(minScore),
     ...text('statementFileId'),
     ...text('from'),
     ...text('to'),
@@ -123,7 +141,29 @@ function scoreFilterOf(filters: Readonly<Record<string, readonly string[]>>): Su
     ...cents('maxCents'),
     ...text('kind'),
     ...text('counterparty'),
-  } as SuggestionFilter;
+    ...text('text'),
+  };
+}
+
+/**
+ * The table's filter as a bulk ignore takes it (decision 0161): its line facts, its statuses that can be
+ * ignored, "no candidate". Null when the table lists lines the ignore's filter cannot name (a score, the
+ * automation card's, the payout-invoice filter), when its statuses leave every open line out, or when
+ * nothing narrows it (never every open line of every file).
+ */
+function ignoreFilterOf(filters: TableFilters): IgnoreFilter | null {
+  if (filters.minScore?.[0] || filters.automatedMonth?.[0] || filters.payoutWithoutInvoice?.[0]) return null;
+  const facts = lineFactsOf(filters);
+  const noCandidate = filters.noCandidate?.[0] === 'true';
+  if (Object.keys(facts).length === 0 && !noCandidate) return null;
+  const statuses = filters.status ?? [];
+  const open = STATEMENT_IGNORABLE_STATUSES.filter((s) => statuses.length === 0 || statuses.includes(s));
+  if (open.length === 0) return null;
+  return {
+    ...facts,
+    ...(statuses.length > 0 ? { status: open } : {}),
+    ...(noCandidate ? { noCandidate: true } : {}),
+  } as IgnoreFilter;
 }
 
 /** Replaces the rows the server answered in every cached page of the lines list. */
@@ -175,6 +215,14 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
         })),
       },
       { key: 'counterparty', label: t('statements.lines.counterparty'), kind: 'text' },
+      // The words the bank printed ("COMISSAO"): the month's fees, found to be ignored together (decision 0161).
+      { key: 'text', label: t('statements.lines.text'), kind: 'text' },
+      {
+        key: 'noCandidate',
+        label: t('statements.lines.noCandidate'),
+        kind: 'select',
+        options: [{ value: 'true', label: t('statements.lines.noCandidateOption') }],
+      },
       // The home dashboard's automation card opens this (decision 0147): a month, `YYYY-MM`.
       { key: 'automatedMonth', label: t('statements.lines.automatedMonth'), kind: 'text' },
       {
@@ -204,6 +252,7 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
   const [active, setActive] = useState(-1);
   const [anchor, setAnchor] = useState<number | null>(null);
   const [dialog, setDialog] = useState<LineDialogState | null>(null);
+  const [ignoreNeedsFilter, setIgnoreNeedsFilter] = useState(false);
 
   const queryKey = useMemo(() => [...statementKeys.lines, state.filters] as const, [state.filters]);
   const query = useInfiniteQuery({
@@ -221,6 +270,7 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
   useEffect(() => {
     setActive(-1);
     setAnchor(null);
+    setIgnoreNeedsFilter(false);
   }, [filtersKey]);
 
   const logic = useMemo(
@@ -230,9 +280,7 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
           perform: fromPromise<ReconciliationOutcome, ReconciliationRequest>(({ input }) =>
             performReconciliation(input),
           ),
-          count: fromPromise<SuggestionFilterTotals, SuggestionFilter>(({ input }) =>
-            fetchSuggestionTotals(input),
-          ),
+          count: fromPromise<SuggestionFilterTotals, CountedScope>(({ input }) => fetchBulkTotals(input)),
         },
         actions: {
           applyRows: (_, { lines }) => {
@@ -316,6 +364,20 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
       if (scoreFilter) return actor.send({ type: 'filterAccept', filter: scoreFilter });
       return actor.send({ type: 'bulkAccept', idempotencyKey: crypto.randomUUID() });
     }
+    if (reconcile.type === 'ignoreSelected') {
+      const ignoreFilter = selected.size === 0 ? ignoreFilterOf(state.filters) : null;
+      // Never every open line of every file: say what Shift+i needs instead of doing nothing.
+      setIgnoreNeedsFilter(selected.size === 0 && ignoreFilter === null);
+      if (ignoreFilter) return actor.send({ type: 'filterIgnore', filter: ignoreFilter });
+      if (selected.size === 0) return;
+      // A selection is ignored as selected: its open lines, counted here from the rows they are.
+      const open = rows.filter(
+        (row) =>
+          selected.has(row.id) && (STATEMENT_IGNORABLE_STATUSES as readonly string[]).includes(row.status),
+      );
+      const sumCents = open.reduce((sum, row) => sum + row.bankAmountCents, 0);
+      return actor.send({ type: 'ignoreSelected', totals: { count: open.length, sumCents } });
+    }
     if (reconcile.type === 'undo') return actor.send({ type: 'undo' });
     if (!current) return;
     switch (reconcile.type) {
@@ -375,11 +437,18 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
           </span>
         ) : null}
         {machine.matches('counting') ? (
-          <span>{t('statements.filterAccept.counting')}</span>
+          <span>
+            {t(
+              machine.context.confirm?.scope.kind === 'filterAccept'
+                ? 'statements.filterAccept.counting'
+                : 'statements.bulkIgnore.counting',
+            )}
+          </span>
         ) : busy ? (
           <span>{t('statements.lines.working')}</span>
         ) : null}
         {machine.context.bulk ? <span>{bulkOutcome(t, locale, machine.context.bulk)}</span> : null}
+        {ignoreNeedsFilter ? <span role="alert">{t('statements.bulkIgnore.needsFilter')}</span> : null}
         {machine.context.error ? (
           <span role="alert">{t(errorCodeKey(machine.context.error) ?? 'errorMessages.fallback')}</span>
         ) : null}
@@ -483,12 +552,12 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
           </div>
         ) : null}
       </ScrollRegion>
-      {machine.matches('confirming') && machine.context.filterAccept?.totals ? (
-        <ScoreFilterConfirm
-          minScore={machine.context.filterAccept.filter.minScore}
-          totals={machine.context.filterAccept.totals}
-          onConfirm={() => actor.send({ type: 'filterAccept.confirm', idempotencyKey: crypto.randomUUID() })}
-          onClose={() => actor.send({ type: 'filterAccept.cancel' })}
+      {machine.matches('confirming') && machine.context.confirm?.totals ? (
+        <BulkConfirm
+          scope={machine.context.confirm.scope}
+          totals={machine.context.confirm.totals}
+          onConfirm={(note) => actor.send({ type: 'bulkConfirm', idempotencyKey: crypto.randomUUID(), note })}
+          onClose={() => actor.send({ type: 'bulkCancel' })}
         />
       ) : null}
       {dialog ? (

@@ -62,39 +62,47 @@ export function statementSearchCommands(
   ];
 }
 
-/** The score filter the palette's command opens (decision 0147): `Shift+a` then accepts what it selects. */
-export const SCORE_FILTER_HREF = '/statements?status=SUGGESTED&minScore=0.95';
-
-/** "Suggestions with score ≥ 95": the reconciliation table filtered to the matcher's surest suggestions. */
-export function scoreFilterCommand(t: Translate, navigate: (path: string) => void): PaletteCommand {
-  return {
+/**
+ * The reconciliation table's filters the palette opens, each a command: the matcher's surest suggestions
+ * (decision 0147: `Shift+a` then accepts them), the credits whose payout still misses an invoice (decision
+ * 0156), and the open lines with no candidate — the month's fees, chargebacks, lines printed twice —
+ * that `Shift+i` then ignores together (decision 0161).
+ */
+const FILTER_COMMANDS = [
+  {
     id: 'statements:score-filter',
-    group: t('statementsPalette.group'),
-    label: t('statementsPalette.scoreFilter'),
-    keywords: [...translateEvery('statementsPalette.scoreFilter'), '95'],
-    kind: 'screen',
-    run: () => navigate(SCORE_FILTER_HREF),
-  };
-}
-
-/** The lines whose payout paid a settlement no invoice bills (decision 0156), as the palette opens them. */
-export const PAYOUT_WITHOUT_INVOICE_HREF = '/statements?payoutWithoutInvoice=true';
-
-/** "Payouts with a settlement without invoice": the reconciliation table's credits still missing an invoice. */
-export function payoutWithoutInvoiceCommand(t: Translate, navigate: (path: string) => void): PaletteCommand {
-  return {
+    labelKey: 'statementsPalette.scoreFilter',
+    keywords: ['95'],
+    href: '/statements?status=SUGGESTED&minScore=0.95',
+  },
+  {
     id: 'statements:payout-without-invoice',
+    labelKey: 'statementsPalette.payoutWithoutInvoice',
+    keywords: [],
+    href: '/statements?payoutWithoutInvoice=true',
+  },
+  {
+    id: 'statements:no-candidate',
+    labelKey: 'statementsPalette.noCandidate',
+    keywords: [],
+    href: '/statements?noCandidate=true',
+  },
+] as const;
+
+function filterCommands(t: Translate, navigate: (path: string) => void): PaletteCommand[] {
+  return FILTER_COMMANDS.map((command) => ({
+    id: command.id,
     group: t('statementsPalette.group'),
-    label: t('statementsPalette.payoutWithoutInvoice'),
-    keywords: translateEvery('statementsPalette.payoutWithoutInvoice'),
-    kind: 'screen',
-    run: () => navigate(PAYOUT_WITHOUT_INVOICE_HREF),
-  };
+    label: t(command.labelKey),
+    keywords: [...translateEvery(command.labelKey), ...command.keywords],
+    kind: 'screen' as const,
+    run: () => navigate(command.href),
+  }));
 }
 
 /**
  * Statement files by name and lines by amount or counterparty, for what is typed in the palette; and the
- * score filter's command.
+ * table's filter commands.
  */
 export function useStatementSearchCommands(): void {
   const { t, locale } = useI18n();
@@ -112,7 +120,7 @@ export function useStatementSearchCommands(): void {
   });
   const commands = useMemo(
     () => [
-      ...(authenticated ? [scoreFilterCommand(t, navigate), payoutWithoutInvoiceCommand(t, navigate)] : []),
+      ...(authenticated ? filterCommands(t, navigate) : []),
       ...(searched !== null && found ? statementSearchCommands(found, searched, t, locale, navigate) : []),
     ],
     [authenticated, searched, found, t, locale, navigate],

@@ -9,6 +9,7 @@ export type ReconcileKeyAction =
   | { type: 'note' }
   | { type: 'history' }
   | { type: 'acceptSelected' }
+  | { type: 'ignoreSelected' }
   | { type: 'undo' };
 
 /** DESIGN §8 reconciliation keys: the table's handler reads this table and `?` lists it. */
@@ -28,6 +29,13 @@ export const RECONCILE_KEYS: readonly KeyBinding<ReconcileKeyAction>[] = [
     shown: 'Shift a',
     labelKey: 'statements.keys.acceptSelected',
     action: { type: 'acceptSelected' },
+  },
+  {
+    keys: ['I'],
+    shift: true,
+    shown: 'Shift i',
+    labelKey: 'statements.keys.ignoreSelected',
+    action: { type: 'ignoreSelected' },
   },
   { keys: ['z'], shown: 'z', labelKey: 'statements.keys.undo', action: { type: 'undo' } },
 ];

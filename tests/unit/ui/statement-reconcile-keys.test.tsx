@@ -412,6 +412,49 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     expect(status.textContent).not.toContain(fill(text.lines.selected.other, { count: 3 }));
   });
 
+  it('x selects; Shift+i ignores the selected open lines with one note after their count and sum, reports one matched meanwhile, and z puts them back as one', async () => {
+    const user = userEvent.setup();
+    await insertPayout(world.db, 2_201, '2026-03-13');
+    const fee = (amountCents: number) => ({ amountCents, kind: 'fee' as const, description: 'COMISSAO' });
+    const { lineIds } = await openStatement([
+      fee(-125),
+      fee(-250),
+      fee(-500),
+      { amountCents: 2_201, counterpartyName: 'Stripe', description: 'TRF STRIPE' },
+    ]);
+    expect(statusOf(4)).toBe('SUGGESTED');
+    await goTo(user, 1);
+    await user.keyboard('xjjjx');
+    // Another admin accepts line 4's suggestion: this table still shows it open.
+    const accepted = await realFetch(`${world.url}/v2/admin/statements/lines/${lineIds[3]}/accept`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(accepted.status).toBe(200);
+    await user.keyboard('{Shift>}I{/Shift}');
+    const dialog = await screen.findByRole('dialog', { name: text.bulkIgnore.title });
+    expect(within(dialog).getByTestId('bulk-count').textContent).toBe(
+      fill(text.bulkIgnore.selection.other, { count: 2, sum: '€20.76' }),
+    );
+    // Enter without the note ignores nothing.
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('dialog', { name: text.bulkIgnore.title })).toBe(dialog);
+    await user.keyboard('Bank fees{Enter}');
+    const status = screen.getByTestId('statement-lines-status');
+    await waitFor(() =>
+      expect(status.textContent).toContain(
+        `${fill(text.lines.ignored, { ignored: 1, skipped: 1 })} (${fill(text.lines.skippedBecause.notOpen, { count: 1 })})`,
+      ),
+    );
+    await waitFor(() =>
+      expect([1, 2, 3, 4].map(statusOf)).toEqual(['IGNORED', 'UNMATCHED', 'UNMATCHED', 'MATCHED']),
+    );
+    expect((await lineRow(lineIds[0]!)).notes).toBe('Bank fees');
+    await user.keyboard('z');
+    await waitFor(() => expect(statusOf(1)).toBe('UNMATCHED'));
+    expect((await lineRow(lineIds[0]!)).status).toBe('UNMATCHED');
+  });
+
   it('a match, one or many at once, leaves the money screens and home cards to be asked again (a file paid, a doctor blocked)', async () => {
     const user = userEvent.setup();
     await insertPayout(world.db, 3_101, '2026-03-10');

@@ -2,47 +2,28 @@
 // SAF-T is valid against the official XSD, and both files read back with the domain readers give the
 // seed's own figures — each payout's net is its `provider_payouts` amount, the invoices are the month's
 // payments at their prices, a credit note per refund, the cancelled document apart.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSaftSalesInvoicesText } from '../../domain/sources/saft-pt';
 import { readStripePayoutReport } from '../../domain/sources/stripe-payouts';
 import type { Database } from '../../server/db/client';
-import { seedDatabase } from '../../server/seed/seed';
 import { type DemoSourceFiles, writeDemoSourceFiles } from '../../server/seed/source-files';
+import { SOURCE_MONTH as MONTH, seededSourceDatabase } from '../api/source-support';
 import { testDatabaseKinds } from '../support/databases';
-import { openTestStorage } from '../support/file-storages';
 import { saftSchemaCheck } from '../support/saft-xsd';
 
 const schema = saftSchemaCheck();
 afterAll(() => schema.close());
 
-/** A month the seed has paid, refunded and paid out in (the seed's clock is 2026-03-15). */
-const MONTH = '2026-01';
-
 describe.each(testDatabaseKinds())('the demo month as source files on $name', (kind) => {
+  let seeded: Awaited<ReturnType<typeof seededSourceDatabase>>;
   let db: Database;
-  let dataDir: string;
   let files: DemoSourceFiles;
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'seed-sources-'));
-    db = await kind.open();
-    const storage = openTestStorage(kind.name === 'postgres' ? 'postgres' : 'local', db, dataDir);
-    await seedDatabase(db, {
-      users: 120,
-      adminEmail: 'admin@demo.pt',
-      adminPassword: 'admin-password-1',
-      demoPassword: 'demo-password-1',
-      storage,
-      now: new Date('2026-03-15T00:00:00Z'),
-    });
+    seeded = await seededSourceDatabase(kind);
+    db = seeded.db;
     files = await writeDemoSourceFiles(db, MONTH);
   });
-  afterAll(async () => {
-    await db.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => seeded?.close());
 
   it('writes a SAF-T (PT) file valid against the official XSD', () => {
     expect(schema.errors(files.saft, 'demo-month.xml')).toBe('');

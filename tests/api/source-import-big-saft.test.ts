@@ -2,14 +2,19 @@
 // against the official XSD in pieces by its job, before anything is written. One schema fault deep in the
 // file — an invoice near the end without its signature, which the reader does not need — fails the job
 // with SAF-T_SCHEMA_INVALID, the XSD's words and the line in the uploaded file, nothing imported; the same
-// month without the fault imports with `schemaChecked: true`.
+// month without the fault imports with `schemaChecked: true`. The size checked before the 202 is the
+// configuration's (`SAFT_SCHEMA_BEFORE_ACCEPT_MAX_BYTES`): lowered, a small file's fault fails its job instead,
+// and a file whose header is too big to repeat in every piece imports recorded `schemaChecked: false`.
+
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoPayment } from '../../server/seed/demo-payments';
 import { writeDemoSaft } from '../../server/seed/source-files';
 import { SAFT_SCHEMA_BEFORE_ACCEPT_MAX_BYTES } from '../../server/sources/source-import';
 import { testDatabaseKinds } from '../support/databases';
-import { count } from './harness';
+import { SOURCE_FIXTURES } from '../support/saft-xsd';
+import { count, startApi } from './harness';
 import { importSource, type SourceApi, seededSourceApi, utf8 } from './source-support';
 
 const MONTH = '2031-01';
@@ -82,5 +87,40 @@ describe.each(testDatabaseKinds())('a SAF-T over 32 MiB of XML on $name', (kind)
     );
     expect(rows[0]!.checked).toBe(true);
     expect(await imported()).toEqual({ files: before.files + 1, invoices: before.invoices + INVOICES });
+  }, 60_000);
+  it("honours the configuration's size: below it a file's schema is its job's, and an oversized header is recorded unchecked", async () => {
+    const lowered = await startApi(api.db, {
+      env: { SAFT_SCHEMA_BEFORE_ACCEPT_MAX_BYTES: String(1_048_576) },
+    });
+    const at = { ...api, api: lowered };
+    try {
+      const marketplace = readFileSync(`${SOURCE_FIXTURES}made-here-saft-pt-marketplace-utf8.xml`, 'utf8');
+      const padded = (text: string, mib: number) =>
+        text.replace('<Header>', `<Header><!--${' '.repeat(mib * 1_048_576)}-->`);
+      const before = await imported();
+      const unsigned = await importSource(
+        at,
+        utf8(padded(marketplace.replace(/ *<Hash>[^<]*<\/Hash>\n/, ''), 2)),
+        { kind: 'SAFT_INVOICES', fileName: 'unsigned.xml' },
+      );
+      // Over the lowered size: answered 202 and failed by its job (under the default it is a 422).
+      expect(unsigned.status).toBe(202);
+      expect(unsigned.job).toMatchObject({ status: 'FAILED', errorCode: 'SAFT_SCHEMA_INVALID' });
+      expect(unsigned.job!.schemaErrors?.[0]).toMatch(/^line \d+: .*HashControl/);
+      expect(await imported()).toEqual(before);
+      // A header of 9 MiB is more than the pieces repeat: the file imports, recorded as not checked.
+      const big = await importSource(at, utf8(padded(marketplace, 9)), {
+        kind: 'SAFT_INVOICES',
+        fileName: 'big-header.xml',
+      });
+      expect(big.job).toMatchObject({ status: 'DONE' });
+      const { rows } = await api.db.query<{ checked: boolean }>(
+        `SELECT (summary->>'schemaChecked')::boolean AS checked FROM source_files WHERE id = $1`,
+        [big.job!.result!.sourceFileId],
+      );
+      expect(rows[0]!.checked).toBe(false);
+    } finally {
+      await lowered.stop();
+    }
   }, 60_000);
 });

@@ -1,12 +1,14 @@
 import { Worker } from 'node:worker_threads';
+import { MAX_SAFT_COMPRESSION_RATIO, MAX_SAFT_XML_BYTES } from '../../contract/limits';
+import { openSaftBytes } from '../../domain/sources/compressed';
 import { refuse } from '../platform/refusal';
 import { READ_OFF_THREAD_FROM_BYTES, workerBoot } from '../statements/statement-reader';
 import { type SaftSchemaCheck, saftSchemaErrors } from './saft-schema';
 
 /**
  * An upload's check against the official XSD, running beside its read (decision 0163): started with the
- * read, in a worker thread of its own from the size a read leaves the API thread, so the two use both
- * cores. Its verdict is awaited before the 202 for a file of up to `saftSchemaBeforeAcceptMaxBytes` of
+ * read, in a worker thread of its own from the size a read leaves the API thread (or compressed), so the
+ * two use both cores. Its verdict is awaited before the 202 for a file of up to `saftSchemaBeforeAcceptMaxBytes` of
  * XML, by the import job before its transaction for a bigger one.
  */
 
@@ -25,9 +27,18 @@ const WORKER_HEAP_MB = 1_024;
 const WORKER_YOUNG_MB = 48;
 const WORKER_BOOT = workerBoot(new URL('./saft-schema-worker.ts', import.meta.url));
 
+/**
+ * Whether the check may run on the API thread: a small upload of plain XML. A small compressed one may hold
+ * up to `MAX_SAFT_COMPRESSION_RATIO` times its size — seconds of validation the event loop must not wait.
+ */
+const checkedHere = (upload: Uint8Array) =>
+  upload.byteLength < READ_OFF_THREAD_FROM_BYTES &&
+  openSaftBytes(upload, { maxBytes: MAX_SAFT_XML_BYTES, maxRatio: MAX_SAFT_COMPRESSION_RATIO }).container ===
+    'xml';
+
 export function startSaftSchemaCheck(upload: Uint8Array): SaftSchemaRun {
   let invoices = 0;
-  if (upload.byteLength < READ_OFF_THREAD_FROM_BYTES) {
+  if (checkedHere(upload)) {
     const result = saftSchemaErrors(upload, { onProgress: (n) => (invoices = n) });
     result.catch(() => undefined);
     return { result, invoicesChecked: () => invoices, cancel: () => undefined };

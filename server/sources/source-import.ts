@@ -71,7 +71,7 @@ export interface SourceImports {
 interface Judged {
   reading: SourceReading;
   sha256: string;
-  /** A big SAF-T's check against the official XSD, still running: the job awaits it first. */
+  /** A big SAF-T's check against the official XSD, still running: its job awaits the verdict before committing. */
   schema: SaftSchemaRun | null;
 }
 

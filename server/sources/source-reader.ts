@@ -26,7 +26,7 @@ export interface SourceRead {
   reading: SourceReading;
   /**
    * A SAF-T over `schemaBeforeAcceptMaxBytes` of XML: its check against the official XSD, still running,
-   * which the import job awaits before its transaction (decision 0163). Null when already passed.
+   * whose verdict the import job awaits before committing (decision 0163). Null when already passed.
    */
   schema: SaftSchemaRun | null;
 }

@@ -1,5 +1,4 @@
 import { MAX_SAFT_COMPRESSION_RATIO, MAX_SAFT_XML_BYTES } from '../../contract/limits';
-import type { RefusalCode } from '../../contract/refusal-codes';
 import { type ProviderCsvMapping, readProviderPayoutCsv } from '../../domain/sources/provider-csv';
 import type { SourceRefusal } from '../../domain/sources/refusal';
 import { readSaftFile } from '../../domain/sources/saft-pt';
@@ -80,9 +79,8 @@ export interface SourceReading {
   xmlBytes: number | null;
 }
 
-/** A reader's refusal. */
-export type SourceUploadRefusal = Omit<SourceRefusal, 'code'> & { code: RefusalCode };
-export type SourceUploadReading = { refused: SourceUploadRefusal } | { reading: SourceReading };
+/** The rows, or a reader's refusal (the schema's own, `SAFT_SCHEMA_INVALID`, is source-reader.ts's). */
+export type SourceUploadReading = { refused: SourceRefusal } | { reading: SourceReading };
 
 const dayOf = (text: string | null) => (text && /^\d{4}-\d{2}-\d{2}/.test(text) ? text.slice(0, 10) : null);
 

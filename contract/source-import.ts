@@ -17,8 +17,12 @@ export type { SourceKind } from '../domain/sources/source-ids';
 export { SOURCE_KINDS };
 
 export const SOURCE_IMPORT_STATUSES = ['RUNNING', 'DONE', 'FAILED'] as const;
-/** `waiting`: another source import holds the instance's reader; `linking`: rows → settlements, notes → invoices. */
-export const SOURCE_IMPORT_PHASES = ['waiting', 'importing', 'linking', 'done'] as const;
+/**
+ * `checking`: a SAF-T over 32 MiB of XML against the official XSD, before anything is written (decision 0163;
+ * `done` counts its invoices checked; answered by the instance running it, stored as `waiting`);
+ * `waiting`: another source import holds the instance's reader; `linking`: rows → settlements, notes → invoices.
+ */
+export const SOURCE_IMPORT_PHASES = ['checking', 'waiting', 'importing', 'linking', 'done'] as const;
 
 /** The browser asks in chunks: 100,000 rows are twenty requests. */
 export const KNOWN_SOURCE_IDS_MAX = 5_000;
@@ -136,6 +140,11 @@ export const sourceImportJobSchema = z.object({
    * `STATEMENT_IMPORT_INTERRUPTED`, whose words say nothing of statements.
    */
   errorCode: z.string().nullable(),
+  /**
+   * `SAFT_SCHEMA_INVALID` found by the job (a SAF-T over 32 MiB of XML, decision 0163): the XSD's first
+   * complaints, each `line N: message`; answered by the instance that ran it.
+   */
+  schemaErrors: z.array(z.string()).optional(),
   createdAt: z.iso.datetime({ offset: true }),
 });
 export type SourceImportJob = z.infer<typeof sourceImportJobSchema>;

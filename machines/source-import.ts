@@ -63,6 +63,8 @@ export interface SourceImportJobView {
     unlinked: number;
   };
   errorCode: string | null;
+  /** A job failed on the official XSD (`SAFT_SCHEMA_INVALID`): its first complaints, `line N: message`. */
+  schemaErrors?: readonly string[];
 }
 
 export interface SourceReadRequest {

@@ -40,7 +40,13 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     statementImports,
     sourceImports:
       options.sourceImports ??
-      createSourceImports({ db: options.db, storage, statementImports, clock: options.clock }),
+      createSourceImports({
+        db: options.db,
+        storage,
+        statementImports,
+        clock: options.clock,
+        saftSchemaBeforeAcceptMaxBytes: options.config.saftSchemaBeforeAcceptMaxBytes,
+      }),
   };
   const app = new Hono<AppEnv>();
   app.use('*', securityHeaders);

@@ -44,6 +44,11 @@ export interface Config {
   checkResponses: boolean;
   /** The account SEPA payouts are debited from, and whether the bank books the file as one debit. */
   sepa: SepaConfig;
+  /**
+   * `SAFT_SCHEMA_BEFORE_ACCEPT_MAX_BYTES`: a SAF-T upload of up to this much XML is checked against the
+   * official XSD before it is answered 202, a bigger one by its import job (decision 0163). Unset: 32 MiB.
+   */
+  saftSchemaBeforeAcceptMaxBytes: number | undefined;
 }
 
 export interface SepaConfig {
@@ -166,5 +171,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     development: env.NODE_ENV === 'development',
     checkResponses: env.NODE_ENV === 'test',
     sepa: readSepaConfig(env),
+    saftSchemaBeforeAcceptMaxBytes: readByteCount(
+      'SAFT_SCHEMA_BEFORE_ACCEPT_MAX_BYTES',
+      env.SAFT_SCHEMA_BEFORE_ACCEPT_MAX_BYTES,
+    ),
   };
+}
+
+function readByteCount(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const bytes = Number(value);
+  if (!Number.isSafeInteger(bytes) || bytes < 0)
+    throw new Error(`${name} must be a number of bytes, got ${value}`);
+  return bytes;
 }

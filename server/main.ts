@@ -59,7 +59,12 @@ async function main(): Promise<void> {
     if (removed > 0) console.log(`Removed ${removed} part file(s) a stopped process left half written.`);
   }
   const statementImports = createStatementImports({ db, storage });
-  const sourceImports = createSourceImports({ db, storage, statementImports });
+  const sourceImports = createSourceImports({
+    db,
+    storage,
+    statementImports,
+    saftSchemaBeforeAcceptMaxBytes: config.saftSchemaBeforeAcceptMaxBytes,
+  });
   const seeded = await prepareDatabase(db, config, DEFAULT_DEMO_USERS, storage);
   if (seeded) {
     console.log(`Seeded the demo dataset: ${seeded.users} users, ${seeded.cases} cases.`);

@@ -286,50 +286,84 @@ const HEAD_BYTES = 64 * 1024;
  * cannot be decompressed, holds another entry, or expands past `limits`.
  */
 export function readSaftFile(bytes: Uint8Array, limits: UnpackLimits): SourceRead<SaftFileRead> {
-  const source = openSaftBytes(bytes, limits);
   try {
-    const heads: Uint8Array[] = [];
-    let headSize = 0;
-    for (let piece = source.next(); piece !== null; piece = headSize < HEAD_BYTES ? source.next() : null) {
-      heads.push(piece);
-      headSize += piece.length;
-    }
-    const head = concatBytes(heads, headSize);
-    let xmlBytes = headSize;
-    const decoder = xmlPieceDecoder(head);
-    if (!decoder.ok) return refused('SAFT_ENCODING_UNSUPPORTED', 1, { encoding: decoder.found });
-    let ended = head.length === 0 || headSize < HEAD_BYTES;
-    const decode = (piece: Uint8Array, last: boolean) => {
-      try {
-        return decoder.decode(piece, last);
-      } catch {
-        throw new SourceStop({ code: 'SAFT_UNREADABLE', line: 1, extra: { reason: 'INVALID_BYTES' } });
-      }
-    };
-    const first = decode(head, ended);
-    const next = () => {
-      if (ended) return null;
-      const piece = source.next();
-      if (piece === null) ended = true;
-      else xmlBytes += piece.length;
-      return decode(piece ?? new Uint8Array(0), piece === null);
-    };
-    const read = readSaftPieces(first, next, limits.maxBytes);
+    const opened = openSaftText(bytes, limits);
+    if (!opened.ok) return opened;
+    const text = opened.value;
+    const read = readSaftPieces(text.first, text.next, limits.maxBytes);
     if (!read.ok) return read;
     return {
       ok: true,
       value: {
         ...read.value,
-        encoding: decoder.encoding,
-        container: source.container,
-        entryName: source.entryName(),
-        xmlBytes,
+        encoding: text.encoding,
+        container: text.container,
+        entryName: text.entryName(),
+        xmlBytes: text.xmlBytes(),
       },
     };
   } catch (error) {
     if (error instanceof SourceStop) return { ok: false, refusal: error.refusal };
     throw error;
   }
+}
+
+/** A SAF-T upload's text in pieces, decompressed and decoded as they are asked for. */
+export interface SaftText {
+  first: string;
+  /** The next piece of text, null at the end; throws `SourceStop` when the file is refused on the way. */
+  next: () => string | null;
+  encoding: 'utf-8' | 'iso-8859-1' | 'windows-1252';
+  container: SaftContainer;
+  entryName: () => string | null;
+  /** The XML's bytes read so far (all of them once `next` gave null). */
+  xmlBytes: () => number;
+}
+
+/**
+ * The upload's XML as text pieces (decision 0149): decompressed a slice at a time, decoded as its
+ * declaration says. What the reader reads, and what the schema check cuts into documents (decision 0163).
+ * Throws `SourceStop` (from here or from `next`) when the bytes are refused.
+ */
+export function openSaftText(bytes: Uint8Array, limits: UnpackLimits): SourceRead<SaftText> {
+  const source = openSaftBytes(bytes, limits);
+  const heads: Uint8Array[] = [];
+  let headSize = 0;
+  for (let piece = source.next(); piece !== null; piece = headSize < HEAD_BYTES ? source.next() : null) {
+    heads.push(piece);
+    headSize += piece.length;
+  }
+  const head = concatBytes(heads, headSize);
+  let xmlBytes = headSize;
+  const decoder = xmlPieceDecoder(head);
+  if (!decoder.ok) return refused('SAFT_ENCODING_UNSUPPORTED', 1, { encoding: decoder.found });
+  let ended = head.length === 0 || headSize < HEAD_BYTES;
+  const decode = (piece: Uint8Array, last: boolean) => {
+    try {
+      return decoder.decode(piece, last);
+    } catch {
+      throw new SourceStop({ code: 'SAFT_UNREADABLE', line: 1, extra: { reason: 'INVALID_BYTES' } });
+    }
+  };
+  const first = decode(head, ended);
+  const next = () => {
+    if (ended) return null;
+    const piece = source.next();
+    if (piece === null) ended = true;
+    else xmlBytes += piece.length;
+    return decode(piece ?? new Uint8Array(0), piece === null);
+  };
+  return {
+    ok: true,
+    value: {
+      first,
+      next,
+      encoding: decoder.encoding,
+      container: source.container,
+      entryName: () => source.entryName(),
+      xmlBytes: () => xmlBytes,
+    },
+  };
 }
 
 function concatBytes(pieces: readonly Uint8Array[], size: number): Uint8Array {

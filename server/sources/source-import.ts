@@ -21,6 +21,7 @@ import {
 } from '../statements/import-jobs';
 import { knownSourceIds } from './known-rows';
 import { linkSourceFile } from './links';
+import { type SaftSchemaRun, schemaRefusal } from './saft-schema-run';
 import { readSource } from './source-reader';
 import type { SourceReading } from './source-reading';
 import { insertDocuments, insertPayoutRows } from './source-rows';
@@ -39,6 +40,13 @@ const HEARTBEAT_MS = 1_000;
 const IMPORT_LOCK = 'source-import';
 /** An import of this many rows refreshes its table's statistics before linking them. */
 const ANALYZE_FROM_ROWS = 10_000;
+/**
+ * A SAF-T of up to this much XML has its schema verdict awaited before the 202 (about a second beside the
+ * read); a bigger one's is awaited by its job (decision 0163). `SAFT_SCHEMA_BEFORE_ACCEPT_MAX_BYTES`.
+ */
+export const SAFT_SCHEMA_BEFORE_ACCEPT_MAX_BYTES = 32 * 1_048_576;
+/** Failed jobs whose schema complaints this instance keeps for their GET (no column holds them). */
+const KEPT_SCHEMA_FAILURES = 100;
 
 const CONTENT_TYPE: Record<string, string> = {
   xml: 'application/xml',
@@ -63,6 +71,8 @@ export interface SourceImports {
 interface Judged {
   reading: SourceReading;
   sha256: string;
+  /** A big SAF-T's check against the official XSD, still running: its job awaits the verdict before committing. */
+  schema: SaftSchemaRun | null;
 }
 
 const sourceJobOf = (job: ImportJob): SourceImportJob => job as SourceImportJob;
@@ -72,17 +82,38 @@ export function createSourceImports(deps: {
   storage: FileStorage;
   statementImports: Pick<StatementImports, 'instanceId' | 'slot'>;
   clock?: () => Date;
+  /** `Config.saftSchemaBeforeAcceptMaxBytes`. */
+  saftSchemaBeforeAcceptMaxBytes?: number;
 }): SourceImports {
   const { db, storage } = deps;
+  const schemaBeforeAcceptMaxBytes =
+    deps.saftSchemaBeforeAcceptMaxBytes ?? SAFT_SCHEMA_BEFORE_ACCEPT_MAX_BYTES;
   const clock = deps.clock ?? (() => new Date());
   const { instanceId, slot } = deps.statementImports;
-  const running = new Map<string, { progress: ImportProgress; finished: Promise<void> }>();
+  const running = new Map<
+    string,
+    { progress: ImportProgress; checking: SaftSchemaRun | null; finished: Promise<void> }
+  >();
+  /** Job id → the schema's complaints, for a job this instance failed on them (newest kept). */
+  const schemaFailures = new Map<string, string[]>();
   const sweep = (at: Date) =>
     failAbandonedImports(db, { at, runnerId: instanceId, singleProcess: db.kind === 'pglite' });
 
   async function judge(upload: SourceUpload): Promise<Judged> {
     const { query } = upload;
-    const reading = await readSource(query.kind, upload.bytes, query.mapping);
+    const { reading, schema } = await readSource(query.kind, upload.bytes, query.mapping, {
+      schemaBeforeAcceptMaxBytes,
+    });
+    try {
+      return { ...(await judgeReading(upload, reading)), schema };
+    } catch (error) {
+      schema?.cancel();
+      throw error;
+    }
+  }
+
+  async function judgeReading(upload: SourceUpload, reading: SourceReading) {
+    const { query } = upload;
     const { entries } = reading;
     if (entries.rows !== query.expectedRows || entries.totalCents !== query.expectedTotalCents)
       throw refuse('SOURCE_PREVIEW_MISMATCH', {
@@ -106,7 +137,13 @@ export function createSourceImports(deps: {
   async function run(job: SourceImportJob, actor: Actor, upload: SourceUpload, judged: Judged) {
     const progress: ImportProgress = { phase: 'waiting', done: 0, total: judged.reading.entries.rows };
     let resolveFinished!: () => void;
-    running.set(job.id, { progress, finished: new Promise((resolve) => (resolveFinished = resolve)) });
+    const local = {
+      progress,
+      // Answered as the phase `checking` while the job waits for it (before or inside its transaction).
+      checking: db.kind === 'pglite' ? judged.schema : null,
+      finished: new Promise<void>((resolve) => (resolveFinished = resolve)),
+    };
+    running.set(job.id, local);
     // PGlite is one connection: a heartbeat would wait behind the import's own transaction.
     const heartbeat =
       db.kind === 'postgres'
@@ -116,10 +153,42 @@ export function createSourceImports(deps: {
           }, HEARTBEAT_MS)
         : undefined;
     try {
+      /**
+       * A big SAF-T's verdict against the official XSD (decision 0163): a file that fails it fails the job
+       * and nothing commits. On PostgreSQL it is awaited after the rows are written, inside the transaction,
+       * so the inserts run while the check finishes; PGlite is one connection, which the transaction would
+       * hold for every other request while it waits, so there it is awaited before the transaction opens.
+       */
+      const schemaVerdict = async () => {
+        if (!judged.schema) return true;
+        const check = await judged.schema.result;
+        local.checking = null;
+        if (check.checked && check.errors.length > 0) {
+          schemaFailures.set(job.id, check.errors);
+          for (const old of schemaFailures.keys()) {
+            if (schemaFailures.size <= KEPT_SCHEMA_FAILURES) break;
+            schemaFailures.delete(old);
+          }
+          throw schemaRefusal(check.errors);
+        }
+        return check.checked;
+      };
+      const schemaInTransaction = judged.schema !== null && db.kind === 'postgres';
+      // Written with the file's row: it commits only with a verdict, which corrects it if it could not check.
+      if (judged.schema)
+        judged.reading.summary.schemaChecked = schemaInTransaction || (await schemaVerdict());
       await mutation(db, actor, { action: 'source.imported', entityType: 'source_file' }, async (tx) => {
         await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [IMPORT_LOCK]);
         progress.phase = 'importing';
         const result = await importSource(tx, storage, actor, upload, judged, progress);
+        if (schemaInTransaction) {
+          local.checking = judged.schema;
+          if (!(await schemaVerdict()))
+            await tx.query(
+              `UPDATE source_files SET summary = jsonb_set(summary, '{schemaChecked}', 'false') WHERE id = $1`,
+              [result.sourceFileId],
+            );
+        }
         await finishImportJob(tx, job.id, instanceId, result, clock());
         return {
           result,
@@ -168,8 +237,10 @@ export function createSourceImports(deps: {
       // Read inside this instance's one upload slot (the statements' too), held until the import ends.
       const release = await slot.take();
       let handedOver = false;
+      let judging: Judged | undefined;
       try {
         const judged = await judge(upload);
+        judging = judged;
         await sweep(actor.at);
         const job = await db.transaction(async (tx) => {
           const previous = request && (await previousAnswer<SourceImportJob>(tx, request));
@@ -195,7 +266,10 @@ export function createSourceImports(deps: {
         }
         return job.job;
       } finally {
-        if (!handedOver) release();
+        if (!handedOver) {
+          judging?.schema?.cancel();
+          release();
+        }
       }
     },
     async job(id, at) {
@@ -203,8 +277,18 @@ export function createSourceImports(deps: {
       if (!local) await sweep(at);
       const found = await findImportJob(db, id, 'sources');
       if (!found) return null;
+      const schemaErrors = found.status === 'FAILED' ? schemaFailures.get(id) : undefined;
+      if (schemaErrors) return { ...sourceJobOf(found), schemaErrors };
+      if (found.status !== 'RUNNING' || !local) return sourceJobOf(found);
       // This instance runs it: its progress is fresher than the last heartbeat's.
-      return sourceJobOf(found.status === 'RUNNING' && local ? { ...found, ...local.progress } : found);
+      if (!local.checking) return sourceJobOf({ ...found, ...local.progress });
+      const { total } = local.progress;
+      return {
+        ...sourceJobOf(found),
+        phase: 'checking',
+        done: Math.min(local.checking.invoicesChecked(), total),
+        total,
+      };
     },
     async settled() {
       await Promise.all([...running.values()].map((job) => job.finished));

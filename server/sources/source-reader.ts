@@ -3,6 +3,7 @@ import type { ProviderCsvMapping } from '../../domain/sources/provider-csv';
 import type { SourceKind } from '../../domain/sources/source-ids';
 import { refuse } from '../platform/refusal';
 import { READ_OFF_THREAD_FROM_BYTES, workerBoot } from '../statements/statement-reader';
+import { type SaftSchemaRun, schemaRefusal, startSaftSchemaCheck } from './saft-schema-run';
 import { readSourceUpload, type SourceReading, type SourceUploadReading } from './source-reading';
 
 /**
@@ -21,21 +22,50 @@ const WORKER_HEAP_MB = 1_536;
 const WORKER_YOUNG_MB = 48;
 const WORKER_BOOT = workerBoot(new URL('./source-worker.ts', import.meta.url));
 
-/** The file's rows as the import inserts them, or its reader's refusal thrown (422/413/415 with its facts). */
+export interface SourceRead {
+  reading: SourceReading;
+  /**
+   * A SAF-T over `schemaBeforeAcceptMaxBytes` of XML: its check against the official XSD, still running,
+   * whose verdict the import job awaits before committing (decision 0163). Null when already passed.
+   */
+  schema: SaftSchemaRun | null;
+}
+
+/**
+ * The file's rows as the import inserts them, or its reader's refusal thrown (422/413/415 with its facts).
+ * A SAF-T is checked against the official XSD beside the read (decision 0163): up to
+ * `schemaBeforeAcceptMaxBytes` of XML the verdict is awaited here (`SAFT_SCHEMA_INVALID` 422 with its
+ * `schemaErrors`), a bigger file's is handed to the job.
+ */
 export async function readSource(
   kind: SourceKind,
   bytes: Uint8Array,
   mapping: ProviderCsvMapping | undefined,
-): Promise<SourceReading> {
-  const read =
-    bytes.byteLength >= READ_OFF_THREAD_FROM_BYTES
-      ? await readInWorker(kind, bytes, mapping)
-      : await readSourceUpload(kind, bytes, mapping);
+  options: { schemaBeforeAcceptMaxBytes: number },
+): Promise<SourceRead> {
+  const schema = kind === 'SAFT_INVOICES' ? startSaftSchemaCheck(bytes) : null;
+  let read: SourceUploadReading;
+  try {
+    read =
+      bytes.byteLength >= READ_OFF_THREAD_FROM_BYTES
+        ? await readInWorker(kind, bytes, mapping)
+        : await readSourceUpload(kind, bytes, mapping);
+  } catch (error) {
+    schema?.cancel();
+    throw error;
+  }
   if ('refused' in read) {
+    schema?.cancel();
     const { code, line, extra } = read.refused;
     throw refuse(code, { extra: { ...extra, ...(line === undefined ? {} : { line }) } });
   }
-  return read.reading;
+  const { reading } = read;
+  if (!schema) return { reading, schema: null };
+  if ((reading.xmlBytes ?? 0) > options.schemaBeforeAcceptMaxBytes) return { reading, schema };
+  const check = await schema.result;
+  if (check.checked && check.errors.length > 0) throw schemaRefusal(check.errors);
+  reading.summary.schemaChecked = check.checked;
+  return { reading, schema: null };
 }
 
 function readInWorker(

@@ -1,5 +1,4 @@
 import { MAX_SAFT_COMPRESSION_RATIO, MAX_SAFT_XML_BYTES } from '../../contract/limits';
-import type { RefusalCode } from '../../contract/refusal-codes';
 import { type ProviderCsvMapping, readProviderPayoutCsv } from '../../domain/sources/provider-csv';
 import type { SourceRefusal } from '../../domain/sources/refusal';
 import { readSaftFile } from '../../domain/sources/saft-pt';
@@ -15,7 +14,6 @@ import {
 import { caseReferenceOf } from '../../domain/sources/source-sniff';
 import { readStripePayoutReport } from '../../domain/sources/stripe-payouts';
 import { decodeBytes } from '../../domain/statements/decode';
-import { saftSchemaErrors } from './saft-schema';
 
 /**
  * An uploaded source file read on the server with the preview's own readers (domain/sources/), into the
@@ -77,11 +75,12 @@ export interface SourceReading {
   payoutRows: PayoutRowOut[];
   documents: DocumentOut[];
   cancelled: number | null;
+  /** A SAF-T's XML size as the reader counted it (decides where its schema check is awaited, decision 0163). */
+  xmlBytes: number | null;
 }
 
-/** A reader's refusal, or the server's own about the file (`SAFT_SCHEMA_INVALID`). */
-export type SourceUploadRefusal = Omit<SourceRefusal, 'code'> & { code: RefusalCode };
-export type SourceUploadReading = { refused: SourceUploadRefusal } | { reading: SourceReading };
+/** The rows, or a reader's refusal (the schema's own, `SAFT_SCHEMA_INVALID`, is source-reader.ts's). */
+export type SourceUploadReading = { refused: SourceRefusal } | { reading: SourceReading };
 
 const dayOf = (text: string | null) => (text && /^\d{4}-\d{2}-\d{2}/.test(text) ? text.slice(0, 10) : null);
 
@@ -97,17 +96,10 @@ export async function readSourceUpload(
   return readCollector(bytes, mapping ?? {});
 }
 
-async function readSaft(bytes: Uint8Array): Promise<SourceUploadReading> {
+function readSaft(bytes: Uint8Array): SourceUploadReading {
   const read = readSaftFile(bytes, { maxBytes: MAX_SAFT_XML_BYTES, maxRatio: MAX_SAFT_COMPRESSION_RATIO });
   if (!read.ok) return { refused: read.refusal };
   const file = read.value;
-  // Against the official XSD once the reader accepted it (decision 0152): a file the reader can read is
-  // still refused when it is not the SAF-T the tax authority defines.
-  const schema = await saftSchemaErrors(bytes, file.xmlBytes);
-  if (schema.checked && schema.errors.length > 0) {
-    const line = Number(/^line (\d+):/.exec(schema.errors[0]!)?.[1] ?? 1);
-    return { refused: { code: 'SAFT_SCHEMA_INVALID', line, extra: { schemaErrors: schema.errors } } };
-  }
   const documents = file.documents.map(
     (doc): DocumentOut => ({
       sourceId: saftDocumentSourceId(doc),
@@ -133,7 +125,8 @@ async function readSaft(bytes: Uint8Array): Promise<SourceUploadReading> {
       controlTotalsChecked: true,
       summary: {
         container: file.container,
-        schemaChecked: schema.checked,
+        // Set once the check against the official XSD, running beside this read, answers (source-reader.ts).
+        schemaChecked: false,
         companyTaxId: file.companyTaxId,
         companyName: file.companyName,
         startDate: file.startDate,
@@ -155,6 +148,7 @@ async function readSaft(bytes: Uint8Array): Promise<SourceUploadReading> {
       payoutRows: [],
       documents,
       cancelled: file.cancelled.length,
+      xmlBytes: file.xmlBytes,
     },
   };
 }
@@ -217,6 +211,7 @@ function readStripe(bytes: Uint8Array): SourceUploadReading {
       payoutRows,
       documents: [],
       cancelled: null,
+      xmlBytes: null,
     },
   };
 }
@@ -264,6 +259,7 @@ function readCollector(bytes: Uint8Array, mapping: ProviderCsvMapping): SourceUp
       ),
       documents: [],
       cancelled: null,
+      xmlBytes: null,
     },
   };
 }

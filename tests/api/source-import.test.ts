@@ -104,9 +104,10 @@ describe.each(testDatabaseKinds())('payouts and invoices imports on $name', (kin
     expect(await jobsAndFiles()).toEqual(before);
   });
 
-  it('reads a SAF-T of over 512 KiB in the reading thread, its schema checked there too, before any job', async () => {
+  it('reads a SAF-T of over 512 KiB in the reading thread, its schema checked beside it, before any job', async () => {
     // Padded past READ_OFF_THREAD_FROM_BYTES by a comment: the worker's read (its own young generation,
-    // decision 0157) and the schema check with the XML's size as the reader counted it.
+    // decision 0157) and the schema check in a thread of its own, its verdict awaited before the 202 for a
+    // file under 32 MiB of XML as the reader counted it (decision 0163).
     const unsigned = files.saft.replaceAll('        <Hash>0</Hash>\n', '');
     const padded = unsigned.replace('<AuditFile', `<!--${' '.repeat(600 * 1024)}-->\n<AuditFile`);
     expect(padded.length).toBeGreaterThan(600 * 1024);

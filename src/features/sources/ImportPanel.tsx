@@ -278,6 +278,12 @@ export function SourceImportPanel() {
       {state === 'failed' ? (
         <div role="alert" className="statement-failed">
           <p>{t(errorCodeKey(context.error ?? '') ?? 'errorMessages.fallback')}</p>
+          {/* A big SAF-T the job found against the official XSD: the faults with their lines (decision 0163). */}
+          {context.job?.schemaErrors?.length ? (
+            <RefusalFacts
+              refusal={{ code: context.error ?? '', facts: { schemaErrors: context.job.schemaErrors } }}
+            />
+          ) : null}
           <button
             type="button"
             className="primary"

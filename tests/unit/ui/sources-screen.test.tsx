@@ -45,6 +45,8 @@ vi.mock('../../../src/features/sources/preview-client', async () => {
 const uploads: SourceUploadRequest[] = [];
 /** What the next upload is refused with, as `ApiError` carries it (its code, the body's facts). */
 let rejectUpload: { code: string; details: Record<string, unknown> } | null = null;
+/** What the job is answered as instead of DONE: a SAF-T over 32 MiB that its job found against the XSD. */
+let failedJob: Record<string, unknown> | null = null;
 const FILE_ROW = {
   id: '00000000-0000-4000-8000-000000000001',
   kind: 'SAFT_INVOICES',
@@ -87,28 +89,29 @@ vi.mock('../../../src/api/sources', async (original) => ({
       },
     };
   },
-  fetchSourceImport: async () => ({
-    id: '00000000-0000-4000-8000-0000000000bb',
-    kind: 'STRIPE_PAYOUTS',
-    fileName: 'stripe.csv',
-    status: 'DONE',
-    phase: 'done',
-    done: 8,
-    total: 8,
-    result: {
-      sourceFileId: FILE_ROW.id,
-      newRows: 7,
-      duplicatesSkipped: 1,
-      payouts: 2,
-      documents: null,
-      creditNotes: null,
-      cancelled: null,
-      linked: 6,
-      unlinked: 1,
+  fetchSourceImport: async () =>
+    failedJob ?? {
+      id: '00000000-0000-4000-8000-0000000000bb',
+      kind: 'STRIPE_PAYOUTS',
+      fileName: 'stripe.csv',
+      status: 'DONE',
+      phase: 'done',
+      done: 8,
+      total: 8,
+      result: {
+        sourceFileId: FILE_ROW.id,
+        newRows: 7,
+        duplicatesSkipped: 1,
+        payouts: 2,
+        documents: null,
+        creditNotes: null,
+        cancelled: null,
+        linked: 6,
+        unlinked: 1,
+      },
+      errorCode: null,
+      createdAt: '2026-11-02T09:30:00.000Z',
     },
-    errorCode: null,
-    createdAt: '2026-11-02T09:30:00.000Z',
-  }),
   fetchSourceFiles: async () => ({ items: [FILE_ROW], nextCursor: null, total: 1 }),
 }));
 
@@ -237,6 +240,32 @@ describe('the payouts and invoices screen', () => {
       'line 12: Element Foo: not expected',
     );
     rejectUpload = null;
+  });
+
+  it("shows a job failed on the official XSD with the faults' lines, in Portuguese too", async () => {
+    failedJob = {
+      id: '00000000-0000-4000-8000-0000000000bb',
+      kind: 'SAFT_INVOICES',
+      fileName: 'saft.xml',
+      status: 'FAILED',
+      phase: 'checking',
+      done: 3,
+      total: 3,
+      result: null,
+      errorCode: 'SAFT_SCHEMA_INVALID',
+      schemaErrors: ["line 81234: Element 'HashControl': This element is not expected."],
+      createdAt: '2026-11-02T09:30:00.000Z',
+    };
+    await open('pt-PT');
+    await drop('saft.xml', SAFT);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /^Importar/ })));
+    for (let i = 0; i < 5; i++) await act(async () => new Promise((resolve) => setTimeout(resolve, 600)));
+    const failed = screen.getByRole('alert');
+    expect(failed.querySelector('p')?.textContent).toBe(ptPT.errorMessages.SAFT_SCHEMA_INVALID);
+    expect(within(failed).getByTestId('source-refusal-facts').textContent).toBe(
+      "line 81234: Element 'HashControl': This element is not expected.",
+    );
+    failedJob = null;
   });
 
   it('refuses a compressed file picked as a Stripe report before reading it, naming what it is', async () => {

@@ -1,0 +1,354 @@
+/**
+ * A SAF-T (PT) file cut into documents that the official XSD judges, together, as it judges the whole
+ * file (decision 0163): libxml2-wasm validates a document held whole (a month of 100,000 invoices, 213 MiB
+ * of XML: 1.8 GiB), so a big file is validated a piece at a time as it is decompressed and decoded.
+ *
+ * The entries that repeat — `MasterFiles/Customer`, `MasterFiles/Product` and
+ * `SourceDocuments/SalesInvoices/Invoice` — are *sliced*; everything else is the *frame* (the declaration,
+ * `Header`, the tax table, the control totals, other sections). A piece is the frame read so far, a slice
+ * of consecutive entries, the customers and products they name, and the closing tags of the elements still
+ * open, each part at its place in the file. Every entry and every part of the frame is in some piece with
+ * the same ancestors, so its structure is judged as in the whole; the cuts fall where the XSD asks for
+ * nothing more (every sliced list and every later sibling is optional: valid files cut anywhere stay valid,
+ * tests/unit/server/saft-schema-pieces.test.ts).
+ *
+ * The identity constraints across the file are kept: a keyref (`Invoice/CustomerID`, `Line/ProductCode`,
+ * the frame's own `CustomerID`s and `ProductCode`s) finds its customer or product in the piece because the
+ * piece holds every master entry of that key; a customer or product whose key came before brings the
+ * earlier entries into its piece, so libxml2 itself says it repeats, at its line, as in the whole (it
+ * compares with the earlier entries that were valid). Keys are compared loosely (entities decoded, all
+ * whitespace dropped): a piece may hold a master entry too many, which only repeats that entry's own
+ * complaints, never one too few. `InvoiceNo`'s `unique` is not seen across pieces: the SAF-T reader, which
+ * runs first, refuses any number twice (`SAFT_DUPLICATE_DOCUMENT`), so no file with one reaches the check.
+ *
+ * Each piece maps its lines back to the file's, so a complaint says `line N` of the upload. Memory: the
+ * slice, the frame (held to `maxFrameChars`) and the customers and products (needed by later slices).
+ */
+
+export interface SchemaPiece {
+  /** A document of its own, as text (declaration included when the file has one). */
+  xml: string;
+  /** The line of the file a line of `xml` comes from. */
+  fileLine(pieceLine: number): number;
+  /** How many invoices of its slice it holds: the check's progress. */
+  invoices: number;
+}
+
+export interface SchemaPieceOptions {
+  /** Characters of sliced entries per piece (the last piece has what is left). */
+  sliceChars: number;
+  /** The most characters of frame held; a file with more is not cut (`FRAME_TOO_LARGE`). */
+  maxFrameChars: number;
+}
+
+/**
+ * `ok`: every piece was handed over, or `onPiece` asked to stop. `FRAME_TOO_LARGE`: the file's other
+ * sections are too big to be repeated in each piece. `UNREADABLE`: markup left open at the end (the SAF-T
+ * reader refuses such a file before it is checked).
+ */
+export type SchemaPiecesEnd =
+  | { ok: true; pieces: number; stopped: boolean }
+  | { ok: false; reason: 'FRAME_TOO_LARGE' | 'UNREADABLE' };
+
+type Kind = 'Customer' | 'Product' | 'Invoice';
+
+interface Span {
+  text: string;
+  /** Where it starts in the file: characters and line. */
+  offset: number;
+  line: number;
+  /** Line breaks in `text`. */
+  breaks: number;
+}
+
+/** The element whose children are sliced, by the path of its ancestors' local names. */
+const SLICED_UNDER: Record<string, readonly Kind[]> = {
+  'AuditFile/MasterFiles': ['Customer', 'Product'],
+  'AuditFile/SourceDocuments/SalesInvoices': ['Invoice'],
+};
+
+/** The field that is each kind's `unique` key in the XSD. */
+const KEY_FIELD: Record<Kind, string> = {
+  Customer: 'CustomerID',
+  Product: 'ProductCode',
+  Invoice: 'InvoiceNo',
+};
+
+const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/** A key as compared here: markup of CDATA and comments gone, entities decoded, no whitespace at all. */
+function looseKey(raw: string): string {
+  return raw
+    .replace(/<!--[\s\S]*?-->|<!\[CDATA\[|\]\]>/g, '')
+    .replace(/&(#x[0-9a-fA-F]+|#\d+|[a-z]+);/g, (whole, e: string) => {
+      if (e[0] !== '#') return ENTITIES[e] ?? whole;
+      const code = e[1] === 'x' ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1));
+      return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    })
+    .replace(/\s+/g, '');
+}
+
+const FIELD =
+  /<(?:[A-Za-z_][\w.-]*:)?(CustomerID|ProductCode|InvoiceNo)\s*>((?:[^<]|<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->)*)<\//g;
+
+/** Every `CustomerID`, `ProductCode` and `InvoiceNo` in a text, by field, in order. */
+function fieldsOf(text: string): { field: string; key: string }[] {
+  const found: { field: string; key: string }[] = [];
+  FIELD.lastIndex = 0;
+  for (let m = FIELD.exec(text); m !== null; m = FIELD.exec(text))
+    found.push({ field: m[1]!, key: looseKey(m[2]!) });
+  return found;
+}
+
+/** A copy of its own: a slice of a decoded piece would keep the whole piece alive (see domain/xml.ts). */
+const detached = (value: string) => (value.length < 13 ? value : `${value}.`.slice(0, -1));
+
+const countBreaks = (text: string, from = 0, to = text.length) => {
+  let n = 0;
+  for (let k = text.indexOf('\n', from); k !== -1 && k < to; k = text.indexOf('\n', k + 1)) n++;
+  return n;
+};
+
+const hasContent = (text: string) => /\S/.test(text);
+
+/** The index after the markup starting at `lt`, or -1 when it does not end within `text`. */
+function markupEnd(text: string, lt: number): number {
+  if (text.startsWith('<!--', lt)) {
+    const end = text.indexOf('-->', lt + 4);
+    return end === -1 ? -1 : end + 3;
+  }
+  if (text.startsWith('<![CDATA[', lt)) {
+    const end = text.indexOf(']]>', lt + 9);
+    return end === -1 ? -1 : end + 3;
+  }
+  if (text.charCodeAt(lt + 1) === 63 /* ? */) {
+    const end = text.indexOf('?>', lt + 2);
+    return end === -1 ? -1 : end + 2;
+  }
+  // A tag: `>` outside attribute values (which may hold one).
+  let quote = 0;
+  for (let k = lt + 1; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (quote !== 0) {
+      if (c === quote) quote = 0;
+    } else if (c === 34 || c === 39) quote = c;
+    else if (c === 62) return k + 1;
+  }
+  return -1;
+}
+
+/**
+ * The text of a SAF-T file (`first`, then `next` until null) cut into pieces, each handed to `onPiece` in
+ * the file's order; `onPiece` answers false to stop (the first piece with complaints is enough: every
+ * complaint about an earlier line is in it, decision 0163).
+ */
+export function cutSaftForSchema(
+  first: string,
+  next: () => string | null,
+  options: SchemaPieceOptions,
+  onPiece: (piece: SchemaPiece) => boolean,
+): SchemaPiecesEnd {
+  let buf = first;
+  /** The file's character offset of `buf[0]`. */
+  let bufOffset = 0;
+  /** Lines counted up to `buf[countedAt]`: the indices asked for only grow until `buf` is cut. */
+  let countedAt = 0;
+  let countedLine = 1;
+  const stack: { qname: string; name: string }[] = [];
+  const frame: Span[] = [];
+  let frameChars = 0;
+  /** Keys the frame names (its keyrefs), found as its spans are kept. */
+  const frameNames = { customers: new Set<string>(), products: new Set<string>() };
+  const masters = { Customer: new Map<string, Span[]>(), Product: new Map<string, Span[]>() };
+  let slice: Span[] = [];
+  let sliceNames = { customers: new Set<string>(), products: new Set<string>() };
+  let sliceChars = 0;
+  let sliceInvoices = 0;
+  let pieces = 0;
+  /** The run being read (frame or one sliced entry): where it starts and the parts already cut from `buf`. */
+  let runStart = 0;
+  let runOffset = 0;
+  let runLine = 1;
+  let runParts: string[] = [];
+  let inEntry: { kind: Kind; depth: number } | null = null;
+
+  const lineAt = (index: number) => {
+    countedLine += countBreaks(buf, countedAt, index);
+    countedAt = index;
+    return countedLine;
+  };
+  const runText = (end: number) => {
+    runParts.push(buf.slice(runStart, end));
+    const text = runParts.length === 1 ? runParts[0]! : runParts.join('');
+    runParts = [];
+    return text;
+  };
+  const startRun = (at: number) => {
+    runStart = at;
+    runOffset = bufOffset + at;
+    runLine = lineAt(at);
+  };
+  const spanOf = (text: string, offset: number, line: number): Span => ({
+    text: detached(text),
+    offset,
+    line,
+    breaks: countBreaks(text),
+  });
+  const addNames = (names: typeof frameNames, text: string, kind: Kind | null) => {
+    let key: string | undefined;
+    for (const found of fieldsOf(text)) {
+      if (kind !== null && key === undefined && found.field === KEY_FIELD[kind]) key = found.key;
+      else if (found.field === 'CustomerID') names.customers.add(found.key);
+      else if (found.field === 'ProductCode') names.products.add(found.key);
+    }
+    return key;
+  };
+
+  const keepFrame = (text: string): boolean => {
+    // Whitespace between entries is what the XSD ignores in element-only content: not kept.
+    if (!hasContent(text)) return true;
+    frameChars += text.length;
+    if (frameChars > options.maxFrameChars) return false;
+    frame.push(spanOf(text, runOffset, runLine));
+    addNames(frameNames, text, null);
+    return true;
+  };
+
+  const keepEntry = (kind: Kind, text: string) => {
+    const span = spanOf(text, runOffset, runLine);
+    const key = addNames(sliceNames, text, kind);
+    slice.push(span);
+    if (key !== undefined && kind !== 'Invoice') {
+      const list = masters[kind].get(key);
+      if (list) list.push(span);
+      else masters[kind].set(key, [span]);
+      // Its own key named: an earlier entry with the same key comes into the piece, where libxml2 finds the repeat.
+      (kind === 'Customer' ? sliceNames.customers : sliceNames.products).add(key);
+    }
+    sliceChars += text.length;
+    if (kind === 'Invoice') sliceInvoices++;
+  };
+
+  /** The piece of the frame so far, the slice and the master entries they name; false when told to stop. */
+  const emit = (): boolean => {
+    const inSlice = new Set(slice);
+    const named = new Set<Span>();
+    const name = (kind: 'Customer' | 'Product', keys: Set<string>) => {
+      for (const key of keys)
+        for (const span of masters[kind].get(key) ?? []) if (!inSlice.has(span)) named.add(span);
+    };
+    name('Customer', frameNames.customers);
+    name('Customer', sliceNames.customers);
+    name('Product', frameNames.products);
+    name('Product', sliceNames.products);
+    const spans = [...frame, ...slice, ...named];
+    // Stable: an entry sent twice stays twice, in place.
+    spans.sort((a, b) => a.offset - b.offset);
+    const parts: string[] = [];
+    /** Each span's first line in the piece and in the file. */
+    const pieceLines: number[] = [];
+    const fileLines: number[] = [];
+    let line = 1;
+    let endsWithBreak = true;
+    for (const span of spans) {
+      // Each span starts a line of its own (whitespace between elements), so a line maps to one span.
+      if (!endsWithBreak) {
+        parts.push('\n');
+        line++;
+      }
+      pieceLines.push(line);
+      fileLines.push(span.line);
+      parts.push(span.text);
+      line += span.breaks;
+      endsWithBreak = span.text.endsWith('\n');
+    }
+    for (let k = stack.length - 1; k >= 0; k--) parts.push(`</${stack[k]!.qname}>`);
+    const fileLine = (pieceLine: number) => {
+      if (pieceLines.length === 0) return pieceLine;
+      let lo = 0;
+      let hi = pieceLines.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (pieceLines[mid]! <= pieceLine) lo = mid;
+        else hi = mid - 1;
+      }
+      return fileLines[lo]! + (pieceLine - pieceLines[lo]!);
+    };
+    pieces++;
+    const go = onPiece({ xml: parts.join(''), fileLine, invoices: sliceInvoices });
+    slice = [];
+    sliceNames = { customers: new Set(), products: new Set() };
+    sliceChars = 0;
+    sliceInvoices = 0;
+    return go;
+  };
+
+  /** Drops `buf` before `keep` (the run's part of it kept aside) and appends the next piece; false at the end. */
+  const readMore = (keep: number): boolean => {
+    const piece = next();
+    if (piece === null) return false;
+    if (runStart < keep) {
+      runParts.push(buf.slice(runStart, keep));
+      runStart = keep;
+    }
+    lineAt(keep);
+    countedAt = 0;
+    bufOffset += keep;
+    buf = buf.slice(keep) + piece;
+    runStart -= keep;
+    return true;
+  };
+
+  let i = 0;
+  for (;;) {
+    const lt = buf.indexOf('<', i);
+    const end = lt === -1 ? -1 : markupEnd(buf, lt);
+    if (end === -1) {
+      // The markup (or the text before one) goes on in the next piece.
+      if (readMore(lt === -1 ? buf.length : lt)) {
+        i = 0;
+        continue;
+      }
+      break;
+    }
+    i = end;
+    const c = buf.charCodeAt(lt + 1);
+    if (c === 33 /* ! */ || c === 63 /* ? */) continue;
+    if (c === 47 /* / */) {
+      stack.pop();
+      if (inEntry && stack.length === inEntry.depth) {
+        keepEntry(inEntry.kind, runText(end));
+        inEntry = null;
+        startRun(end);
+        if (sliceChars >= options.sliceChars && !emit()) return { ok: true, pieces, stopped: true };
+      }
+      continue;
+    }
+    let p = lt + 1;
+    for (let k = buf.charCodeAt(p); p < end && k !== 47 && k !== 62 && k > 32; k = buf.charCodeAt(++p));
+    const qname = buf.slice(lt + 1, p);
+    const name = qname.slice(qname.indexOf(':') + 1);
+    const selfClosing = buf.charCodeAt(end - 2) === 47;
+    const kinds =
+      inEntry === null && (stack.length === 2 || stack.length === 3)
+        ? SLICED_UNDER[stack.map((s) => s.name).join('/')]
+        : undefined;
+    if (kinds?.includes(name as Kind)) {
+      // The frame up to here, then the entry's own run.
+      if (!keepFrame(runText(lt))) return { ok: false, reason: 'FRAME_TOO_LARGE' };
+      startRun(lt);
+      if (selfClosing) {
+        keepEntry(name as Kind, runText(end));
+        startRun(end);
+        if (sliceChars >= options.sliceChars && !emit()) return { ok: true, pieces, stopped: true };
+        continue;
+      }
+      inEntry = { kind: name as Kind, depth: stack.length };
+    }
+    if (!selfClosing) stack.push({ qname, name });
+  }
+  if (inEntry || stack.length > 0) return { ok: false, reason: 'UNREADABLE' };
+  if (!keepFrame(runText(buf.length))) return { ok: false, reason: 'FRAME_TOO_LARGE' };
+  const stopped = !emit();
+  return { ok: true, pieces, stopped };
+}

@@ -1,0 +1,126 @@
+// A SAF-T month over 32 MiB of XML (issue 31, decision 0163) imported over HTTP on both backends: checked
+// against the official XSD in pieces by its job, before anything is written. One schema fault deep in the
+// file — an invoice near the end without its signature, which the reader does not need — fails the job
+// with SAF-T_SCHEMA_INVALID, the XSD's words and the line in the uploaded file, nothing imported; the same
+// month without the fault imports with `schemaChecked: true`. The size checked before the 202 is the
+// configuration's (`SAFT_SCHEMA_BEFORE_ACCEPT_MAX_BYTES`): lowered, a small file's fault fails its job instead,
+// and a file whose header is too big to repeat in every piece imports recorded `schemaChecked: false`.
+
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DemoPayment } from '../../server/seed/demo-payments';
+import { writeDemoSaft } from '../../server/seed/source-files';
+import { SAFT_SCHEMA_BEFORE_ACCEPT_MAX_BYTES } from '../../server/sources/source-import';
+import { testDatabaseKinds } from '../support/databases';
+import { SOURCE_FIXTURES } from '../support/saft-xsd';
+import { count, startApi } from './harness';
+import { importSource, type SourceApi, seededSourceApi, utf8 } from './source-support';
+
+const MONTH = '2031-01';
+/** ~2.4 KB of XML each: just over 32 MiB. */
+const INVOICES = 15_000;
+
+function month(): string {
+  const payments: DemoPayment[] = Array.from({ length: INVOICES }, (_, i) => ({
+    reference: `${String(i).padStart(8, '0')}-4e3b-4a7c-9d2e-${String(i * 7919).padStart(12, '0')}`,
+    kind: 'case',
+    customerId: `u${i % 5_000}`,
+    customerName: `Cliente ${i % 5_000}`,
+    customerTaxId: i % 3 === 0 ? null : String(200_000_000 + (i % 5_000)),
+    grossCents: [1500, 2500, 1990][i % 3]!,
+    paidOn: `${MONTH}-${String(1 + (i % 28)).padStart(2, '0')}`,
+    paymentIntentId: null,
+    refunded: false,
+  }));
+  return writeDemoSaft(MONTH, payments, '2031-02-01');
+}
+
+describe.each(testDatabaseKinds())('a SAF-T over 32 MiB of XML on $name', (kind) => {
+  let api: SourceApi;
+  let xml: string;
+  const imported = async () => ({
+    files: await count(api.db, 'source_files'),
+    invoices: await count(api.db, 'provider_invoices'),
+  });
+
+  beforeAll(async () => {
+    api = await seededSourceApi(kind);
+    xml = month();
+    expect(Buffer.byteLength(xml)).toBeGreaterThan(SAFT_SCHEMA_BEFORE_ACCEPT_MAX_BYTES);
+  }, 120_000);
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('fails the job on a schema fault deep in the file, with its line in the upload, nothing imported', async () => {
+    // The 14,500th invoice's signature removed: the XSD then finds HashControl where Hash must be.
+    const hashes = [...xml.matchAll(/ *<Hash>0<\/Hash>\n/g)];
+    const removed = hashes[14_500]!;
+    const unsigned = xml.slice(0, removed.index) + xml.slice(removed.index + removed[0].length);
+    const line = unsigned.slice(0, removed.index).split('\n').length;
+    expect(unsigned.slice(removed.index).split('\n')[0]).toMatch(/<HashControl>/);
+    const before = await imported();
+    const { status, job } = await importSource(api, gzipSync(utf8(unsigned)), {
+      kind: 'SAFT_INVOICES',
+      fileName: 'unsigned.xml.gz',
+    });
+    expect(status).toBe(202);
+    expect(job).toMatchObject({ status: 'FAILED', errorCode: 'SAFT_SCHEMA_INVALID' });
+    expect(job!.schemaErrors?.[0]).toBe(
+      `line ${line}: Element '{urn:OECD:StandardAuditFile-Tax:PT_1.04_01}HashControl': This element is not expected. Expected is ( {urn:OECD:StandardAuditFile-Tax:PT_1.04_01}Hash ).`,
+    );
+    expect(await imported()).toEqual(before);
+  }, 60_000);
+
+  it('imports the valid month, its schema checked', async () => {
+    const before = await imported();
+    const { status, job } = await importSource(api, gzipSync(utf8(xml)), {
+      kind: 'SAFT_INVOICES',
+      fileName: 'month.xml.gz',
+    });
+    expect(status).toBe(202);
+    expect(job).toMatchObject({ status: 'DONE', errorCode: null });
+    const { rows } = await api.db.query<{ checked: boolean }>(
+      `SELECT (summary->>'schemaChecked')::boolean AS checked FROM source_files WHERE id = $1`,
+      [job!.result!.sourceFileId],
+    );
+    expect(rows[0]!.checked).toBe(true);
+    expect(await imported()).toEqual({ files: before.files + 1, invoices: before.invoices + INVOICES });
+  }, 60_000);
+  it("honours the configuration's size: below it a file's schema is its job's, and an oversized header is recorded unchecked", async () => {
+    const lowered = await startApi(api.db, {
+      env: { SAFT_SCHEMA_BEFORE_ACCEPT_MAX_BYTES: String(1_048_576) },
+    });
+    const at = { ...api, api: lowered };
+    try {
+      const marketplace = readFileSync(`${SOURCE_FIXTURES}made-here-saft-pt-marketplace-utf8.xml`, 'utf8');
+      const padded = (text: string, mib: number) =>
+        text.replace('<Header>', `<Header><!--${' '.repeat(mib * 1_048_576)}-->`);
+      const before = await imported();
+      const unsigned = await importSource(
+        at,
+        utf8(padded(marketplace.replace(/ *<Hash>[^<]*<\/Hash>\n/, ''), 2)),
+        { kind: 'SAFT_INVOICES', fileName: 'unsigned.xml' },
+      );
+      // Over the lowered size: answered 202 and failed by its job (under the default it is a 422).
+      expect(unsigned.status).toBe(202);
+      expect(unsigned.job).toMatchObject({ status: 'FAILED', errorCode: 'SAFT_SCHEMA_INVALID' });
+      expect(unsigned.job!.schemaErrors?.[0]).toMatch(/^line \d+: .*HashControl/);
+      expect(await imported()).toEqual(before);
+      // A header of 9 MiB is more than the pieces repeat: the file imports, recorded as not checked.
+      const big = await importSource(at, utf8(padded(marketplace, 9)), {
+        kind: 'SAFT_INVOICES',
+        fileName: 'big-header.xml',
+      });
+      expect(big.job).toMatchObject({ status: 'DONE' });
+      const { rows } = await api.db.query<{ checked: boolean }>(
+        `SELECT (summary->>'schemaChecked')::boolean AS checked FROM source_files WHERE id = $1`,
+        [big.job!.result!.sourceFileId],
+      );
+      expect(rows[0]!.checked).toBe(false);
+    } finally {
+      await lowered.stop();
+    }
+  }, 60_000);
+});

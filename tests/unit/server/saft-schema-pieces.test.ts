@@ -1,0 +1,161 @@
+// The SAF-T schema check in pieces (decision 0163) against libxml2 validating the whole document: for
+// generated files — the demo's writer over any number of payments, AT's demonstration file (other sections,
+// stock movements naming customers and products), the marketplace's — with faults anywhere (the Header, a
+// customer, a customer's id repeated, an invoice deep in the file, a product no line can name, a number
+// repeated, the control totals), cut into pieces of any size, plain or gzip, the pieces are valid exactly
+// when the whole is, and their first complaint is the whole's, at the file's line. An invoice number twice,
+// which pieces do not see, is refused by the SAF-T reader before any check.
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { gzipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { MAX_SAFT_COMPRESSION_RATIO, MAX_SAFT_XML_BYTES } from '../../../contract/limits';
+import { readSaftFile } from '../../../domain/sources/saft-pt';
+import { cutSaftForSchema } from '../../../domain/sources/saft-schema-pieces';
+import { decodeWindows1252 } from '../../../domain/statements/decode';
+import type { DemoPayment } from '../../../server/seed/demo-payments';
+import { writeDemoSaft } from '../../../server/seed/source-files';
+import { saftSchemaErrors, saftSchemaValidator } from '../../../server/sources/saft-schema';
+import { SOURCE_FIXTURES } from '../../support/saft-xsd';
+
+const utf8Fixture = (name: string) => {
+  const bytes = readFileSync(`${SOURCE_FIXTURES}${name}`);
+  const text = /encoding="windows-1252"/i.test(bytes.subarray(0, 100).toString('latin1'))
+    ? decodeWindows1252(bytes).replace(/encoding="windows-1252"/i, 'encoding="UTF-8"')
+    : bytes.toString('utf8');
+  return text;
+};
+const LIMITS = { maxBytes: MAX_SAFT_XML_BYTES, maxRatio: MAX_SAFT_COMPRESSION_RATIO };
+const AT_DEMO = utf8Fixture('saft-pt-at-demo-599999999.xml');
+const MADE_HERE = utf8Fixture('made-here-saft-pt-marketplace-utf8.xml');
+
+function demoMonth(count: number, customers: number): string {
+  const payments: DemoPayment[] = Array.from({ length: count }, (_, i) => ({
+    reference: `${String(i).padStart(8, '0')}-4e3b-4a7c-9d2e-${String(i * 7919).padStart(12, '0')}`,
+    kind: i % 4 === 0 ? 'subscription' : 'case',
+    customerId: `u${i % customers}`,
+    customerName: `Cliente ${i % customers}`,
+    customerTaxId: i % 3 === 0 ? null : String(200_000_000 + (i % customers)),
+    grossCents: [1500, 2500, 1990][i % 3]!,
+    paidOn: `2031-01-${String(1 + (i % 28)).padStart(2, '0')}`,
+    paymentIntentId: null,
+    refunded: i % 7 === 0,
+  }));
+  return writeDemoSaft('2031-01', payments, '2031-02-01');
+}
+
+/** The `k`-th (modulo their count) match of `pattern` replaced by `replace(match)`. */
+function atNth(text: string, pattern: RegExp, k: number, replace: (match: string) => string): string {
+  const matches = [...text.matchAll(new RegExp(pattern.source, 'g'))];
+  if (matches.length === 0) return text;
+  const m = matches[k % matches.length]!;
+  return text.slice(0, m.index) + replace(m[0]) + text.slice(m.index + m[0].length);
+}
+
+const firstOf = (text: string, pattern: RegExp) => pattern.exec(text)?.[1] ?? '';
+
+/** Faults in every part a piece holds or names. */
+const FAULTS: Record<string, (xml: string, k: number) => string> = {
+  header: (xml) => xml.replace(/<TaxAccountingBasis>[^<]*</, '<TaxAccountingBasis>Q<'),
+  customerField: (xml, k) =>
+    atNth(xml, /<Customer>[\s\S]*?<\/Customer>/, k, (c) =>
+      c.replace(/<CompanyName>[^<]*<\/CompanyName>/, ''),
+    ),
+  customerIdRepeated: (xml, k) =>
+    atNth(xml, /<Customer>\s*<CustomerID>[^<]*</, k + 1, (c) =>
+      c.replace(/<CustomerID>[^<]*</, `<CustomerID>${firstOf(xml, /<Customer>\s*<CustomerID>([^<]*)</)}<`),
+    ),
+  productCodeRepeated: (xml, k) =>
+    atNth(xml, /<Product>\s*<ProductType>[^<]*<\/ProductType>\s*<ProductCode>[^<]*</, k + 1, (p) =>
+      p.replace(
+        /<ProductCode>[^<]*</,
+        `<ProductCode>${firstOf(xml, /<Product>[\s\S]*?<ProductCode>([^<]*)</)}<`,
+      ),
+    ),
+  deepInvoice: (xml, k) => atNth(xml, /<InvoiceDate>[^<]*</, k, () => '<InvoiceDate>2031-13-45<'),
+  invoiceWithoutHash: (xml, k) =>
+    atNth(xml, /<Invoice>[\s\S]*?<\/Invoice>/, k, (i) => i.replace(/<Hash>[^<]*<\/Hash>/, '')),
+  unknownCustomer: (xml, k) =>
+    atNth(xml, /<Invoice>[\s\S]*?<\/Invoice>/, k, (i) =>
+      i.replace(/<CustomerID>[^<]*</, '<CustomerID>NOBODY<'),
+    ),
+  unknownProduct: (xml, k) =>
+    atNth(xml, /<Line>[\s\S]*?<ProductCode>[^<]*</, k, (l) =>
+      l.replace(/<ProductCode>[^<]*<$/, '<ProductCode>NOPE<'),
+    ),
+  numberRepeated: (xml, k) =>
+    atNth(xml, /<Invoice>\s*<InvoiceNo>[^<]*</, k + 1, (i) =>
+      i.replace(/<InvoiceNo>[^<]*</, `<InvoiceNo>${firstOf(xml, /<Invoice>\s*<InvoiceNo>([^<]*)</)}<`),
+    ),
+  totals: (xml) => xml.replace(/<TotalCredit>[^<]*</, '<TotalCredit>abc<'),
+  lastInvoiceCut: (xml) => xml.replace(/(<Invoice>[\s\S]*)<DocumentTotals>[\s\S]*?<\/DocumentTotals>/, '$1'),
+};
+
+/** A file by name, so that a counterexample prints its recipe, not its text. */
+const arbitraryFile = fc.oneof(
+  fc.constant({ fixture: 'AT_DEMO' as const }),
+  fc.constant({ fixture: 'MADE_HERE' as const }),
+  fc.record({ count: fc.integer({ min: 1, max: 40 }), customers: fc.integer({ min: 1, max: 15 }) }),
+);
+const fileText = (file: { fixture: 'AT_DEMO' | 'MADE_HERE' } | { count: number; customers: number }) =>
+  'fixture' in file
+    ? file.fixture === 'AT_DEMO'
+      ? AT_DEMO
+      : MADE_HERE
+    : demoMonth(file.count, file.customers);
+
+const arbitraryCase = fc.record({
+  file: arbitraryFile,
+  faults: fc.array(fc.record({ fault: fc.constantFrom(...Object.keys(FAULTS)), k: fc.nat(60) }), {
+    maxLength: 3,
+  }),
+  pieceChars: fc.integer({ min: 1, max: 20_000 }),
+  gzip: fc.boolean(),
+});
+
+describe('the SAF-T schema check in pieces', () => {
+  it('agrees with the whole document: valid or not, and the first complaint with its line', async () => {
+    const validate = await saftSchemaValidator();
+    await fc.assert(
+      fc.asyncProperty(arbitraryCase, async ({ file, faults, pieceChars, gzip }) => {
+        const xml = faults.reduce((text, { fault, k }) => FAULTS[fault]!(text, k), fileText(file));
+        const whole = validate(xml).map(({ line, message }) => `line ${line}: ${message}`);
+        const bytes = new TextEncoder().encode(xml);
+        // A number twice is the one `unique` the pieces leave to the reader, which runs first and refuses it.
+        if (whole.some((complaint) => complaint.includes('InvoiceNoConstraint'))) {
+          expect(readSaftFile(bytes, LIMITS).ok).toBe(false);
+          return;
+        }
+        const check = await saftSchemaErrors(gzip ? gzipSync(bytes) : bytes, { pieceChars });
+        expect(check.checked).toBe(true);
+        if (!check.checked) return;
+        expect(check.errors.length === 0).toBe(whole.length === 0);
+        expect(check.errors[0]).toBe(whole[0]);
+      }),
+      { numRuns: 150 },
+    );
+  }, 120_000);
+
+  it('cuts the same pieces however the text comes in', () => {
+    const pieces = (chunk: number) => {
+      const parts = MADE_HERE.match(new RegExp(`[\\s\\S]{1,${chunk}}`, 'g'))!;
+      let at = 1;
+      const out: string[] = [];
+      cutSaftForSchema(
+        parts[0]!,
+        () => parts[at++] ?? null,
+        { sliceChars: 1_000, maxFrameChars: 1e6 },
+        (piece) => {
+          out.push(piece.xml);
+          return true;
+        },
+      );
+      return out;
+    };
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5_000 }), (chunk) => {
+        expect(pieces(chunk)).toEqual(pieces(1e6));
+      }),
+    );
+  });
+});

@@ -45,8 +45,6 @@ const ANALYZE_FROM_ROWS = 10_000;
  * read); a bigger one's is awaited by its job (decision 0163). `SAFT_SCHEMA_BEFORE_ACCEPT_MAX_BYTES`.
  */
 export const SAFT_SCHEMA_BEFORE_ACCEPT_MAX_BYTES = 32 * 1_048_576;
-/** Failed jobs whose schema complaints this instance keeps for their GET (no column holds them). */
-const KEPT_SCHEMA_FAILURES = 100;
 
 const CONTENT_TYPE: Record<string, string> = {
   xml: 'application/xml',
@@ -75,7 +73,22 @@ interface Judged {
   schema: SaftSchemaRun | null;
 }
 
-const sourceJobOf = (job: ImportJob): SourceImportJob => job as SourceImportJob;
+/** A source import's job as its API answers it: a job failed on the schema with the schema's complaints. */
+function sourceJobOf({ errorFacts, ...job }: ImportJob): SourceImportJob {
+  const schemaErrors = errorFacts?.schemaErrors;
+  return (Array.isArray(schemaErrors) ? { ...job, schemaErrors } : job) as SourceImportJob;
+}
+
+/** A running job's progress: while it waits for its schema's verdict, `checking` and the invoices checked. */
+function progressOf(local: { progress: ImportProgress; checking: SaftSchemaRun | null }): ImportProgress {
+  const { progress, checking } = local;
+  if (!checking) return progress;
+  return {
+    phase: 'checking',
+    done: Math.min(checking.invoicesChecked(), progress.total),
+    total: progress.total,
+  };
+}
 
 export function createSourceImports(deps: {
   db: Database;
@@ -94,8 +107,6 @@ export function createSourceImports(deps: {
     string,
     { progress: ImportProgress; checking: SaftSchemaRun | null; finished: Promise<void> }
   >();
-  /** Job id → the schema's complaints, for a job this instance failed on them (newest kept). */
-  const schemaFailures = new Map<string, string[]>();
   const sweep = (at: Date) =>
     failAbandonedImports(db, { at, runnerId: instanceId, singleProcess: db.kind === 'pglite' });
 
@@ -144,12 +155,13 @@ export function createSourceImports(deps: {
       finished: new Promise<void>((resolve) => (resolveFinished = resolve)),
     };
     running.set(job.id, local);
-    // PGlite is one connection: a heartbeat would wait behind the import's own transaction.
+    // PGlite is one connection: a heartbeat would wait behind the import's own transaction. The stored
+    // progress is what this instance answers, `checking` included, so any instance answers the same.
     const heartbeat =
       db.kind === 'postgres'
         ? setInterval(() => {
             const lease = new Date(clock().getTime() + IMPORT_LEASE_MS);
-            storeProgress(db, job.id, instanceId, progress, lease).catch(() => undefined);
+            storeProgress(db, job.id, instanceId, progressOf(local), lease).catch(() => undefined);
           }, HEARTBEAT_MS)
         : undefined;
     try {
@@ -163,14 +175,7 @@ export function createSourceImports(deps: {
         if (!judged.schema) return true;
         const check = await judged.schema.result;
         local.checking = null;
-        if (check.checked && check.errors.length > 0) {
-          schemaFailures.set(job.id, check.errors);
-          for (const old of schemaFailures.keys()) {
-            if (schemaFailures.size <= KEPT_SCHEMA_FAILURES) break;
-            schemaFailures.delete(old);
-          }
-          throw schemaRefusal(check.errors);
-        }
+        if (check.checked && check.errors.length > 0) throw schemaRefusal(check.errors);
         return check.checked;
       };
       const schemaInTransaction = judged.schema !== null && db.kind === 'postgres';
@@ -215,7 +220,10 @@ export function createSourceImports(deps: {
       // The error's class only: a database error carries the INSERT's parameters (names, tax ids).
       if (!(error instanceof Refusal))
         console.error(`source import ${job.id} failed: ${errorClassOf(error)}`);
-      await failImportJob(db, job.id, instanceId, code, clock()).catch(() => undefined);
+      // A schema's complaints are kept with the job (`error_facts`), for whichever instance answers it.
+      const facts =
+        error instanceof Refusal && code === 'SAFT_SCHEMA_INVALID' ? (error.details.extra ?? null) : null;
+      await failImportJob(db, job.id, instanceId, code, clock(), facts).catch(() => undefined);
     } finally {
       clearInterval(heartbeat);
       running.delete(job.id);
@@ -277,18 +285,9 @@ export function createSourceImports(deps: {
       if (!local) await sweep(at);
       const found = await findImportJob(db, id, 'sources');
       if (!found) return null;
-      const schemaErrors = found.status === 'FAILED' ? schemaFailures.get(id) : undefined;
-      if (schemaErrors) return { ...sourceJobOf(found), schemaErrors };
       if (found.status !== 'RUNNING' || !local) return sourceJobOf(found);
       // This instance runs it: its progress is fresher than the last heartbeat's.
-      if (!local.checking) return sourceJobOf({ ...found, ...local.progress });
-      const { total } = local.progress;
-      return {
-        ...sourceJobOf(found),
-        phase: 'checking',
-        done: Math.min(local.checking.invoicesChecked(), total),
-        total,
-      };
+      return sourceJobOf({ ...found, ...progressOf(local) });
     },
     async settled() {
       await Promise.all([...running.values()].map((job) => job.finished));

@@ -21,6 +21,8 @@ export type ImportJob = Omit<StatementImportJob, 'phase' | 'result'> & {
   kind: ImportKind;
   phase: ImportPhase;
   result: object | null;
+  /** A failed job's facts, as its refusal's 422 would have answered them (a SAF-T's `schemaErrors`); else null. */
+  errorFacts: Record<string, unknown> | null;
 };
 
 export interface ImportProgress {
@@ -39,10 +41,12 @@ interface JobRow {
   total: number;
   result: object | string | null;
   error_code: string | null;
+  error_facts: Record<string, unknown> | null;
   created_at: Date;
 }
 
-const JOB_COLUMNS = 'id, kind, file_name, status, phase, done, total, result, error_code, created_at';
+const JOB_COLUMNS =
+  'id, kind, file_name, status, phase, done, total, result, error_code, error_facts, created_at';
 
 function jobOf(row: JobRow): ImportJob {
   return {
@@ -56,6 +60,7 @@ function jobOf(row: JobRow): ImportJob {
     // PGlite answers jsonb parsed, pg too; a text answer would come from a cast somewhere upstream.
     result: typeof row.result === 'string' ? (JSON.parse(row.result) as object) : row.result,
     errorCode: row.error_code,
+    errorFacts: row.error_facts,
     createdAt: row.created_at.toISOString(),
   };
 }
@@ -111,7 +116,11 @@ export async function findImportJob(
 }
 
 /** A statement import's job as its API answers it (without the `kind` every one of them has). */
-export function statementJobOf({ kind: _statement, ...job }: ImportJob): StatementImportJob {
+export function statementJobOf({
+  kind: _statement,
+  errorFacts: _facts,
+  ...job
+}: ImportJob): StatementImportJob {
   return job as StatementImportJob;
 }
 
@@ -155,12 +164,21 @@ export async function finishImportJob(
   if (rowCount === 0) throw new Error(`import ${id} lost its claim before it could finish`);
 }
 
-export async function failImportJob(db: Queryable, id: string, runnerId: string, code: string, at: Date) {
+/** The job FAILED with its refusal's code and, where the refusal says more, its facts (`error_facts`). */
+export async function failImportJob(
+  db: Queryable,
+  id: string,
+  runnerId: string,
+  code: string,
+  at: Date,
+  facts: Record<string, unknown> | null = null,
+) {
   await db.query(
     `UPDATE statement_import_jobs
-        SET status = 'FAILED', error_code = $3, runner_id = NULL, lease_expires_at = NULL, finished_at = $4
+        SET status = 'FAILED', error_code = $3, error_facts = $5::jsonb, runner_id = NULL, lease_expires_at = NULL,
+            finished_at = $4
       WHERE id = $1 AND status = 'RUNNING' AND runner_id = $2`,
-    [id, runnerId, code, at],
+    [id, runnerId, code, at, facts && JSON.stringify(facts)],
   );
 }
 

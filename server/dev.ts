@@ -4,8 +4,7 @@ import { readConfig } from './config';
 import { openDatabase, statementTimeoutFrom } from './db/client';
 import { listen } from './http/listen';
 import { keepServingAfterStrayErrors } from './http/process-guard';
-import { prepareDatabase } from './platform/bootstrap';
-import { DEFAULT_DEMO_USERS } from './seed/seed';
+import { prepareServerServices } from './server-services';
 
 /** The API on its own port, and Vite's dev server in front of it proxying `/v2` (vite.config.ts). */
 async function main(): Promise<void> {
@@ -15,8 +14,8 @@ async function main(): Promise<void> {
     dataDir: config.dataDir,
     statementTimeoutMs: statementTimeoutFrom(process.env),
   });
-  await prepareDatabase(db, config, DEFAULT_DEMO_USERS);
-  const api = await listen(createApp({ db, config }), config);
+  const services = await prepareServerServices(db, config);
+  const api = await listen(createApp({ db, config, ...services }), config);
   keepServingAfterStrayErrors();
   // vite.config.ts reads the proxy target when the dev server is created, so a non-default PORT still works.
   process.env.API_PROXY_TARGET ??= api.url;

@@ -6,17 +6,11 @@ import { createApp } from './app';
 import { readConfig } from './config';
 import { openDatabase, SERVER_WARM_CONNECTIONS, statementTimeoutFrom } from './db/client';
 import { DataFolderInUseError } from './db/data-folder-lock';
-import { importDemoSources } from './demo-sources';
 import { createExportRunner } from './exports/runner';
 import { prepareSepaGeneration } from './finance/sepa-generate';
 import { listen } from './http/listen';
 import { keepServingAfterStrayErrors } from './http/process-guard';
-import { prepareDatabase } from './platform/bootstrap';
-import { LocalFileStorage } from './platform/files/local-storage';
-import { openFileStorage } from './platform/files/open-storage';
-import { DEFAULT_DEMO_USERS } from './seed/seed';
-import { createSourceImports } from './sources/source-import';
-import { createStatementImports } from './statements/import';
+import { prepareServerServices } from './server-services';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const distDir = join(projectRoot, 'dist');
@@ -48,30 +42,7 @@ async function main(): Promise<void> {
   console.log(
     config.databaseUrl ? 'Database: PostgreSQL (DATABASE_URL)' : `Database: PGlite in ${config.dataDir}`,
   );
-  const storage = openFileStorage(config, db);
-  console.log(
-    storage.kind === 'postgres'
-      ? 'Stored files: in PostgreSQL (FILES_BACKEND=postgres, the default with DATABASE_URL)'
-      : `Stored files: ${join(config.dataDir, 'files')}`,
-  );
-  if (storage instanceof LocalFileStorage) {
-    const removed = await storage.removeStaleParts();
-    if (removed > 0) console.log(`Removed ${removed} part file(s) a stopped process left half written.`);
-  }
-  const statementImports = createStatementImports({ db, storage });
-  const sourceImports = createSourceImports({
-    db,
-    storage,
-    statementImports,
-    saftSchemaBeforeAcceptMaxBytes: config.saftSchemaBeforeAcceptMaxBytes,
-  });
-  const seeded = await prepareDatabase(db, config, DEFAULT_DEMO_USERS, storage);
-  if (seeded) {
-    console.log(`Seeded the demo dataset: ${seeded.users} users, ${seeded.cases} cases.`);
-    // The month ends' payout reports and invoices, through the import job an operator's upload starts.
-    const demo = await importDemoSources(db, sourceImports);
-    console.log(`Imported the demo's payout reports and SAF-T invoices: ${demo.files} files.`);
-  }
+  const { storage, statementImports, sourceImports } = await prepareServerServices(db, config);
 
   if (process.env.SKIP_BUILD === '1') console.log('Console build skipped (SKIP_BUILD=1).');
   else if (consoleIsStale()) {

@@ -400,4 +400,60 @@ if (serverUrl)
       await expectKeptEqualsRecount(on(first), 'both lines unmatched at once');
       expect((await kept(on(first))).invoicesWithoutSettlement).toEqual({ items: 1, cents: 900 });
     });
+
+    // Decision 0162: PL/pgSQL keeps one plan per statement of a function for the session, and after five
+    // calls a generic one, planned without its arrays. The invoices' trigger then counted the settlements'
+    // invoices in a nested loop that compared every settlement billed with every count (12.5 million pairs
+    // for an import's chunk of 5,000, once the table held 25,000 invoices). Its statements are planned for
+    // their arrays however often they ran (the planner's row estimate of each array is its length), and the
+    // totals stay exact.
+    it('counts each statement’s settlements in one pass, however often the session has run it', async () => {
+      const STATEMENTS = 8;
+      const PER_STATEMENT = 300;
+      const counts: string[] = [];
+      const collect = (notice: { message?: string }) => {
+        if (notice.message?.includes('Query Text: SELECT sum(c.moved)')) counts.push(notice.message);
+      };
+      await apply(
+        on(second),
+        world,
+        { op: 'insert settlements', count: STATEMENTS * PER_STATEMENT, gross: 1000 },
+        0,
+      );
+      first.on('notice', collect);
+      try {
+        // auto_explain's plans of the trigger's own statements, each sent to this client as it runs
+        await first.query(`LOAD 'auto_explain'`);
+        await first.query('SET auto_explain.log_min_duration = 0');
+        await first.query('SET auto_explain.log_analyze = on');
+        await first.query('SET auto_explain.log_nested_statements = on');
+        await first.query('SET client_min_messages = log');
+        for (let n = 0; n < STATEMENTS; n++)
+          await first.query(
+            `INSERT INTO provider_invoices (provider_invoice_id, amount_cents, invoice_date, settlement_id)
+             SELECT 'FT PLAN/' || $1 || '-' || b.n, 1000, '2026-01-10', b.id
+               FROM (SELECT s.id, row_number() OVER (ORDER BY s.id) AS n FROM settlements s
+                      WHERE s.gross_cents = 1000 AND s.id NOT IN (SELECT settlement_id FROM provider_invoices
+                                                                  WHERE settlement_id IS NOT NULL)) b
+              WHERE b.n <= $2`,
+            [n, PER_STATEMENT],
+          );
+      } finally {
+        await first.query('SET auto_explain.log_min_duration = -1');
+        await first.query('RESET client_min_messages');
+        first.off('notice', collect);
+      }
+      expect(counts).toHaveLength(STATEMENTS);
+      // each array the count reads, as the planner expected it and as it came
+      const arrays = counts.flatMap((plan) =>
+        [
+          ...plan.matchAll(
+            /Function Scan on \w+ +\(cost=[\d.]+ rows=(\d+) .*?\(actual time=[\d.]+ rows=(\d+)/g,
+          ),
+        ].map(([, planned, read]) => ({ planned: Number(planned), read: Number(read) })),
+      );
+      expect(arrays.length).toBeGreaterThanOrEqual(STATEMENTS);
+      expect(arrays).toEqual(arrays.map(() => ({ planned: PER_STATEMENT, read: PER_STATEMENT })));
+      await expectKeptEqualsRecount(on(first), 'eight statements billing 300 settlements each');
+    });
   });

@@ -404,30 +404,52 @@ if (serverUrl)
     // Decision 0162: PL/pgSQL keeps one plan per statement of a function for the session, and after five
     // calls a generic one, planned without its arrays. The invoices' trigger then counted the settlements'
     // invoices in a nested loop that compared every settlement billed with every count (12.5 million pairs
-    // for an import's chunk of 5,000, once the table held 25,000 invoices). Its statements are planned for
-    // their arrays however often they ran (the planner's row estimate of each array is its length), and the
-    // totals stay exact.
-    it('counts each statement’s settlements in one pass, however often the session has run it', async () => {
-      const STATEMENTS = 8;
-      const PER_STATEMENT = 300;
+    // for an import's chunk of 5,000, once the table held 25,000 invoices). The triggers' statements are
+    // planned for their arrays however often they ran (the planner's row estimate of each array read by
+    // the count is its length), and the totals stay exact.
+    const STATEMENTS = 8;
+    const PER_STATEMENT = 300;
+
+    /** Each array the triggers' counts read while `statements` ran: as planned, and as it came. */
+    async function arraysCounted(statements: () => Promise<void>) {
       const counts: string[] = [];
       const collect = (notice: { message?: string }) => {
         if (notice.message?.includes('Query Text: SELECT sum(c.moved)')) counts.push(notice.message);
       };
+      first.on('notice', collect);
+      try {
+        // auto_explain's plans of the triggers' own statements, each sent to this client as it runs
+        await first.query(`LOAD 'auto_explain'`);
+        await first.query('SET auto_explain.log_min_duration = 0');
+        await first.query('SET auto_explain.log_analyze = on');
+        await first.query('SET auto_explain.log_nested_statements = on');
+        await first.query('SET client_min_messages = log');
+        await statements();
+      } finally {
+        await first.query('SET auto_explain.log_min_duration = -1');
+        await first.query('RESET client_min_messages');
+        first.off('notice', collect);
+      }
+      expect(counts).toHaveLength(STATEMENTS);
+      return counts.flatMap((plan) =>
+        [
+          ...plan.matchAll(
+            /Function Scan on \w+ +\(cost=[\d.]+ rows=(\d+) .*?\(actual time=[\d.]+ rows=(\d+)/g,
+          ),
+        ].map(([, planned, read]) => ({ planned: Number(planned), read: Number(read) })),
+      );
+    }
+    const asRead = (arrays: { planned: number; read: number }[]) =>
+      arrays.map(() => ({ planned: PER_STATEMENT, read: PER_STATEMENT }));
+
+    it('counts each statement’s settlements in one pass, however often the session has run it', async () => {
       await apply(
         on(second),
         world,
         { op: 'insert settlements', count: STATEMENTS * PER_STATEMENT, gross: 1000 },
         0,
       );
-      first.on('notice', collect);
-      try {
-        // auto_explain's plans of the trigger's own statements, each sent to this client as it runs
-        await first.query(`LOAD 'auto_explain'`);
-        await first.query('SET auto_explain.log_min_duration = 0');
-        await first.query('SET auto_explain.log_analyze = on');
-        await first.query('SET auto_explain.log_nested_statements = on');
-        await first.query('SET client_min_messages = log');
+      const arrays = await arraysCounted(async () => {
         for (let n = 0; n < STATEMENTS; n++)
           await first.query(
             `INSERT INTO provider_invoices (provider_invoice_id, amount_cents, invoice_date, settlement_id)
@@ -438,22 +460,34 @@ if (serverUrl)
               WHERE b.n <= $2`,
             [n, PER_STATEMENT],
           );
-      } finally {
-        await first.query('SET auto_explain.log_min_duration = -1');
-        await first.query('RESET client_min_messages');
-        first.off('notice', collect);
-      }
-      expect(counts).toHaveLength(STATEMENTS);
-      // each array the count reads, as the planner expected it and as it came
-      const arrays = counts.flatMap((plan) =>
-        [
-          ...plan.matchAll(
-            /Function Scan on \w+ +\(cost=[\d.]+ rows=(\d+) .*?\(actual time=[\d.]+ rows=(\d+)/g,
-          ),
-        ].map(([, planned, read]) => ({ planned: Number(planned), read: Number(read) })),
-      );
+      });
       expect(arrays.length).toBeGreaterThanOrEqual(STATEMENTS);
-      expect(arrays).toEqual(arrays.map(() => ({ planned: PER_STATEMENT, read: PER_STATEMENT })));
+      expect(arrays).toEqual(asRead(arrays));
       await expectKeptEqualsRecount(on(first), 'eight statements billing 300 settlements each');
+    });
+
+    it('counts each statement’s paid invoices in one pass, however often the session has run it', async () => {
+      await first.query(
+        `INSERT INTO provider_invoices (provider_invoice_id, amount_cents, invoice_date)
+         SELECT 'FT PAID/' || g, 1000, '2026-01-10' FROM generate_series(1, $1::int) g`,
+        [STATEMENTS * PER_STATEMENT],
+      );
+      await ensureLines(on(first), world);
+      // One cent each, a line taking two statements' links at most: no line is matched over its amount.
+      const arrays = await arraysCounted(async () => {
+        for (let n = 0; n < STATEMENTS; n++)
+          await first.query(
+            `INSERT INTO statement_line_matches (statement_line_id, kind, invoice_id, state, allocated_cents)
+             SELECT (SELECT id FROM statement_lines WHERE line_number = $1 % 5 + 1), 'INVOICE', i.id, 'MATCHED', 1
+               FROM provider_invoices i
+              WHERE i.provider_invoice_id LIKE 'FT PAID/%'
+                AND NOT EXISTS (SELECT 1 FROM statement_line_matches m WHERE m.invoice_id = i.id)
+              ORDER BY i.id LIMIT $2`,
+            [n, PER_STATEMENT],
+          );
+      });
+      expect(arrays.length).toBeGreaterThanOrEqual(STATEMENTS);
+      expect(arrays).toEqual(asRead(arrays));
+      await expectKeptEqualsRecount(on(first), 'eight statements paying 300 invoices each');
     });
   });

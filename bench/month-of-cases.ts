@@ -32,7 +32,6 @@ const caseId = (n: number) =>
   `${n.toString(16).padStart(8, '0')}-3a7e-4b21-8c5d-${(n * 7919).toString(16).padStart(12, '0').slice(-12)}`;
 
 export interface CaseMonth {
-  cases: number;
   customers: number;
   doctors: number;
   payments: DemoPayment[];
@@ -84,7 +83,6 @@ export function generateMonth(cases: number): CaseMonth {
   const missing = new Set(payments.filter((_, i) => i % 250 === 7).map((p) => p.reference));
   const invoiced = payments.filter((p) => !missing.has(p.reference));
   return {
-    cases,
     customers,
     doctors,
     payments,

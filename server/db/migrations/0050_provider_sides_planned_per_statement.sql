@@ -7,7 +7,7 @@
 -- chunk on, and a server's pooled connection, which has run them more than five times, planned every
 -- import, whatever its size, that way. Each statement is now planned with its arrays (`plan_cache_mode`,
 -- set for these functions only), and the lock hands back each settlement's (invoice's) change beside it,
--- so the count is one sorted pass over the locked rows and their invoices (links).
+-- so the count is one grouped pass over the locked rows and their invoices (links).
 --
 -- Nothing else changes: the same rows are locked in the same modes and order before they are counted (a
 -- fresh snapshot), the same rules (0046's comment block, 0047's credit notes), the same totals.

@@ -4,8 +4,8 @@
 -- settlements where an import's chunk bills 5,000. Its count of the billed settlements' invoices then became
 -- a nested loop comparing every settlement with every count (12.5 million pairs a chunk): a SAF-T month of
 -- 100,000 invoices billing settlements took 6.7 s to insert, 4 s of it in these triggers from the sixth
--- chunk on, and a server's pooled connection, which has run them more than five times, planned every
--- import, whatever its size, that way. Each statement is now planned with its arrays (`plan_cache_mode`,
+-- chunk on; a server's pooled connection, which has run them more than five times, plans every statement
+-- generically, whatever its size. Each statement is now planned with its arrays (`plan_cache_mode`,
 -- set for these functions only), and the lock hands back each settlement's (invoice's) change beside it,
 -- so the count is one grouped pass over the locked rows and their invoices (links).
 --

@@ -1,10 +1,12 @@
-// 100,000 payout rows (Stripe's itemized report) and 100,000 invoices (a SAF-T month, gzip) imported over
+// A month's 100,000 payout rows (Stripe's itemized report) and 100,000 invoices (its SAF-T, gzip) imported over
 // HTTP into a real server process on PostgreSQL, as `npm start` runs it: the time from the upload to the job
 // DONE (read again off the event loop, deduplicated, inserted, linked and audited in one transaction), and
 // the server's peak RSS. Issue 31: "100,000 payout rows and 100,000 invoices imported ≤ 10 s each on
-// PostgreSQL". Decision 0152.
-//   npx tsx bench/sources-import.ts [--url postgres://…] [--rows 100000] [--out bench/results/sources-import.md]
-import { readFileSync, writeFileSync } from 'node:fs';
+// PostgreSQL". Decisions 0152, 0162. The month is `month-of-cases.ts`'s, its cases and settlements seeded
+// first: every payout row and every invoice bills a settlement, as in a real month.
+//   npx tsx bench/sources-import.ts [--url postgres://…] [--cases 100000] [--out bench/results/sources-import.md]
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'fflate';
@@ -17,12 +19,11 @@ import { openDatabase } from '../server/db/client';
 import { prepareDatabase } from '../server/platform/bootstrap';
 import { PostgresFileStorage } from '../server/platform/files/postgres-storage';
 import { createSession } from '../server/platform/sessions';
-import { type DemoPayment, weeklyPayouts } from '../server/seed/demo-payments';
 import { MIN_SEED_USERS } from '../server/seed/seed';
-import { writeDemoSaft, writeDemoStripeReport } from '../server/seed/source-files';
 import { createPostgresDatabase } from '../tests/support/databases';
 import { startArguments, startServerProcess } from '../tests/support/server-process';
 import { cpuLoopMs } from './banking-report';
+import { type CaseMonth, generateMonth, seedMonth } from './month-of-cases';
 
 const { values } = parseArgs({
   options: {
@@ -30,31 +31,15 @@ const { values } = parseArgs({
       type: 'string',
       default: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres',
     },
-    rows: { type: 'string', default: '100000' },
+    cases: { type: 'string', default: '100000' },
     out: { type: 'string' },
   },
 });
-const N = Number(values.rows);
-const MONTH = '2031-01';
+const N = Number(values.cases);
 const MiB = 1_048_576;
 
 const rssOf = (pid: number): number =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
-
-/** N payments of one month: six prices, one customer in three without a NIF, one in 50 refunded. */
-function payments(count: number): DemoPayment[] {
-  return Array.from({ length: count }, (_, i) => ({
-    reference: `${String(i).padStart(8, '0')}-4e3b-4a7c-9d2e-${String((i * 7919) % 1e12).padStart(12, '0')}`,
-    kind: i % 4 === 0 ? 'subscription' : 'case',
-    customerId: `u${i % 20_000}`,
-    customerName: `Cliente ${i % 20_000}`,
-    customerTaxId: i % 3 === 0 ? null : String(200_000_000 + (i % 20_000)),
-    grossCents: [1500, 2500, 3500, 4500, 1990, 2990][i % 6]!,
-    paidOn: `${MONTH}-${String(1 + (i % 28)).padStart(2, '0')}`,
-    paymentIntentId: i % 4 === 0 ? `pi_${String(i).padStart(24, '0')}` : null,
-    refunded: i % 50 === 0,
-  }));
-}
 
 interface Upload {
   kind: SourceKind;
@@ -64,30 +49,17 @@ interface Upload {
   totalCents: number;
 }
 
-function uploads(): Upload[] {
-  const all = payments(N);
-  // Charges and refunds together are N rows: the refunds' rows take the place of as many payments.
-  const charged = all.slice(0, Math.round(N / 1.02));
-  const payouts = weeklyPayouts(charged, [
-    '2031-01-08',
-    '2031-01-15',
-    '2031-01-22',
-    '2031-01-29',
-    '2031-02-05',
-  ]).map((p, k) => ({ ...p, id: `po_bench${k}` }));
-  const stripe = new TextEncoder().encode(writeDemoStripeReport(payouts));
-  const stripeRead = readStripePayoutReport(new TextDecoder().decode(stripe));
+/** The month's two files as the console uploads them, with the preview's count and total of each. */
+function uploads(month: CaseMonth): Upload[] {
+  const stripeRead = readStripePayoutReport(new TextDecoder().decode(month.stripe));
   if (!stripeRead.ok) throw new Error(JSON.stringify(stripeRead.refusal));
   const stripeEntries = sourceEntries('STRIPE_PAYOUTS', stripeRead.value);
-  // N documents: invoices and their credit notes, the cancelled first one aside.
-  const invoiced = all.slice(0, Math.round(N / 1.02));
-  const xml = new TextEncoder().encode(writeDemoSaft(MONTH, invoiced, '2031-02-01'));
-  const saft = gzipSync(xml, { level: 6 });
+  const saft = gzipSync(month.saft, { level: 6 });
   const saftRead = readSaftFile(saft, { maxBytes: 1 << 29, maxRatio: 100 });
   if (!saftRead.ok) throw new Error(JSON.stringify(saftRead.refusal));
   const saftEntries = sourceEntries('SAFT_INVOICES', saftRead.value);
   return [
-    { kind: 'STRIPE_PAYOUTS', name: 'stripe-itemized.csv', bytes: stripe, ...count(stripeEntries) },
+    { kind: 'STRIPE_PAYOUTS', name: 'stripe-itemized.csv', bytes: month.stripe, ...count(stripeEntries) },
     { kind: 'SAFT_INVOICES', name: 'saft-2031-01.xml.gz', bytes: saft, ...count(saftEntries) },
   ];
 }
@@ -98,11 +70,13 @@ const count = (entries: { rows: number; totalCents: number }) => ({
 });
 
 async function main() {
-  const files = uploads();
+  const month = generateMonth(N);
+  const files = uploads(month);
   const database = await createPostgresDatabase(values.url!);
   const db = await openDatabase({ databaseUrl: database.url });
   const env = { DATABASE_URL: database.url, FILES_BACKEND: 'postgres', NODE_ENV: 'production' };
   await prepareDatabase(db, readConfig(env), MIN_SEED_USERS, new PostgresFileStorage(db));
+  await db.transaction((tx) => seedMonth(tx, month));
   const { rows: admins } = await db.query<{ id: string }>(
     `SELECT id FROM users WHERE role = 'ADMIN' LIMIT 1`,
   );
@@ -165,29 +139,28 @@ async function main() {
     await db.close();
     await database.drop();
   }
-  const report = `# Payouts and invoices imports on PostgreSQL (issue 31, decision 0152)
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  const section = `
+## ${new Date().toISOString().slice(0, 16)}Z · commit ${commit} · a month whose rows bill settlements
 
-Budget (issue 31): 100,000 payout rows and 100,000 invoices imported ≤ 10 s each on PostgreSQL.
+Command: \`npx tsx bench/sources-import.ts --cases ${N}\`. Server: \`node ${startArguments().join(' ')}\` (as \`npm start\`),
+NODE_ENV=production, FILES_BACKEND=postgres, PostgreSQL on the same machine. Node ${process.version}; ${cpus().length} cores,
+${(totalmem() / 1024 ** 3).toFixed(0)} GiB; the machine is shared with other sessions, so the load is recorded per file.
 
-Command: \`npx tsx bench/sources-import.ts --rows ${N}\`
-Server: \`node ${startArguments().join(' ')}\` (as \`npm start\`), NODE_ENV=production, FILES_BACKEND=postgres,
-PostgreSQL on the same machine. Node ${process.version}; ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB; the machine is
-shared with other sessions, so the load is recorded per run.
-
-The files are the demo's writers (\`server/seed/source-files.ts\`) over ${N.toLocaleString('en-GB')} generated payments of one
-month: Stripe's itemized report (weekly payouts, a refund row per fiftieth payment) and the SAF-T month as gzip (a
-fatura-recibo per payment, a credit note per refund, one cancelled document). The database is the minimal seed:
-the payments name no seeded settlement, so every link rule runs (payment intent, reference, amount + day +
-customer) and finds nothing — the cost of writing the links themselves is not in these figures. Timed from the
-first byte sent to the job read back DONE; "answered" is when the 202 came back (the bytes read again in the
-worker thread, checked against the preview's count and total, the known rows looked up).
+The month of \`bench/month-of-cases.ts\` (the three-way bench's): ${N.toLocaleString('en-GB')} paid cases and their settlements
+seeded first, Stripe's itemized report of its ${month.payouts.length} payouts and its SAF-T month as gzip (one payment in 250
+never invoiced, a credit note per refund, a cancelled document) — every payout row and invoice bills a
+settlement (its payment intent or reference found at insert, the kept totals' trigger of migrations
+0046/0047/0050 locking and counting the settlements billed). Timed from the first byte sent to the job read
+back DONE; "answered" is when the 202 came back (the bytes read again in the worker thread, checked against the
+preview's count and total, the known rows looked up).
 
 | kind | rows | size | answered | upload → DONE | new / payouts or documents / credit notes / linked | server RSS before → peak | load (1/5/15 min) | CPU loop (\`cpuLoopMs\`) |
 |---|---|---|---|---|---|---|---|---|
 ${results.join('\n')}
 `;
-  if (values.out) writeFileSync(values.out, report);
-  else console.log(report);
+  console.log(section);
+  if (values.out) appendFileSync(values.out, section);
 }
 
 await main();

@@ -1,13 +1,17 @@
 // A month of 100,000 paid cases matched three ways on PostgreSQL (issue 31: "matching a month of 100,000
-// cases three ways ≤ 2 s", decision 0158), through the functions the product runs:
-//   payout rows → settlements      linkSourceFile (server/sources/links.ts), as the payouts import calls it
-//   invoices → settlements (+ credit notes → invoices)   linkSourceFile, as the SAF-T import calls it
+// cases three ways ≤ 2 s", decisions 0158, 0162), through the functions the product runs:
+//   payout rows → settlements      insertPayoutRows (payment intent, reference: joined at insert) +
+//                                  linkSourceFile (server/sources/), as the payouts import calls them
+//   invoices → settlements (+ credit notes → invoices)   insertDocuments (reference: at insert, the kept
+//                                  totals' trigger) + linkSourceFile, as the SAF-T import calls them
 //   bank credit → payout           matchInsertedLines + writeNewLineMatches (server/statements/matching.ts),
 //                                  as the statement import calls them
-// Each file is read by the product's reader (`readSourceUpload`) and its rows inserted by the product's
-// inserts (`insertPayoutRows`, `insertDocuments`); those steps are timed and reported apart from the links.
-// The generator's truth (which payment each balance transaction, invoice and bank credit belongs to) is
-// kept beside the files and every link made is checked against it: wrong links and recall printed.
+// Since two of the rules run inside the inserts, a file's matching is counted as its insert + link less
+// the same insert of its rows with nothing to link (their references and payment intents taken out; run
+// first, in a transaction rolled back). Each file is read by the product's reader (`readSourceUpload`); the
+// reads and ANALYZE are timed and reported apart. The month is `month-of-cases.ts`'s; the generator's truth
+// (which payment each balance transaction, invoice and bank credit belongs to) is kept beside the files and
+// every link made is checked against it: wrong links and recall printed.
 //   npx tsx bench/three-way-month.ts [--url postgres://…] [--cases 100000] [--out bench/results/three-way-month.md]
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -18,16 +22,14 @@ import { readConfig } from '../server/config';
 import { openDatabase, type Queryable } from '../server/db/client';
 import { prepareDatabase } from '../server/platform/bootstrap';
 import { PostgresFileStorage } from '../server/platform/files/postgres-storage';
-import type { DemoPayment } from '../server/seed/demo-payments';
-import { weeklyPayouts } from '../server/seed/demo-payments';
 import { MIN_SEED_USERS } from '../server/seed/seed';
-import { writeDemoSaft, writeDemoStripeReport } from '../server/seed/source-files';
 import { linkSourceFile } from '../server/sources/links';
 import { readSourceUpload, type SourceReading } from '../server/sources/source-reading';
 import { insertDocuments, insertPayoutRows } from '../server/sources/source-rows';
 import { LineAsks, matchInsertedLines, writeNewLineMatches } from '../server/statements/matching';
 import { createPostgresDatabase } from '../tests/support/databases';
 import { cpuLoopMs } from './banking-report';
+import { generateMonth, MONTH, seedMonth } from './month-of-cases';
 
 const { values } = parseArgs({
   options: {
@@ -42,28 +44,6 @@ const { values } = parseArgs({
   },
 });
 const N = Number(values.cases);
-const MONTH = '2031-01';
-const CUSTOMERS = Math.max(10, Math.round(N / 4)); // a customer has four cases in the month on average
-const DOCTORS = Math.max(5, Math.round(N / 200));
-/** 5–30 €, the prices a marketplace repeats. */
-const PRICES = [500, 750, 1000, 1250, 1500, 1990, 2000, 2500, 2990, 3000];
-
-/** A fixed sequence (mulberry32): the same month every run. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = random(31);
-const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
-
-/** The n-th case's id: its number first, so Stripe's ids (made from the id's first 24 digits) differ too. */
-const caseId = (n: number) =>
-  `${n.toString(16).padStart(8, '0')}-3a7e-4b21-8c5d-${(n * 7919).toString(16).padStart(12, '0').slice(-12)}`;
 
 const rssMiB = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
 
@@ -73,71 +53,6 @@ async function timed<T>(label: string, timings: Map<string, number>, work: () =>
   timings.set(label, performance.now() - started);
   console.error(`  ${label}: ${(performance.now() - started).toFixed(0)} ms`);
   return result;
-}
-
-/** The customers, doctors, cases and settlements of the month; answers the payments as the files see them. */
-async function seedMonth(db: Queryable): Promise<DemoPayment[]> {
-  await db.query(
-    `INSERT INTO users (id, role, email, name, tax_number)
-     SELECT ('00000000-0000-4000-8000-' || lpad(g::text, 12, '0'))::uuid, 'CUSTOMER', 'cliente' || g || '@bench.test',
-            'Cliente ' || g, CASE WHEN g % 5 = 0 THEN NULL ELSE (200000000 + g)::text END
-       FROM generate_series(1, $1::int) g`,
-    [CUSTOMERS],
-  );
-  await db.query(
-    `INSERT INTO users (id, role, email, name)
-     SELECT ('00000000-0000-4000-9000-' || lpad(g::text, 12, '0'))::uuid, 'PROFESSIONAL', 'medico' || g || '@bench.test', 'Médico ' || g
-       FROM generate_series(1, $1::int) g`,
-    [DOCTORS],
-  );
-  const payments: DemoPayment[] = [];
-  const doctors: string[] = [];
-  for (let i = 0; i < N; i++) {
-    const customer = 1 + Math.floor(rand() * CUSTOMERS);
-    payments.push({
-      reference: caseId(i),
-      kind: 'case',
-      customerId: `00000000-0000-4000-8000-${String(customer).padStart(12, '0')}`,
-      customerName: `Cliente ${customer}`,
-      customerTaxId: customer % 5 === 0 ? null : String(200_000_000 + customer),
-      grossCents: pick(PRICES),
-      paidOn: `${MONTH}-${String(1 + Math.floor(rand() * 31)).padStart(2, '0')}`,
-      paymentIntentId: null,
-      refunded: rand() < 0.01,
-    });
-    doctors.push(`00000000-0000-4000-9000-${String(1 + (i % DOCTORS)).padStart(12, '0')}`);
-  }
-  await db.query(
-    `INSERT INTO cases (id, customer_id, professional_id, status, type, price_cents, closed_at, created_at)
-     SELECT p.id, p.customer, p.doctor, 'CLOSED_BY_PROFESSIONAL', 'SINGLE_CASE', p.price, p.day::timestamptz, p.day::timestamptz
-       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::date[]) AS p(id, customer, doctor, price, day)`,
-    [
-      payments.map((p) => p.reference),
-      payments.map((p) => p.customerId),
-      doctors,
-      payments.map((p) => p.grossCents),
-      payments.map((p) => p.paidOn),
-    ],
-  );
-  await db.query(
-    `INSERT INTO settlements (professional_id, case_id, reference_month, gross_cents, fee_cents, net_cents, status,
-                              payment_date, available_on, created_at)
-     SELECT c.professional_id, c.id, $1, c.price_cents, round(c.price_cents * 0.16)::int,
-            c.price_cents - round(c.price_cents * 0.16)::int, 'READY_TO_SETTLE', c.created_at::date, '2100-01-01', c.created_at
-       FROM cases c WHERE c.id = ANY($2::uuid[])`,
-    [MONTH, payments.map((p) => p.reference)],
-  );
-  return payments;
-}
-
-/** Every 2–7 days from the month's third day to a week after it. */
-function payoutDays(): string[] {
-  const days: string[] = [];
-  for (let day = new Date(`${MONTH}-03T00:00:00Z`); day < new Date('2031-02-08T00:00:00Z'); ) {
-    days.push(day.toISOString().slice(0, 10));
-    day = new Date(day.getTime() + (2 + Math.floor(rand() * 6)) * 86_400_000);
-  }
-  return days;
 }
 
 /** The file's row in `source_files` (as the import writes it, without the stored bytes' copy). */
@@ -165,7 +80,41 @@ async function sourceFileRow(tx: Queryable, kind: SourceKind, reading: SourceRea
   return rows[0]!.id;
 }
 
-/** Reads `bytes` as the import does, inserts its rows and links them, each step timed. */
+/** The product's insert of the file's rows, for the file `fileId` (inside `tx`). */
+const insertRows = (
+  tx: Queryable,
+  fileId: string,
+  kind: 'STRIPE_PAYOUTS' | 'SAFT_INVOICES',
+  reading: SourceReading,
+) =>
+  kind === 'SAFT_INVOICES'
+    ? insertDocuments(
+        tx,
+        fileId,
+        reading,
+        () => true,
+        () => {},
+      )
+    : insertPayoutRows(
+        tx,
+        fileId,
+        kind,
+        reading,
+        () => true,
+        () => {},
+      );
+
+/** The same rows naming no payment: no rule of the inserts or of `linkSourceFile` by id finds a settlement. */
+const namingNothing = (reading: SourceReading): SourceReading => ({
+  ...reading,
+  payoutRows: reading.payoutRows.map((row) => ({ ...row, paymentIntentId: null, caseReference: null })),
+  documents: reading.documents.map((doc) => ({ ...doc, caseReference: null })),
+});
+
+/**
+ * Reads `bytes` as the import does; inserts its rows naming nothing (the insert that links nothing, rolled
+ * back, its dead rows vacuumed); then inserts its rows and links them, each step timed.
+ */
 async function importAndLink(
   db: Awaited<ReturnType<typeof openDatabase>>,
   kind: 'STRIPE_PAYOUTS' | 'SAFT_INVOICES',
@@ -176,29 +125,24 @@ async function importAndLink(
   const read = await timed(`${kind}: read`, timings, () => readSourceUpload(kind, bytes, undefined));
   if ('refused' in read) throw new Error(JSON.stringify(read.refused));
   const { reading } = read;
+  const table = kind === 'SAFT_INVOICES' ? 'provider_invoices' : 'provider_payout_rows';
+  const rolledBack = new Error('rolled back');
+  await db
+    .transaction(async (tx) => {
+      const fileId = await sourceFileRow(tx, kind, reading, adminId);
+      await timed(`${kind}: insert linking nothing`, timings, () =>
+        insertRows(tx, fileId, kind, namingNothing(reading)),
+      );
+      throw rolledBack;
+    })
+    .catch((error) => {
+      if (error !== rolledBack) throw error;
+    });
+  await db.query(`VACUUM ANALYZE ${table}`);
   return db.transaction(async (tx) => {
     const fileId = await sourceFileRow(tx, kind, reading, adminId);
-    await timed(`${kind}: insert`, timings, () =>
-      kind === 'SAFT_INVOICES'
-        ? insertDocuments(
-            tx,
-            fileId,
-            reading,
-            () => true,
-            () => {},
-          )
-        : insertPayoutRows(
-            tx,
-            fileId,
-            kind,
-            reading,
-            () => true,
-            () => {},
-          ),
-    );
-    await timed(`${kind}: analyze`, timings, () =>
-      tx.query(kind === 'SAFT_INVOICES' ? 'ANALYZE provider_invoices' : 'ANALYZE provider_payout_rows'),
-    );
+    await timed(`${kind}: insert`, timings, () => insertRows(tx, fileId, kind, reading));
+    await timed(`${kind}: analyze`, timings, () => tx.query(`ANALYZE ${table}`));
     return timed(`${kind}: link`, timings, () => linkSourceFile(tx, fileId, kind));
   });
 }
@@ -226,21 +170,10 @@ async function main() {
     await prepareDatabase(db, readConfig(env), MIN_SEED_USERS, new PostgresFileStorage(db));
     const adminId = (await db.query<{ id: string }>(`SELECT id FROM users WHERE role = 'ADMIN' LIMIT 1`))
       .rows[0]!.id;
-    const payments = await timed('seed: cases and settlements (not matching)', timings, () =>
-      db.transaction((tx) => seedMonth(tx)),
-    );
-
-    // The provider's payouts: every 2–7 days, fees deducted, the refunds given back.
-    const payouts = weeklyPayouts(payments, payoutDays()).map((p, k) => ({ ...p, id: `po_threeway${k}` }));
-    const stripe = new TextEncoder().encode(writeDemoStripeReport(payouts));
-    // The invoicing program's month: one in 250 payments never invoiced; a credit note for each refund.
-    const missing = new Set(payments.filter((_, i) => i % 250 === 7).map((p) => p.reference));
-    const saft = new TextEncoder().encode(
-      writeDemoSaft(
-        MONTH,
-        payments.filter((p) => !missing.has(p.reference)),
-        '2031-02-01',
-      ),
+    const month = generateMonth(N);
+    const { payments, payouts, missing, stripe, saft, rand } = month;
+    await timed('seed: cases and settlements (not matching)', timings, () =>
+      db.transaction((tx) => seedMonth(tx, month)),
     );
     await db.query('VACUUM ANALYZE');
 
@@ -388,7 +321,7 @@ async function main() {
         new Map(bankMade.rows.map((r) => [r.dedup_key, r.provider_payout_id])),
       ),
     );
-    counts = `${N.toLocaleString('en-GB')} cases (${CUSTOMERS.toLocaleString('en-GB')} customers, ${payments.filter((p) => p.refunded).length} refunded), ${payouts.length} payouts of ${rowTruth.size.toLocaleString('en-GB')} rows (linked ${payoutLinks.linked.toLocaleString('en-GB')}), ${blocks.length.toLocaleString('en-GB')} SAF-T documents (${missing.size} payments never invoiced; linked ${invoiceLinks.linked.toLocaleString('en-GB')}), ${lines.length} bank lines (matched ${bank.matched}, suggested ${bank.suggested})`;
+    counts = `${N.toLocaleString('en-GB')} cases (${month.customers.toLocaleString('en-GB')} customers, ${payments.filter((p) => p.refunded).length} refunded), ${payouts.length} payouts of ${rowTruth.size.toLocaleString('en-GB')} rows (linked ${payoutLinks.linked.toLocaleString('en-GB')}), ${blocks.length.toLocaleString('en-GB')} SAF-T documents (${missing.size} payments never invoiced; linked ${invoiceLinks.linked.toLocaleString('en-GB')}), ${lines.length} bank lines (matched ${bank.matched}, suggested ${bank.suggested})`;
   } finally {
     await db.close();
     if (values.keep) console.error(`kept: ${database.url}`);
@@ -396,9 +329,15 @@ async function main() {
   }
 
   const ms = (label: string) => timings.get(label) ?? Number.NaN;
-  const links = ms('STRIPE_PAYOUTS: link') + ms('SAFT_INVOICES: link') + ms('bank credits: match');
+  /** A file's matching: its insert and link less the same insert with nothing to link. */
+  const matching = (kind: SourceKind) =>
+    ms(`${kind}: insert`) + ms(`${kind}: link`) - ms(`${kind}: insert linking nothing`);
+  const threeWays = matching('STRIPE_PAYOUTS') + matching('SAFT_INVOICES') + ms('bank credits: match');
+  const linkSteps = ms('STRIPE_PAYOUTS: link') + ms('SAFT_INVOICES: link') + ms('bank credits: match');
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
   const f = (n: number) => n.toFixed(0);
+  const row = (kind: SourceKind, name: string) =>
+    `| ${name} | ${f(ms(`${kind}: insert`))} | ${f(ms(`${kind}: insert linking nothing`))} | ${f(ms(`${kind}: link`))} | **${f(matching(kind))}** |`;
   const section = `
 ## ${new Date().toISOString().slice(0, 16)}Z · commit ${commit}
 
@@ -408,17 +347,17 @@ Command: \`npx tsx bench/three-way-month.ts --cases ${N}\` · load before: \`${u
 
 ${counts}
 
-| matching (the link step, timed alone) | ms |
-|---|---|
-| payout rows → settlements (\`linkSourceFile\`, payouts) | ${f(ms('STRIPE_PAYOUTS: link'))} |
-| invoices → settlements + credit notes → invoices (\`linkSourceFile\`, SAF-T) | ${f(ms('SAFT_INVOICES: link'))} |
-| bank credit → payout (\`matchInsertedLines\` + \`writeNewLineMatches\`) | ${f(ms('bank credits: match'))} |
-| **three ways, total** (budget 2,000) | **${f(links)}** |
+| matching, ms | insert | the same insert linking nothing | link step | **insert + link − insert linking nothing** |
+|---|---|---|---|---|
+${row('STRIPE_PAYOUTS', 'payout rows → settlements (`insertPayoutRows` + `linkSourceFile`)')}
+${row('SAFT_INVOICES', 'invoices → settlements + credit notes → invoices (`insertDocuments` + `linkSourceFile`)')}
+| bank credit → payout (\`matchInsertedLines\` + \`writeNewLineMatches\`) | – | – | ${f(ms('bank credits: match'))} | **${f(ms('bank credits: match'))}** |
+| **three ways, total** (budget 2,000) | | | ${f(linkSteps)} (link steps alone) | **${f(threeWays)}** |
 
 | not matching, reported beside it | ms |
 |---|---|
-| Stripe report read / rows inserted / ANALYZE | ${f(ms('STRIPE_PAYOUTS: read'))} / ${f(ms('STRIPE_PAYOUTS: insert'))} / ${f(ms('STRIPE_PAYOUTS: analyze'))} |
-| SAF-T read (XSD included) / documents inserted / ANALYZE | ${f(ms('SAFT_INVOICES: read'))} / ${f(ms('SAFT_INVOICES: insert'))} / ${f(ms('SAFT_INVOICES: analyze'))} |
+| Stripe report read / ANALYZE | ${f(ms('STRIPE_PAYOUTS: read'))} / ${f(ms('STRIPE_PAYOUTS: analyze'))} |
+| SAF-T read (XSD included) / ANALYZE | ${f(ms('SAFT_INVOICES: read'))} / ${f(ms('SAFT_INVOICES: analyze'))} |
 
 | links checked against the generator | truth | made | right | wrong | recall |
 |---|---|---|---|---|---|

@@ -3,11 +3,17 @@ import type { DocumentOut, PayoutRowOut, SourceReading } from './source-reading'
 
 /**
  * The new rows of an imported file, written a chunk at a time with one `INSERT … SELECT FROM unnest`
- * each (100,000 rows are twenty statements, not 100,000): payouts and their rows, or SAF-T documents.
+ * each (100,000 rows are five statements, not 100,000): payouts and their rows, or SAF-T documents.
  * A row already stored under its source id is skipped by the unique index, whatever the caller knew.
  */
 
-const CHUNK = 5_000;
+/**
+ * Rows per INSERT. Each statement hashes the settlements its link joins read and, for documents, the
+ * kept totals' trigger locks and counts the settlements it bills (migration 0050): per statement, not per
+ * row, so 20,000 rather than 5,000 took a 100,000-invoice month's insert from 3.3 to 2.8 s (decision
+ * 0162). Memory stays bounded by the chunk: its parameters are a few MiB of text.
+ */
+const CHUNK = 20_000;
 
 export interface InsertedCounts {
   newRows: number;

@@ -6,6 +6,8 @@ import { migrate } from '../../server/db/migrate';
 import { INVOICE_MATCHED, SETTLEMENT_INVOICED } from '../../server/db/provider-sides';
 import { listProviderDocuments } from '../../server/finance/provider-documents';
 import { listSettlements } from '../../server/finance/settlements';
+import type { DocumentOut, SourceReading } from '../../server/sources/source-reading';
+import { insertDocuments } from '../../server/sources/source-rows';
 import { createPostgresDatabase, testDatabaseKinds } from '../support/databases';
 
 /**
@@ -399,5 +401,167 @@ if (serverUrl)
       await unmatching;
       await expectKeptEqualsRecount(on(first), 'both lines unmatched at once');
       expect((await kept(on(first))).invoicesWithoutSettlement).toEqual({ items: 1, cents: 900 });
+    });
+
+    // An import's insert (the product's `insertDocuments`) billing a settlement while an operator takes
+    // another invoice off it: the import's trigger waits for the operator's lock and counts the settlement
+    // as the operator left it (without the lock it saw it still billed, and the settlement stayed counted
+    // as never invoiced though the import's invoice bills it).
+    it('an import billing a settlement an operator is freeing counts it once', async () => {
+      const one = async (sql: string, params: unknown[] = []) =>
+        (await first.query<{ id: string }>(sql, params)).rows[0]!.id;
+      const caseId = await one(
+        `INSERT INTO cases (customer_id, professional_id, status, type, price_cents)
+         VALUES ($1, $2, 'CLOSED_BY_PROFESSIONAL', 'SINGLE_CASE', 4200) RETURNING id`,
+        [world.customer, world.doctor],
+      );
+      const settlement = await one(
+        `INSERT INTO settlements (professional_id, case_id, reference_month, gross_cents, fee_cents, net_cents, status)
+         VALUES ($1, $2, '2026-01', 4200, 0, 4200, 'AVAILABLE') RETURNING id`,
+        [world.doctor, caseId],
+      );
+      await first.query(
+        `INSERT INTO provider_invoices (provider_invoice_id, amount_cents, invoice_date, settlement_id)
+         VALUES ('FT RACE/1', 4200, '2026-01-10', $1)`,
+        [settlement],
+      );
+      const stored = await one(
+        `INSERT INTO stored_files (original_name, content_type, size_bytes, sha256, storage_key)
+         VALUES ('saft.xml', 'application/xml', 1, repeat('c', 64), 'x/race') RETURNING id`,
+      );
+      const sourceFile = await one(
+        `INSERT INTO source_files (kind, file_id, file_name, sha256, row_count, new_rows, duplicates_skipped,
+                                   total_cents, control_totals_checked, summary, imported_at)
+         VALUES ('SAFT_INVOICES', $1, 'saft.xml', repeat('d', 64), 1, 0, 0, 4200, true, '{}', now()) RETURNING id`,
+        [stored],
+      );
+      const document: DocumentOut = {
+        sourceId: 'FR RACE/2|ATCUD-RACE-2',
+        invoiceNo: 'FR RACE/2',
+        atcud: 'ATCUD-RACE-2',
+        type: 'FR',
+        crediting: false,
+        status: 'N',
+        date: '2026-01-10',
+        customerTaxId: '999999990',
+        grossCents: 4200,
+        netCents: 4200,
+        taxCents: 0,
+        amountCents: 4200,
+        caseReference: caseId,
+        creditsInvoiceNo: null,
+      };
+      await first.query('BEGIN');
+      await first.query('UPDATE provider_invoices SET settlement_id = NULL WHERE settlement_id = $1', [
+        settlement,
+      ]);
+      await second.query('BEGIN');
+      const importing = insertDocuments(
+        on(second),
+        sourceFile,
+        { documents: [document] } as unknown as SourceReading,
+        () => true,
+        () => {},
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await first.query('COMMIT');
+      expect((await importing).newRows).toBe(1);
+      await second.query('COMMIT');
+      const billedBy = await first.query<{ provider_invoice_id: string }>(
+        'SELECT provider_invoice_id FROM provider_invoices WHERE settlement_id = $1',
+        [settlement],
+      );
+      expect(billedBy.rows).toEqual([{ provider_invoice_id: document.sourceId }]);
+      await expectKeptEqualsRecount(on(first), 'an import billing a settlement an operator freed');
+    });
+
+    // Decision 0162: PL/pgSQL keeps one plan per statement of a function for the session, and after five
+    // calls a generic one, planned without its arrays. The invoices' trigger then counted the settlements'
+    // invoices in a nested loop that compared every settlement billed with every count (12.5 million pairs
+    // for an import's chunk of 5,000, once the table held 25,000 invoices). The triggers' statements are
+    // planned for their arrays however often they ran (the planner's row estimate of each array read by
+    // the count is its length), and the totals stay exact.
+    const STATEMENTS = 8;
+    const PER_STATEMENT = 300;
+
+    /** Each array the triggers' counts read while `statements` ran: as planned, and as it came. */
+    async function arraysCounted(statements: () => Promise<void>) {
+      const counts: string[] = [];
+      const collect = (notice: { message?: string }) => {
+        if (notice.message?.includes('Query Text: SELECT sum(c.moved)')) counts.push(notice.message);
+      };
+      first.on('notice', collect);
+      try {
+        // auto_explain's plans of the triggers' own statements, each sent to this client as it runs
+        await first.query(`LOAD 'auto_explain'`);
+        await first.query('SET auto_explain.log_min_duration = 0');
+        await first.query('SET auto_explain.log_analyze = on');
+        await first.query('SET auto_explain.log_nested_statements = on');
+        await first.query('SET client_min_messages = log');
+        await statements();
+      } finally {
+        await first.query('SET auto_explain.log_min_duration = -1');
+        await first.query('RESET client_min_messages');
+        first.off('notice', collect);
+      }
+      expect(counts).toHaveLength(STATEMENTS);
+      return counts.flatMap((plan) =>
+        [
+          ...plan.matchAll(
+            /Function Scan on \w+ +\(cost=[\d.]+ rows=(\d+) .*?\(actual time=[\d.]+ rows=(\d+)/g,
+          ),
+        ].map(([, planned, read]) => ({ planned: Number(planned), read: Number(read) })),
+      );
+    }
+    const asRead = (arrays: { planned: number; read: number }[]) =>
+      arrays.map(() => ({ planned: PER_STATEMENT, read: PER_STATEMENT }));
+
+    it('counts each statement’s settlements in one pass, however often the session has run it', async () => {
+      await apply(
+        on(second),
+        world,
+        { op: 'insert settlements', count: STATEMENTS * PER_STATEMENT, gross: 1000 },
+        0,
+      );
+      const arrays = await arraysCounted(async () => {
+        for (let n = 0; n < STATEMENTS; n++)
+          await first.query(
+            `INSERT INTO provider_invoices (provider_invoice_id, amount_cents, invoice_date, settlement_id)
+             SELECT 'FT PLAN/' || $1 || '-' || b.n, 1000, '2026-01-10', b.id
+               FROM (SELECT s.id, row_number() OVER (ORDER BY s.id) AS n FROM settlements s
+                      WHERE s.gross_cents = 1000 AND s.id NOT IN (SELECT settlement_id FROM provider_invoices
+                                                                  WHERE settlement_id IS NOT NULL)) b
+              WHERE b.n <= $2`,
+            [n, PER_STATEMENT],
+          );
+      });
+      expect(arrays.length).toBeGreaterThanOrEqual(STATEMENTS);
+      expect(arrays).toEqual(asRead(arrays));
+      await expectKeptEqualsRecount(on(first), 'eight statements billing 300 settlements each');
+    });
+
+    it('counts each statement’s paid invoices in one pass, however often the session has run it', async () => {
+      await first.query(
+        `INSERT INTO provider_invoices (provider_invoice_id, amount_cents, invoice_date)
+         SELECT 'FT PAID/' || g, 1000, '2026-01-10' FROM generate_series(1, $1::int) g`,
+        [STATEMENTS * PER_STATEMENT],
+      );
+      await ensureLines(on(first), world);
+      // One cent each, a line taking two statements' links at most: no line is matched over its amount.
+      const arrays = await arraysCounted(async () => {
+        for (let n = 0; n < STATEMENTS; n++)
+          await first.query(
+            `INSERT INTO statement_line_matches (statement_line_id, kind, invoice_id, state, allocated_cents)
+             SELECT (SELECT id FROM statement_lines WHERE line_number = $1 % 5 + 1), 'INVOICE', i.id, 'MATCHED', 1
+               FROM provider_invoices i
+              WHERE i.provider_invoice_id LIKE 'FT PAID/%'
+                AND NOT EXISTS (SELECT 1 FROM statement_line_matches m WHERE m.invoice_id = i.id)
+              ORDER BY i.id LIMIT $2`,
+            [n, PER_STATEMENT],
+          );
+      });
+      expect(arrays.length).toBeGreaterThanOrEqual(STATEMENTS);
+      expect(arrays).toEqual(asRead(arrays));
+      await expectKeptEqualsRecount(on(first), 'eight statements paying 300 invoices each');
     });
   });

@@ -171,7 +171,12 @@ async function openItems(tx: Queryable, asked: LineAsks): Promise<ItemRow[]> {
        FROM statement_counterparts c CROSS JOIN span
        CROSS JOIN LATERAL (SELECT coalesce(sum(allocated_cents), 0) AS cents FROM statement_line_matches
                             WHERE invoice_id = c.id AND state = 'MATCHED') m
-      WHERE c.kind = 'INVOICE' AND c.date BETWEEN span.first AND span.last AND c.amount_cents > m.cents`,
+      WHERE c.kind = 'INVOICE' AND c.date BETWEEN span.first AND span.last AND c.amount_cents > m.cents
+        -- A sales document whose payment the provider collected (its settlement a charge of an imported
+        -- payout) is paid by that payout's credit, never by a bank line of its own (decision 0166).
+        AND NOT EXISTS (SELECT 1 FROM provider_invoices i
+                          JOIN provider_payout_rows r ON r.settlement_id = i.settlement_id AND r.row_kind = 'charge'
+                         WHERE i.id = c.id)`,
     [
       asked.firstDate,
       asked.lastDate,

@@ -133,6 +133,43 @@ describe.each(testDatabaseKinds())('a line matched to an imported payout, three 
     expect(withoutInvoice.map((l) => l.id)).toEqual([line!.id]);
   }, 120_000);
 
+  /**
+   * Decision 0166: a sales document whose payment the provider collected (its settlement a charge of an
+   * imported payout) is paid by the payout's credit. A customer's transfer of the same amount, the next day,
+   * printing the customer's name, is not offered it — a direct transfer offered it would pay it twice.
+   */
+  it("does not offer a card payment's invoice to a customer's transfer of its amount and name", async () => {
+    const paid = payout.rows.find(
+      (r) => r.kind === 'charge' && !r.payment.refunded && r.payment.reference !== uninvoiced,
+    )!;
+    const { rows } = await api.db.query<{ id: string; name: string | null }>(
+      `SELECT i.id, c.counterparty_name AS name FROM provider_invoices i
+         JOIN settlements s ON s.id = i.settlement_id
+         JOIN statement_counterparts c ON c.id = i.id
+        WHERE s.case_id::text = $1 OR s.subscription_payment_id::text = $1`,
+      [paid.payment.reference],
+    );
+    expect(rows).toHaveLength(1);
+    const invoice = rows[0]!;
+    expect(invoice.name).toBeTruthy();
+    const statement = await importStatement(
+      { url: api.api.url, token: api.token },
+      statementCsv([
+        {
+          date: dayMonthYear(paid.payment.paidOn),
+          description: `TRF SEPA ${invoice.name!.toUpperCase()}`,
+          cents: paid.payment.grossCents,
+        },
+      ]),
+      'customer-transfer.csv',
+    );
+    expect(statement.status).toBe(202);
+    const statementFileId = (statement.job as { result: { statementFileId: string } }).result.statementFileId;
+    const [line] = await listed(statementFileId);
+    expect(line!.suggestion?.id).not.toBe(invoice.id);
+    expect(line!.status).not.toBe('MATCHED');
+  }, 120_000);
+
   it('refuses a filter value other than true, before any SQL', async () => {
     const response = await fetch(`${api.api.url}/v2/admin/statements/lines?payoutWithoutInvoice=yes`, {
       headers: bearer(api.token),

@@ -48,17 +48,21 @@ async function measured<T>(pid: number, work: () => Promise<T>) {
     peak = Math.max(peak, rssOf(pid));
   }, 10);
   const started = performance.now();
-  const result = await work();
+  // Stopped whatever `work` does: a sampler left running after a failure reads a process already gone.
+  const result = await work().finally(() => clearInterval(sampler));
   const ms = performance.now() - started;
-  clearInterval(sampler);
   peak = Math.max(peak, rssOf(pid));
   return { result, ms, before, peak, growth: peak - before };
 }
 
-/** Deterministic content generated piece by piece: the bench itself never holds the file either. */
+/**
+ * Deterministic content generated piece by piece: the bench itself never holds the file either. The first
+ * piece starts as a WAV file (RIFF…WAVE), since an upload's type is sniffed from its bytes (decision 0126).
+ */
 function pieceAt(index: number, seed = 40_503): Buffer {
   const piece = Buffer.alloc(PIECE);
   for (let i = 0; i < PIECE; i += 4) piece.writeUInt32LE((index * 2_654_435_761 + i * seed) >>> 0, i);
+  if (index === 0) piece.write('RIFF\0\0\0\0WAVE', 0, 'latin1');
   return piece;
 }
 
@@ -69,7 +73,7 @@ async function* contentOf(size: number, seed: number): AsyncGenerator<Uint8Array
 
 function upload(url: string, token: string, size: number): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(`${url}/v2/admin/files?name=bench.wav`, {
+    const outgoing = request(`${url}/v2/admin/files?name=bench.wav&purpose=voice`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'audio/wav', 'content-length': size },
     });

@@ -511,7 +511,8 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
       );
     } else if (u < 0.89) {
       // A refund of a consultation, transferred back to the customer: its counterpart in the product is
-      // the credit note (SEPA files pay doctors only), which carries the customer as a sales document does.
+      // the credit note (SEPA files pay doctors only), and the product gives a credit note no customer —
+      // it bills no settlement, the view finds the customer through one (decision 0165).
       const c = pick(r, customers);
       const amount = pick(r, PRICES);
       const item: ExpectedItem = {
@@ -521,9 +522,6 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
         amountCents: amount,
         date,
         reference: `NC 2026A/${++documentNo}`,
-        counterpartyName: c.name,
-        counterpartyPhone: `+351 ${c.phone}`,
-        partyId: c.id,
       };
       items.push(item);
       line(
@@ -594,8 +592,7 @@ function markAmbiguous(
   const byAmountAndInitial = new Map<string, ExpectedItem[]>();
   const key = (item: ExpectedItem) => `${item.amountCents} ${ascii(item.counterpartyName ?? '')[0]}`;
   for (const item of items) {
-    // Credit notes are money leaving: no rival of a payment's line.
-    if (item.type !== 'invoice' || item.direction === 'out' || !item.counterpartyName) continue;
+    if (item.type !== 'invoice' || !item.counterpartyName) continue;
     const list = byAmountAndInitial.get(key(item));
     if (list) list.push(item);
     else byAmountAndInitial.set(key(item), [item]);
@@ -631,7 +628,7 @@ function markPhonesAlike(
   const byAmountAndMask = new Map<string, ExpectedItem[]>();
   const key = (item: ExpectedItem) => `${item.amountCents} ${masked(item)}`;
   for (const item of items) {
-    if (item.type !== 'invoice' || item.direction === 'out' || !item.counterpartyPhone) continue;
+    if (item.type !== 'invoice' || !item.counterpartyPhone) continue;
     const list = byAmountAndMask.get(key(item));
     if (list) list.push(item);
     else byAmountAndMask.set(key(item), [item]);

@@ -8,8 +8,13 @@
 //   day, the name as the bank prints it), MB WAY (same day; the name, or for one customer in five only
 //   the phone, masked as Caixa Geral de Depósitos prints it, "TRF MBWAY 964XXX072" — findable by the
 //   customer's phone, which the product holds and the invoice carries, unless another customer's phone
-//   shows the same digits for an invoice of the amount within days: decision 0160), Multibanco reference (booked 1–3 business days later, the reference in the
-//   text: one payment's, so findable whatever the name);
+//   shows the same digits for an invoice of the amount within days: decision 0160), Multibanco reference
+//   (no line of its own: the collector, ifthenpay, settles each business day's payments net of its fee,
+//   one credit booked 1–2 business days later, the settlement id in the text half the time — a payout in
+//   the product, its report the generic provider CSV: decision 0165);
+// - every payment's sales document is a counterpart, numbered as the invoicing program prints it ("FT
+//   2026A/17", a reference no bank line prints), those paid by card or Multibanco too: the product offers
+//   them to the bank's lines though a payout's rows paid them (decision 0165);
 // - each customer's bank sends the name the same way every month (style and width), the MB WAY habit
 //   (name or phone) is the customer's, and subscribers (17 % of the customers) pay their subscription
 //   every month on about the same day: a second month (`paymentsSeed`) repeats what a real one repeats
@@ -20,7 +25,8 @@
 // - transfers to doctors (SEPA, out; their EndToEndId on camt lines, the creditor's name and IBAN);
 //   SEPA credits carry the payer's IBAN on camt lines (40 %, the same share), so a second month's
 //   learned IBAN rules can speak (decision 0160);
-// - refunds to customers (a SEPA transfer out), chargebacks and bank fees (no counterpart);
+// - refunds to customers (a SEPA transfer out, its counterpart the credit note, which the product gives
+//   no customer: decision 0165), chargebacks and bank fees (no counterpart);
 // - a few typos in names and a few lines the bank printed twice (the copy has no counterpart);
 // - counterparts that have no line this month (unpaid invoices, transfers not yet executed).
 // Names as banks print them: upper case, accents stripped, cut to 18–35 characters, sometimes first

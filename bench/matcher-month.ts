@@ -8,8 +8,13 @@
 //   day, the name as the bank prints it), MB WAY (same day; the name, or for one customer in five only
 //   the phone, masked as Caixa Geral de Depósitos prints it, "TRF MBWAY 964XXX072" — findable by the
 //   customer's phone, which the product holds and the invoice carries, unless another customer's phone
-//   shows the same digits for an invoice of the amount within days: decision 0160), Multibanco reference (booked 1–3 business days later, the reference in the
-//   text: one payment's, so findable whatever the name);
+//   shows the same digits for an invoice of the amount within days: decision 0160), Multibanco reference
+//   (no line of its own: the collector, ifthenpay, settles each business day's payments net of its fee,
+//   one credit booked 1–2 business days later, the settlement id in the text half the time — a payout in
+//   the product, its report the generic provider CSV: decision 0165);
+// - every payment's sales document is a counterpart, numbered as the invoicing program prints it ("FT
+//   2026A/17", a reference no bank line prints), those paid by card or Multibanco too: the product offers
+//   them to the bank's lines though a payout's rows paid them (decision 0165);
 // - each customer's bank sends the name the same way every month (style and width), the MB WAY habit
 //   (name or phone) is the customer's, and subscribers (17 % of the customers) pay their subscription
 //   every month on about the same day: a second month (`paymentsSeed`) repeats what a real one repeats
@@ -20,7 +25,8 @@
 // - transfers to doctors (SEPA, out; their EndToEndId on camt lines, the creditor's name and IBAN);
 //   SEPA credits carry the payer's IBAN on camt lines (40 %, the same share), so a second month's
 //   learned IBAN rules can speak (decision 0160);
-// - refunds to customers (a SEPA transfer out), chargebacks and bank fees (no counterpart);
+// - refunds to customers (a SEPA transfer out, its counterpart the credit note, which the product gives
+//   no customer: decision 0165), chargebacks and bank fees (no counterpart);
 // - a few typos in names and a few lines the bank printed twice (the copy has no counterpart);
 // - counterparts that have no line this month (unpaid invoices, transfers not yet executed).
 // Names as banks print them: upper case, accents stripped, cut to 18–35 characters, sometimes first
@@ -46,7 +52,7 @@ export type LineKind =
   | 'sepa-in'
   | 'mbway-name'
   | 'mbway-phone'
-  | 'multibanco'
+  | 'collector-payout'
   | 'payout'
   | 'provider-invoice'
   | 'doctor-transfer'
@@ -251,6 +257,18 @@ const customerIban = (c: Customer) => `PT50${c.id.slice(1).padStart(21, '0')}`;
  */
 const maskedPhone = (phone: string) => `${phone.slice(0, 3)}XXX${phone.slice(6)}`;
 
+/**
+ * The Multibanco collector's fee per payment: ifthenpay's published €0.22 + 1.7 % plus VAT (23 %) per
+ * Multibanco reference paid (decision 0165), deducted from its settlement.
+ */
+const collectorFee = (grossCents: number) => Math.round((22 + 0.017 * grossCents) * 1.23);
+/**
+ * The share of the collector's credits whose bank text carries its settlement id: no public statement
+ * of a collector's credit was found, so half — both ways of finding it (the id, or the net amount and
+ * the date) are measured (decision 0165).
+ */
+const SETTLEMENT_ID_SHARE = 0.5;
+
 /** A month of `n` statement lines (about as many counterparts), the same for the same seed. */
 /**
  * `paymentsSeed`: another month of the same customers (their names, phones and ids from `seed`), its
@@ -278,6 +296,8 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
   });
   // Whether a credit's line carries the payer's IBAN, drawn apart so the month's other draws stay as they were.
   const camtR = rng((paymentsSeed ?? seed) ^ 0x5ca7);
+  // The collector's settlements' own draws (their lag, their text), apart likewise.
+  const collectorR = rng((paymentsSeed ?? seed) ^ 0x3b1c);
   // Subscribers pay once a month each, in an order of the month's own.
   const subscribers = customers.filter((c) => c.subscription);
   if (paymentsSeed !== undefined) r = rng(paymentsSeed);
@@ -300,6 +320,9 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
     truth.set(e.id, { itemId, findable, kind });
     return e;
   };
+  // Sales documents and credit notes numbered as the invoicing program prints them ("FT 2026A/17"): the
+  // product's counterpart carries that number as its reference, which no bank line prints.
+  let documentNo = 0;
   const invoice = (c: Customer, amountCents: number, date: string): ExpectedItem => {
     const item: ExpectedItem = {
       id: id('INV'),
@@ -307,7 +330,7 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
       direction: 'in',
       amountCents,
       date,
-      reference: null,
+      reference: `FT 2026A/${++documentNo}`,
       counterpartyName: c.name,
       // The customer's phone as the product holds it (users' phone, decision 0160).
       counterpartyPhone: `+351 ${c.phone}`,
@@ -317,13 +340,40 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
     return item;
   };
 
+  // A collector's settlement of one business day's Multibanco payments: a payout in the product (its
+  // report imported as the generic provider CSV, decision 0152), the settlement id its reference.
+  const collectorPayout = (day: string, netCents: number) => {
+    const settlementId = `IFT${day.replaceAll('-', '')}${between(collectorR, 1000, 9999)}`;
+    const item: ExpectedItem = {
+      id: id('MBS'),
+      type: 'payout',
+      amountCents: netCents,
+      date: day,
+      reference: settlementId,
+    };
+    items.push(item);
+    line(
+      'collector-payout',
+      {
+        amountCents: netCents,
+        bookingDate: businessDaysAfter(day, between(collectorR, 1, 2)),
+        description:
+          collectorR() < SETTLEMENT_ID_SHARE ? `TRF IFTHENPAY LDA ${settlementId}` : 'TRF IFTHENPAY LDA',
+      },
+      item.id,
+      true,
+    );
+  };
+
   // How each customer's payment line printed the name (by line index), for the ambiguity check below.
   const printedAs = new Map<number, { print: Print; clean: string; item: ExpectedItem }>();
   // Likewise each MB WAY line that printed the phone (by line index), with the invoice it pays.
   const phonedAs = new Map<number, ExpectedItem>();
   // Card payments wait here until a payout carries them.
   let cardBatch = 0;
-  while (entries.length < n) {
+  // Multibanco payments by the business day the collector settles them: one credit per day, after the loop.
+  const settlements = new Map<string, { grossCents: number; feeCents: number }>();
+  while (entries.length + settlements.size < n) {
     const u = r();
     const date = dayOfMonth(between(r, 1, MONTH_DAYS - 3));
     if (u < 0.58) {
@@ -335,17 +385,18 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
         ? dayOfMonth(Math.min(MONTH_DAYS - 3, Math.max(1, subscriber.subscription!.day + between(r, -1, 1))))
         : date;
       const rail = r();
+      // The sales document exists whatever the rail, and the product offers it to every bank line: a
+      // payment settled inside a payout or a collector's settlement leaves its invoice open there.
+      const item = invoice(c, amount, paidOn);
       if (rail < 0.12) {
         // By card: it reaches the bank inside a payout, counted below.
         cardBatch += amount;
         continue;
       }
-      const item = invoice(c, amount, paidOn);
       const print = c.print;
       const clean = render(c.name, print);
       const printed = r() < 0.02 ? typo(r, clean) : clean;
-      // Only a line printing the name can be told from another customer's by it; a Multibanco
-      // reference is the one payment's (decision 0151), a phone is no name.
+      // Only a line printing the name can be told from another customer's by it; a phone is no name.
       const byName = rail < 0.55 || (rail < 0.85 && !c.mbWayByPhone);
       if (byName) printedAs.set(entries.length, { print, clean, item });
       if (rail < 0.55) {
@@ -375,18 +426,12 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
           true,
         );
       } else {
-        const ref = String(between(r, 100000000, 999999999));
-        item.reference = ref;
-        line(
-          'multibanco',
-          {
-            amountCents: amount,
-            bookingDate: businessDaysAfter(paidOn, between(r, 1, 3)),
-            description: `PAG SERV ${between(r, 10000, 99999)} REF ${ref}`,
-          },
-          item.id,
-          true,
-        );
+        // By Multibanco reference: the collector settles the day's payments net of its fee (decision 0165).
+        const day = businessDaysAfter(paidOn, 0);
+        const settlement = settlements.get(day) ?? { grossCents: 0, feeCents: 0 };
+        settlement.grossCents += amount;
+        settlement.feeCents += collectorFee(amount);
+        settlements.set(day, settlement);
       }
     } else if (u < 0.66) {
       // A provider payout: the card payments gathered so far, minus the provider's fees.
@@ -471,17 +516,18 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
         true,
       );
     } else if (u < 0.89) {
-      // A refund of a consultation: a SEPA transfer back to the customer.
+      // A refund of a consultation, transferred back to the customer: its counterpart in the product is
+      // the credit note (SEPA files pay doctors only), and the product gives a credit note no customer —
+      // it bills no settlement, the view finds the customer through one (decision 0165).
       const c = pick(r, customers);
       const amount = pick(r, PRICES);
       const item: ExpectedItem = {
         id: id('REF'),
-        type: 'sepa',
+        type: 'invoice',
+        direction: 'out',
         amountCents: amount,
         date,
-        batchIds: [`PMT-${date}`],
-        counterpartyName: c.name,
-        partyId: c.id,
+        reference: `NC 2026A/${++documentNo}`,
       };
       items.push(item);
       line(
@@ -528,6 +574,8 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
       invoice(c, r() < 0.15 ? pick(r, SUBSCRIPTIONS) : pick(r, PRICES), date);
     }
   }
+  for (const [day, { grossCents, feeCents }] of [...settlements].sort(([a], [b]) => (a < b ? -1 : 1)))
+    collectorPayout(day, grossCents - feeCents);
   markAmbiguous(entries, items, truth, printedAs);
   markPhonesAlike(entries, items, truth, phonedAs);
   return { entries, items, truth };

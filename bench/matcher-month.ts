@@ -12,9 +12,10 @@
 //   (no line of its own: the collector, ifthenpay, settles each business day's payments net of its fee,
 //   one credit booked 1–2 business days later, the settlement id in the text half the time — a payout in
 //   the product, its report the generic provider CSV: decision 0165);
-// - every payment's sales document is a counterpart, numbered as the invoicing program prints it ("FT
-//   2026A/17", a reference no bank line prints), those paid by card or Multibanco too: the product offers
-//   them to the bank's lines though a payout's rows paid them (decision 0165);
+// - the sales document of every payment that reaches the bank on its own line (SEPA, MB WAY) is a
+//   counterpart, numbered as the invoicing program prints it ("FT 2026A/17", a reference no bank line
+//   prints); those paid by card or Multibanco are paid by a payout's rows, and the product does not offer
+//   them to bank lines (decision 0166);
 // - each customer's bank sends the name the same way every month (style and width), the MB WAY habit
 //   (name or phone) is the customer's, and subscribers (17 % of the customers) pay their subscription
 //   every month on about the same day: a second month (`paymentsSeed`) repeats what a real one repeats
@@ -25,8 +26,8 @@
 // - transfers to doctors (SEPA, out; their EndToEndId on camt lines, the creditor's name and IBAN);
 //   SEPA credits carry the payer's IBAN on camt lines (40 %, the same share), so a second month's
 //   learned IBAN rules can speak (decision 0160);
-// - refunds to customers (a SEPA transfer out, its counterpart the credit note, which the product gives
-//   no customer: decision 0165), chargebacks and bank fees (no counterpart);
+// - refunds to customers (a SEPA transfer out, its counterpart the credit note, the customer's of the
+//   invoice it corrects: migration 0055), chargebacks and bank fees (no counterpart);
 // - a few typos in names and a few lines the bank printed twice (the copy has no counterpart);
 // - counterparts that have no line this month (unpaid invoices, transfers not yet executed).
 // Names as banks print them: upper case, accents stripped, cut to 18–35 characters, sometimes first
@@ -385,19 +386,28 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
         ? dayOfMonth(Math.min(MONTH_DAYS - 3, Math.max(1, subscriber.subscription!.day + between(r, -1, 1))))
         : date;
       const rail = r();
-      // The sales document exists whatever the rail, and the product offers it to every bank line: a
-      // payment settled inside a payout or a collector's settlement leaves its invoice open there.
-      const item = invoice(c, amount, paidOn);
       if (rail < 0.12) {
-        // By card: it reaches the bank inside a payout, counted below.
+        // By card: it reaches the bank inside a payout, counted below. Its sales document is paid by that
+        // payout's rows, and the product no longer offers it to bank lines (decision 0166).
         cardBatch += amount;
         continue;
       }
       const print = c.print;
       const clean = render(c.name, print);
       const printed = r() < 0.02 ? typo(r, clean) : clean;
+      if (rail >= 0.85) {
+        // By Multibanco reference: the collector settles the day's payments net of its fee (decision 0165),
+        // and that settlement pays the sales document, which is not offered to bank lines (decision 0166).
+        const day = businessDaysAfter(paidOn, 0);
+        const settlement = settlements.get(day) ?? { grossCents: 0, feeCents: 0 };
+        settlement.grossCents += amount;
+        settlement.feeCents += collectorFee(amount);
+        settlements.set(day, settlement);
+        continue;
+      }
+      const item = invoice(c, amount, paidOn);
       // Only a line printing the name can be told from another customer's by it; a phone is no name.
-      const byName = rail < 0.55 || (rail < 0.85 && !c.mbWayByPhone);
+      const byName = rail < 0.55 || !c.mbWayByPhone;
       if (byName) printedAs.set(entries.length, { print, clean, item });
       if (rail < 0.55) {
         line(
@@ -412,7 +422,7 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
           item.id,
           true,
         );
-      } else if (rail < 0.85) {
+      } else {
         const byPhone = c.mbWayByPhone;
         if (byPhone) phonedAs.set(entries.length, item);
         line(
@@ -425,13 +435,6 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
           item.id,
           true,
         );
-      } else {
-        // By Multibanco reference: the collector settles the day's payments net of its fee (decision 0165).
-        const day = businessDaysAfter(paidOn, 0);
-        const settlement = settlements.get(day) ?? { grossCents: 0, feeCents: 0 };
-        settlement.grossCents += amount;
-        settlement.feeCents += collectorFee(amount);
-        settlements.set(day, settlement);
       }
     } else if (u < 0.66) {
       // A provider payout: the card payments gathered so far, minus the provider's fees.
@@ -517,8 +520,8 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
       );
     } else if (u < 0.89) {
       // A refund of a consultation, transferred back to the customer: its counterpart in the product is
-      // the credit note (SEPA files pay doctors only), and the product gives a credit note no customer —
-      // it bills no settlement, the view finds the customer through one (decision 0165).
+      // the credit note (SEPA files pay doctors only), the customer's of the invoice it corrects
+      // (migration 0055, decision 0165's amendment).
       const c = pick(r, customers);
       const amount = pick(r, PRICES);
       const item: ExpectedItem = {
@@ -528,6 +531,9 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
         amountCents: amount,
         date,
         reference: `NC 2026A/${++documentNo}`,
+        counterpartyName: c.name,
+        counterpartyPhone: `+351 ${c.phone}`,
+        partyId: c.id,
       };
       items.push(item);
       line(

@@ -128,6 +128,46 @@ describe.each(testDatabaseKinds())('MB WAY phone against the customer’s phone,
   });
 
   /**
+   * Decision 0165's amendment (migration 0055): a credit note is the customer's of the invoice it corrects, so
+   * the refund transferred back to that customer, printing the name, is suggested the credit note, sure, among
+   * other customers' credit notes of the same amount and day.
+   */
+  it('names a credit note’s customer through the invoice it corrects, and the refund is suggested it', async () => {
+    const named = async (fullName: string) => {
+      const customerId = await customer('963000001');
+      await world.db.query('UPDATE users SET full_name = $2 WHERE id = $1', [customerId, fullName]);
+      return customerId;
+    };
+    const creditNote = async (customerId: string) => {
+      const invoiceId = await invoiceOf(customerId, 1_900);
+      const { rows } = await world.db.query<{ id: string }>(
+        `INSERT INTO provider_invoices (provider_invoice_id, invoice_no, document_type, amount_cents, invoice_date,
+            credited_invoice_id)
+         VALUES ($1, $1, 'NC', -1900, $2, $3) RETURNING id`,
+        [`NC ${randomUUID()}`, DAY, invoiceId],
+      );
+      return rows[0]!.id;
+    };
+    const rita = await named('Rita Valente');
+    const ritaNote = await creditNote(rita);
+    for (const other of ['Paulo Neves', 'Sara Lobo']) await creditNote(await named(other));
+    const { rows } = await world.db.query(
+      'SELECT direction, party_id, counterparty_name FROM statement_counterparts WHERE id = $1',
+      [ritaNote],
+    );
+    expect(rows).toEqual([{ direction: -1, party_id: rita, counterparty_name: 'Rita Valente' }]);
+
+    const imported = await importStatement(world, [
+      { amountCents: -1_900, bankDate: DAY, description: 'TRF SEPA P/ R VALENTE DEVOL' },
+    ]);
+    const row = await lineRow(imported.fileId, imported.lineIds[0]!);
+    expect(row).toMatchObject({
+      status: 'SUGGESTED',
+      suggestion: { kind: 'INVOICE', id: ritaNote, score: 0.95 },
+    });
+  });
+
+  /**
    * Decision 0160: a camt.053 credit carries the debtor's IBAN; matched by hand to a customer's invoice, it
    * teaches "IBAN:…" → that customer, and next month's credit from that IBAN is suggested the customer's
    * invoice — sure, though another customer has one of the amount that day and the name prints otherwise.

@@ -15,8 +15,10 @@ function productFields(item: ExpectedItem): string[] {
   if (item.type === 'sepa')
     return [...common, 'endToEndId', 'batchIds', 'counterpartyName', 'counterpartyIban', 'partyId'];
   if (item.type === 'payout') return [...common, 'reference'];
-  // Sales documents carry their customer; the provider's fee invoices and credit notes (money leaving) none.
-  return item.direction === 'out'
+  // Sales documents carry their customer, a credit note the customer of the invoice it corrects (migration
+  // 0055); the provider's fee invoices (money leaving, not "NC …") none.
+  const creditNote = item.direction === 'out' && item.reference?.startsWith('NC ');
+  return item.direction === 'out' && !creditNote
     ? [...common, 'reference']
     : [...common, 'reference', 'counterpartyName', 'counterpartyPhone', 'partyId'];
 }

@@ -7,7 +7,6 @@ import type {
   StatementFileRow,
   StatementFilterAcceptResult,
   StatementUndoResult,
-  SuggestionFilter,
   SuggestionFilterTotals,
   statementFilePageSchema,
   statementLineHistorySchema,

@@ -8,22 +8,26 @@
 // - top-1: findable lines whose MATCHED or suggested counterpart is the true one / findable lines;
 //   top-3: …or the true one is among the first three of `candidatesFor` (what the `1`–`3` keys take).
 // - unmatched: lines with a counterpart that the matcher neither matched nor suggested anything for.
-// - keys: the truth replayed on the console's reconciliation table, lines not MATCHED shown (`f` and a
-//   choice: 2 keys once). Per shown line `j` reaches it, then `a` when the suggestion is right, `1`–`3`
-//   when the true counterpart is among the first three candidates, else `m`, a search and Enter (3);
-//   a wrong MATCHED costs `u` first; lines without counterpart as below (not in the per-20 figure,
-//   which counts the lines that have one). "score filter": the table's filter "suggestions with
+// - keys: the truth replayed on the console's reconciliation table, the open lines shown (`f` and a
+//   choice: 2 keys once), taken top to bottom. A decision (`a`, `1`–`3`, `m`'s match, `i`) moves the
+//   active row to the next open line below (decision 0169), so a line in that run costs its decision
+//   only: `a` when the suggestion is right, `1`–`3` when the true counterpart is among the first three
+//   candidates, else `m`, a search and Enter (3). Reaching still costs `j` where no decision brought the
+//   cursor: the run's first line (1 key once), a line after one passed over undecided (a line left for
+//   the selection ignore: its `x`, then `j`, counted with the ignore below), and a MATCHED line — not open,
+//   so no decision lands on it —: a wrong MATCHED costs `j`, `u` first; lines without counterpart as
+//   below (not in the per-20 figure, which counts the lines that have one). "score filter": the table's filter "suggestions with
 //   score ≥ 0.95" (SURE_SUGGESTION: the pair agrees with nothing else; `f` and a choice: 2 keys once),
-//   all of it accepted with `Shift+a` and Enter on its count and sum (2 keys once, decision 0147), a wrong one undone with `u`, then
-//   fixed as above; also shown for the findable lines alone (the lines without a name or with a
+//   all of it accepted with `Shift+a` and Enter on its count and sum (2 keys once, decision 0147), a wrong one reached
+//   and undone with `j`, `u` (it is MATCHED now), then fixed as above; also shown for the findable lines alone (the lines without a name or with a
 //   name several customers print alike need a person whatever the matcher does). top-3 and keys are measured on a seeded sample of 2,000 lines and scaled to the month.
-// - lines without counterpart (bank fees, chargebacks, a line printed twice), once every other line is
-//   done (decision 0161): one the matcher MATCHED costs `j`, `u` first. A text printed on several of them
-//   (the bank's fee, "CHARGEBACK STRIPE") is one group an operator filters by: `f`, the text filter, the
-//   text, Enter, then `Shift+i`, the note, Enter (7 keys a group) — when that is cheaper than taking its
-//   lines alone. A line alone (a duplicate prints its twin's text: nothing tells it from the twin but
-//   looking) is reached and selected, `j`, `x`, and the selection ignored at the end, `Shift+i`, the note,
-//   Enter (3 keys once). Counted over the whole month, not sampled. Before the bulk ignore each cost `j`,
+// - lines without counterpart (bank fees, chargebacks, a line printed twice) (decision 0161): one the
+//   matcher MATCHED costs `j`, `u` first. A text printed on several of them (the bank's fee, "CHARGEBACK
+//   STRIPE") is one group an operator filters by: `f`, the text filter, the text, Enter, then `Shift+i`,
+//   the note, Enter (7 keys a group) — when that is cheaper than taking its lines alone; taken before the
+//   run of open lines, so the run holds none of them (decision 0169). A line alone (a duplicate prints its
+//   twin's text: nothing tells it from the twin but looking) is selected where the run reaches it and
+//   passed over, `x`, `j`, and the selection ignored at the end, `Shift+i`, the note, Enter (3 keys once). Counted over the whole month, not sampled. Before the bulk ignore each cost `j`,
 //   `i`, Enter (decision 0151): that figure is printed beside.
 // - where the keys go (largest size): per kind of line and why it costs keys with the score filter, the
 //   whole month's keys (lines without counterpart included) and the floor that sets whatever the matcher
@@ -99,11 +103,11 @@ interface Scores {
 /** Why a line costs the operator keys with the score filter (decision 0151). */
 type KeyReason =
   | 'no counterpart, its text shared: f, text, Enter; Shift+i, note, Enter per text'
-  | 'no counterpart, alone: j, x; Shift+i, note, Enter once'
+  | 'no counterpart, alone: x, j past it; Shift+i, note, Enter once'
   | 'MATCHED though no counterpart: j, u first'
   | 'MATCHED to the wrong counterpart'
   | 'suggested at 0.95, wrong'
-  | 'suggested right, below 0.95: j, a'
+  | 'suggested right, below 0.95: a'
   | 'suggested wrong, the right one among 1–3'
   | 'suggested wrong, searched with m'
   | 'nothing suggested, the right one among 1–3'
@@ -113,7 +117,7 @@ const pct = (a: number, b: number) => (b === 0 ? '—' : `${((100 * a) / b).toFi
 
 /** `f`, the text filter, the text, Enter; then `Shift+i`, the note, Enter: a group of lines printing one text. */
 const TEXT_GROUP_KEYS = 7;
-/** `j`, `x`: a line alone reached and selected. */
+/** `x`, `j`: a line alone selected where the run of open lines reaches it, and passed over. */
 const SELECT_KEYS = 2;
 /** `Shift+i`, the note, Enter over the selection. */
 const SELECTION_IGNORE_KEYS = 3;
@@ -148,7 +152,7 @@ function ignoreKeys(
   for (const e of alone)
     spent.push({
       entry: e,
-      why: 'no counterpart, alone: j, x; Shift+i, note, Enter once',
+      why: 'no counterpart, alone: x, j past it; Shift+i, note, Enter once',
       keys: SELECT_KEYS + SELECTION_IGNORE_KEYS / alone.length,
     });
   return spent;
@@ -287,9 +291,10 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
     top3Sampled: 0,
     top3Of: 0,
     unmatchedWithCounterpart: 0,
-    keysToday: 2,
-    // The not-MATCHED filter (2), the score filter (2), `Shift+a` and Enter on its confirmation (2).
-    keysFilter: 6,
+    // The open-lines filter (2) and the run's first `j` (decision 0169).
+    keysToday: 2 + 1,
+    // The open-lines filter (2), the score filter (2), `Shift+a` and Enter on its confirmation (2), the run's first `j`.
+    keysFilter: 6 + 1,
     keysIgnore: 0,
     keysFindable: 0,
     sure: 0,
@@ -362,14 +367,16 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
       if (right(t, [suggested ?? '']) || inTop3) s.top3Sampled++;
     }
     const fix = inTop3 ? 1 : MANUAL_KEYS;
-    const undo = matched ? 1 : 0;
-    keysToday += 1 + undo + (suggested === t.itemId ? 1 : fix);
+    // An open line is where the previous decision moved the cursor (decision 0169); a MATCHED one is not
+    // open, so it is reached by hand and undone first: `j`, `u`.
+    const reachAndUndo = matched ? 2 : 0;
+    keysToday += reachAndUndo + (suggested === t.itemId ? 1 : fix);
     const inFilter = suggested !== undefined && (suggestionScore.get(e.id) ?? 0) >= FILTER_SCORE;
     const lineKeys = inFilter
       ? suggested === t.itemId
         ? 0
         : 2 + fix
-      : 1 + undo + (suggested === t.itemId ? 1 : fix);
+      : reachAndUndo + (suggested === t.itemId ? 1 : fix);
     keysFilter += lineKeys;
     if (t.findable) keysFindable += lineKeys;
     if (wholeGroups.has(e.id) && !inFilter && suggested === t.itemId) keysGroupWouldSave += lineKeys;
@@ -381,7 +388,7 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
           : inFilter
             ? 'suggested at 0.95, wrong'
             : suggested === t.itemId
-              ? 'suggested right, below 0.95: j, a'
+              ? 'suggested right, below 0.95: a'
               : suggested !== undefined
                 ? inTop3
                   ? 'suggested wrong, the right one among 1–3'

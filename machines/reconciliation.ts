@@ -49,6 +49,22 @@ export type BulkTotals = Omit<SuggestionFilterTotals, 'asOf'> & { asOf: string |
 /** The kinds of bulk action counted by the server (a filter's), and what the `count` actor is asked. */
 export type CountedScope = Extract<BulkScope, { filter: unknown }>;
 
+/**
+ * Where the table's active row goes once the server has answered (decision 0169): after one line's
+ * decision, to the next line below it that still needs one; after an undo of one line's action, to that line.
+ */
+export type CursorMove = { kind: 'nextOpen'; after: string } | { kind: 'line'; lineId: string };
+
+/** One line's actions that decide it (a review queue's "done, next"); an unmatch or a note does not. */
+const DECISIONS: ReadonlySet<ReconciliationRequest['kind']> = new Set(['accept', 'match', 'ignore']);
+
+/** An action done here, as `z` undoes it: one line's names that line (the cursor goes back to it). */
+export interface UndoableAction {
+  id: string;
+  kind: string;
+  lineId?: string;
+}
+
 /** The kinds of request answered by counts, not rows (decisions 0108, 0161). */
 const BULK_REQUESTS: ReadonlySet<ReconciliationRequest['kind']> = new Set([
   'bulkAccept',
@@ -96,7 +112,7 @@ export interface ReconciliationContext {
   /** What is on its way to the server; nothing else is sent until it answers. */
   pending: ReconciliationRequest | null;
   /** Actions done on this screen, last on top: `z` undoes the top one. */
-  undo: readonly { id: string; kind: string }[];
+  undo: readonly UndoableAction[];
   /** The last bulk action's counts. */
   bulk: BulkOutcome | null;
   /** The bulk action being confirmed, and its count once given (the confirmation shows it). */
@@ -138,7 +154,9 @@ function afterDone(
 ): Partial<ReconciliationContext> {
   const request = context.pending as ReconciliationRequest;
   if (request.kind === 'undo') return { undo: context.undo.slice(0, -1), pending: null, error: null };
-  const undo = [...context.undo, { id: outcome.action.id, kind: outcome.action.kind }].slice(-UNDO_DEPTH);
+  const done: UndoableAction = { id: outcome.action.id, kind: outcome.action.kind };
+  if ('lineId' in request) done.lineId = request.lineId;
+  const undo = [...context.undo, done].slice(-UNDO_DEPTH);
   if (BULK_REQUESTS.has(request.kind)) {
     const ignore = IGNORES.has(request.kind);
     return {
@@ -157,6 +175,18 @@ function afterDone(
     };
   }
   return { undo, pending: null, error: null };
+}
+
+/** Where the answered request sends the cursor: none after a bulk action, a note, an unmatch. */
+function cursorAfter(context: ReconciliationContext): CursorMove | null {
+  const request = context.pending as ReconciliationRequest;
+  if (request.kind === 'undo') {
+    const lineId = context.undo[context.undo.length - 1]?.lineId;
+    return lineId ? { kind: 'line', lineId } : null;
+  }
+  return DECISIONS.has(request.kind) && 'lineId' in request
+    ? { kind: 'nextOpen', after: request.lineId }
+    : null;
 }
 
 /** What Enter on the confirmation sends: the scope as counted, with the note an ignore needs. */
@@ -193,6 +223,8 @@ function afterError(context: ReconciliationContext, error: unknown): Partial<Rec
  * becomes a request only while nothing else is on its way, so a bulk accept of 5,000 lines cannot
  * interleave with an unmatch, an undo, or a second bulk; every row changes only with the server's
  * answer (`applyRows`, or `refreshRows` when the answer holds counts only). `z` undoes the last action done here (a stale one is dropped, with the reason).
+ * A line's decision answered moves the cursor on, an undo of one line's action back to it (`moveCursor`,
+ * decision 0169); a refusal or a failure moves nothing.
  */
 export const reconciliationMachine = setup({
   types: {
@@ -209,6 +241,8 @@ export const reconciliationMachine = setup({
     applyRows: (_, _params: { lines: readonly unknown[] }) => {},
     // The console refetches the rows it shows (the server answered counts, not rows).
     refreshRows: () => {},
+    // The console moves the table's active row (decision 0169).
+    moveCursor: (_, _params: CursorMove) => {},
   },
   guards: {
     somethingSelected: ({ context }) => context.selected.length > 0,
@@ -346,10 +380,12 @@ export const reconciliationMachine = setup({
         onDone: {
           target: 'ready',
           actions: [
-            enqueueActions(({ event, enqueue }) => {
+            enqueueActions(({ context, event, enqueue }) => {
               const { lines } = event.output;
               if (lines) enqueue({ type: 'applyRows', params: { lines } });
               else enqueue('refreshRows');
+              const move = cursorAfter(context);
+              if (move) enqueue({ type: 'moveCursor', params: move });
             }),
             assign(({ context, event }) => afterDone(context, event.output)),
           ],

@@ -18,6 +18,10 @@ import type { Expected, MachineModel, Observed } from './model';
  * confirmation shows the count and sum and takes a note, which the product's ignore requires: Enter without
  * one sends nothing; with one, one request ignores them all; the answer is counts (the table reads its
  * rows again) and `z` undoes it as one action. A count of none ignores nothing.
+ * The cursor, as a review queue's (decision 0169): once the server has answered one line's decision —
+ * `a`, a candidate taken (`1`–`3`, `m`), `i` — the active row goes to the next line below that still
+ * needs one; an unmatch, a note, a bulk action, a refusal or a failure leave it where it is; `z` of one
+ * line's action takes it back to that line, `z` of a bulk action leaves it.
  */
 
 const L1 = '00000000-0000-4000-8000-0000000000a1';
@@ -80,8 +84,8 @@ const BULK_UNDONE = { action: { id: 'act-4', kind: 'UNDO' }, undone: 2 };
 
 export interface ReconciliationExpected extends Expected {
   selected: string[];
-  /** Action ids `z` would undo, last on top. */
-  undo: string[];
+  /** Actions `z` would undo, last on top, with the line of one line's action (null for a bulk one). */
+  undo: { id: string; line: string | null }[];
   /** The last bulk action's outcome: accepted or ignored, how many, what it left. */
   bulk: {
     kind: 'accept' | 'ignore';
@@ -103,11 +107,17 @@ export interface ReconciliationExpected extends Expected {
   applied: unknown[];
   /** Times the table was asked to read its rows again (an answer without rows). */
   refreshed: number;
+  /** Where the table was asked to put its active row, answer by answer. */
+  moved: Move[];
 }
+
+/** The next line below `after` that still needs a decision, or the line `line` itself. */
+type Move = { kind: 'nextOpen'; after: string } | { kind: 'line'; lineId: string };
 
 interface ReconciliationWorld {
   applied: unknown[];
   refreshed: number;
+  moved: Move[];
 }
 
 const send = (e: ReconciliationExpected, input: unknown): ReconciliationExpected => ({
@@ -170,7 +180,7 @@ export const reconciliationModel: MachineModel<undefined, ReconciliationWorld, R
     }),
   actors: ['perform', 'count'],
   world: () => {
-    const world: ReconciliationWorld = { applied: [], refreshed: 0 };
+    const world: ReconciliationWorld = { applied: [], refreshed: 0, moved: [] };
     return {
       world,
       actions: {
@@ -178,6 +188,7 @@ export const reconciliationModel: MachineModel<undefined, ReconciliationWorld, R
         refreshRows: () => {
           world.refreshed++;
         },
+        moveCursor: (_: unknown, move: Move) => world.moved.push(move),
       },
     };
   },
@@ -191,6 +202,7 @@ export const reconciliationModel: MachineModel<undefined, ReconciliationWorld, R
     error: null,
     applied: [],
     refreshed: 0,
+    moved: [],
   }),
   transitions: {
     ready: {
@@ -214,7 +226,8 @@ export const reconciliationModel: MachineModel<undefined, ReconciliationWorld, R
               ...send(e, { kind: 'bulkAccept', lineIds: e.selected, idempotencyKey: ev.idempotencyKey }),
               bulk: null,
             },
-      undo: (e) => (e.undo.length === 0 ? e : send(e, { kind: 'undo', actionId: e.undo[e.undo.length - 1] })),
+      undo: (e) =>
+        e.undo.length === 0 ? e : send(e, { kind: 'undo', actionId: e.undo[e.undo.length - 1]!.id }),
       // A selection wins: Shift+a over the filter only when nothing is selected.
       filterAccept: (e, ev) =>
         e.selected.length > 0 ? e : counting(e, { kind: 'filterAccept', filter: ev.filter as typeof FILTER }),
@@ -282,12 +295,20 @@ export const reconciliationModel: MachineModel<undefined, ReconciliationWorld, R
     working: {
       'xstate.done.actor.perform': (e, ev) => {
         const out = ev.output as Answer;
-        const sent = lastRequest(e);
+        const sent = lastRequest(e) as { kind: string; lineId?: string } | undefined;
         const next = out.lines
           ? { ...e, state: 'ready', applied: [...e.applied, ...out.lines] }
           : { ...e, state: 'ready', refreshed: e.refreshed + 1 };
-        if (sent?.kind === 'undo') return { ...next, undo: e.undo.slice(0, -1) };
-        const undo = [...e.undo, out.action.id];
+        if (sent?.kind === 'undo') {
+          // Back to the line whose action was undone; a bulk action's undo leaves the cursor.
+          const line = e.undo[e.undo.length - 1]!.line;
+          const moved: Move[] = line ? [...e.moved, { kind: 'line', lineId: line }] : e.moved;
+          return { ...next, undo: e.undo.slice(0, -1), moved };
+        }
+        const undo = [...e.undo, { id: out.action.id, line: sent?.lineId ?? null }];
+        // A decision on one line: on to the next one below that needs one. Not an unmatch or a note.
+        if (sent?.kind === 'accept' || sent?.kind === 'match' || sent?.kind === 'ignore')
+          return { ...next, undo, moved: [...e.moved, { kind: 'nextOpen', after: sent.lineId! }] };
         const ignore = sent?.kind === 'bulkIgnore' || sent?.kind === 'filterIgnore';
         if (ignore || sent?.kind === 'bulkAccept' || sent?.kind === 'filterAccept')
           return {
@@ -349,7 +370,7 @@ function looks(busy: boolean) {
     expect({
       busy: snapshot.hasTag('busy'),
       selected: c.selected,
-      undo: c.undo.map((a: { id: string }) => a.id),
+      undo: c.undo.map((a: { id: string; lineId?: string }) => ({ id: a.id, line: a.lineId ?? null })),
       bulk: c.bulk,
       confirm: c.confirm,
       error: c.error,
@@ -363,5 +384,6 @@ function looks(busy: boolean) {
     });
     expect(world.applied).toEqual(e.applied);
     expect(world.refreshed).toBe(e.refreshed);
+    expect(world.moved).toEqual(e.moved);
   };
 }

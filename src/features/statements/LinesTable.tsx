@@ -1,7 +1,7 @@
 import { type InfiniteData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
 import type {
   IgnoreFilter,
@@ -17,6 +17,7 @@ import { formatCents } from '../../../domain/money';
 import {
   type BulkOutcome,
   type CountedScope,
+  type CursorMove,
   type LineAction,
   type ReconciliationOutcome,
   type ReconciliationRequest,
@@ -50,6 +51,7 @@ import { useScreenKeys } from '../../kernel/screen-keys';
 import { BulkConfirm } from './BulkConfirm';
 import { type LineDialogState, LineDialogs, scorePoints } from './LineDialogs';
 import { InvoicingCell, ProviderCell, SideCell } from './LineSides';
+import { useLinesCursor } from './lines-cursor';
 import { markMoneyScreensStale } from './money-moved';
 import { RECONCILE_KEYS, type ReconcileKeyAction } from './reconcile-keys';
 import { suggestionWhy } from './suggestion-why';
@@ -249,7 +251,6 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
   const filterMenu = useRef<MenuHandle>(null);
   const scrollRef = useRef<HTMLElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
-  const [active, setActive] = useState(-1);
   const [anchor, setAnchor] = useState<number | null>(null);
   const [dialog, setDialog] = useState<LineDialogState | null>(null);
   const [ignoreNeedsFilter, setIgnoreNeedsFilter] = useState(false);
@@ -263,12 +264,22 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
     meta: { inlineError: true },
   });
   const rows = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    scrollPaddingStart: ROW_HEIGHT,
+  });
+  const scrollTo = useCallback((index: number) => virtualizer.scrollToIndex(index), [virtualizer]);
+  const cursor = useLinesCursor(rows, query, scrollTo);
+  const { active, follow } = cursor;
   // A new filter is a new list: the keyboard starts over at its top. By value: the files list refreshing
   // after an action rebuilds the filters, not what they hold.
   const filtersKey = JSON.stringify(state.filters);
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset whenever the filters' values change
   useEffect(() => {
-    setActive(-1);
+    cursor.reset();
     setAnchor(null);
     setIgnoreNeedsFilter(false);
   }, [filtersKey]);
@@ -297,22 +308,17 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
             void queryClient.invalidateQueries({ queryKey: statementKeys.files });
             markMoneyScreensStale(queryClient);
           },
+          // On to the next open line after a decision, back to the line an undo undid (decision 0169).
+          moveCursor: (_, move: CursorMove) => follow(move),
         },
       }),
-    [queryClient],
+    [queryClient, follow],
   );
   const actor = useActorRef(logic);
   const machine = useSelector(actor, (s) => s);
   const selected = useMemo(() => new Set(machine.context.selected), [machine.context.selected]);
   const busy = machine.hasTag('busy');
 
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 10,
-    scrollPaddingStart: ROW_HEIGHT,
-  });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items[items.length - 1]?.index ?? -1;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
@@ -342,8 +348,7 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
     if (move.type === 'move') {
       const next =
         rows.length === 0 ? -1 : active < 0 ? 0 : Math.min(rows.length - 1, Math.max(0, active + move.by));
-      setActive(next);
-      if (next >= 0) virtualizer.scrollToIndex(next);
+      if (next >= 0) cursor.activate(next);
     } else if (move.type === 'select' && current) {
       actor.send({ type: 'select.toggle', id: current.id });
       setAnchor(active);
@@ -446,6 +451,8 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
           </span>
         ) : busy ? (
           <span>{t('statements.lines.working')}</span>
+        ) : cursor.seeking ? (
+          <span>{t('statements.lines.seekingNextOpen')}</span>
         ) : null}
         {machine.context.bulk ? <span>{bulkOutcome(t, locale, machine.context.bulk)}</span> : null}
         {ignoreNeedsFilter ? <span role="alert">{t('statements.bulkIgnore.needsFilter')}</span> : null}
@@ -505,7 +512,7 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
                   }}
                   // The active row holds the focus: a dialog opened on it gives focus back to it.
                   tabIndex={-1}
-                  onClick={() => setActive(item.index)}
+                  onClick={() => cursor.activate(item.index)}
                 >
                   <td>{row.lineNumber}</td>
                   <td>{formatDate(row.bankDate, locale)}</td>

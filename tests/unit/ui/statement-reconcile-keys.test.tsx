@@ -6,6 +6,7 @@ import lazyEnGB from '../../../locales/statements.en-GB.json';
 import { dashboardQuery } from '../../../src/api/dashboard';
 import { settlementKeys } from '../../../src/api/finance';
 import { sepaKeys } from '../../../src/api/sepa';
+import { statementKeys } from '../../../src/api/statements';
 import { issueToken } from '../../api/harness';
 import { type SepaWorld, startSepaWorld } from '../../api/sepa-support';
 import { importStatement, insertPayout, type NewLine } from '../../api/statements-reconcile-support';
@@ -57,11 +58,24 @@ afterEach(() => {
 });
 
 /** A statement of these lines (one day apart, so the table lists them in line order), shown alone. */
-async function openStatement(lines: NewLine[], options: { closingCents?: number } = {}) {
+async function openStatement(
+  lines: NewLine[],
+  options: {
+    closingCents?: number;
+    /** Done before the table reads the lines (another admin's actions). */
+    before?: (lineIds: string[]) => Promise<void>;
+    /** More of the table's URL filters. */
+    query?: string;
+  } = {},
+) {
   const dated = lines.map((line, i) => ({ bankDate: `2026-03-${String(10 + i).padStart(2, '0')}`, ...line }));
   const imported = await importStatement(world, dated, options);
-  const { queryClient } = renderApp(`/statements?statementFileId=${imported.fileId}`, { token });
-  await waitFor(() => expect(rowAt(lines.length)).not.toBeNull());
+  await options.before?.(imported.lineIds);
+  const { queryClient } = renderApp(
+    `/statements?statementFileId=${imported.fileId}${options.query ? `&${options.query}` : ''}`,
+    { token },
+  );
+  await waitFor(() => expect(rowAt(Math.min(lines.length, 20))).not.toBeNull());
   (document.activeElement as HTMLElement | null)?.blur();
   return { ...imported, queryClient };
 }
@@ -114,6 +128,15 @@ const checkboxOf = (dialog: HTMLElement, amount: string) => {
   return within(item as HTMLElement).getByRole('checkbox');
 };
 
+/** The line number the console shows for this line. */
+const lineNumberById = async (id: string) =>
+  String(
+    (
+      await world.db.query<{ line_number: number }>('SELECT line_number FROM statement_lines WHERE id = $1', [
+        id,
+      ])
+    ).rows[0]!.line_number,
+  );
 const lineRow = async (id: string) =>
   (
     await world.db.query<{ status: string; notes: string | null; difference_cents: string | null }>(
@@ -165,11 +188,14 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
     await user.keyboard('2');
     await waitForStatus(1, 'MATCHED');
     expect(await matchedPayouts(lineIds[0]!)).toEqual([far]);
-    await user.keyboard('j1');
+    // Each match moves the cursor on to the next open line (decision 0169): no `j` between them.
+    await waitFor(() => expect(activeLine()).toBe('2'));
+    await user.keyboard('1');
     await waitForStatus(2, 'MATCHED');
     expect(await matchedPayouts(lineIds[1]!)).toEqual([near2]);
     expect((await lineRow(lineIds[1]!)).status).toBe('MATCHED');
-    await user.keyboard('j3');
+    await waitFor(() => expect(activeLine()).toBe('3'));
+    await user.keyboard('3');
     await waitForStatus(3, 'MATCHED');
     expect(await matchedPayouts(lineIds[2]!)).toEqual([third[2]]);
     // The candidates not taken are still open.
@@ -591,5 +617,214 @@ describe('statement lines reconciled by keyboard (jsdom, real API on PGlite)', (
       fileId,
     ]);
     expect(recorded.rows[0]).toEqual({ reconciled_at: null });
+  });
+});
+
+/** One line's action through the API, as another admin's console sends it. */
+async function actElsewhere(lineId: string, verb: 'accept' | 'ignore') {
+  const response = await realFetch(`${world.url}/v2/admin/statements/lines/${lineId}/${verb}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(verb === 'ignore' ? { body: JSON.stringify({ note: 'Comissão' }) } : {}),
+  });
+  expect(response.status).toBe(200);
+}
+
+/** The line number of the active row (the virtualised table draws only the rows in view). */
+const activeLineNumber = () => table().querySelector('tr[data-active]')?.getAttribute('data-line') ?? null;
+
+const stripe = (amountCents: number): NewLine => ({
+  amountCents,
+  counterpartyName: 'Stripe',
+  description: 'TRF STRIPE',
+});
+const fee = (amountCents: number): NewLine => ({ amountCents, kind: 'fee', description: 'COMISSAO' });
+
+/** `i` on the active line (the nth row), its note typed and saved, and the line IGNORED. */
+async function ignoreActive(user: UserEvent, line: number, lineId: string) {
+  await user.keyboard('i');
+  await screen.findByRole('dialog', { name: fill(text.dialog.ignoreTitle, { line: lineNumberOf(line) }) });
+  await user.keyboard('Comissão{Tab}{Tab}{Enter}');
+  await waitFor(async () => expect((await lineRow(lineId)).status).toBe('IGNORED'));
+}
+
+describe('after a decision the cursor is on the next line that needs one (decision 0169)', () => {
+  it('a moves on past lines already decided; z takes it back to the line it undid; i with no open line below stays', async () => {
+    const user = userEvent.setup();
+    await insertPayout(world.db, 9_101, '2026-03-10');
+    await insertPayout(world.db, 9_103, '2026-03-12');
+    const { lineIds } = await openStatement([stripe(9_101), fee(-910), stripe(9_103), fee(-920), fee(-930)], {
+      before: async (ids) => {
+        await actElsewhere(ids[1]!, 'ignore');
+        await actElsewhere(ids[4]!, 'ignore');
+      },
+    });
+    expect([1, 2, 3, 4, 5].map(statusOf)).toEqual([
+      'SUGGESTED',
+      'IGNORED',
+      'SUGGESTED',
+      'UNMATCHED',
+      'IGNORED',
+    ]);
+    await goTo(user, 1);
+    await user.keyboard('a');
+    await waitForStatus(1, 'MATCHED');
+    await waitFor(() => expect(activeLine()).toBe('3'));
+    // z: line 1 suggested again, and the cursor back on it.
+    await user.keyboard('z');
+    await waitForStatus(1, 'SUGGESTED');
+    await waitFor(() => expect(activeLine()).toBe('1'));
+    await user.keyboard('a');
+    await waitFor(() => expect(activeLine()).toBe('3'));
+    await user.keyboard('a');
+    await waitForStatus(3, 'MATCHED');
+    await waitFor(() => expect(activeLine()).toBe('4'));
+    // Line 5 is done already: nothing below line 4 needs a decision, so the cursor stays on it.
+    await ignoreActive(user, 4, lineIds[3]!);
+    await waitForStatus(4, 'IGNORED');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(activeLine()).toBe('4');
+    expect(document.activeElement).toBe(rowAt(4));
+  });
+
+  it('u, n, h, a cancelled dialog and a refused accept leave the cursor where it is; 1 and m move on once matched', async () => {
+    const user = userEvent.setup();
+    const first = await insertPayout(world.db, 9_201, '2026-03-10');
+    await insertPayout(world.db, 9_202, '2026-03-11');
+    await insertPayout(world.db, 9_650, '2026-03-12');
+    const { lineIds } = await openStatement([stripe(9_201), stripe(9_202), stripe(9_600), fee(-940)]);
+    await goTo(user, 1);
+    await user.keyboard('1');
+    await waitForStatus(1, 'MATCHED');
+    await waitFor(() => expect(activeLine()).toBe('2'));
+    expect(await matchedPayouts(lineIds[0]!)).toEqual([first]);
+    // u on the line just matched (k back to it): unmatched, the cursor stays.
+    await user.keyboard('k');
+    await user.keyboard('u');
+    await waitFor(() => expect(statusOf(1)).not.toBe('MATCHED'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(activeLine()).toBe('1');
+    // n: a note, the cursor stays.
+    await user.keyboard('n');
+    await screen.findByRole('dialog', { name: fill(text.dialog.noteTitle, { line: lineNumberOf(1) }) });
+    await user.keyboard('Verificar{Tab}{Tab}{Enter}');
+    await waitFor(async () => expect((await lineRow(lineIds[0]!)).notes).toBe('Verificar'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(activeLine()).toBe('1');
+    // h: the history, closed; the cursor stays.
+    await user.keyboard('h');
+    await screen.findByRole('dialog', { name: fill(text.dialog.historyTitle, { line: lineNumberOf(1) }) });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(activeLine()).toBe('1');
+    // i cancelled: nothing sent, the cursor stays.
+    await user.keyboard('i');
+    await screen.findByRole('dialog', { name: fill(text.dialog.ignoreTitle, { line: lineNumberOf(1) }) });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(activeLine()).toBe('1');
+    // m: the payout picked and matched, on to line 2.
+    await user.keyboard('m');
+    let dialog = await screen.findByRole('dialog', {
+      name: fill(text.dialog.matchTitle, { line: lineNumberOf(1), amount: '€92.01' }),
+    });
+    await within(dialog).findAllByRole('checkbox');
+    await tabTo(user, checkboxOf(dialog, '€92.01'));
+    await user.keyboard(' ');
+    await tabTo(user, within(dialog).getByRole('button', { name: text.dialog.match }));
+    await user.keyboard('{Enter}');
+    await waitForStatus(1, 'MATCHED');
+    await waitFor(() => expect(activeLine()).toBe('2'));
+    // 1 on line 3, whose candidate is of another amount: Esc on its dialog stays; confirmed with the note, on to 4.
+    await user.keyboard('j');
+    await user.keyboard('1');
+    dialog = await screen.findByRole('dialog', {
+      name: fill(text.dialog.matchTitle, { line: lineNumberOf(3), amount: '€96.00' }),
+    });
+    await waitFor(() => expect(checkboxOf(dialog, '€96.50')).toHaveProperty('checked', true));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(activeLine()).toBe('3');
+    await user.keyboard('1');
+    dialog = await screen.findByRole('dialog', {
+      name: fill(text.dialog.matchTitle, { line: lineNumberOf(3), amount: '€96.00' }),
+    });
+    await waitFor(() => expect(checkboxOf(dialog, '€96.50')).toHaveProperty('checked', true));
+    await tabTo(user, within(dialog).getByRole('textbox'));
+    await user.keyboard('Taxa');
+    await tabTo(user, within(dialog).getByRole('button', { name: text.dialog.match }));
+    await user.keyboard('{Enter}');
+    await waitForStatus(3, 'DISCREPANCY');
+    await waitFor(() => expect(activeLine()).toBe('4'));
+    // Line 2 accepted by another admin meanwhile: this table still offers its suggestion; `a` is refused and
+    // the cursor stays on it.
+    await user.keyboard('kk');
+    expect(statusOf(2)).toBe('SUGGESTED');
+    await actElsewhere(lineIds[1]!, 'accept');
+    await user.keyboard('a');
+    await within(screen.getByTestId('statement-lines-status')).findByRole('alert');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(activeLine()).toBe('2');
+  });
+
+  it('x and Shift+a, a bulk action, leave the cursor where it is', async () => {
+    const user = userEvent.setup();
+    await insertPayout(world.db, 9_301, '2026-03-10');
+    await insertPayout(world.db, 9_302, '2026-03-11');
+    await openStatement([stripe(9_301), stripe(9_302), fee(-950)]);
+    await goTo(user, 1);
+    await user.keyboard('xj{Shift>}X{/Shift}{Shift>}A{/Shift}');
+    await waitFor(() => expect([1, 2].map(statusOf)).toEqual(['MATCHED', 'MATCHED']));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(activeLine()).toBe('2');
+  });
+
+  it('under a status filter, the line decided leaving the list when it is read again does not move the cursor off its line', async () => {
+    const user = userEvent.setup();
+    for (const [i, cents] of [9_401, 9_402, 9_403].entries())
+      await insertPayout(world.db, cents, `2026-03-${10 + i}`);
+    const { queryClient } = await openStatement([stripe(9_401), stripe(9_402), stripe(9_403)], {
+      query: 'status=SUGGESTED',
+    });
+    const [, second, third] = [1, 2, 3].map(lineNumberOf);
+    await goTo(user, 1);
+    await user.keyboard('a');
+    await waitForStatus(1, 'MATCHED');
+    await waitFor(() => expect(activeLineNumber()).toBe(second));
+    // Read again: line 1 is MATCHED, out of the filter; the rows below move up, the cursor keeps its line.
+    await queryClient.invalidateQueries({ queryKey: statementKeys.lines });
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(activeLineNumber()).toBe(second);
+    await user.keyboard('a');
+    await waitFor(() => expect(rows()[0]?.getAttribute('data-status')).toBe('MATCHED'));
+    await waitFor(() => expect(activeLineNumber()).toBe(third));
+  });
+
+  it('the next open line on a page not read yet: the page is read and the cursor lands on it', async () => {
+    const user = userEvent.setup();
+    const count = 560;
+    const day = (i: number) => new Date(Date.UTC(2027, 0, 1 + i)).toISOString().slice(0, 10);
+    const { lineIds } = await openStatement(
+      Array.from({ length: count }, (_, i) => ({ ...fee(-1_000 - i), bankDate: day(i) })),
+      {
+        // Lines 2–540 done before the table reads them: the first page (500) holds no open line below line 1.
+        before: async (ids) => {
+          await world.db.query(`UPDATE statement_lines SET status = 'IGNORED' WHERE id = ANY($1::uuid[])`, [
+            ids.slice(1, 540),
+          ]);
+        },
+      },
+    );
+    // The first page only (500 lines, and the header row).
+    expect(table().getAttribute('aria-rowcount')).toBe(String(500 + 1));
+    await goTo(user, 1);
+    await ignoreActive(user, 1, lineIds[0]!);
+    // Line 541, on the second page: read, and the cursor on it — `i` opens its dialog.
+    await waitFor(() => expect(table().getAttribute('aria-rowcount')).toBe(String(count + 1)));
+    await user.keyboard('i');
+    await screen.findByRole('dialog', {
+      name: fill(text.dialog.ignoreTitle, { line: await lineNumberById(lineIds[540]!) }),
+    });
+    await user.keyboard('{Escape}');
   });
 });

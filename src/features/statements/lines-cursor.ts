@@ -1,0 +1,108 @@
+import { useCallback, useEffect, useState } from 'react';
+import { STATEMENT_IGNORABLE_STATUSES } from '../../../contract/statuses';
+import type { CursorMove } from '../../../machines/reconciliation';
+
+/** What the cursor reads of a row: which line it is, and whether it still needs a decision. */
+interface CursorRow {
+  id: string;
+  status: string;
+}
+
+/** The active row, held by its line: a refetch that adds or drops rows above it does not move it. */
+interface Cursor {
+  lineId: string;
+  /** Where it was last seen: found at once when nothing moved, and the fallback when the line left. */
+  index: number;
+}
+
+const OPEN: ReadonlySet<string> = new Set(STATEMENT_IGNORABLE_STATUSES);
+
+/** The first row below `from` whose line still needs a decision (decision 0169), or -1. */
+export function nextOpenIndex(rows: readonly CursorRow[], from: number): number {
+  for (let i = from + 1; i < rows.length; i++) if (OPEN.has(rows[i]!.status)) return i;
+  return -1;
+}
+
+/**
+ * The cursor's row now: its line where it is; when the line left the list (read again under a filter it no
+ * longer meets), the row that took its place.
+ */
+function indexOf(rows: readonly CursorRow[], cursor: Cursor | null): number {
+  if (!cursor || rows.length === 0) return -1;
+  if (rows[cursor.index]?.id === cursor.lineId) return cursor.index;
+  const found = rows.findIndex((row) => row.id === cursor.lineId);
+  return found >= 0 ? found : Math.min(cursor.index, rows.length - 1);
+}
+
+/** The pages of the list beyond those loaded (react-query's infinite query). */
+interface MorePages {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  isFetchNextPageError: boolean;
+  fetchNextPage(): unknown;
+}
+
+/**
+ * The reconciliation table's active row (decision 0169): moved by `j`/`k` and clicks (`activate`), and by
+ * the machine once the server has answered (`follow`): after one line's decision, to the next line below
+ * that still needs one — fetching the list's next pages until one comes or the list ends (`seeking`
+ * while a page is on its way), only while the cursor is still on the line decided (a key pressed meanwhile wins); after an
+ * undo, to the line it undid when it is loaded. No open line below: it stays.
+ */
+export function useLinesCursor(
+  rows: readonly CursorRow[],
+  pages: MorePages,
+  scrollTo: (index: number) => void,
+) {
+  const [cursor, setCursor] = useState<Cursor | null>(null);
+  const [move, setMove] = useState<CursorMove | null>(null);
+  const active = indexOf(rows, cursor);
+
+  const go = useCallback(
+    (index: number) => {
+      const row = rows[index];
+      if (!row) return;
+      setCursor({ lineId: row.id, index });
+      scrollTo(index);
+    },
+    [rows, scrollTo],
+  );
+  const activate = useCallback(
+    (index: number) => {
+      setMove(null);
+      go(index);
+    },
+    [go],
+  );
+  const reset = useCallback(() => {
+    setCursor(null);
+    setMove(null);
+  }, []);
+
+  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = pages;
+  useEffect(() => {
+    if (!move) return;
+    if (move.kind === 'line') {
+      const at = rows.findIndex((row) => row.id === move.lineId);
+      if (at >= 0) go(at);
+      return setMove(null);
+    }
+    if (rows[active]?.id !== move.after) return setMove(null);
+    const next = nextOpenIndex(rows, active);
+    if (next >= 0) {
+      go(next);
+      return setMove(null);
+    }
+    // None loaded below: the next page may hold one. A page that failed ends the search where it is.
+    if (!hasNextPage || isFetchNextPageError) return setMove(null);
+    if (!isFetchingNextPage) void fetchNextPage();
+  }, [move, rows, active, go, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage]);
+
+  return {
+    active,
+    activate,
+    reset,
+    follow: setMove,
+    seeking: move?.kind === 'nextOpen' && isFetchingNextPage,
+  };
+}

@@ -35,7 +35,10 @@ export const STATEMENT_LINE_STATUSES = [
   'DISCREPANCY',
   'IGNORED',
 ] as const;
-/** The statuses a line can be ignored from: nothing links it to a counterpart (decision 0161). */
+/**
+ * The statuses of a line still open — nothing links it to a counterpart: it can be ignored from them (decision
+ * 0161), and the reconciliation table's cursor moves to the next line in one after a decision (decision 0169).
+ */
 export const STATEMENT_IGNORABLE_STATUSES = ['UNMATCHED', 'SUGGESTED'] as const;
 export type StatementLineStatus = (typeof STATEMENT_LINE_STATUSES)[number];
 

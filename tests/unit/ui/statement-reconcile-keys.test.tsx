@@ -765,6 +765,21 @@ describe('after a decision the cursor is on the next line that needs one (decisi
     await within(screen.getByTestId('statement-lines-status')).findByRole('alert');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(activeLine()).toBe('2');
+    expect(document.activeElement).toBe(rowAt(2));
+  });
+
+  it('a key pressed while the answer is on its way wins: j after a stays where j put the cursor', async () => {
+    const user = userEvent.setup();
+    await insertPayout(world.db, 9_501, '2026-03-10');
+    await openStatement([stripe(9_501), fee(-960), fee(-970)], {
+      before: async (ids) => actElsewhere(ids[1]!, 'ignore'),
+    });
+    await goTo(user, 1);
+    // j is handled before the server answers the accept: the operator moved on by hand, to line 2.
+    await user.keyboard('aj');
+    await waitForStatus(1, 'MATCHED');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(activeLine()).toBe('2');
   });
 
   it('x and Shift+a, a bulk action, leave the cursor where it is', async () => {

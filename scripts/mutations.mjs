@@ -100,4 +100,12 @@ export const MUTATIONS = [
     replacement: `retry: { target: 'failed', actions: assign({ error: null }) }`,
     killers: ['tests/machines/sepa-generation.test.ts'],
   },
+  {
+    id: 'reconciliation-unmatch-moves-cursor',
+    rule: 'an unmatch leaves the cursor on its line; only a decision (accept, match, ignore) moves it on (decision 0169)',
+    file: 'machines/reconciliation.ts',
+    original: `new Set(['accept', 'match', 'ignore'])`,
+    replacement: `new Set(['accept', 'match', 'ignore', 'unmatch'])`,
+    killers: ['tests/machines/reconciliation.test.ts'],
+  },
 ];

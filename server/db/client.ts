@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { type DataFolderLock, lockDataFolder } from './data-folder-lock';
 
@@ -132,7 +133,8 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   }
   let db: PGlite;
   try {
-    db = await PGlite.create(location, { parsers: { [INT8_OID]: parseInt8 } });
+    // pg_trgm: the statement lines' text filter's indexes (migration 0058).
+    db = await PGlite.create(location, { parsers: { [INT8_OID]: parseInt8 }, extensions: { pg_trgm } });
   } catch (error) {
     await lock?.release();
     throw error;

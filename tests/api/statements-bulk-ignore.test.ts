@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  StatementBulkIgnoreResult,
-  StatementLineRow,
-  StatementUndoResult,
-  SuggestionFilterTotals,
+import {
+  STATEMENT_BULK_ACCEPT_MAX,
+  type StatementBulkIgnoreResult,
+  type StatementLineRow,
+  type StatementUndoResult,
+  type SuggestionFilterTotals,
 } from '../../contract/reconciliation';
 import { testDatabaseKinds } from '../support/databases';
 import { expectStatus, type SepaWorld, startSepaWorld } from './sepa-support';
@@ -158,6 +159,65 @@ describe.each(testDatabaseKinds())('bulk ignore on $name', (kind) => {
     expect(undone).toEqual({ action: { id: undone.action.id, kind: 'UNDO' }, undone: 3 });
     expect(await statusesOf(fees)).toEqual(['UNMATCHED', 'IGNORED', 'UNMATCHED', 'UNMATCHED']);
   });
+
+  it('ignores a filter of more than 10,000 lines 10,000 at a time, earliest first, and answers what remains', async () => {
+    // A month of card-terminal fees, one line each: more than one bulk action may take.
+    const count = STATEMENT_BULK_ACCEPT_MAX + 2;
+    const days = ['2026-05-04', '2026-05-05', '2026-05-06'];
+    const { fileId, lineIds } = await importStatement(
+      world,
+      Array.from({ length: count }, (_, k) => ({
+        amountCents: -(10 + (k % 7)),
+        bankDate: days[k % days.length],
+        kind: 'fee' as const,
+        description: `COMISSAO TPA ${k}`,
+      })),
+    );
+    const query = `statementFileId=${fileId}&text=COMISSAO%20TPA`;
+    const filter = { statementFileId: fileId, text: 'COMISSAO TPA' };
+    const sumOf = (ks: number[]) => ks.reduce((sum, k) => sum - (10 + (k % 7)), 0);
+    const every = Array.from({ length: count }, (_, k) => k);
+    tick();
+    const totals = await expectStatus<SuggestionFilterTotals>(
+      await world.call('GET', `${LINES}/ignorable?${query}`),
+      200,
+    );
+    expect(totals).toEqual({ count, sumCents: sumOf(every), asOf: totals.asOf });
+
+    tick();
+    const first = await expectStatus<StatementBulkIgnoreResult>(
+      await post('ignore-filter', { filter, asOf: totals.asOf, note: NOTE }, 'tpa-1'),
+      200,
+    );
+    expect(first).toMatchObject({ ignored: STATEMENT_BULK_ACCEPT_MAX, skipped: 0, remaining: 2 });
+    // The list's order (bank date, then id — the file's order within a day): the last day's last two wait.
+    const lastTwo = every.filter((k) => k % days.length === days.length - 1).slice(-2);
+    const open = await world.db.query<{ id: string }>(
+      `SELECT id FROM statement_lines WHERE statement_file_id = $1 AND status = 'UNMATCHED' ORDER BY line_number`,
+      [fileId],
+    );
+    expect(open.rows.map((r) => r.id)).toEqual(lastTwo.map((k) => lineIds[k]));
+
+    // The next `Shift+i` counts and takes what remains.
+    tick();
+    const rest = await expectStatus<SuggestionFilterTotals>(
+      await world.call('GET', `${LINES}/ignorable?${query}`),
+      200,
+    );
+    expect(rest).toEqual({ count: 2, sumCents: sumOf(lastTwo), asOf: rest.asOf });
+    tick();
+    expect(
+      await expectStatus<StatementBulkIgnoreResult>(
+        await post('ignore-filter', { filter, asOf: rest.asOf, note: NOTE }, 'tpa-2'),
+        200,
+      ),
+    ).toMatchObject({ ignored: 2, skipped: 0, remaining: 0 });
+    const left = await world.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM statement_lines WHERE statement_file_id = $1 AND status <> 'IGNORED'`,
+      [fileId],
+    );
+    expect(left.rows[0]!.n).toBe(0);
+  }, 180_000);
 
   it('ignores the open lines of a selection, a suggestion dropped, and counts the one matched meanwhile', async () => {
     const { lineIds } = await month('2026-04-20');

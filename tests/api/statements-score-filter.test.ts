@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  StatementFilterAcceptResult,
-  StatementLineRow,
-  StatementUndoResult,
-  SuggestionFilterTotals,
+import {
+  STATEMENT_BULK_ACCEPT_MAX,
+  type StatementFilterAcceptResult,
+  type StatementLineRow,
+  type StatementUndoResult,
+  type SuggestionFilterTotals,
 } from '../../contract/reconciliation';
 import { testDatabaseKinds } from '../support/databases';
 import { expectStatus, type SepaWorld, startSepaWorld } from './sepa-support';
@@ -159,6 +160,70 @@ describe.each(testDatabaseKinds())('suggestions by score on $name', (kind) => {
     expect([second.accepted, second.skipped]).toEqual([2, 0]);
     expect(await statusesOf(lineIds)).toEqual(['MATCHED', 'MATCHED', 'SUGGESTED', 'SUGGESTED', 'MATCHED']);
   });
+
+  it('accepts a filter of more than 10,000 suggestions 10,000 at a time, earliest first, and answers what remains', async () => {
+    // Payouts of distinct amounts, each suggested to the one credit of its amount.
+    const count = STATEMENT_BULK_ACCEPT_MAX + 2;
+    const days = ['2026-06-01', '2026-06-02'];
+    const amountOf = (k: number) => 30_000 + k;
+    await world.db.query(
+      `INSERT INTO provider_payouts (provider_payout_id, amount_cents, payout_date)
+       SELECT 'po_bulk_' || k, 30000 + k, ($1::date[])[k % 2 + 1] FROM generate_series(0, $2::int - 1) AS k`,
+      [days, count],
+    );
+    const { fileId, lineIds } = await importStatement(
+      world,
+      Array.from({ length: count }, (_, k) => ({
+        amountCents: amountOf(k),
+        bankDate: days[k % days.length],
+        description: 'TRF CRED',
+      })),
+    );
+    await world.db.query(
+      `UPDATE statement_line_matches SET score = 0.97
+        WHERE statement_line_id IN (SELECT id FROM statement_lines WHERE statement_file_id = $1)`,
+      [fileId],
+    );
+    const filter = { statementFileId: fileId, minScore: 0.95 };
+    const query = `statementFileId=${fileId}&minScore=0.95`;
+    const every = Array.from({ length: count }, (_, k) => k);
+    const sumOf = (ks: number[]) => ks.reduce((sum, k) => sum + amountOf(k), 0);
+    tick();
+    const totals = await expectStatus<SuggestionFilterTotals>(
+      await world.call('GET', `${LINES}/suggestions?${query}`),
+      200,
+    );
+    expect(totals).toEqual({ count, sumCents: sumOf(every), asOf: totals.asOf });
+
+    tick();
+    const first = await expectStatus<StatementFilterAcceptResult>(
+      await acceptFilter({ filter, asOf: totals.asOf }, 'many-1'),
+      200,
+    );
+    expect(first).toMatchObject({ accepted: STATEMENT_BULK_ACCEPT_MAX, skipped: 0, remaining: 2 });
+    // The list's order (bank date, then id — the file's order within a day): the second day's last two wait.
+    const lastTwo = every.filter((k) => k % days.length === 1).slice(-2);
+    const open = await world.db.query<{ id: string }>(
+      `SELECT id FROM statement_lines WHERE statement_file_id = $1 AND status = 'SUGGESTED' ORDER BY line_number`,
+      [fileId],
+    );
+    expect(open.rows.map((r) => r.id)).toEqual(lastTwo.map((k) => lineIds[k]));
+
+    tick();
+    const rest = await expectStatus<SuggestionFilterTotals>(
+      await world.call('GET', `${LINES}/suggestions?${query}`),
+      200,
+    );
+    expect(rest).toEqual({ count: 2, sumCents: sumOf(lastTwo), asOf: rest.asOf });
+    tick();
+    expect(
+      await expectStatus<StatementFilterAcceptResult>(
+        await acceptFilter({ filter, asOf: rest.asOf }, 'many-2'),
+        200,
+      ),
+    ).toMatchObject({ accepted: 2, skipped: 0, remaining: 0 });
+    expect(new Set(await statusesOf(lineIds))).toEqual(new Set(['MATCHED']));
+  }, 180_000);
 
   it('refuses a count too old or a bad filter, and changes nothing', async () => {
     const { fileId, lineIds } = await suggested([1601], [0.99], '2026-03-20');

@@ -25,6 +25,7 @@ export const STATUS_WORDS: Record<Exclude<SaftInvoiceStatus, 'A'>, string> = {
 export const KIND_CHOICES: Record<SourceKind | 'AUTO', string> = {
   AUTO: 'sources.kinds.AUTO',
   STRIPE_PAYOUTS: 'sources.kinds.STRIPE_PAYOUTS',
+  STRIPE_BALANCE_PAYOUTS: 'sources.kinds.STRIPE_BALANCE_PAYOUTS',
   COLLECTOR_PAYOUTS: 'sources.kinds.COLLECTOR_PAYOUTS',
   SAFT_INVOICES: 'sources.kinds.SAFT_INVOICES',
 };
@@ -32,6 +33,7 @@ export const KIND_CHOICES: Record<SourceKind | 'AUTO', string> = {
 /** A kind in a sentence or a list's cell. */
 export const KIND_SHORT: Record<SourceKind, string> = {
   STRIPE_PAYOUTS: 'sources.kindShort.STRIPE_PAYOUTS',
+  STRIPE_BALANCE_PAYOUTS: 'sources.kindShort.STRIPE_BALANCE_PAYOUTS',
   COLLECTOR_PAYOUTS: 'sources.kindShort.COLLECTOR_PAYOUTS',
   SAFT_INVOICES: 'sources.kindShort.SAFT_INVOICES',
 };

@@ -14,7 +14,7 @@ import { pluralKey } from '../../i18n/plural';
 import { useStepFocus } from '../../kernel/focus';
 import { emptySourcePreview, type SourcePreviewState, sourceImportWithConsole } from './import-actors';
 import { PreviewSummary } from './PreviewSummary';
-import { SourcePreviewTable } from './PreviewTable';
+import { previewLayoutOf, SourcePreviewTable } from './PreviewTable';
 import { RefusalFacts } from './RefusalFacts';
 import { KIND_CHOICES, KIND_SHORT } from './source-words';
 
@@ -214,7 +214,7 @@ export function SourceImportPanel() {
       {tableShown && showsRows && outcome ? (
         <SourcePreviewTable
           rows={preview.current.rows}
-          payouts={outcome.kind !== 'SAFT_INVOICES'}
+          layout={outcome.kind ? previewLayoutOf(outcome.kind) : 'payouts'}
           known={state === 'preview' ? preview.current.known : null}
         />
       ) : null}

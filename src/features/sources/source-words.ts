@@ -1,5 +1,6 @@
 import type { SaftInvoiceStatus } from '../../../domain/sources/saft-pt';
 import type { SourceKind } from '../../../domain/sources/source-ids';
+import type { StripePayoutStatus } from '../../../domain/sources/stripe-balance-payouts';
 import type { StripeRowKind } from '../../../domain/sources/stripe-payouts';
 
 /** The screen's words for the values the files hold, by value (every one a key of locales/sources.*.json). */
@@ -11,6 +12,15 @@ export const ROW_KIND_WORDS: Record<StripeRowKind, string> = {
   dispute: 'sources.rowKind.dispute',
   fee: 'sources.rowKind.fee',
   other: 'sources.rowKind.other',
+};
+
+/** A Stripe payout's status; failed and canceled ones say no bank credit is due. */
+export const PAYOUT_STATUS_WORDS: Record<StripePayoutStatus, string> = {
+  paid: 'sources.payoutStatus.paid',
+  pending: 'sources.payoutStatus.pending',
+  in_transit: 'sources.payoutStatus.in_transit',
+  canceled: 'sources.payoutStatus.canceled',
+  failed: 'sources.payoutStatus.failed',
 };
 
 /** A document's `InvoiceStatus` (cancelled ones, A, are listed apart). */

@@ -10,6 +10,7 @@ import type { Database } from '../../server/db/client';
 import { testDatabaseKinds } from '../support/databases';
 import { bearer, count, insertUser, issueToken, postJson, startApi } from './harness';
 import { importSource, postSource, type SourceApi, utf8 } from './source-support';
+import { importStatement, statementCsv } from './statement-support';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/sources/', import.meta.url));
 const ITEMIZED = readFileSync(`${FIXTURES}made-here-stripe-payout-reconciliation-itemized-5.csv`, 'utf8');
@@ -225,5 +226,38 @@ describe.each(testDatabaseKinds())("Stripe's Balance report of payouts on $name"
       missing: expect.arrayContaining(['payout_id', 'payout_status']),
     });
     expect(await counts(itemizedFirst.db)).toEqual(before);
+  });
+
+  it("offers a bank credit the payout it pays, never a failed payout's: no bank credit is due for it", async () => {
+    const statement = await importStatement(
+      { url: balanceFirst.api.url, token: balanceFirst.token },
+      statementCsv([
+        {
+          date: '05-10-2026',
+          description: 'STRIPE PAYMENTS po_1QaAmarketplace01',
+          cents: 10099,
+          counterparty: 'Stripe',
+        },
+        {
+          date: '07-10-2026',
+          description: 'STRIPE PAYMENTS po_1QcCmarketplace03',
+          cents: 4150,
+          counterparty: 'Stripe',
+        },
+      ]),
+      'october.csv',
+    );
+    expect(statement.status).toBe(202);
+    const { rows } = await balanceFirst.db.query<{ description: string; payouts: string[] }>(
+      `SELECT l.description, array_remove(array_agg(p.provider_payout_id ORDER BY p.provider_payout_id), NULL) AS payouts
+         FROM statement_lines l
+         LEFT JOIN statement_line_matches m ON m.statement_line_id = l.id
+         LEFT JOIN provider_payouts p ON p.id = m.payout_id
+        GROUP BY l.id, l.description ORDER BY l.description`,
+    );
+    expect(rows).toEqual([
+      { description: 'STRIPE PAYMENTS po_1QaAmarketplace01', payouts: ['po_1QaAmarketplace01'] },
+      { description: 'STRIPE PAYMENTS po_1QcCmarketplace03', payouts: [] },
+    ]);
   });
 });

@@ -78,3 +78,22 @@ async function rowsAgainstStoredAmounts(
     rowsNetCents: Number(row.rows_net) + added.get(row.provider_payout_id)!,
   }));
 }
+
+/**
+ * A Stripe file whose every payout is now checked against the other Stripe file's figure (its rows, or its
+ * stated amount) has its control totals checked, as a file stating its own `payout` rows has (decision 0152):
+ * the files list then says which files were. Run in the import's transaction, after its payouts are written.
+ */
+export async function markStripeFileChecked(
+  tx: Queryable,
+  sourceFileId: string,
+  reading: SourceReading,
+): Promise<void> {
+  const ids = [...reading.payouts, ...reading.statedPayouts].map((payout) => payout.providerId);
+  await tx.query(
+    `UPDATE source_files SET control_totals_checked = true
+      WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM provider_payouts
+                                     WHERE provider_payout_id = ANY($2::text[]) AND NOT amount_checked)`,
+    [sourceFileId, ids],
+  );
+}

@@ -21,7 +21,7 @@ import {
 } from '../statements/import-jobs';
 import { knownSourceIds } from './known-rows';
 import { linkSourceFile } from './links';
-import { payoutAmountMismatch } from './payout-amounts';
+import { markStripeFileChecked, payoutAmountMismatch } from './payout-amounts';
 import { type SaftSchemaRun, schemaRefusal } from './saft-schema-run';
 import { readSource } from './source-reader';
 import type { SourceReading } from './source-reading';
@@ -372,6 +372,8 @@ async function importSource(
     progress.phase = 'linking';
     links = await linkSourceFile(tx, sourceFileId, kind);
   }
+  if (kind === 'STRIPE_PAYOUTS' || kind === 'STRIPE_BALANCE_PAYOUTS')
+    await markStripeFileChecked(tx, sourceFileId, reading);
   const duplicatesSkipped = entries.rows - counts.newRows;
   await tx.query('UPDATE source_files SET new_rows = $2, duplicates_skipped = $3 WHERE id = $1', [
     sourceFileId,

@@ -188,6 +188,19 @@ describe.each(testDatabaseKinds())("Stripe's Balance report of payouts on $name"
     // Each import audited, one job and one file each; the refused ones left nothing.
     for (const db of [itemizedFirst.db, balanceFirst.db])
       expect(await counts(db)).toMatchObject({ jobs: 2, files: 2, audited: 2 });
+    // The second file's payouts all checked against the first's: its control totals checked. The Balance
+    // report states a failed payout no rows will ever come for, so it never is.
+    const checkedFiles = async (db: Database) =>
+      (await db.query('SELECT kind, control_totals_checked FROM source_files ORDER BY imported_at, kind'))
+        .rows;
+    expect(await checkedFiles(itemizedFirst.db)).toEqual([
+      { kind: 'STRIPE_PAYOUTS', control_totals_checked: false },
+      { kind: 'STRIPE_BALANCE_PAYOUTS', control_totals_checked: false },
+    ]);
+    expect(await checkedFiles(balanceFirst.db)).toEqual([
+      { kind: 'STRIPE_BALANCE_PAYOUTS', control_totals_checked: false },
+      { kind: 'STRIPE_PAYOUTS', control_totals_checked: true },
+    ]);
   });
 
   it('imports each file once: the same bytes again, or the same payouts in other bytes, bring nothing new', async () => {

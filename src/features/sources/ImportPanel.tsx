@@ -250,8 +250,18 @@ export function SourceImportPanel() {
             {job.result.cancelled !== null ? (
               <li>{t('sources.result.cancelled', { count: job.result.cancelled })}</li>
             ) : null}
-            <li>{t('sources.result.linked', { count: job.result.linked })}</li>
-            <li>{t('sources.result.unlinked', { count: job.result.unlinked })}</li>
+            {/* Stated payouts link to no payment: "linked" counts those checked against their rows. */}
+            {outcome?.kind === 'STRIPE_BALANCE_PAYOUTS' ? (
+              <>
+                <li>{t('sources.result.amountChecked', { count: job.result.linked })}</li>
+                <li>{t('sources.result.awaitingRows', { count: job.result.unlinked })}</li>
+              </>
+            ) : (
+              <>
+                <li>{t('sources.result.linked', { count: job.result.linked })}</li>
+                <li>{t('sources.result.unlinked', { count: job.result.unlinked })}</li>
+              </>
+            )}
           </ul>
           <button type="button" data-focus-home onClick={() => actor.send({ type: 'cancel' })}>
             {t('sources.import.close')}

@@ -48,6 +48,8 @@ const uploads: SourceUploadRequest[] = [];
 let rejectUpload: { code: string; details: Record<string, unknown> } | null = null;
 /** What the job is answered as instead of DONE: a SAF-T over 32 MiB that its job found against the XSD. */
 let failedJob: Record<string, unknown> | null = null;
+/** What a finished job is answered as instead of the Stripe report's: a Balance report's. */
+let finishedJob: Record<string, unknown> | null = null;
 const FILE_ROW = {
   id: '00000000-0000-4000-8000-000000000001',
   kind: 'SAFT_INVOICES',
@@ -91,7 +93,8 @@ vi.mock('../../../src/api/sources', async (original) => ({
     };
   },
   fetchSourceImport: async () =>
-    failedJob ?? {
+    failedJob ??
+    finishedJob ?? {
       id: '00000000-0000-4000-8000-0000000000bb',
       kind: 'STRIPE_PAYOUTS',
       fileName: 'stripe.csv',
@@ -201,6 +204,28 @@ describe('the payouts and invoices screen', () => {
     expect(withdrawn).toHaveLength(1);
     expect(withdrawn[0]!.textContent).toContain('po_1QcCmarketplace03');
     expect(withdrawn[0]!.textContent).toContain(en.payoutStatus.failed);
+    finishedJob = {
+      id: '00000000-0000-4000-8000-0000000000bb',
+      kind: 'STRIPE_BALANCE_PAYOUTS',
+      fileName: 'balance.csv',
+      status: 'DONE',
+      phase: 'done',
+      done: 3,
+      total: 3,
+      result: {
+        sourceFileId: FILE_ROW.id,
+        newRows: 3,
+        duplicatesSkipped: 0,
+        payouts: 3,
+        documents: null,
+        creditNotes: null,
+        cancelled: null,
+        linked: 2,
+        unlinked: 1,
+      },
+      errorCode: null,
+      createdAt: '2026-11-02T09:30:00.000Z',
+    };
     const submit = screen.getByRole('button', { name: 'Import 3 new rows' });
     await act(async () => fireEvent.click(submit));
     for (let i = 0; i < 3; i++) await act(async () => new Promise((resolve) => setTimeout(resolve, 600)));
@@ -212,6 +237,12 @@ describe('the payouts and invoices screen', () => {
       expectedRows: 3,
       expectedTotalCents: 23_471,
     });
+    // A stated payout links to no payment: the result counts those checked against their rows.
+    const result = await screen.findByTestId('source-result');
+    expect(result.textContent).toContain(en.result.amountChecked.replace('{{count}}', '2'));
+    expect(result.textContent).toContain(en.result.awaitingRows.replace('{{count}}', '1'));
+    expect(result.textContent).not.toContain(en.result.linked.replace('{{count}}', '2'));
+    finishedJob = null;
   });
 
   it("says a Balance report's failed payout owes no bank credit in Portuguese too", async () => {

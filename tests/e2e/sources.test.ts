@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeDemoSourceFiles } from '../../server/seed/source-files';
+import { writeDemoSourceFiles, writeDemoStripeBalancePayouts } from '../../server/seed/source-files';
 import {
   chooseFileByKeyboard,
   chromiumSuite,
@@ -142,16 +142,8 @@ describe.skipIf(!hasChromium)('payouts and invoices in Chromium, keyboard only',
     const month = second.rows[0]?.month as string;
     const files = await writeDemoSourceFiles(db, month);
     const stripeRows = files.payouts.reduce((sum, payout) => sum + payout.rows.length, 0);
-    const major = (cents: number) => (cents / 100).toFixed(2);
-    // The Balance report's payouts, as Stripe states them (tests/fixtures/sources/SOURCES.md), and one that failed.
-    const balance = [
-      'balance_transaction_id,currency,description,effective_at,fee,gross,net,payout_expected_arrival_date,payout_id,payout_status,reporting_category',
-      ...files.payouts.map(
-        (p, i) =>
-          `txn_e2e_${i},eur,STRIPE PAYOUT,${p.date} 00:00:00,0.00,${major(-p.netCents)},${major(-p.netCents)},${p.date},${p.id},paid,payout`,
-      ),
-      `txn_e2e_failed,eur,STRIPE PAYOUT,${month}-28 00:00:00,0.00,-41.50,-41.50,${month}-28,po_e2eFailed,failed,payout`,
-    ].join('\n');
+    // The Balance report's payouts, as Stripe states them, and one that failed.
+    const balance = `${writeDemoStripeBalancePayouts(files.payouts)}txn_e2e_failed,eur,STRIPE PAYOUT,${month}-28 00:00:00,0.00,-41.50,-41.50,${month}-28,po_e2eFailed,failed,payout\n`;
     const stated = files.payouts.length + 1;
 
     await page.keyboard.press('g');
@@ -167,7 +159,7 @@ describe.skipIf(!hasChromium)('payouts and invoices in Chromium, keyboard only',
     await importNewRows(stripeRows);
 
     const balanceName = `stripe-balance-${month}.csv`;
-    await chooseFile(balanceName, `${balance}\n`);
+    await chooseFile(balanceName, balance);
     await expect
       .poll(() => summary.textContent())
       .toContain(`${text.kindShort.STRIPE_BALANCE_PAYOUTS} · ${stated} linhas`);

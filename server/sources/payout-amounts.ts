@@ -15,10 +15,12 @@ export async function payoutAmountMismatch(
   isNew: (sourceId: string) => boolean,
 ): Promise<Refusal | null> {
   const pairs =
-    reading.kind === 'STRIPE_BALANCE_PAYOUTS' ? await statedAgainstStoredRows(q, reading, isNew) : null;
-  const found =
-    pairs ?? (reading.kind === 'STRIPE_PAYOUTS' ? await rowsAgainstStoredAmounts(q, reading, isNew) : []);
-  const mismatch = found
+    reading.kind === 'STRIPE_BALANCE_PAYOUTS'
+      ? await statedAgainstStoredRows(q, reading, isNew)
+      : reading.kind === 'STRIPE_PAYOUTS'
+        ? await rowsAgainstStoredAmounts(q, reading, isNew)
+        : [];
+  const mismatch = pairs
     .filter((pair) => pair.payoutCents !== pair.rowsNetCents)
     .sort((a, b) => (a.payoutId < b.payoutId ? -1 : 1))[0];
   return mismatch ? refuse('STRIPE_PAYOUT_SUM_MISMATCH', { extra: { ...mismatch } }) : null;

@@ -3,15 +3,17 @@ import type { SourceKind } from '../contract/source-import';
 import { todayInLisbon } from '../domain/business-days';
 import { readSaftFile } from '../domain/sources/saft-pt';
 import { sourceEntries } from '../domain/sources/source-ids';
+import { readStripeBalancePayouts } from '../domain/sources/stripe-balance-payouts';
 import { readStripePayoutReport } from '../domain/sources/stripe-payouts';
 import type { Database } from './db/client';
 import { readDemoPayments } from './seed/demo-payments';
-import { writeDemoSaft, writeDemoSourceFiles } from './seed/source-files';
+import { writeDemoSaft, writeDemoSourceFiles, writeDemoStripeBalancePayouts } from './seed/source-files';
 import type { SourceImports } from './sources/source-import';
 
 /**
  * The demo's payouts and invoices as an operator's month end brings them in (issue 31, decision 0159):
- * each seeded month's Stripe itemized payout report and the invoicing program's SAF-T (PT) export, written
+ * each seeded month's Stripe itemized payout report, Stripe's Balance report of its payouts (each payout's
+ * stated amount, so every payout is checked — decision 0171) and the invoicing program's SAF-T (PT) export, written
  * from the seeded payments (`seed/source-files.ts`) and imported through the product's own import job —
  * the one `POST /v2/admin/sources/imports` starts — so the demo's links, month close, home cards and
  * payout breakdowns are the product's, not seeded rows. A few payments of the last complete month are
@@ -68,7 +70,11 @@ export async function importDemoSources(
   };
   for (const month of months) {
     const { stripeReport, payouts } = await writeDemoSourceFiles(db, month);
-    if (payouts.length > 0) await importFile('STRIPE_PAYOUTS', `stripe-payouts-${month}.csv`, stripeReport);
+    if (payouts.length > 0) {
+      await importFile('STRIPE_PAYOUTS', `stripe-payouts-${month}.csv`, stripeReport);
+      const balance = writeDemoStripeBalancePayouts(payouts);
+      await importFile('STRIPE_BALANCE_PAYOUTS', `stripe-balance-payouts-${month}.csv`, balance);
+    }
     const createdOn = month === thisMonth ? today : lastDayOf(month);
     const invoiced = payments.filter((p) => !uninvoiced.includes(p.reference));
     await importFile('SAFT_INVOICES', `saft-${month}.xml`, writeDemoSaft(month, invoiced, createdOn));
@@ -81,6 +87,11 @@ function previewEntries(kind: SourceKind, fileName: string, text: string, bytes:
     new Error(`the demo's ${fileName} does not read: ${JSON.stringify(refusal)}`);
   if (kind === 'SAFT_INVOICES') {
     const read = readSaftFile(bytes, { maxBytes: MAX_SAFT_XML_BYTES, maxRatio: MAX_SAFT_COMPRESSION_RATIO });
+    if (!read.ok) throw refused(read.refusal);
+    return sourceEntries(kind, read.value);
+  }
+  if (kind === 'STRIPE_BALANCE_PAYOUTS') {
+    const read = readStripeBalancePayouts(text);
     if (!read.ok) throw refused(read.refusal);
     return sourceEntries(kind, read.value);
   }

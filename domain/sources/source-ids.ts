@@ -1,13 +1,20 @@
 import type { ProviderPayoutReport } from './provider-csv';
 import type { SaftDocument, SaftSalesInvoices } from './saft-pt';
+import type { StripeBalancePayoutReport } from './stripe-balance-payouts';
 import type { StripeBalanceRow, StripePayoutReport } from './stripe-payouts';
 
 /**
- * The three files issue 31 imports, and each row's identity in its own source: the one recipe the
+ * The files issue 31 imports, and each row's identity in its own source: the one recipe the
  * console's preview (asking which rows were imported before) and the server's import (deduplicating)
- * both use, so the two always agree on what "already imported" means (decision 0152).
+ * both use, so the two always agree on what "already imported" means (decision 0152). Stripe's Balance
+ * report of payouts, which states each payout's amount, is a kind of its own (decision 0171).
  */
-export const SOURCE_KINDS = ['STRIPE_PAYOUTS', 'COLLECTOR_PAYOUTS', 'SAFT_INVOICES'] as const;
+export const SOURCE_KINDS = [
+  'STRIPE_PAYOUTS',
+  'STRIPE_BALANCE_PAYOUTS',
+  'COLLECTOR_PAYOUTS',
+  'SAFT_INVOICES',
+] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 /** The longest source id stored (a Stripe payout and balance transaction id are ≤ 255 each). */
@@ -16,6 +23,9 @@ export const SOURCE_ID_MAX = 600;
 /** A Stripe balance transaction: `po_…/txn_…` (a balance transaction belongs to one payout). */
 export const stripeRowSourceId = (row: Pick<StripeBalanceRow, 'payoutId' | 'balanceTransactionId'>): string =>
   `${row.payoutId}/${row.balanceTransactionId}`;
+
+/** A payout Stripe's Balance report states: its id alone, `po_…` (the report has one row per payout). */
+export const stripeStatedPayoutSourceId = (payout: { id: string }): string => payout.id;
 
 /** A SAF-T document: `InvoiceNo|ATCUD` (`FT 1T/1|JFA3KM8N-1`). */
 export const saftDocumentSourceId = (doc: Pick<SaftDocument, 'invoiceNo' | 'atcud'>): string =>
@@ -47,14 +57,21 @@ export const saftSignedCents = (doc: Pick<SaftDocument, 'crediting' | 'grossCent
 export interface SourceEntries {
   /** Each imported row's source id, in file order (payouts by date then id, their rows in order). */
   ids: string[];
-  /** The rows imported (cancelled SAF-T documents and Stripe's own `payout` rows are not rows). */
+  /**
+   * The rows imported (cancelled SAF-T documents and Stripe's own `payout` rows are not rows); for
+   * Stripe's Balance report, the payouts it states.
+   */
   rows: number;
-  /** Payouts: Σ rows' net; SAF-T: Σ gross of the documents, credit notes subtracted. Cents. */
+  /**
+   * Payouts: Σ rows' net; Stripe's Balance report: Σ stated amounts; SAF-T: Σ gross of the documents,
+   * credit notes subtracted. Cents.
+   */
   totalCents: number;
 }
 
 export type SourceReadOf = {
   STRIPE_PAYOUTS: StripePayoutReport;
+  STRIPE_BALANCE_PAYOUTS: StripeBalancePayoutReport;
   COLLECTOR_PAYOUTS: ProviderPayoutReport;
   SAFT_INVOICES: SaftSalesInvoices;
 };
@@ -67,6 +84,14 @@ export function sourceEntries<K extends SourceKind>(kind: K, read: SourceReadOf[
       ids: documents.map(saftDocumentSourceId),
       rows: documents.length,
       totalCents: documents.reduce((sum, doc) => sum + saftSignedCents(doc), 0),
+    };
+  }
+  if (kind === 'STRIPE_BALANCE_PAYOUTS') {
+    const { payouts } = read as StripeBalancePayoutReport;
+    return {
+      ids: payouts.map(stripeStatedPayoutSourceId),
+      rows: payouts.length,
+      totalCents: payouts.reduce((sum, payout) => sum + payout.amountCents, 0),
     };
   }
   if (kind === 'STRIPE_PAYOUTS') {

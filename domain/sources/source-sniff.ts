@@ -32,6 +32,24 @@ export function startsLikeXml(bytes: Uint8Array): boolean {
   return bytes[at] === 0x3c;
 }
 
+/** A header naming this column: a CSV cell of its own, quoted or not, whatever the delimiter. */
+const namesColumn = (headerLine: string, column: string) =>
+  new RegExp(`(^|[,;\\t"])${column}([,;\\t"]|$)`, 'i').test(headerLine);
+
+/**
+ * Which payout report a CSV's header line is: Stripe's itemized reconciliation report names
+ * `automatic_payout_id`; its Balance report of payouts names `payout_id` and `payout_status` (decision
+ * 0171); any other CSV is a collector's. The console guesses a dropped file's kind by it.
+ */
+export function payoutCsvKindOf(
+  headerLine: string,
+): 'STRIPE_PAYOUTS' | 'STRIPE_BALANCE_PAYOUTS' | 'COLLECTOR_PAYOUTS' {
+  if (namesColumn(headerLine, 'automatic_payout_id')) return 'STRIPE_PAYOUTS';
+  if (namesColumn(headerLine, 'payout_id') && namesColumn(headerLine, 'payout_status'))
+    return 'STRIPE_BALANCE_PAYOUTS';
+  return 'COLLECTOR_PAYOUTS';
+}
+
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 /**

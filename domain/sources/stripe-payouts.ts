@@ -93,7 +93,7 @@ const EXPONENTS: Record<string, number> = Object.fromEntries([
 export const currencyExponent = (currency: string): number => EXPONENTS[currency] ?? 2;
 
 /** The balance transaction that states a payout's own amount (net negative); not a row of the payout. */
-const PAYOUT_CATEGORY = 'payout';
+export const STRIPE_PAYOUT_CATEGORY = 'payout';
 
 export interface StripeBalanceRow {
   balanceTransactionId: string;
@@ -154,7 +154,8 @@ export interface StripeReportOptions {
   payoutAmounts?: ReadonlyMap<string, number>;
 }
 
-const EFFECTIVE_AT = /^(\d{4}-\d{2}-\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+/** A Stripe date or time as reports print it (`2026-03-02`, `2026-03-02 00:00:00`, with a zone or not). */
+export const STRIPE_DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 const rowInvalid = (line: number, column: string, reason: string) =>
   refused('STRIPE_REPORT_ROW_INVALID', line, { column, reason });
@@ -174,7 +175,8 @@ function readRow(cells: readonly string[], at: Partial<Record<Column, number>>, 
   const balanceTransactionId = cell('balance_transaction_id');
   if (!balanceTransactionId) return rowInvalid(line, 'balance_transaction_id', 'EMPTY');
   const effectiveAt = cell('automatic_payout_effective_at') ?? '';
-  if (!EFFECTIVE_AT.test(effectiveAt)) return rowInvalid(line, 'automatic_payout_effective_at', 'NOT_A_DATE');
+  if (!STRIPE_DATE_TIME.test(effectiveAt))
+    return rowInvalid(line, 'automatic_payout_effective_at', 'NOT_A_DATE');
   const category = cell('reporting_category');
   if (!category) return rowInvalid(line, 'reporting_category', 'EMPTY');
   const currency = cell('currency')?.toUpperCase() ?? '';
@@ -219,30 +221,37 @@ function readRow(cells: readonly string[], at: Partial<Record<Column, number>>, 
 }
 
 /** The header's columns by name (case and spaces aside), or the required ones it lacks. */
-function columnsOf(header: readonly string[]): { at: Partial<Record<Column, number>>; missing: string[] } {
+export function stripeColumnsOf<C extends string>(
+  header: readonly string[],
+  headers: Record<C, readonly string[]>,
+  required: readonly C[],
+): { at: Partial<Record<C, number>>; missing: C[] } {
   const names = header.map((h) => h.trim().toLowerCase());
-  const at: Partial<Record<Column, number>> = {};
-  for (const [column, headers] of Object.entries(HEADERS) as [Column, readonly string[]][]) {
-    const index = headers.map((h) => names.indexOf(h)).find((i) => i >= 0);
+  const at: Partial<Record<C, number>> = {};
+  for (const [column, candidates] of Object.entries(headers) as [C, readonly string[]][]) {
+    const index = candidates.map((h) => names.indexOf(h)).find((i) => i >= 0);
     if (index !== undefined) at[column] = index;
   }
-  return { at, missing: STRIPE_REQUIRED_COLUMNS.filter((column) => at[column] === undefined) };
+  return { at, missing: required.filter((column) => at[column] === undefined) };
 }
 
 const isBlank = (cells: readonly string[]) => cells.every((c) => c.trim() === '');
 
+export interface StripeCsvRecord {
+  cells: string[];
+  line: number;
+}
+
 /**
- * The report's text → its payouts, each the sum of its rows. Refused whole when the header lacks a
- * required column (all of them named), when a row cannot be read, repeats a balance transaction or
- * disagrees with its payout's date or currency, or when a payout's stated amount (a `payout` row of the
- * file, or `options.payoutAmounts`) is not the sum of its rows' net (both numbers given).
+ * A Stripe report's CSV → its header and the rows after it, blank lines dropped. A last line without its
+ * line break may be a row cut anywhere: it is not read and the report is `incomplete` (a quote left open
+ * by the cut drops what follows it too). Both of Stripe's reports read here are read this way.
  */
-export function readStripePayoutReport(
+export function readStripeCsv(
   text: string,
-  options: StripeReportOptions = {},
-): SourceRead<StripePayoutReport> {
+): SourceRead<{ header: StripeCsvRecord; rows: StripeCsvRecord[]; incomplete: boolean }> {
   const incomplete = text !== '' && !/[\r\n]$/.test(text);
-  const records: { cells: string[]; line: number }[] = [];
+  const records: StripeCsvRecord[] = [];
   const summary = readCsvRows(text, ',', (cells, line) => records.push({ cells, line }));
   // The last line, without its line break, may be a row cut anywhere: it is not read.
   if (incomplete) records.pop();
@@ -254,7 +263,23 @@ export function readStripePayoutReport(
   const rows = records.filter((r) => !isBlank(r.cells) && (openQuote === undefined || r.line < openQuote));
   const header = rows.shift();
   if (!header) return refused('STRIPE_REPORT_UNREADABLE', 1, { reason: 'NO_HEADER' });
-  const { at, missing } = columnsOf(header.cells);
+  return { ok: true, value: { header, rows, incomplete } };
+}
+
+/**
+ * The report's text → its payouts, each the sum of its rows. Refused whole when the header lacks a
+ * required column (all of them named), when a row cannot be read, repeats a balance transaction or
+ * disagrees with its payout's date or currency, or when a payout's stated amount (a `payout` row of the
+ * file, or `options.payoutAmounts`) is not the sum of its rows' net (both numbers given).
+ */
+export function readStripePayoutReport(
+  text: string,
+  options: StripeReportOptions = {},
+): SourceRead<StripePayoutReport> {
+  const csv = readStripeCsv(text);
+  if (!csv.ok) return csv;
+  const { header, rows, incomplete } = csv.value;
+  const { at, missing } = stripeColumnsOf<Column>(header.cells, HEADERS, STRIPE_REQUIRED_COLUMNS);
   if (missing.length > 0) return refused('STRIPE_REPORT_COLUMNS_MISSING', header.line, { missing });
   if (rows.length === 0) return refused('STRIPE_REPORT_EMPTY', header.line);
 
@@ -268,7 +293,7 @@ export function readStripePayoutReport(
     const { row, effectiveAt } = read;
     if (seen.has(row.balanceTransactionId)) return rowInvalid(line, 'balance_transaction_id', 'DUPLICATE');
     seen.add(row.balanceTransactionId);
-    if (row.category === PAYOUT_CATEGORY) {
+    if (row.category === STRIPE_PAYOUT_CATEGORY) {
       // The payout's own balance transaction takes its amount out of the balance: −net is the payout.
       stated.set(row.sourceId ?? row.payoutId, -row.netCents);
       continue;

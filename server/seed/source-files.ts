@@ -336,6 +336,48 @@ export function writeDemoStripeReport(payouts: readonly DemoStripePayout[]): str
   return `${lines.join('\n')}\n`;
 }
 
+/** The default columns of Stripe's Balance report, itemized payouts (`payouts.itemized.5`; SOURCES.md). */
+const STRIPE_BALANCE_PAYOUT_COLUMNS = [
+  'balance_transaction_id',
+  'currency',
+  'description',
+  'effective_at',
+  'fee',
+  'gross',
+  'net',
+  'payout_expected_arrival_date',
+  'payout_id',
+  'payout_status',
+  'reporting_category',
+];
+
+/**
+ * The payouts as Stripe's Balance report states them (decision 0171): each its own balance transaction,
+ * the amount taken out of the balance (net −amount), paid on its day.
+ */
+export function writeDemoStripeBalancePayouts(payouts: readonly DemoStripePayout[]): string {
+  const lines = [STRIPE_BALANCE_PAYOUT_COLUMNS.join(',')];
+  for (const payout of payouts) {
+    const amount = money(-payout.netCents);
+    lines.push(
+      [
+        stripeId('txn', payout.id),
+        'eur',
+        'STRIPE PAYOUT',
+        `${payout.date} 00:00:00`,
+        money(0),
+        amount,
+        amount,
+        payout.date,
+        payout.id,
+        'paid',
+        'payout',
+      ].join(','),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 export interface DemoSourceFiles {
   /** The month's SAF-T (PT), UTF-8 text. */
   saft: string;

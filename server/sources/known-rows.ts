@@ -22,8 +22,9 @@ const knownOf = (row: KnownRow, id: string): KnownSourceRow => ({
 /**
  * Which of a file's rows were imported before, by their source id (domain/sources/source-ids.ts): the
  * preview's question (`POST /v2/admin/sources/known`) and the import's dedup, before the job and again
- * under the import lock. A payout row is known within its kind's files; a document by its `InvoiceNo|ATCUD`,
- * or by its ATCUD alone (`knownDocuments`).
+ * under the import lock. A payout row is known within its kind's files; a payout Stripe's Balance report
+ * states, once a file of that report stated it; a document by its `InvoiceNo|ATCUD`, or by its ATCUD alone
+ * (`knownDocuments`).
  */
 export async function knownSourceRows(
   db: Queryable,
@@ -35,6 +36,16 @@ export async function knownSourceRows(
     const piece = ids.slice(start, start + PIECE);
     if (kind === 'SAFT_INVOICES') {
       known.push(...(await knownDocuments(db, piece)));
+      continue;
+    }
+    if (kind === 'STRIPE_BALANCE_PAYOUTS') {
+      const { rows } = await db.query<KnownRow>(
+        `SELECT p.provider_payout_id AS id, f.id AS source_file_id, f.file_name, f.imported_at
+           FROM provider_payouts p JOIN source_files f ON f.id = p.stated_file_id
+          WHERE p.provider_payout_id = ANY($1::text[])`,
+        [piece],
+      );
+      for (const row of rows) known.push(knownOf(row, row.id));
       continue;
     }
     const { rows } = await db.query<KnownRow>(

@@ -21,10 +21,11 @@ import {
 } from '../statements/import-jobs';
 import { knownSourceIds } from './known-rows';
 import { linkSourceFile } from './links';
+import { markStripeFileChecked, payoutAmountMismatch } from './payout-amounts';
 import { type SaftSchemaRun, schemaRefusal } from './saft-schema-run';
 import { readSource } from './source-reader';
 import type { SourceReading } from './source-reading';
-import { insertDocuments, insertPayoutRows } from './source-rows';
+import { type InsertedCounts, insertDocuments, insertPayoutRows, insertStatedPayouts } from './source-rows';
 
 /**
  * Importing a payouts report or a SAF-T file (issue 31, decision 0152), as a statement is imported
@@ -142,6 +143,8 @@ export function createSourceImports(deps: {
     const known = await knownSourceIds(db, query.kind, entries.ids);
     if (known.size === entries.ids.length)
       throw refuse((await importedBefore()) ? 'SOURCE_ALREADY_IMPORTED' : 'SOURCE_NOTHING_NEW');
+    const mismatch = await payoutAmountMismatch(db, reading, (id) => !known.has(id));
+    if (mismatch) throw mismatch;
     return { reading, sha256 };
   }
 
@@ -346,16 +349,31 @@ async function importSource(
   const onProgress = (done: number) => {
     progress.done = done;
   };
-  const counts = isPayoutKind(kind)
-    ? await insertPayoutRows(tx, sourceFileId, kind, reading, fresh, onProgress)
-    : await insertDocuments(tx, sourceFileId, reading, fresh, onProgress);
-  if (counts.newRows === 0) throw refuse('SOURCE_NOTHING_NEW');
-  // The planner's statistics of a table that was empty would have the links join 100,000 documents
-  // row by row (a credit note's invoice: 43 s, decision 0152): a big import counts its rows first.
-  if (counts.newRows >= ANALYZE_FROM_ROWS)
-    await tx.query(isPayoutKind(kind) ? 'ANALYZE provider_payout_rows' : 'ANALYZE provider_invoices');
-  progress.phase = 'linking';
-  const links = await linkSourceFile(tx, sourceFileId, kind);
+  // The same check as before the job, now under the lock: a file imported meanwhile may have changed it.
+  const mismatch = await payoutAmountMismatch(tx, reading, fresh);
+  if (mismatch) throw mismatch;
+  let counts: InsertedCounts;
+  let links: { linked: number };
+  if (kind === 'STRIPE_BALANCE_PAYOUTS') {
+    // A stated payout is "linked" once checked against its rows; it has no settlement of its own.
+    const stated = await insertStatedPayouts(tx, sourceFileId, reading, fresh);
+    if (stated.newRows === 0) throw refuse('SOURCE_NOTHING_NEW');
+    counts = stated;
+    links = { linked: stated.checked };
+  } else {
+    counts = isPayoutKind(kind)
+      ? await insertPayoutRows(tx, sourceFileId, kind, reading, fresh, onProgress)
+      : await insertDocuments(tx, sourceFileId, reading, fresh, onProgress);
+    if (counts.newRows === 0) throw refuse('SOURCE_NOTHING_NEW');
+    // The planner's statistics of a table that was empty would have the links join 100,000 documents
+    // row by row (a credit note's invoice: 43 s, decision 0152): a big import counts its rows first.
+    if (counts.newRows >= ANALYZE_FROM_ROWS)
+      await tx.query(isPayoutKind(kind) ? 'ANALYZE provider_payout_rows' : 'ANALYZE provider_invoices');
+    progress.phase = 'linking';
+    links = await linkSourceFile(tx, sourceFileId, kind);
+  }
+  if (kind === 'STRIPE_PAYOUTS' || kind === 'STRIPE_BALANCE_PAYOUTS')
+    await markStripeFileChecked(tx, sourceFileId, reading);
   const duplicatesSkipped = entries.rows - counts.newRows;
   await tx.query('UPDATE source_files SET new_rows = $2, duplicates_skipped = $3 WHERE id = $1', [
     sourceFileId,
@@ -375,5 +393,6 @@ async function importSource(
   };
 }
 
+/** The kinds whose rows are a payout's balance transactions or payments (`provider_payout_rows`). */
 export const isPayoutKind = (kind: SourceKind): kind is 'STRIPE_PAYOUTS' | 'COLLECTOR_PAYOUTS' =>
-  kind !== 'SAFT_INVOICES';
+  kind === 'STRIPE_PAYOUTS' || kind === 'COLLECTOR_PAYOUTS';

@@ -10,8 +10,13 @@ import {
   saftSignedCents,
   sourceEntries,
   stripeRowSourceId,
+  stripeStatedPayoutSourceId,
 } from '../../domain/sources/source-ids';
 import { caseReferenceOf } from '../../domain/sources/source-sniff';
+import {
+  readStripeBalancePayouts,
+  type StripePayoutStatus,
+} from '../../domain/sources/stripe-balance-payouts';
 import { readStripePayoutReport } from '../../domain/sources/stripe-payouts';
 import { decodeBytes } from '../../domain/statements/decode';
 
@@ -46,6 +51,19 @@ export interface PayoutRowOut {
   caseReference: string | null;
 }
 
+/** A payout as Stripe's Balance report states it (decision 0171). */
+export interface StatedPayoutOut {
+  sourceId: string;
+  /** The provider's payout id (`po_…`). */
+  providerId: string;
+  /** The day its funds leave the Stripe balance: the payout's date, as the itemized report gives it. */
+  date: string;
+  expectedArrivalDate: string;
+  status: StripePayoutStatus;
+  /** What the bank is paid, cents. */
+  amountCents: number;
+}
+
 export interface DocumentOut {
   sourceId: string;
   invoiceNo: string;
@@ -73,6 +91,7 @@ export interface SourceReading {
   summary: Record<string, unknown>;
   payouts: PayoutOut[];
   payoutRows: PayoutRowOut[];
+  statedPayouts: StatedPayoutOut[];
   documents: DocumentOut[];
   cancelled: number | null;
   /** A SAF-T's XML size as the reader counted it (decides where its schema check is awaited, decision 0163). */
@@ -93,6 +112,7 @@ export async function readSourceUpload(
 ): Promise<SourceUploadReading> {
   if (kind === 'SAFT_INVOICES') return readSaft(bytes);
   if (kind === 'STRIPE_PAYOUTS') return readStripe(bytes);
+  if (kind === 'STRIPE_BALANCE_PAYOUTS') return readStripeBalance(bytes);
   return readCollector(bytes, mapping ?? {});
 }
 
@@ -146,6 +166,7 @@ function readSaft(bytes: Uint8Array): SourceUploadReading {
       },
       payouts: [],
       payoutRows: [],
+      statedPayouts: [],
       documents,
       cancelled: file.cancelled.length,
       xmlBytes: file.xmlBytes,
@@ -157,16 +178,8 @@ function readStripe(bytes: Uint8Array): SourceUploadReading {
   const read = readStripePayoutReport(textOf(bytes));
   if (!read.ok) return { refused: read.refusal };
   const report = read.value;
-  // Payouts are stored in cents of euro (`provider_payouts.currency`): another currency is refused up front.
-  const foreign = report.payouts.find((payout) => payout.currency !== 'EUR');
-  if (foreign)
-    return {
-      refused: {
-        code: 'STRIPE_REPORT_ROW_INVALID',
-        line: foreign.rows[0]!.line,
-        extra: { column: 'currency', reason: 'NOT_EUR', currency: foreign.currency },
-      },
-    };
+  const foreign = notEuro(report.payouts, (payout) => payout.rows[0]!.line);
+  if (foreign) return foreign;
   const payoutRows = report.payouts.flatMap((payout) =>
     payout.rows.map(
       (row): PayoutRowOut => ({
@@ -209,6 +222,63 @@ function readStripe(bytes: Uint8Array): SourceUploadReading {
         amountChecked: p.amountChecked,
       })),
       payoutRows,
+      statedPayouts: [],
+      documents: [],
+      cancelled: null,
+      xmlBytes: null,
+    },
+  };
+}
+
+/** Payouts are stored in cents of euro (`provider_payouts.currency`): another currency is refused up front. */
+function notEuro<P extends { currency: string }>(
+  payouts: readonly P[],
+  lineOf: (payout: P) => number,
+): SourceUploadReading | null {
+  const foreign = payouts.find((payout) => payout.currency !== 'EUR');
+  if (!foreign) return null;
+  return {
+    refused: {
+      code: 'STRIPE_REPORT_ROW_INVALID',
+      line: lineOf(foreign),
+      extra: { column: 'currency', reason: 'NOT_EUR', currency: foreign.currency },
+    },
+  };
+}
+
+function readStripeBalance(bytes: Uint8Array): SourceUploadReading {
+  const read = readStripeBalancePayouts(textOf(bytes));
+  if (!read.ok) return { refused: read.refusal };
+  const report = read.value;
+  const foreign = notEuro(report.payouts, (payout) => payout.line);
+  if (foreign) return foreign;
+  return {
+    reading: {
+      kind: 'STRIPE_BALANCE_PAYOUTS',
+      entries: sourceEntries('STRIPE_BALANCE_PAYOUTS', report),
+      // The file is itself the payouts' control totals: what it states is checked against their rows.
+      controlTotalsChecked: false,
+      summary: {
+        incomplete: report.incomplete,
+        otherRows: report.otherRows,
+        payouts: report.payouts.map((p) => ({
+          id: p.id,
+          date: p.effectiveDate,
+          expectedArrivalDate: p.expectedArrivalDate,
+          status: p.status,
+          amountCents: p.amountCents,
+        })),
+      },
+      payouts: [],
+      payoutRows: [],
+      statedPayouts: report.payouts.map((p) => ({
+        sourceId: stripeStatedPayoutSourceId(p),
+        providerId: p.id,
+        date: p.effectiveDate,
+        expectedArrivalDate: p.expectedArrivalDate,
+        status: p.status,
+        amountCents: p.amountCents,
+      })),
       documents: [],
       cancelled: null,
       xmlBytes: null,
@@ -257,6 +327,7 @@ function readCollector(bytes: Uint8Array, mapping: ProviderCsvMapping): SourceUp
           caseReference: caseReferenceOf([row.reference]),
         }),
       ),
+      statedPayouts: [],
       documents: [],
       cancelled: null,
       xmlBytes: null,

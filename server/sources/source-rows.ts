@@ -95,9 +95,11 @@ export async function insertPayoutRows(
     newRows += await insertPayoutRowChunk(tx, sourceFileId, chunk, payoutIds);
     onProgress(start + chunk.length);
   }
-  // A payout is the sum of its rows, those of earlier files included.
+  // A payout is the sum of its rows, those of earlier files included; checked once they add up to the
+  // amount Stripe's Balance report stated (payout-amounts.ts refused the file if they did not).
   await tx.query(
-    `UPDATE provider_payouts p SET gross_cents = s.gross, fee_cents = s.fee, net_cents = s.net
+    `UPDATE provider_payouts p SET gross_cents = s.gross, fee_cents = s.fee, net_cents = s.net,
+            amount_checked = p.amount_checked OR coalesce(p.stated_amount_cents = s.net, false)
        FROM (SELECT payout_id, sum(gross_cents) AS gross, sum(fee_cents) AS fee, sum(net_cents) AS net
                FROM provider_payout_rows WHERE payout_id = ANY($1::uuid[]) GROUP BY payout_id) s
       WHERE p.id = s.payout_id`,
@@ -141,6 +143,53 @@ async function insertPayoutRowChunk(
     ],
   );
   return rowCount;
+}
+
+/**
+ * The payouts a Stripe Balance report states (decision 0171), new ones only: a payout not imported yet is
+ * created with the stated amount as what the bank is paid; one imported or seeded before keeps its amount
+ * and gains the stated one, its arrival date and status — checked when its rows add up to it (the import
+ * refused the file if they did not). Answers how many were stated and how many of them were checked.
+ */
+export async function insertStatedPayouts(
+  tx: Queryable,
+  sourceFileId: string,
+  reading: SourceReading,
+  fresh: (sourceId: string) => boolean,
+): Promise<InsertedCounts & { checked: number }> {
+  const stated = reading.statedPayouts.filter((payout) => fresh(payout.sourceId));
+  if (stated.length === 0) return { newRows: 0, payouts: 0, documents: null, creditNotes: null, checked: 0 };
+  const { rows } = await tx.query<{ amount_checked: boolean }>(
+    `INSERT INTO provider_payouts AS p (provider_payout_id, amount_cents, payout_date, stated_amount_cents,
+        expected_arrival_date, provider_status, stated_file_id, source, source_file_id)
+     SELECT u.id, u.amount, u.day, u.amount, u.arrival, u.status, $6::uuid, 'STRIPE_BALANCE_PAYOUTS', $6::uuid
+       FROM unnest($1::text[], $2::bigint[], $3::date[], $4::date[], $5::text[]) AS u(id, amount, day, arrival, status)
+     ON CONFLICT (provider_payout_id) DO UPDATE
+        SET stated_amount_cents = EXCLUDED.stated_amount_cents,
+            expected_arrival_date = EXCLUDED.expected_arrival_date,
+            provider_status = EXCLUDED.provider_status,
+            stated_file_id = EXCLUDED.stated_file_id,
+            source = coalesce(p.source, EXCLUDED.source),
+            source_file_id = coalesce(p.source_file_id, EXCLUDED.source_file_id),
+            amount_checked = p.amount_checked OR coalesce(p.net_cents = EXCLUDED.stated_amount_cents, false)
+      WHERE p.stated_file_id IS NULL
+     RETURNING p.amount_checked`,
+    [
+      column(stated, (p) => p.providerId),
+      column(stated, (p) => p.amountCents),
+      column(stated, (p) => p.date),
+      column(stated, (p) => p.expectedArrivalDate),
+      column(stated, (p) => p.status),
+      sourceFileId,
+    ],
+  );
+  return {
+    newRows: rows.length,
+    payouts: rows.length,
+    documents: null,
+    creditNotes: null,
+    checked: rows.filter((row) => row.amount_checked).length,
+  };
 }
 
 export async function insertDocuments(

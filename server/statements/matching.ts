@@ -165,6 +165,8 @@ async function openItems(tx: Queryable, asked: LineAsks): Promise<ItemRow[]> {
        CROSS JOIN LATERAL (SELECT coalesce(sum(allocated_cents), 0) AS cents FROM statement_line_matches
                             WHERE payout_id = p.id AND state = 'MATCHED') m
       WHERE p.payout_date BETWEEN span.first AND span.last AND p.amount_cents > m.cents
+        -- A payout Stripe's Balance report says failed or was canceled never reaches the bank (decision 0171).
+        AND p.provider_status IS DISTINCT FROM 'failed' AND p.provider_status IS DISTINCT FROM 'canceled'
      UNION ALL
      SELECT 'INVOICE', c.id, c.amount_cents, c.amount_cents - m.cents, c.direction, c.date::text, NULL, NULL, c.reference,
             c.counterparty_name, NULL, NULL, false, false, c.party_id, c.counterparty_phone

@@ -53,16 +53,27 @@ describe.each(testDatabaseKinds())('the demo imports its payouts and invoices on
     return (await response.json()) as T;
   };
 
-  it('imports a Stripe report per month with payouts and a SAF-T per month, each file listed DONE', async () => {
+  it("imports per month with payouts Stripe's two reports and per month a SAF-T, each file listed DONE, every payout checked", async () => {
     const months = [...new Set(payments.map((p) => p.paidOn.slice(0, 7)))];
     const withPayouts: string[] = [];
     for (const month of months)
       if ((await writeDemoSourceFiles(db, month)).payouts.length > 0) withPayouts.push(month);
-    expect(demo.files).toBe(months.length + withPayouts.length);
+    expect(demo.files).toBe(months.length + 2 * withPayouts.length);
     const listed = await get<{ items: SourceFileRow[] }>('/v2/admin/sources/files?limit=100');
     expect(listed.items.map((f) => f.fileName).sort()).toEqual(
-      [...months.map((m) => `saft-${m}.xml`), ...withPayouts.map((m) => `stripe-payouts-${m}.csv`)].sort(),
+      [
+        ...months.map((m) => `saft-${m}.xml`),
+        ...withPayouts.flatMap((m) => [`stripe-payouts-${m}.csv`, `stripe-balance-payouts-${m}.csv`]),
+      ].sort(),
     );
+    // The Balance report states each payout's amount: every one checked against its rows (decision 0171).
+    const { rows } = await db.query<{ unchecked: number; stated: number }>(
+      `SELECT count(*) FILTER (WHERE NOT amount_checked)::int AS unchecked,
+              count(*) FILTER (WHERE stated_amount_cents IS NOT NULL)::int AS stated
+         FROM provider_payouts WHERE gross_cents IS NOT NULL`,
+    );
+    expect(rows[0]!.unchecked).toBe(0);
+    expect(rows[0]!.stated).toBeGreaterThan(0);
   });
 
   it('leaves the first payments of the last complete month uninvoiced: the home card counts them', async () => {

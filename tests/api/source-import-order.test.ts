@@ -1,15 +1,21 @@
 // Issue 31's property: the payouts and the invoices, imported over HTTP in any order (the Stripe month
-// one payout per file, the SAF-T month as its credit notes and its other documents), end with the same links — each balance transaction to the
-// same settlement, each invoice to the same settlement, each credit note to the same invoice. Every run
-// starts from the seeded database with nothing imported.
+// one payout per file, Stripe's Balance report of the month's payouts, the SAF-T month as its credit notes
+// and its other documents), end with the same links — each balance transaction to the same settlement,
+// each invoice to the same settlement, each credit note to the same invoice — and the same payouts, each
+// checked against its stated amount (decision 0171). Every run starts from the seeded database with
+// nothing imported.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DemoSourceFiles, writeDemoSourceFiles } from '../../server/seed/source-files';
+import {
+  type DemoSourceFiles,
+  writeDemoSourceFiles,
+  writeDemoStripeBalancePayouts,
+} from '../../server/seed/source-files';
 import { testDatabaseKinds } from '../support/databases';
 import { importSource, SOURCE_MONTH, type SourceApi, seededSourceApi, utf8 } from './source-support';
 
 interface Upload {
-  kind: 'STRIPE_PAYOUTS' | 'SAFT_INVOICES';
+  kind: 'STRIPE_PAYOUTS' | 'STRIPE_BALANCE_PAYOUTS' | 'SAFT_INVOICES';
   fileName: string;
   bytes: Uint8Array;
 }
@@ -68,6 +74,11 @@ describe.each(testDatabaseKinds())('links whatever the order of imports on $name
     uploads = [
       { kind: 'SAFT_INVOICES', fileName: 'saft-notes.xml', bytes: utf8(notes) },
       { kind: 'SAFT_INVOICES', fileName: 'saft-invoices.xml', bytes: utf8(invoices) },
+      {
+        kind: 'STRIPE_BALANCE_PAYOUTS',
+        fileName: 'balance-payouts.csv',
+        bytes: utf8(writeDemoStripeBalancePayouts(files.payouts)),
+      },
       ...files.payouts.map((payout) => ({
         kind: 'STRIPE_PAYOUTS' as const,
         fileName: `${payout.id}.csv`,
@@ -86,7 +97,8 @@ describe.each(testDatabaseKinds())('links whatever the order of imports on $name
     await api.db.query('DELETE FROM provider_invoices WHERE source_file_id IS NOT NULL');
     await api.db.query(
       `UPDATE provider_payouts SET source = NULL, gross_cents = NULL, fee_cents = NULL, net_cents = NULL,
-              source_file_id = NULL, amount_checked = false`,
+              source_file_id = NULL, amount_checked = false, stated_amount_cents = NULL,
+              expected_arrival_date = NULL, provider_status = NULL, stated_file_id = NULL`,
     );
     await api.db.query('DELETE FROM source_files');
     await api.db.query(`DELETE FROM statement_import_jobs WHERE kind <> 'STATEMENT'`);
@@ -102,7 +114,13 @@ describe.each(testDatabaseKinds())('links whatever the order of imports on $name
          FROM provider_invoices i LEFT JOIN provider_invoices c ON c.id = i.credited_invoice_id
         WHERE i.source_file_id IS NOT NULL`,
     );
-    return [...payoutRows, ...documents].map((row) => row.link).sort();
+    const { rows: payouts } = await api.db.query<{ link: string }>(
+      `SELECT concat_ws(' ', provider_payout_id, amount_cents, payout_date, gross_cents, fee_cents, net_cents,
+                        stated_amount_cents, expected_arrival_date, provider_status,
+                        CASE WHEN amount_checked THEN 'checked' ELSE 'unchecked' END) AS link
+         FROM provider_payouts WHERE gross_cents IS NOT NULL OR stated_amount_cents IS NOT NULL`,
+    );
+    return [...payoutRows, ...documents, ...payouts].map((row) => row.link).sort();
   }
 
   async function importAll(order: readonly Upload[]) {
@@ -120,6 +138,9 @@ describe.each(testDatabaseKinds())('links whatever the order of imports on $name
     // Every row and document is linked (a credit note to its invoice): nothing left to chance.
     expect(expected.filter((link) => link.includes('→ -') && !/ \/ (?!-)/.test(link))).toEqual([]);
     expect(expected.length).toBeGreaterThan(documents);
+    // Every payout of the month stated and checked against its rows.
+    const checked = expected.filter((link) => link.startsWith('po_') && link.endsWith(' checked'));
+    expect(checked).toHaveLength(files.payouts.length);
     await fc.assert(
       fc.asyncProperty(fc.shuffledSubarray(uploads, { minLength: uploads.length }), async (order) => {
         expect(await importAll(order)).toEqual(expected);

@@ -7,6 +7,7 @@ import type { ProviderCsvMapping } from '../../domain/sources/provider-csv';
 import { readProviderPayoutCsv } from '../../domain/sources/provider-csv';
 import { readSaftFile } from '../../domain/sources/saft-pt';
 import { type SourceEntries, sourceEntries } from '../../domain/sources/source-ids';
+import { readStripeBalancePayouts } from '../../domain/sources/stripe-balance-payouts';
 import { readStripePayoutReport } from '../../domain/sources/stripe-payouts';
 import type { Database } from '../../server/db/client';
 import { seedDatabase } from '../../server/seed/seed';
@@ -77,6 +78,11 @@ export function previewSource(
     return sourceEntries(kind, read.value);
   }
   const text = Buffer.from(bytes).toString('utf8');
+  if (kind === 'STRIPE_BALANCE_PAYOUTS') {
+    const read = readStripeBalancePayouts(text);
+    if (!read.ok) throw new Error(JSON.stringify(read.refusal));
+    return sourceEntries(kind, read.value);
+  }
   if (kind === 'STRIPE_PAYOUTS') {
     const read = readStripePayoutReport(text);
     if (!read.ok) throw new Error(JSON.stringify(read.refusal));

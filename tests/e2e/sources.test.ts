@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeDemoSourceFiles } from '../../server/seed/source-files';
+import { writeDemoSourceFiles, writeDemoStripeBalancePayouts } from '../../server/seed/source-files';
 import {
   chooseFileByKeyboard,
   chromiumSuite,
@@ -131,5 +131,67 @@ describe.skipIf(!hasChromium)('payouts and invoices in Chromium, keyboard only',
     await tabToText(text.import.close);
     await page.keyboard.press('Enter');
     await page.getByTestId('source-refused').waitFor({ state: 'detached' });
+  });
+  it("imports Stripe's Balance report of payouts after its itemized report, the bytes deciding: each payout checked, the failed one owing no bank credit", async () => {
+    const { db } = suite.server;
+    // Another month than the test above: its Stripe report is imported here first, by its bytes.
+    const second = await db.query<{ month: string }>(
+      `SELECT to_char(payout_date, 'YYYY-MM') AS month FROM provider_payouts
+        GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1 OFFSET 1`,
+    );
+    const month = second.rows[0]?.month as string;
+    const files = await writeDemoSourceFiles(db, month);
+    const stripeRows = files.payouts.reduce((sum, payout) => sum + payout.rows.length, 0);
+    // The Balance report's payouts, as Stripe states them, and one that failed.
+    const balance = `${writeDemoStripeBalancePayouts(files.payouts)}txn_e2e_failed,eur,STRIPE PAYOUT,${month}-28 00:00:00,0.00,-41.50,-41.50,${month}-28,po_e2eFailed,failed,payout\n`;
+    const stated = files.payouts.length + 1;
+
+    await page.keyboard.press('g');
+    await page.keyboard.press('o');
+    await page.getByRole('heading', { name: ptPT.routes.sources, level: 1 }).waitFor();
+    expect(await kindPicked()).toBe('AUTO');
+    await chooseFile(`stripe-payouts-${month}.csv`, files.stripeReport);
+    const summary = page.getByTestId('source-summary');
+    await expect.poll(() => summary.textContent()).toContain(`Stripe · ${stripeRows} linhas`);
+    await expect
+      .poll(() => page.getByTestId('source-known').textContent())
+      .toBe(text.import.known.replace('{{fresh}}', String(stripeRows)).replace('{{known}}', '0'));
+    await importNewRows(stripeRows);
+
+    const balanceName = `stripe-balance-${month}.csv`;
+    await chooseFile(balanceName, balance);
+    await expect
+      .poll(() => summary.textContent())
+      .toContain(`${text.kindShort.STRIPE_BALANCE_PAYOUTS} · ${stated} linhas`);
+    expect(await page.getByTestId('source-withdrawn').textContent()).toBe(
+      text.stated.withdrawn.replace('{{count}}', '1'),
+    );
+    const withdrawn = page.getByTestId('source-preview').locator('tr[data-withdrawn]');
+    await expect.poll(() => withdrawn.count()).toBe(1);
+    expect(await withdrawn.textContent()).toContain(text.payoutStatus.failed);
+    await expect
+      .poll(() => page.getByTestId('source-known').textContent())
+      .toBe(text.import.known.replace('{{fresh}}', String(stated)).replace('{{known}}', '0'));
+    await importNewRows(stated);
+
+    // Each payout's rows agree with what Stripe states: checked; the failed one recorded as such.
+    const checked = await db.query<{
+      provider_payout_id: string;
+      amount_checked: boolean;
+      provider_status: string;
+    }>(
+      `SELECT provider_payout_id, amount_checked, provider_status FROM provider_payouts
+        WHERE provider_payout_id = ANY($1::text[]) ORDER BY provider_payout_id`,
+      [[...files.payouts.map((p) => p.id), 'po_e2eFailed']],
+    );
+    expect(checked.rows.filter((row) => row.amount_checked)).toHaveLength(files.payouts.length);
+    expect(checked.rows.find((row) => row.provider_payout_id === 'po_e2eFailed')).toMatchObject({
+      amount_checked: false,
+      provider_status: 'failed',
+    });
+    const list = page.getByTestId('source-files');
+    await expect
+      .poll(() => list.locator(`tr[data-file="${balanceName}"]`).getAttribute('data-kind'))
+      .toBe('STRIPE_BALANCE_PAYOUTS');
   });
 });

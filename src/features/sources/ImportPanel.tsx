@@ -14,7 +14,7 @@ import { pluralKey } from '../../i18n/plural';
 import { useStepFocus } from '../../kernel/focus';
 import { emptySourcePreview, type SourcePreviewState, sourceImportWithConsole } from './import-actors';
 import { PreviewSummary } from './PreviewSummary';
-import { SourcePreviewTable } from './PreviewTable';
+import { previewLayoutOf, SourcePreviewTable } from './PreviewTable';
 import { RefusalFacts } from './RefusalFacts';
 import { KIND_CHOICES, KIND_SHORT } from './source-words';
 
@@ -214,7 +214,7 @@ export function SourceImportPanel() {
       {tableShown && showsRows && outcome ? (
         <SourcePreviewTable
           rows={preview.current.rows}
-          payouts={outcome.kind !== 'SAFT_INVOICES'}
+          layout={outcome.kind ? previewLayoutOf(outcome.kind) : 'payouts'}
           known={state === 'preview' ? preview.current.known : null}
         />
       ) : null}
@@ -250,8 +250,18 @@ export function SourceImportPanel() {
             {job.result.cancelled !== null ? (
               <li>{t('sources.result.cancelled', { count: job.result.cancelled })}</li>
             ) : null}
-            <li>{t('sources.result.linked', { count: job.result.linked })}</li>
-            <li>{t('sources.result.unlinked', { count: job.result.unlinked })}</li>
+            {/* Stated payouts link to no payment: "linked" counts those checked against their rows. */}
+            {outcome?.kind === 'STRIPE_BALANCE_PAYOUTS' ? (
+              <>
+                <li>{t('sources.result.amountChecked', { count: job.result.linked })}</li>
+                <li>{t('sources.result.awaitingRows', { count: job.result.unlinked })}</li>
+              </>
+            ) : (
+              <>
+                <li>{t('sources.result.linked', { count: job.result.linked })}</li>
+                <li>{t('sources.result.unlinked', { count: job.result.unlinked })}</li>
+              </>
+            )}
           </ul>
           <button type="button" data-focus-home onClick={() => actor.send({ type: 'cancel' })}>
             {t('sources.import.close')}

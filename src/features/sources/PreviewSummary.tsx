@@ -70,6 +70,36 @@ function Payouts({ details }: { details: Extract<SourcePreviewDetails, { kind: '
   );
 }
 
+/** The payouts Stripe's Balance report states: how many, their total, those no bank credit is due for. */
+function StatedPayouts({ details }: { details: Extract<SourcePreviewDetails, { kind: 'statedPayouts' }> }) {
+  const { t, locale } = useI18n();
+  return (
+    <section
+      className="source-payouts"
+      aria-labelledby="source-stated-title"
+      data-testid="source-stated-payouts"
+    >
+      <h3 id="source-stated-title">
+        {t('sources.stated.title')} ·{' '}
+        {t(
+          pluralKey(locale, details.payoutCount, {
+            one: 'sources.payouts.count.one',
+            other: 'sources.payouts.count.other',
+          }),
+          { count: details.payoutCount },
+        )}
+      </h3>
+      <p>{t('sources.stated.total', { total: formatCents(details.totalCents, locale, 'EUR') })}</p>
+      <p>{t('sources.stated.checks')}</p>
+      {details.withdrawn > 0 ? (
+        <p data-testid="source-withdrawn">{t('sources.stated.withdrawn', { count: details.withdrawn })}</p>
+      ) : null}
+      {details.otherRows > 0 ? <p>{t('sources.stated.otherRows', { count: details.otherRows })}</p> : null}
+      {details.incomplete ? <p role="alert">{t('sources.payouts.incomplete')}</p> : null}
+    </section>
+  );
+}
+
 /** A SAF-T file's issuer and period, its documents, its control totals (checked) and its cancelled documents. */
 function Invoices({ details }: { details: Extract<SourcePreviewDetails, { kind: 'invoices' }> }) {
   const { t, locale } = useI18n();
@@ -123,7 +153,9 @@ function Invoices({ details }: { details: Extract<SourcePreviewDetails, { kind: 
   );
 }
 
-/** What the whole file says beside its rows: its payouts, or its invoices' header and totals. */
+/** What the whole file says beside its rows: its payouts, the payouts it states, or its invoices' header and totals. */
 export function PreviewSummary({ details }: { details: SourcePreviewDetails }) {
-  return details.kind === 'payouts' ? <Payouts details={details} /> : <Invoices details={details} />;
+  if (details.kind === 'payouts') return <Payouts details={details} />;
+  if (details.kind === 'statedPayouts') return <StatedPayouts details={details} />;
+  return <Invoices details={details} />;
 }

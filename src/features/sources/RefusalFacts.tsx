@@ -14,6 +14,7 @@ const REASONS: Record<string, string> = {
   NOT_A_CURRENCY: 'sources.reasons.NOT_A_CURRENCY',
   DIFFERS_WITHIN_PAYOUT: 'sources.reasons.DIFFERS_WITHIN_PAYOUT',
   DUPLICATE: 'sources.reasons.DUPLICATE',
+  NOT_A_STATUS: 'sources.reasons.NOT_A_STATUS',
   CELL_COUNT: 'sources.reasons.CELL_COUNT',
   UNTERMINATED_QUOTE: 'sources.reasons.UNTERMINATED_QUOTE',
   NO_HEADER: 'sources.reasons.NO_HEADER',

@@ -1,6 +1,7 @@
 import type { ProviderCsvMapping } from '../../../domain/sources/provider-csv';
 import type { SaftCancelledDocument } from '../../../domain/sources/saft-pt';
 import type { SourceKind } from '../../../domain/sources/source-ids';
+import type { StripePayoutStatus } from '../../../domain/sources/stripe-balance-payouts';
 import type { StripeRowKind } from '../../../domain/sources/stripe-payouts';
 import type { SourcePreviewOutcome } from '../../../machines/source-import';
 
@@ -51,7 +52,19 @@ export interface InvoicePreviewRow {
   taxCents: number;
 }
 
-export type SourcePreviewRow = PayoutPreviewRow | InvoicePreviewRow;
+/** A payout Stripe's Balance report states: its amount, when it should reach the bank, its status. */
+export interface StatedPayoutPreviewRow {
+  line: number;
+  payoutId: string;
+  /** The day its funds leave the Stripe balance. */
+  date: string;
+  expectedArrivalDate: string;
+  status: StripePayoutStatus;
+  currency: string;
+  amountCents: number;
+}
+
+export type SourcePreviewRow = PayoutPreviewRow | StatedPayoutPreviewRow | InvoicePreviewRow;
 
 /** A payout of the file: its sums, and whether the amount it states was checked against its rows. */
 export interface PayoutSummary {
@@ -75,6 +88,16 @@ export type SourcePreviewDetails =
       payouts: PayoutSummary[];
       payoutCount: number;
       /** The last line had no line break and was not read. */
+      incomplete: boolean;
+    }
+  | {
+      kind: 'statedPayouts';
+      payoutCount: number;
+      /** Failed or canceled: no bank credit is due for them. */
+      withdrawn: number;
+      totalCents: number;
+      /** Rows of other categories (a failed payout's reversal, …), read and not imported. */
+      otherRows: number;
       incomplete: boolean;
     }
   | {

@@ -8,6 +8,11 @@ import type { SourceRefusal } from '../../../domain/sources/refusal';
 import { readSaftFile, type SaftFileRead } from '../../../domain/sources/saft-pt';
 import { type SourceKind, sourceEntries } from '../../../domain/sources/source-ids';
 import { sourceContainerMismatch } from '../../../domain/sources/source-sniff';
+import {
+  isPayoutWithdrawn,
+  readStripeBalancePayouts,
+  type StripeBalancePayoutReport,
+} from '../../../domain/sources/stripe-balance-payouts';
 import { readStripePayoutReport, type StripePayoutReport } from '../../../domain/sources/stripe-payouts';
 import { detectDelimiter } from '../../../domain/statements/csv';
 import { csvRows, headLines } from '../../../domain/statements/csv-rows';
@@ -23,6 +28,7 @@ import {
   type SourcePreviewMessage,
   type SourcePreviewRequest,
   type SourcePreviewRow,
+  type StatedPayoutPreviewRow,
 } from './preview-protocol';
 import { sourceKindOf } from './source-sniff';
 
@@ -131,6 +137,29 @@ function payoutDetails(report: StripePayoutReport | ProviderPayoutReport): Sourc
   };
 }
 
+function statedPayoutRows(report: StripeBalancePayoutReport): StatedPayoutPreviewRow[] {
+  return report.payouts.map((payout) => ({
+    line: payout.line,
+    payoutId: payout.id,
+    date: payout.effectiveDate,
+    expectedArrivalDate: payout.expectedArrivalDate,
+    status: payout.status,
+    currency: payout.currency,
+    amountCents: payout.amountCents,
+  }));
+}
+
+function statedPayoutDetails(report: StripeBalancePayoutReport, totalCents: number): SourcePreviewDetails {
+  return {
+    kind: 'statedPayouts',
+    payoutCount: report.payouts.length,
+    withdrawn: report.payouts.filter((payout) => isPayoutWithdrawn(payout.status)).length,
+    totalCents,
+    otherRows: report.otherRows,
+    incomplete: report.incomplete,
+  };
+}
+
 function invoiceRows(read: SaftFileRead): InvoicePreviewRow[] {
   return read.documents.map((doc) => ({
     line: doc.line,
@@ -191,6 +220,16 @@ function preview(
     };
   }
   const { text } = decodeBytes(bytes);
+  if (kind === 'STRIPE_BALANCE_PAYOUTS') {
+    const read = readStripeBalancePayouts(text);
+    if (!read.ok) return { outcome: { ...empty, refusal: refusalView(read.refusal) }, details: null };
+    const entries = sourceEntries(kind, read.value);
+    sendRows(statedPayoutRows(read.value), entries.ids, post);
+    return {
+      outcome: { ...empty, rows: entries.rows, totalCents: entries.totalCents },
+      details: statedPayoutDetails(read.value, entries.totalCents),
+    };
+  }
   if (kind === 'STRIPE_PAYOUTS') {
     const read = readStripePayoutReport(text);
     if (!read.ok) return { outcome: { ...empty, refusal: refusalView(read.refusal) }, details: null };

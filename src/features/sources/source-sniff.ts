@@ -1,5 +1,5 @@
 import type { SourceKind } from '../../../domain/sources/source-ids';
-import { startsLikeXml } from '../../../domain/sources/source-sniff';
+import { payoutCsvKindOf, startsLikeXml } from '../../../domain/sources/source-sniff';
 import { containerKindOf } from '../../../domain/statements/sniff';
 
 /** Containers a SAF-T file may come in (decision 0149). */
@@ -9,9 +9,9 @@ const SAFT_CONTAINERS: ReadonlySet<string> = new Set(['gzip', 'zip']);
 const HEAD = 4_096;
 
 /**
- * Which of the three files the bytes are, when the admin left it to them: gzip, a ZIP or XML is SAF-T;
- * CSV text whose header names Stripe's `automatic_payout_id` is Stripe's report; other text, a
- * collector's report. Null: another binary file (a PDF, an image, …), none of them.
+ * Which of the files the bytes are, when the admin left it to them: gzip, a ZIP or XML is SAF-T;
+ * CSV text is the payout report its header says (`payoutCsvKindOf`: Stripe's itemized report, Stripe's
+ * Balance report of payouts, else a collector's). Null: another binary file (a PDF, an image, …), none of them.
  */
 export function sourceKindOf(bytes: Uint8Array): SourceKind | null {
   const container = containerKindOf(bytes);
@@ -19,7 +19,5 @@ export function sourceKindOf(bytes: Uint8Array): SourceKind | null {
   if (startsLikeXml(bytes)) return 'SAFT_INVOICES';
   const head = new TextDecoder('utf-8').decode(bytes.subarray(0, HEAD)).replace(/^\uFEFF/, '');
   const firstLine = head.split(/\r\n|\n|\r/, 1)[0] ?? '';
-  return /(^|[,;\t"])automatic_payout_id([,;\t"]|$)/i.test(firstLine)
-    ? 'STRIPE_PAYOUTS'
-    : 'COLLECTOR_PAYOUTS';
+  return payoutCsvKindOf(firstLine);
 }

@@ -38,6 +38,29 @@ function run(bytes: Uint8Array, request: Partial<Omit<SourcePreviewRequest, 'byt
 }
 
 describe('which file the bytes are', () => {
+  it("tells Stripe's Balance report of payouts from its itemized report by the header, and reads its payouts", () => {
+    const balance = readFileSync(join(FIXTURES, 'made-here-stripe-balance-payouts-itemized-5.csv'));
+    expect(sourceKindOf(balance)).toBe('STRIPE_BALANCE_PAYOUTS');
+    expect(sourceKindOf(encode('"payout_status";"payout_id";"net"\n'))).toBe('STRIPE_BALANCE_PAYOUTS');
+    // `payout_id` alone is any collector's column; the itemized report's `automatic_payout_id` is not it.
+    expect(sourceKindOf(encode('payout_id,net\npo_1,1.00\n'))).toBe('COLLECTOR_PAYOUTS');
+    expect(sourceKindOf(encode('automatic_payout_id,payout_status\n'))).toBe('STRIPE_PAYOUTS');
+    const { outcome, ids, rows, details } = run(balance);
+    expect(outcome).toMatchObject({
+      kind: 'STRIPE_BALANCE_PAYOUTS',
+      refusal: null,
+      rows: 3,
+      totalCents: 23_471,
+    });
+    expect(ids).toEqual(['po_1QaAmarketplace01', 'po_1QbBmarketplace02', 'po_1QcCmarketplace03']);
+    expect(rows[2]).toMatchObject({
+      payoutId: 'po_1QcCmarketplace03',
+      status: 'failed',
+      expectedArrivalDate: '2026-10-09',
+    });
+    expect(details).toMatchObject({ kind: 'statedPayouts', payoutCount: 3, withdrawn: 1, otherRows: 1 });
+  });
+
   it('tells SAF-T (XML, gzip, ZIP) from Stripe’s report and a collector’s CSV, and a PDF from all three', () => {
     expect(sourceKindOf(SAFT)).toBe('SAFT_INVOICES');
     expect(sourceKindOf(gzipSync(SAFT))).toBe('SAFT_INVOICES');

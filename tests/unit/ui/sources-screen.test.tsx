@@ -18,6 +18,7 @@ import { fillJsdomGaps, layOutTables } from './jsdom-gaps';
 const FIXTURES = join(import.meta.dirname, '../../fixtures/sources');
 const STRIPE = readFileSync(join(FIXTURES, 'made-here-stripe-payout-reconciliation-itemized-5.csv'), 'utf8');
 const SAFT = readFileSync(join(FIXTURES, 'made-here-saft-pt-marketplace-utf8.xml'), 'utf8');
+const BALANCE = readFileSync(join(FIXTURES, 'made-here-stripe-balance-payouts-itemized-5.csv'), 'utf8');
 
 vi.mock('../../../src/features/sources/preview-client', async () => {
   const { previewSource } = await import('../../../src/features/sources/read-source');
@@ -47,6 +48,8 @@ const uploads: SourceUploadRequest[] = [];
 let rejectUpload: { code: string; details: Record<string, unknown> } | null = null;
 /** What the job is answered as instead of DONE: a SAF-T over 32 MiB that its job found against the XSD. */
 let failedJob: Record<string, unknown> | null = null;
+/** What a finished job is answered as instead of the Stripe report's: a Balance report's. */
+let finishedJob: Record<string, unknown> | null = null;
 const FILE_ROW = {
   id: '00000000-0000-4000-8000-000000000001',
   kind: 'SAFT_INVOICES',
@@ -90,7 +93,8 @@ vi.mock('../../../src/api/sources', async (original) => ({
     };
   },
   fetchSourceImport: async () =>
-    failedJob ?? {
+    failedJob ??
+    finishedJob ?? {
       id: '00000000-0000-4000-8000-0000000000bb',
       kind: 'STRIPE_PAYOUTS',
       fileName: 'stripe.csv',
@@ -181,6 +185,78 @@ describe('the payouts and invoices screen', () => {
     expect(result.textContent).not.toContain('Documents');
   });
 
+  it("previews Stripe's Balance report of payouts by its bytes: each payout's amount, arrival and status, the failed one owing no bank credit; imports them", async () => {
+    await open();
+    await drop('balance.csv', BALANCE);
+    expect(screen.getByTestId('source-summary').textContent).toContain(
+      `${en.kindShort.STRIPE_BALANCE_PAYOUTS} · 3 rows`,
+    );
+    const stated = screen.getByTestId('source-stated-payouts');
+    expect(stated.textContent).toContain('3 payouts');
+    expect(stated.textContent).toContain('€234.71');
+    expect(screen.getByTestId('source-withdrawn').textContent).toBe(
+      en.stated.withdrawn.replace('{{count}}', '1'),
+    );
+    const table = screen.getByTestId('source-preview');
+    expect(table.textContent).toContain(en.payoutStatus.in_transit);
+    expect(table.textContent).toContain('€100.99');
+    const withdrawn = table.querySelectorAll('tr[data-withdrawn]');
+    expect(withdrawn).toHaveLength(1);
+    expect(withdrawn[0]!.textContent).toContain('po_1QcCmarketplace03');
+    expect(withdrawn[0]!.textContent).toContain(en.payoutStatus.failed);
+    finishedJob = {
+      id: '00000000-0000-4000-8000-0000000000bb',
+      kind: 'STRIPE_BALANCE_PAYOUTS',
+      fileName: 'balance.csv',
+      status: 'DONE',
+      phase: 'done',
+      done: 3,
+      total: 3,
+      result: {
+        sourceFileId: FILE_ROW.id,
+        newRows: 3,
+        duplicatesSkipped: 0,
+        payouts: 3,
+        documents: null,
+        creditNotes: null,
+        cancelled: null,
+        linked: 2,
+        unlinked: 1,
+      },
+      errorCode: null,
+      createdAt: '2026-11-02T09:30:00.000Z',
+    };
+    const submit = screen.getByRole('button', { name: 'Import 3 new rows' });
+    await act(async () => fireEvent.click(submit));
+    for (let i = 0; i < 3; i++) await act(async () => new Promise((resolve) => setTimeout(resolve, 600)));
+    expect(uploads).toHaveLength(1);
+    expect(uploads[0]).toMatchObject({
+      fileName: 'balance.csv',
+      kind: 'STRIPE_BALANCE_PAYOUTS',
+      mapping: null,
+      expectedRows: 3,
+      expectedTotalCents: 23_471,
+    });
+    // A stated payout links to no payment: the result counts those checked against their rows.
+    const result = await screen.findByTestId('source-result');
+    expect(result.textContent).toContain(en.result.amountChecked.replace('{{count}}', '2'));
+    expect(result.textContent).toContain(en.result.awaitingRows.replace('{{count}}', '1'));
+    expect(result.textContent).not.toContain(en.result.linked.replace('{{count}}', '2'));
+    finishedJob = null;
+  });
+
+  it("says a Balance report's failed payout owes no bank credit in Portuguese too", async () => {
+    await open('pt-PT');
+    await drop('saldo.csv', BALANCE);
+    const table = screen.getByTestId('source-preview');
+    expect(table.querySelector('tr[data-withdrawn]')!.textContent).toContain(
+      ptPT.sources.payoutStatus.failed,
+    );
+    expect(screen.getByTestId('source-withdrawn').textContent).toBe(
+      ptPT.sources.stated.withdrawn.replace('{{count}}', '1'),
+    );
+  });
+
   it('previews a SAF-T file: documents with type and status, the credit note as such, control totals checked, the cancelled document apart', async () => {
     await open();
     await drop('saft.xml', SAFT);
@@ -203,9 +279,7 @@ describe('the payouts and invoices screen', () => {
     expect(refused.querySelector('p')?.textContent).toBe(ptPT.errorMessages.STRIPE_PAYOUT_SUM_MISMATCH);
     const facts = screen.getByTestId('source-refusal-facts').textContent ?? '';
     expect(facts).toContain('Linha 2');
-    expect(facts).toMatch(
-      /po_1QaAmarketplace01: o ficheiro indica 100,00\s€, as suas linhas somam 100,99\s€/,
-    );
+    expect(facts).toMatch(/po_1QaAmarketplace01: a Stripe indica 100,00\s€, as suas linhas somam 100,99\s€/);
     expect(screen.queryByRole('button', { name: /^Importar/ })).toBeNull();
     expect(screen.queryByTestId('source-preview')).toBeNull();
   });

@@ -1,28 +1,34 @@
 /**
  * A SAF-T (PT) file cut into documents that the official XSD judges, together, as it judges the whole
- * file (decision 0163): libxml2-wasm validates a document held whole (a month of 100,000 invoices, 213 MiB
- * of XML: 1.8 GiB), so a big file is validated a piece at a time as it is decompressed and decoded.
+ * file (decisions 0163, 0170): libxml2-wasm validates a document held whole (a month of 100,000 invoices,
+ * 213 MiB of XML: 1.8 GiB), so a big file is validated a piece at a time as it is decompressed and decoded.
  *
- * The entries that repeat — `MasterFiles/Customer`, `MasterFiles/Product` and
- * `SourceDocuments/SalesInvoices/Invoice` — are *sliced*; everything else is the *frame* (the declaration,
- * `Header`, the tax table, the control totals, other sections). A piece is the frame read so far, a slice
- * of consecutive entries, the customers and products they name, and the closing tags of the elements still
- * open, each part at its place in the file. Every entry and every part of the frame is in some piece with
- * the same ancestors, so its structure is judged as in the whole; the cuts fall where the XSD asks for
- * nothing more (every sliced list and every later sibling is optional: valid files cut anywhere stay valid,
+ * Every list that repeats is *sliced*: the customers, suppliers and products of `MasterFiles`, the
+ * general ledger's transactions, the invoices, stock movements, working documents and receipts of
+ * `SourceDocuments`. Everything else is the *frame* (the declaration, `Header`, the chart of accounts, the
+ * tax table, each section's control totals, each journal's head). A piece is the frame read so far, a slice
+ * of consecutive entries, what they reference, and the closing tags of the elements still open, each part at
+ * its place in the file. Every entry and every part of the frame is in some piece with the same ancestors,
+ * so its structure is judged as in the whole; the cuts fall where the XSD asks for nothing more (every
+ * sliced list and every later sibling is optional: valid files cut anywhere stay valid,
  * tests/unit/server/saft-schema-pieces.test.ts).
  *
- * The identity constraints across the file are kept: a keyref (`Invoice/CustomerID`, `Line/ProductCode`,
- * the frame's own `CustomerID`s and `ProductCode`s) finds its customer or product in the piece because the
- * piece holds every master entry of that key; a customer or product whose key came before brings the
- * earlier entries into its piece, so libxml2 itself says it repeats, at its line, as in the whole (it
- * compares with the earlier entries that were valid). Keys are compared loosely (entities decoded, all
- * whitespace dropped): a piece may hold a master entry too many, which only repeats that entry's own
- * complaints, never one too few. `InvoiceNo`'s `unique` is not seen across pieces: the SAF-T reader, which
- * runs first, refuses any number twice (`SAFT_DUPLICATE_DOCUMENT`), so no file with one reaches the check.
+ * The identity constraints across the file are kept:
+ * - a keyref (a document's `CustomerID`, `SupplierID`, a line's `ProductCode`) finds its master entry in
+ *   the piece because the piece holds every customer, supplier or product of that key (the masters are
+ *   held: any later slice may name them); accounts, which transactions name, are in the frame;
+ * - a customer, supplier or product whose key came before brings the earlier entries into its piece, so
+ *   libxml2 itself says it repeats, at its line, as in the whole (it compares with earlier entries that
+ *   were valid);
+ * - a document (invoice, stock movement, working document, receipt, transaction) whose number came before
+ *   brings the first entry of that number, read again from the file (`open` is called again): documents
+ *   are not held, only their numbers. That first entry is valid, or its own piece would have complained
+ *   and the check stopped there, so libxml2 finds the repeat.
+ * Keys are compared loosely (entities decoded, all whitespace dropped): a piece may hold an entry too
+ * many, which only repeats that entry's own complaints, never one too few.
  *
  * Each piece maps its lines back to the file's, so a complaint says `line N` of the upload. Memory: the
- * slice, the frame (held to `maxFrameChars`) and the customers and products (needed by later slices).
+ * slice, the frame (held to `maxFrameChars`), the masters and the documents' numbers.
  */
 
 export interface SchemaPiece {
@@ -41,16 +47,26 @@ export interface SchemaPieceOptions {
   maxFrameChars: number;
 }
 
+/** The file's text from its start, as the reader opens it: `first`, then `next` until null. */
+export interface SchemaText {
+  first: string;
+  next: () => string | null;
+}
+
 /**
- * `ok`: every piece was handed over, or `onPiece` asked to stop. `FRAME_TOO_LARGE`: the file's other
- * sections are too big to be repeated in each piece. `UNREADABLE`: markup left open at the end (the SAF-T
- * reader refuses such a file before it is checked).
+ * `ok`: every piece was handed over, or `onPiece` asked to stop. `FRAME_TOO_LARGE`: the parts of the file
+ * that are not sliced are too big to be repeated in each piece. `UNREADABLE`: markup left open at the end
+ * (the SAF-T reader refuses such a file before it is checked).
  */
 export type SchemaPiecesEnd =
   | { ok: true; pieces: number; stopped: boolean }
   | { ok: false; reason: 'FRAME_TOO_LARGE' | 'UNREADABLE' };
 
-type Kind = 'Customer' | 'Product' | 'Invoice';
+/** Entries held for the whole check: later slices name them (keyrefs). */
+type MasterKind = 'Customer' | 'Supplier' | 'Product';
+/** Entries not held: only their numbers, to bring the first back when one repeats. */
+type DocumentKind = 'Invoice' | 'StockMovement' | 'WorkDocument' | 'Payment' | 'Transaction';
+type Kind = MasterKind | DocumentKind;
 
 interface Span {
   text: string;
@@ -61,18 +77,47 @@ interface Span {
   breaks: number;
 }
 
+/** Where an entry is in the file, to read it again. */
+interface Place {
+  offset: number;
+  line: number;
+  length: number;
+}
+
 /** The element whose children are sliced, by the path of its ancestors' local names. */
 const SLICED_UNDER: Record<string, readonly Kind[]> = {
-  'AuditFile/MasterFiles': ['Customer', 'Product'],
+  'AuditFile/MasterFiles': ['Customer', 'Supplier', 'Product'],
+  'AuditFile/GeneralLedgerEntries/Journal': ['Transaction'],
   'AuditFile/SourceDocuments/SalesInvoices': ['Invoice'],
+  'AuditFile/SourceDocuments/MovementOfGoods': ['StockMovement'],
+  'AuditFile/SourceDocuments/WorkingDocuments': ['WorkDocument'],
+  'AuditFile/SourceDocuments/Payments': ['Payment'],
 };
 
-/** The field that is each kind's `unique` key in the XSD. */
+/** The field that is each kind's `unique` key in the XSD (its first element). */
 const KEY_FIELD: Record<Kind, string> = {
   Customer: 'CustomerID',
+  Supplier: 'SupplierID',
   Product: 'ProductCode',
   Invoice: 'InvoiceNo',
+  StockMovement: 'DocumentNumber',
+  WorkDocument: 'DocumentNumber',
+  Payment: 'PaymentRefNo',
+  Transaction: 'TransactionID',
 };
+
+/** The master a field names wherever it appears (the XSD's keyrefs; loosely, outside them too). */
+const NAMED_BY: Record<string, MasterKind> = {
+  CustomerID: 'Customer',
+  SupplierID: 'Supplier',
+  ProductCode: 'Product',
+};
+
+const MASTER_KINDS: Record<MasterKind, true> = { Customer: true, Supplier: true, Product: true };
+const isMaster = (kind: Kind): kind is MasterKind => kind in MASTER_KINDS;
+
+type Names = Record<MasterKind, Set<string>>;
+const noNames = (): Names => ({ Customer: new Set(), Supplier: new Set(), Product: new Set() });
 
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
@@ -89,9 +134,9 @@ function looseKey(raw: string): string {
 }
 
 const FIELD =
-  /<(?:[A-Za-z_][\w.-]*:)?(CustomerID|ProductCode|InvoiceNo)\s*>((?:[^<]|<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->)*)<\//g;
+  /<(?:[A-Za-z_][\w.-]*:)?(CustomerID|SupplierID|ProductCode|InvoiceNo|DocumentNumber|PaymentRefNo|TransactionID)\s*>((?:[^<]|<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->)*)<\//g;
 
-/** Every `CustomerID`, `ProductCode` and `InvoiceNo` in a text, by field, in order. */
+/** Every field that names a master or is a kind's key, in a text, by field, in order. */
 function fieldsOf(text: string): { field: string; key: string }[] {
   const found: { field: string; key: string }[] = [];
   FIELD.lastIndex = 0;
@@ -137,18 +182,50 @@ function markupEnd(text: string, lt: number): number {
   return -1;
 }
 
+/** The entries at `places` (in the file's order), read again from the file's start. */
+function readAgain(open: () => SchemaText, places: readonly Place[]): Span[] {
+  const text = open();
+  let chunk = text.first;
+  /** The file's character offset of `chunk[0]`. */
+  let chunkOffset = 0;
+  return places.map(({ offset, line, length }) => {
+    const parts: string[] = [];
+    for (let from = offset; from < offset + length; ) {
+      while (chunkOffset + chunk.length <= from) {
+        const piece = text.next();
+        if (piece === null) throw new Error('SAF-T schema pieces: the file is shorter the second time');
+        chunkOffset += chunk.length;
+        chunk = piece;
+      }
+      const to = Math.min(offset + length, chunkOffset + chunk.length);
+      parts.push(chunk.slice(from - chunkOffset, to - chunkOffset));
+      from = to;
+    }
+    return spanOf(parts.join(''), offset, line);
+  });
+}
+
+const spanOf = (text: string, offset: number, line: number): Span => ({
+  text: detached(text),
+  offset,
+  line,
+  breaks: countBreaks(text),
+});
+
 /**
- * The text of a SAF-T file (`first`, then `next` until null) cut into pieces, each handed to `onPiece` in
- * the file's order; `onPiece` answers false to stop (the first piece with complaints is enough: every
- * complaint about an earlier line is in it, decision 0163).
+ * The text of a SAF-T file (`open()`, read once in order; again only to bring back an earlier document
+ * whose number repeats) cut into pieces, each handed to `onPiece` in the file's order; `onPiece` answers
+ * false to stop. The check stops at the first piece with complaints (every complaint about an earlier line
+ * is in it, decision 0163), and a repeated document number relies on that: its first entry, in an earlier
+ * piece, was then valid.
  */
 export function cutSaftForSchema(
-  first: string,
-  next: () => string | null,
+  open: () => SchemaText,
   options: SchemaPieceOptions,
   onPiece: (piece: SchemaPiece) => boolean,
 ): SchemaPiecesEnd {
-  let buf = first;
+  const text = open();
+  let buf = text.first;
   /** The file's character offset of `buf[0]`. */
   let bufOffset = 0;
   /** Lines counted up to `buf[countedAt]`: the indices asked for only grow until `buf` is cut. */
@@ -157,11 +234,25 @@ export function cutSaftForSchema(
   const stack: { qname: string; name: string }[] = [];
   const frame: Span[] = [];
   let frameChars = 0;
-  /** Keys the frame names (its keyrefs), found as its spans are kept. */
-  const frameNames = { customers: new Set<string>(), products: new Set<string>() };
-  const masters = { Customer: new Map<string, Span[]>(), Product: new Map<string, Span[]>() };
+  /** Masters the frame names, found as its spans are kept (none in a valid file: every list is sliced). */
+  const frameNames = noNames();
+  const masters: Record<MasterKind, Map<string, Span[]>> = {
+    Customer: new Map(),
+    Supplier: new Map(),
+    Product: new Map(),
+  };
+  /** Each document number's first entry, by kind (each kind its own `unique`). */
+  const firstDocuments: Record<DocumentKind, Map<string, Place>> = {
+    Invoice: new Map(),
+    StockMovement: new Map(),
+    WorkDocument: new Map(),
+    Payment: new Map(),
+    Transaction: new Map(),
+  };
   let slice: Span[] = [];
-  let sliceNames = { customers: new Set<string>(), products: new Set<string>() };
+  let sliceNames = noNames();
+  /** First entries of numbers the slice repeats, from before the slice, by offset. */
+  let sliceRepeats = new Map<number, Place>();
   let sliceChars = 0;
   let sliceInvoices = 0;
   let pieces = 0;
@@ -179,27 +270,24 @@ export function cutSaftForSchema(
   };
   const runText = (end: number) => {
     runParts.push(buf.slice(runStart, end));
-    const text = runParts.length === 1 ? runParts[0]! : runParts.join('');
+    const joined = runParts.length === 1 ? runParts[0]! : runParts.join('');
     runParts = [];
-    return text;
+    return joined;
   };
   const startRun = (at: number) => {
     runStart = at;
     runOffset = bufOffset + at;
     runLine = lineAt(at);
   };
-  const spanOf = (text: string, offset: number, line: number): Span => ({
-    text: detached(text),
-    offset,
-    line,
-    breaks: countBreaks(text),
-  });
-  const addNames = (names: typeof frameNames, text: string, kind: Kind | null) => {
+  /** Adds the masters `text` names to `names`; answers its key as `kind` (its first key field). */
+  const addNames = (names: Names, text: string, kind: Kind | null) => {
     let key: string | undefined;
     for (const found of fieldsOf(text)) {
       if (kind !== null && key === undefined && found.field === KEY_FIELD[kind]) key = found.key;
-      else if (found.field === 'CustomerID') names.customers.add(found.key);
-      else if (found.field === 'ProductCode') names.products.add(found.key);
+      else {
+        const named = NAMED_BY[found.field];
+        if (named) names[named].add(found.key);
+      }
     }
     return key;
   };
@@ -218,30 +306,37 @@ export function cutSaftForSchema(
     const span = spanOf(text, runOffset, runLine);
     const key = addNames(sliceNames, text, kind);
     slice.push(span);
-    if (key !== undefined && kind !== 'Invoice') {
+    if (key !== undefined && isMaster(kind)) {
       const list = masters[kind].get(key);
       if (list) list.push(span);
       else masters[kind].set(key, [span]);
       // Its own key named: an earlier entry with the same key comes into the piece, where libxml2 finds the repeat.
-      (kind === 'Customer' ? sliceNames.customers : sliceNames.products).add(key);
+      sliceNames[kind].add(key);
+    } else if (key !== undefined && !isMaster(kind)) {
+      const first = firstDocuments[kind].get(key);
+      if (!first)
+        firstDocuments[kind].set(key, { offset: span.offset, line: span.line, length: text.length });
+      else if (first.offset < slice[0]!.offset) sliceRepeats.set(first.offset, first);
     }
     sliceChars += text.length;
     if (kind === 'Invoice') sliceInvoices++;
   };
 
-  /** The piece of the frame so far, the slice and the master entries they name; false when told to stop. */
+  /** The piece of the frame so far, the slice and what it references; false when told to stop. */
   const emit = (): boolean => {
-    const inSlice = new Set(slice);
+    const repeated = readAgain(
+      open,
+      [...sliceRepeats.values()].sort((a, b) => a.offset - b.offset),
+    );
+    // The documents brought back name masters too, which must then be in the piece.
+    for (const span of repeated) addNames(sliceNames, span.text, null);
+    const inPiece = new Set([...slice, ...frame]);
     const named = new Set<Span>();
-    const name = (kind: 'Customer' | 'Product', keys: Set<string>) => {
-      for (const key of keys)
-        for (const span of masters[kind].get(key) ?? []) if (!inSlice.has(span)) named.add(span);
-    };
-    name('Customer', frameNames.customers);
-    name('Customer', sliceNames.customers);
-    name('Product', frameNames.products);
-    name('Product', sliceNames.products);
-    const spans = [...frame, ...slice, ...named];
+    for (const kind of Object.keys(masters) as MasterKind[])
+      for (const names of [frameNames[kind], sliceNames[kind]])
+        for (const key of names)
+          for (const span of masters[kind].get(key) ?? []) if (!inPiece.has(span)) named.add(span);
+    const spans = [...frame, ...slice, ...repeated, ...named];
     // Stable: an entry sent twice stays twice, in place.
     spans.sort((a, b) => a.offset - b.offset);
     const parts: string[] = [];
@@ -277,7 +372,8 @@ export function cutSaftForSchema(
     pieces++;
     const go = onPiece({ xml: parts.join(''), fileLine, invoices: sliceInvoices });
     slice = [];
-    sliceNames = { customers: new Set(), products: new Set() };
+    sliceNames = noNames();
+    sliceRepeats = new Map();
     sliceChars = 0;
     sliceInvoices = 0;
     return go;
@@ -285,7 +381,7 @@ export function cutSaftForSchema(
 
   /** Drops `buf` before `keep` (the run's part of it kept aside) and appends the next piece; false at the end. */
   const readMore = (keep: number): boolean => {
-    const piece = next();
+    const piece = text.next();
     if (piece === null) return false;
     if (runStart < keep) {
       runParts.push(buf.slice(runStart, keep));

@@ -1,10 +1,13 @@
-// The SAF-T schema check in pieces (decision 0163) against libxml2 validating the whole document: for
-// generated files — the demo's writer over any number of payments, AT's demonstration file (other sections,
-// stock movements naming customers and products), the marketplace's — with faults anywhere (the Header, a
-// customer, a customer's id repeated, an invoice deep in the file, a product no line can name, a number
-// repeated, the control totals), cut into pieces of any size, plain or gzip, the pieces are valid exactly
-// when the whole is, and their first complaint is the whole's, at the file's line. An invoice number twice,
-// which pieces do not see, is refused by the SAF-T reader before any check.
+// The SAF-T schema check in pieces (decisions 0163, 0170) against libxml2 validating the whole document: for
+// generated files — the demo's writer over any number of payments, with or without a receipt per invoice,
+// AT's demonstration file (stock movements, working documents, receipts, suppliers), the marketplace's — whose
+// receipts, stock movements and working documents are multiplied (big sections, renumbered) and to which a
+// general ledger may be added (accounts, journals, transactions naming customers and accounts), with faults
+// anywhere (the Header, a customer, a customer's, supplier's or product's key repeated, an invoice deep in the
+// file, a product no line can name, an invoice, receipt, stock movement, working document, transaction or
+// journal number repeated, a receipt naming an unknown customer, with a bad date or without its totals, a
+// section's control totals…), cut into pieces of any size, plain or gzip, the pieces are valid exactly when
+// the whole is, and their first complaint is the whole's, at the file's line.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { gzipSync } from 'fflate';
@@ -70,6 +73,63 @@ function withCopies(xml: string, copies: number): string {
       ),
     xml,
   );
+}
+
+/**
+ * An accounting SAF-T's sections added: a chart of two accounts and a general ledger of `journals` journals
+ * of `perJournal` sales each, to the file's customers.
+ */
+function withLedger(xml: string, journals: number, perJournal: number): string {
+  const customers = [...xml.matchAll(/<Customer>\s*<CustomerID>([^<]*)</g)].map((m) => m[1]!);
+  const account = (id: string, description: string) => `      <Account>
+        <AccountID>${id}</AccountID>
+        <AccountDescription>${description}</AccountDescription>
+        <OpeningDebitBalance>0.00</OpeningDebitBalance>
+        <OpeningCreditBalance>0.00</OpeningCreditBalance>
+        <ClosingDebitBalance>0.00</ClosingDebitBalance>
+        <ClosingCreditBalance>0.00</ClosingCreditBalance>
+        <GroupingCategory>GR</GroupingCategory>
+      </Account>
+`;
+  const line = (side: 'Debit' | 'Credit', accountId: string) => `            <${side}Line>
+              <RecordID>${side === 'Debit' ? 1 : 2}</RecordID>
+              <AccountID>${accountId}</AccountID>
+              <SystemEntryDate>2031-01-15T10:00:00</SystemEntryDate>
+              <Description>Venda</Description>
+              <${side}Amount>10.00</${side}Amount>
+            </${side}Line>
+`;
+  const transaction = (j: number, t: number) => `        <Transaction>
+          <TransactionID>2031-01-15 V${j} ${t + 1}</TransactionID>
+          <Period>1</Period>
+          <TransactionDate>2031-01-15</TransactionDate>
+          <SourceID>contabilidade</SourceID>
+          <Description>Venda</Description>
+          <DocArchivalNumber>V${j}-${t + 1}</DocArchivalNumber>
+          <TransactionType>N</TransactionType>
+          <GLPostingDate>2031-01-15</GLPostingDate>
+          <CustomerID>${customers[t % customers.length]}</CustomerID>
+          <Lines>
+${line('Debit', '211')}${line('Credit', '711')}          </Lines>
+        </Transaction>
+`;
+  const journal = (j: number) => `      <Journal>
+        <JournalID>V${j}</JournalID>
+        <Description>Vendas ${j}</Description>
+${Array.from({ length: perJournal }, (_, t) => transaction(j, t)).join('')}      </Journal>
+`;
+  const ledger = `  <GeneralLedgerEntries>
+    <NumberOfEntries>${journals * perJournal}</NumberOfEntries>
+    <TotalDebit>${(journals * perJournal * 10).toFixed(2)}</TotalDebit>
+    <TotalCredit>${(journals * perJournal * 10).toFixed(2)}</TotalCredit>
+${Array.from({ length: journals }, (_, j) => journal(j + 1)).join('')}  </GeneralLedgerEntries>
+`;
+  return xml
+    .replace(
+      /<MasterFiles>\n/,
+      `<MasterFiles>\n    <GeneralLedgerAccounts>\n      <TaxonomyReference>S</TaxonomyReference>\n${account('211', 'Clientes')}${account('711', 'Vendas')}    </GeneralLedgerAccounts>\n`,
+    )
+    .replace(/([ \t]*)<SourceDocuments>/, `${ledger}$1<SourceDocuments>`);
 }
 
 /** The `k`-th (modulo their count) match of `pattern` replaced by `replace(match)`. */
@@ -164,6 +224,27 @@ const FAULTS: Record<string, (xml: string, k: number) => string> = {
     inSection(xml, 'MovementOfGoods', (part) =>
       atNth(part, /<CustomerID>[^<]*<\/CustomerID>/, k, () => '<SupplierID>NOBODY</SupplierID>'),
     ),
+  transactionIdRepeated: (xml, k) =>
+    inSection(xml, 'GeneralLedgerEntries', (part) =>
+      atNth(
+        part,
+        /<TransactionID>[^<]*</,
+        k + 1,
+        () => `<TransactionID>${firstOf(part, /<TransactionID>([^<]*)</)}<`,
+      ),
+    ),
+  transactionUnknownCustomer: (xml, k) =>
+    inSection(xml, 'GeneralLedgerEntries', (part) =>
+      atNth(part, /<CustomerID>[^<]*</, k, () => '<CustomerID>NOBODY<'),
+    ),
+  transactionUnknownAccount: (xml, k) =>
+    inSection(xml, 'GeneralLedgerEntries', (part) =>
+      atNth(part, /<AccountID>[^<]*</, k, () => '<AccountID>999<'),
+    ),
+  journalIdRepeated: (xml, k) =>
+    inSection(xml, 'GeneralLedgerEntries', (part) =>
+      atNth(part, /<JournalID>[^<]*</, k + 1, () => `<JournalID>${firstOf(part, /<JournalID>([^<]*)</)}<`),
+    ),
   workDocumentNumberRepeated: (xml, k) =>
     inSection(xml, 'WorkingDocuments', (part) =>
       atNth(
@@ -206,6 +287,9 @@ const arbitraryCase = fc.record({
     maxLength: 3,
   }),
   copies: fc.integer({ min: 1, max: 6 }),
+  ledger: fc.option(
+    fc.record({ journals: fc.integer({ min: 1, max: 3 }), perJournal: fc.integer({ min: 0, max: 12 }) }),
+  ),
   pieceChars: fc.integer({ min: 1, max: 20_000 }),
   gzip: fc.boolean(),
 });
@@ -214,10 +298,11 @@ describe('the SAF-T schema check in pieces', () => {
   it('agrees with the whole document: valid or not, and the first complaint with its line', async () => {
     const validate = await saftSchemaValidator();
     await fc.assert(
-      fc.asyncProperty(arbitraryCase, async ({ file, copies, faults, pieceChars, gzip }) => {
+      fc.asyncProperty(arbitraryCase, async ({ file, copies, ledger, faults, pieceChars, gzip }) => {
+        const sections = withCopies(fileText(file), copies);
         const xml = faults.reduce(
           (text, { fault, k }) => FAULTS[fault]!(text, k),
-          withCopies(fileText(file), copies),
+          ledger ? withLedger(sections, ledger.journals, ledger.perJournal) : sections,
         );
         const whole = validate(xml).map(({ line, message }) => `line ${line}: ${message}`);
         const bytes = new TextEncoder().encode(xml);

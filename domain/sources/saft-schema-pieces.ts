@@ -184,6 +184,7 @@ function markupEnd(text: string, lt: number): number {
 
 /** The entries at `places` (in the file's order), read again from the file's start. */
 function readAgain(open: () => SchemaText, places: readonly Place[]): Span[] {
+  if (places.length === 0) return [];
   const text = open();
   let chunk = text.first;
   /** The file's character offset of `chunk[0]`. */
@@ -224,8 +225,8 @@ export function cutSaftForSchema(
   options: SchemaPieceOptions,
   onPiece: (piece: SchemaPiece) => boolean,
 ): SchemaPiecesEnd {
-  const text = open();
-  let buf = text.first;
+  const source = open();
+  let buf = source.first;
   /** The file's character offset of `buf[0]`. */
   let bufOffset = 0;
   /** Lines counted up to `buf[countedAt]`: the indices asked for only grow until `buf` is cut. */
@@ -270,9 +271,9 @@ export function cutSaftForSchema(
   };
   const runText = (end: number) => {
     runParts.push(buf.slice(runStart, end));
-    const joined = runParts.length === 1 ? runParts[0]! : runParts.join('');
+    const text = runParts.length === 1 ? runParts[0]! : runParts.join('');
     runParts = [];
-    return joined;
+    return text;
   };
   const startRun = (at: number) => {
     runStart = at;
@@ -302,22 +303,27 @@ export function cutSaftForSchema(
     return true;
   };
 
-  const keepEntry = (kind: Kind, text: string) => {
-    const span = spanOf(text, runOffset, runLine);
-    const key = addNames(sliceNames, text, kind);
-    slice.push(span);
-    if (key !== undefined && isMaster(kind)) {
+  /** An entry's key: a master's kept with it, a document's first place remembered or its repeat noted. */
+  const keepKey = (kind: Kind, key: string, span: Span, length: number) => {
+    if (isMaster(kind)) {
       const list = masters[kind].get(key);
       if (list) list.push(span);
       else masters[kind].set(key, [span]);
       // Its own key named: an earlier entry with the same key comes into the piece, where libxml2 finds the repeat.
       sliceNames[kind].add(key);
-    } else if (key !== undefined && !isMaster(kind)) {
-      const first = firstDocuments[kind].get(key);
-      if (!first)
-        firstDocuments[kind].set(key, { offset: span.offset, line: span.line, length: text.length });
-      else if (first.offset < slice[0]!.offset) sliceRepeats.set(first.offset, first);
+      return;
     }
+    const first = firstDocuments[kind].get(key);
+    if (!first) firstDocuments[kind].set(key, { offset: span.offset, line: span.line, length });
+    // Its first entry is in an earlier piece: read again into this one, where libxml2 finds the repeat.
+    else if (first.offset < slice[0]!.offset) sliceRepeats.set(first.offset, first);
+  };
+
+  const keepEntry = (kind: Kind, text: string) => {
+    const span = spanOf(text, runOffset, runLine);
+    const key = addNames(sliceNames, text, kind);
+    slice.push(span);
+    if (key !== undefined) keepKey(kind, key, span, text.length);
     sliceChars += text.length;
     if (kind === 'Invoice') sliceInvoices++;
   };
@@ -330,12 +336,12 @@ export function cutSaftForSchema(
     );
     // The documents brought back name masters too, which must then be in the piece.
     for (const span of repeated) addNames(sliceNames, span.text, null);
-    const inPiece = new Set([...slice, ...frame]);
+    const inSlice = new Set(slice);
     const named = new Set<Span>();
     for (const kind of Object.keys(masters) as MasterKind[])
       for (const names of [frameNames[kind], sliceNames[kind]])
         for (const key of names)
-          for (const span of masters[kind].get(key) ?? []) if (!inPiece.has(span)) named.add(span);
+          for (const span of masters[kind].get(key) ?? []) if (!inSlice.has(span)) named.add(span);
     const spans = [...frame, ...slice, ...repeated, ...named];
     // Stable: an entry sent twice stays twice, in place.
     spans.sort((a, b) => a.offset - b.offset);
@@ -381,7 +387,7 @@ export function cutSaftForSchema(
 
   /** Drops `buf` before `keep` (the run's part of it kept aside) and appends the next piece; false at the end. */
   const readMore = (keep: number): boolean => {
-    const piece = text.next();
+    const piece = source.next();
     if (piece === null) return false;
     if (runStart < keep) {
       runParts.push(buf.slice(runStart, keep));

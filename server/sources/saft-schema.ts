@@ -22,7 +22,7 @@ import { cutSaftForSchema } from '../../domain/sources/saft-schema-pieces';
  * 100,000 invoices): the CPU is the same from 1 to 16 MiB; the peak memory grows past 4 MiB (+316 MiB at 16).
  */
 export const SAFT_SCHEMA_PIECE_CHARS = 4 * 1_048_576;
-/** The header, tax table and sections other than the sliced ones, repeated in every piece: held to this. */
+/** The frame — header, chart of accounts, tax table, control totals, journals' heads — is in every piece: held to this. */
 const MAX_FRAME_CHARS = 8 * 1_048_576;
 /** The first complaints are enough to say what is wrong; a broken file can have one per document. */
 const MAX_ERRORS = 10;
@@ -109,7 +109,7 @@ const WHOLE_MAX_CHARS = 32 * 1_048_576;
  * table, the journals' heads) are themselves over `maxFrameChars` — the import refuses it
  * (`SAFT_SCHEMA_UNCHECKABLE`). The reader ran first: the bytes decompress within the limits and decode as
  * declared (UTF-8, ISO-8859-1 or windows-1252), without a DOCTYPE. `onProgress` is told the invoices
- * checked so far.
+ * checked so far; `pieceChars` and `maxFrameChars` are the bench's and the tests'.
  */
 export async function saftSchemaErrors(
   upload: Uint8Array,

@@ -3,23 +3,24 @@
  * file (decisions 0163, 0170): libxml2-wasm validates a document held whole (a month of 100,000 invoices,
  * 213 MiB of XML: 1.8 GiB), so a big file is validated a piece at a time as it is decompressed and decoded.
  *
- * Every list that repeats is *sliced*: the customers, suppliers and products of `MasterFiles`, the
- * general ledger's transactions, the invoices, stock movements, working documents and receipts of
- * `SourceDocuments`. Everything else is the *frame* (the declaration, `Header`, the chart of accounts, the
- * tax table, each section's control totals, each journal's head). A piece is the frame read so far, a slice
- * of consecutive entries, what they reference, and the closing tags of the elements still open, each part at
- * its place in the file. Every entry and every part of the frame is in some piece with the same ancestors,
- * so its structure is judged as in the whole; the cuts fall where the XSD asks for nothing more (every
- * sliced list and every later sibling is optional: valid files cut anywhere stay valid,
- * tests/unit/server/saft-schema-pieces.test.ts).
+ * Every list that repeats is *sliced*: the accounts, customers, suppliers and products of `MasterFiles`,
+ * the general ledger's transactions, the invoices, stock movements, working documents and receipts of
+ * `SourceDocuments`. Everything else is the *frame* (the declaration, `Header`, the tax table, each
+ * section's control totals, each journal's head). A piece is the frame read so far, a slice of consecutive
+ * entries, what they reference, and the closing tags of the elements still open, each part at its place in
+ * the file. Every entry and every part of the frame is in some piece with the same ancestors, so its
+ * structure is judged as in the whole; the cuts fall where the XSD asks for nothing more (every sliced list
+ * and every later sibling is optional — but for accounts, of which the chart's first is in every piece:
+ * valid files cut anywhere stay valid, tests/unit/server/saft-schema-pieces.test.ts).
  *
  * The identity constraints across the file are kept:
- * - a keyref (a document's `CustomerID`, `SupplierID`, a line's `ProductCode`) finds its master entry in
- *   the piece because the piece holds every customer, supplier or product of that key (the masters are
- *   held: any later slice may name them); accounts, which transactions name, are in the frame;
- * - a customer, supplier or product whose key came before brings the earlier entries into its piece, so
- *   libxml2 itself says it repeats, at its line, as in the whole (it compares with earlier entries that
- *   were valid);
+ * - a keyref (a document's `CustomerID`, `SupplierID`, a line's `ProductCode` or `AccountID`, an account's
+ *   `GroupingCode`) finds its master entry in the piece because the piece holds every account, customer,
+ *   supplier or product of that key, and what those name in turn (an account's grouping accounts). The
+ *   masters are held: any later slice may name them. The chart of accounts is cut only once it is whole,
+ *   since an account may group under one that comes after it;
+ * - a master whose key came before brings the earlier entries into its piece, so libxml2 itself says it
+ *   repeats, at its line, as in the whole (it compares with earlier entries that were valid);
  * - a document (invoice, stock movement, working document, receipt, transaction) whose number came before
  *   brings the first entry of that number, read again from the file (`open` is called again): documents
  *   are not held, only their numbers. That first entry is valid, or its own piece would have complained
@@ -63,7 +64,7 @@ export type SchemaPiecesEnd =
   | { ok: false; reason: 'FRAME_TOO_LARGE' | 'UNREADABLE' };
 
 /** Entries held for the whole check: later slices name them (keyrefs). */
-type MasterKind = 'Customer' | 'Supplier' | 'Product';
+type MasterKind = 'Account' | 'Customer' | 'Supplier' | 'Product';
 /** Entries not held: only their numbers, to bring the first back when one repeats. */
 type DocumentKind = 'Invoice' | 'StockMovement' | 'WorkDocument' | 'Payment' | 'Transaction';
 type Kind = MasterKind | DocumentKind;
@@ -86,6 +87,7 @@ interface Place {
 
 /** The element whose children are sliced, by the path of its ancestors' local names. */
 const SLICED_UNDER: Record<string, readonly Kind[]> = {
+  'AuditFile/MasterFiles/GeneralLedgerAccounts': ['Account'],
   'AuditFile/MasterFiles': ['Customer', 'Supplier', 'Product'],
   'AuditFile/GeneralLedgerEntries/Journal': ['Transaction'],
   'AuditFile/SourceDocuments/SalesInvoices': ['Invoice'],
@@ -96,6 +98,7 @@ const SLICED_UNDER: Record<string, readonly Kind[]> = {
 
 /** The field that is each kind's `unique` key in the XSD (its first element). */
 const KEY_FIELD: Record<Kind, string> = {
+  Account: 'AccountID',
   Customer: 'CustomerID',
   Supplier: 'SupplierID',
   Product: 'ProductCode',
@@ -108,16 +111,28 @@ const KEY_FIELD: Record<Kind, string> = {
 
 /** The master a field names wherever it appears (the XSD's keyrefs; loosely, outside them too). */
 const NAMED_BY: Record<string, MasterKind> = {
+  AccountID: 'Account',
+  GroupingCode: 'Account',
   CustomerID: 'Customer',
   SupplierID: 'Supplier',
   ProductCode: 'Product',
 };
 
-const MASTER_KINDS: Record<MasterKind, true> = { Customer: true, Supplier: true, Product: true };
+const MASTER_KINDS: Record<MasterKind, true> = {
+  Account: true,
+  Customer: true,
+  Supplier: true,
+  Product: true,
+};
 const isMaster = (kind: Kind): kind is MasterKind => kind in MASTER_KINDS;
 
 type Names = Record<MasterKind, Set<string>>;
-const noNames = (): Names => ({ Customer: new Set(), Supplier: new Set(), Product: new Set() });
+const noNames = (): Names => ({
+  Account: new Set(),
+  Customer: new Set(),
+  Supplier: new Set(),
+  Product: new Set(),
+});
 
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
@@ -134,7 +149,7 @@ function looseKey(raw: string): string {
 }
 
 const FIELD =
-  /<(?:[A-Za-z_][\w.-]*:)?(CustomerID|SupplierID|ProductCode|InvoiceNo|DocumentNumber|PaymentRefNo|TransactionID)\s*>((?:[^<]|<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->)*)<\//g;
+  /<(?:[A-Za-z_][\w.-]*:)?(AccountID|GroupingCode|CustomerID|SupplierID|ProductCode|InvoiceNo|DocumentNumber|PaymentRefNo|TransactionID)\s*>((?:[^<]|<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->)*)<\//g;
 
 /** Every field that names a master or is a kind's key, in a text, by field, in order. */
 function fieldsOf(text: string): { field: string; key: string }[] {
@@ -238,10 +253,15 @@ export function cutSaftForSchema(
   /** Masters the frame names, found as its spans are kept (none in a valid file: every list is sliced). */
   const frameNames = noNames();
   const masters: Record<MasterKind, Map<string, Span[]>> = {
+    Account: new Map(),
     Customer: new Map(),
     Supplier: new Map(),
     Product: new Map(),
   };
+  /** What each master names itself, when it names anything. */
+  const masterRefs = new Map<Span, [MasterKind, string][]>();
+  /** The chart's first account. */
+  let firstAccount: Span | null = null;
   /** Each document number's first entry, by kind (each kind its own `unique`). */
   const firstDocuments: Record<DocumentKind, Map<string, Place>> = {
     Invoice: new Map(),
@@ -280,14 +300,14 @@ export function cutSaftForSchema(
     runOffset = bufOffset + at;
     runLine = lineAt(at);
   };
-  /** Adds the masters `text` names to `names`; answers its key as `kind` (its first key field). */
-  const addNames = (names: Names, text: string, kind: Kind | null) => {
+  /** Tells `onName` each master `text` names; answers its own key as `kind` (its first key field). */
+  const namesOf = (text: string, kind: Kind | null, onName: (named: MasterKind, key: string) => void) => {
     let key: string | undefined;
     for (const found of fieldsOf(text)) {
       if (kind !== null && key === undefined && found.field === KEY_FIELD[kind]) key = found.key;
       else {
         const named = NAMED_BY[found.field];
-        if (named) names[named].add(found.key);
+        if (named) onName(named, found.key);
       }
     }
     return key;
@@ -299,7 +319,7 @@ export function cutSaftForSchema(
     frameChars += text.length;
     if (frameChars > options.maxFrameChars) return false;
     frame.push(spanOf(text, runOffset, runLine));
-    addNames(frameNames, text, null);
+    namesOf(text, null, (named, key) => frameNames[named].add(key));
     return true;
   };
 
@@ -321,7 +341,14 @@ export function cutSaftForSchema(
 
   const keepEntry = (kind: Kind, text: string) => {
     const span = spanOf(text, runOffset, runLine);
-    const key = addNames(sliceNames, text, kind);
+    // A master's own names (an account's grouping account) come with it into any piece that names it.
+    const refs: [MasterKind, string][] = [];
+    const key = namesOf(text, kind, (named, name) => {
+      sliceNames[named].add(name);
+      if (isMaster(kind)) refs.push([named, name]);
+    });
+    if (refs.length > 0) masterRefs.set(span, refs);
+    if (kind === 'Account') firstAccount ??= span;
     slice.push(span);
     if (key !== undefined) keepKey(kind, key, span, text.length);
     sliceChars += text.length;
@@ -334,14 +361,28 @@ export function cutSaftForSchema(
       open,
       [...sliceRepeats.values()].sort((a, b) => a.offset - b.offset),
     );
-    // The documents brought back name masters too, which must then be in the piece.
-    for (const span of repeated) addNames(sliceNames, span.text, null);
     const inSlice = new Set(slice);
     const named = new Set<Span>();
+    /** Masters asked for, by kind and key, and those still to bring (a list, not recursion: a chain may be long). */
+    const asked = noNames();
+    const toBring: [MasterKind, string][] = [];
+    const ask = (kind: MasterKind, key: string) => {
+      if (asked[kind].has(key)) return;
+      asked[kind].add(key);
+      toBring.push([kind, key]);
+    };
+    const bring = (span: Span) => {
+      if (!inSlice.has(span)) named.add(span);
+      for (const [kind, key] of masterRefs.get(span) ?? []) ask(kind, key);
+    };
+    // The documents brought back name masters too, which must then be in the piece.
+    for (const span of repeated) namesOf(span.text, null, ask);
     for (const kind of Object.keys(masters) as MasterKind[])
-      for (const names of [frameNames[kind], sliceNames[kind]])
-        for (const key of names)
-          for (const span of masters[kind].get(key) ?? []) if (!inSlice.has(span)) named.add(span);
+      for (const names of [frameNames[kind], sliceNames[kind]]) for (const key of names) ask(kind, key);
+    // The XSD asks for one account at least where the chart is: its first, in every piece after it.
+    if (firstAccount) bring(firstAccount);
+    for (let next = toBring.pop(); next; next = toBring.pop())
+      for (const span of masters[next[0]].get(next[1]) ?? []) bring(span);
     const spans = [...frame, ...slice, ...repeated, ...named];
     // Stable: an entry sent twice stays twice, in place.
     spans.sort((a, b) => a.offset - b.offset);
@@ -385,6 +426,13 @@ export function cutSaftForSchema(
     return go;
   };
 
+  /**
+   * Whether the slice is to be cut after an entry of `kind`. Not inside the chart of accounts: an account may
+   * group under one that comes after it (its `GroupingCode`, a keyref resolved at the file's end), so the
+   * chart is cut only once it is whole — held anyway, as every master is.
+   */
+  const full = (kind: Kind) => sliceChars >= options.sliceChars && kind !== 'Account';
+
   /** Drops `buf` before `keep` (the run's part of it kept aside) and appends the next piece; false at the end. */
   const readMore = (keep: number): boolean => {
     const piece = source.next();
@@ -419,10 +467,11 @@ export function cutSaftForSchema(
     if (c === 47 /* / */) {
       stack.pop();
       if (inEntry && stack.length === inEntry.depth) {
-        keepEntry(inEntry.kind, runText(end));
+        const kind = inEntry.kind;
+        keepEntry(kind, runText(end));
         inEntry = null;
         startRun(end);
-        if (sliceChars >= options.sliceChars && !emit()) return { ok: true, pieces, stopped: true };
+        if (full(kind) && !emit()) return { ok: true, pieces, stopped: true };
       }
       continue;
     }
@@ -442,7 +491,7 @@ export function cutSaftForSchema(
       if (selfClosing) {
         keepEntry(name as Kind, runText(end));
         startRun(end);
-        if (sliceChars >= options.sliceChars && !emit()) return { ok: true, pieces, stopped: true };
+        if (full(name as Kind) && !emit()) return { ok: true, pieces, stopped: true };
         continue;
       }
       inEntry = { kind: name as Kind, depth: stack.length };

@@ -22,7 +22,7 @@ import { cutSaftForSchema } from '../../domain/sources/saft-schema-pieces';
  * 100,000 invoices): the CPU is the same from 1 to 16 MiB; the peak memory grows past 4 MiB (+316 MiB at 16).
  */
 export const SAFT_SCHEMA_PIECE_CHARS = 4 * 1_048_576;
-/** The frame — header, chart of accounts, tax table, control totals, journals' heads — is in every piece: held to this. */
+/** The frame — header, tax table, control totals, journals' heads — is in every piece: held to this. */
 const MAX_FRAME_CHARS = 8 * 1_048_576;
 /** The first complaints are enough to say what is wrong; a broken file can have one per document. */
 const MAX_ERRORS = 10;
@@ -96,8 +96,8 @@ export function saftSchemaValidator(): Promise<(xml: string) => SchemaComplaint[
 export type SaftSchemaCheck = { checked: false } | { checked: true; errors: string[] };
 
 /**
- * A file whose frame is too big to repeat in every piece (decision 0170: tens of thousands of accounts or
- * journals, a comment of megabytes) is validated whole when its text is at most this long, as every file
+ * A file whose frame is too big to repeat in every piece (decision 0170: tens of thousands of journals, a
+ * comment of megabytes) is validated whole when its text is at most this long, as every file
  * was before 0163 (32 MiB of XML: ~0.3 GiB for libxml2).
  */
 const WHOLE_MAX_CHARS = 32 * 1_048_576;
@@ -105,8 +105,8 @@ const WHOLE_MAX_CHARS = 32 * 1_048_576;
 /**
  * The schema's complaints about an upload the SAF-T reader accepted (`line N: message`, at most ten, the
  * earliest lines first; empty when valid), checked a piece at a time (decisions 0163, 0170); `checked: false`
- * only for a file over `WHOLE_MAX_CHARS` whose parts that are not sliced (the header, the accounts, the tax
- * table, the journals' heads) are themselves over `maxFrameChars` — the import refuses it
+ * only for a file over `WHOLE_MAX_CHARS` whose parts that are not sliced (the header, the tax table, the
+ * control totals, the journals' heads) are themselves over `maxFrameChars` — the import refuses it
  * (`SAFT_SCHEMA_UNCHECKABLE`). The reader ran first: the bytes decompress within the limits and decode as
  * declared (UTF-8, ISO-8859-1 or windows-1252), without a DOCTYPE. `onProgress` is told the invoices
  * checked so far; `pieceChars` and `maxFrameChars` are the bench's and the tests'.

@@ -2,11 +2,12 @@
 // generated files — the demo's writer over any number of payments, with or without a receipt per invoice,
 // AT's demonstration file (stock movements, working documents, receipts, suppliers), the marketplace's — whose
 // receipts, stock movements and working documents are multiplied (big sections, renumbered) and to which a
-// general ledger may be added (accounts, journals, transactions naming customers and accounts), with faults
-// anywhere (the Header, a customer, a customer's, supplier's or product's key repeated, an invoice deep in the
-// file, a product no line can name, an invoice, receipt, stock movement, working document, transaction or
-// journal number repeated, a receipt naming an unknown customer, with a bad date or without its totals, a
-// section's control totals…), cut into pieces of any size, plain or gzip, the pieces are valid exactly when
+// general ledger may be added (a chart of accounts grouped under others, journals, transactions naming
+// customers and accounts), with faults anywhere (the Header, a customer, an account's, customer's, supplier's
+// or product's key repeated, a grouping account unknown, an invoice deep in the file, a product no line can
+// name, an invoice, receipt, stock movement, working document, transaction or journal number repeated, a
+// receipt naming an unknown customer, with a bad date or without its totals, a section's control totals…),
+// cut into pieces of any size, with any bound on the frame, plain or gzip, the pieces are valid exactly when
 // the whole is, and their first complaint is the whole's, at the file's line.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
@@ -76,21 +77,30 @@ function withCopies(xml: string, copies: number): string {
 }
 
 /**
- * An accounting SAF-T's sections added: a chart of two accounts and a general ledger of `journals` journals
- * of `perJournal` sales each, to the file's customers.
+ * An accounting SAF-T's sections added: a chart of accounts, each but the classes grouped under another — the
+ * first under one that comes after it — and `extra` more, and a general ledger of `journals` journals of
+ * `perJournal` sales each, to the file's customers, on the accounts of the chart's first lines.
  */
-function withLedger(xml: string, journals: number, perJournal: number): string {
+function withLedger(xml: string, journals: number, perJournal: number, extra: number): string {
   const customers = [...xml.matchAll(/<Customer>\s*<CustomerID>([^<]*)</g)].map((m) => m[1]!);
-  const account = (id: string, description: string) => `      <Account>
+  const account = (id: string, description: string, groupedUnder?: string) => `      <Account>
         <AccountID>${id}</AccountID>
         <AccountDescription>${description}</AccountDescription>
         <OpeningDebitBalance>0.00</OpeningDebitBalance>
         <OpeningCreditBalance>0.00</OpeningCreditBalance>
         <ClosingDebitBalance>0.00</ClosingDebitBalance>
         <ClosingCreditBalance>0.00</ClosingCreditBalance>
-        <GroupingCategory>GR</GroupingCategory>
+        <GroupingCategory>${groupedUnder ? 'GA' : 'GR'}</GroupingCategory>${groupedUnder ? `\n        <GroupingCode>${groupedUnder}</GroupingCode>` : ''}
       </Account>
 `;
+  const chart = [
+    account('2111', 'Clientes nacionais', '211'),
+    account('711', 'Vendas de mercadorias', '71'),
+    account('21', 'Clientes'),
+    account('211', 'Clientes c/c', '21'),
+    account('71', 'Vendas'),
+    ...Array.from({ length: extra }, (_, i) => account(`72${i}`, `Prestações de serviços ${i}`, '71')),
+  ].join('');
   const line = (side: 'Debit' | 'Credit', accountId: string) => `            <${side}Line>
               <RecordID>${side === 'Debit' ? 1 : 2}</RecordID>
               <AccountID>${accountId}</AccountID>
@@ -110,7 +120,7 @@ function withLedger(xml: string, journals: number, perJournal: number): string {
           <GLPostingDate>2031-01-15</GLPostingDate>
           <CustomerID>${customers[t % customers.length]}</CustomerID>
           <Lines>
-${line('Debit', '211')}${line('Credit', '711')}          </Lines>
+${line('Debit', '2111')}${line('Credit', '711')}          </Lines>
         </Transaction>
 `;
   const journal = (j: number) => `      <Journal>
@@ -127,7 +137,7 @@ ${Array.from({ length: journals }, (_, j) => journal(j + 1)).join('')}  </Genera
   return xml
     .replace(
       /<MasterFiles>\n/,
-      `<MasterFiles>\n    <GeneralLedgerAccounts>\n      <TaxonomyReference>S</TaxonomyReference>\n${account('211', 'Clientes')}${account('711', 'Vendas')}    </GeneralLedgerAccounts>\n`,
+      `<MasterFiles>\n    <GeneralLedgerAccounts>\n      <TaxonomyReference>S</TaxonomyReference>\n${chart}    </GeneralLedgerAccounts>\n`,
     )
     .replace(/([ \t]*)<SourceDocuments>/, `${ledger}$1<SourceDocuments>`);
 }
@@ -224,6 +234,14 @@ const FAULTS: Record<string, (xml: string, k: number) => string> = {
     inSection(xml, 'MovementOfGoods', (part) =>
       atNth(part, /<CustomerID>[^<]*<\/CustomerID>/, k, () => '<SupplierID>NOBODY</SupplierID>'),
     ),
+  accountIdRepeated: (xml, k) =>
+    inSection(xml, 'GeneralLedgerAccounts', (part) =>
+      atNth(part, /<AccountID>[^<]*</, k + 1, () => `<AccountID>${firstOf(part, /<AccountID>([^<]*)</)}<`),
+    ),
+  groupingCodeUnknown: (xml, k) =>
+    inSection(xml, 'GeneralLedgerAccounts', (part) =>
+      atNth(part, /<GroupingCode>[^<]*</, k, () => '<GroupingCode>999<'),
+    ),
   transactionIdRepeated: (xml, k) =>
     inSection(xml, 'GeneralLedgerEntries', (part) =>
       atNth(
@@ -288,7 +306,11 @@ const arbitraryCase = fc.record({
   }),
   copies: fc.integer({ min: 1, max: 6 }),
   ledger: fc.option(
-    fc.record({ journals: fc.integer({ min: 1, max: 3 }), perJournal: fc.integer({ min: 0, max: 12 }) }),
+    fc.record({
+      journals: fc.integer({ min: 1, max: 3 }),
+      perJournal: fc.integer({ min: 0, max: 12 }),
+      accounts: fc.integer({ min: 0, max: 20 }),
+    }),
   ),
   pieceChars: fc.integer({ min: 1, max: 20_000 }),
   // A frame over this is checked whole instead (decision 0170): the same answer.
@@ -306,7 +328,7 @@ describe('the SAF-T schema check in pieces', () => {
           const sections = withCopies(fileText(file), copies);
           const xml = faults.reduce(
             (text, { fault, k }) => FAULTS[fault]!(text, k),
-            ledger ? withLedger(sections, ledger.journals, ledger.perJournal) : sections,
+            ledger ? withLedger(sections, ledger.journals, ledger.perJournal, ledger.accounts) : sections,
           );
           const whole = validate(xml).map(({ line, message }) => `line ${line}: ${message}`);
           const bytes = new TextEncoder().encode(xml);

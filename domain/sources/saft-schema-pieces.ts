@@ -44,7 +44,7 @@ export interface SchemaPiece {
 export interface SchemaPieceOptions {
   /** Characters of sliced entries per piece (the last piece has what is left). */
   sliceChars: number;
-  /** The most characters of frame held; a file with more is not cut (`FRAME_TOO_LARGE`). */
+  /** The most characters of frame, and of chart of accounts, held; a file with more is not cut (`FRAME_TOO_LARGE`). */
   maxFrameChars: number;
 }
 
@@ -56,7 +56,7 @@ export interface SchemaText {
 
 /**
  * `ok`: every piece was handed over, or `onPiece` asked to stop. `FRAME_TOO_LARGE`: the parts of the file
- * that are not sliced are too big to be repeated in each piece. `UNREADABLE`: markup left open at the end
+ * that are not sliced are too big to be repeated in each piece, or the chart of accounts to be held whole. `UNREADABLE`: markup left open at the end
  * (the SAF-T reader refuses such a file before it is checked).
  */
 export type SchemaPiecesEnd =
@@ -427,11 +427,15 @@ export function cutSaftForSchema(
   };
 
   /**
-   * Whether the slice is to be cut after an entry of `kind`. Not inside the chart of accounts: an account may
-   * group under one that comes after it (its `GroupingCode`, a keyref resolved at the file's end), so the
-   * chart is cut only once it is whole — held anyway, as every master is.
+   * After an entry of `kind`: the slice cut into a piece once full; an end when told to stop. Not inside the
+   * chart of accounts: an account may group under one that comes after it (its `GroupingCode`, a keyref
+   * resolved at the file's end), so the chart is cut only once it is whole, and held to the frame's bound.
    */
-  const full = (kind: Kind) => sliceChars >= options.sliceChars && kind !== 'Account';
+  const afterEntry = (kind: Kind): SchemaPiecesEnd | null => {
+    if (kind === 'Account')
+      return sliceChars > options.maxFrameChars ? { ok: false, reason: 'FRAME_TOO_LARGE' } : null;
+    return sliceChars >= options.sliceChars && !emit() ? { ok: true, pieces, stopped: true } : null;
+  };
 
   /** Drops `buf` before `keep` (the run's part of it kept aside) and appends the next piece; false at the end. */
   const readMore = (keep: number): boolean => {
@@ -471,7 +475,8 @@ export function cutSaftForSchema(
         keepEntry(kind, runText(end));
         inEntry = null;
         startRun(end);
-        if (full(kind) && !emit()) return { ok: true, pieces, stopped: true };
+        const ended = afterEntry(kind);
+        if (ended) return ended;
       }
       continue;
     }
@@ -491,7 +496,8 @@ export function cutSaftForSchema(
       if (selfClosing) {
         keepEntry(name as Kind, runText(end));
         startRun(end);
-        if (full(name as Kind) && !emit()) return { ok: true, pieces, stopped: true };
+        const ended = afterEntry(name as Kind);
+        if (ended) return ended;
         continue;
       }
       inEntry = { kind: name as Kind, depth: stack.length };

@@ -96,8 +96,8 @@ export function saftSchemaValidator(): Promise<(xml: string) => SchemaComplaint[
 export type SaftSchemaCheck = { checked: false } | { checked: true; errors: string[] };
 
 /**
- * A file whose frame is too big to repeat in every piece (decision 0170: tens of thousands of journals, a
- * comment of megabytes) is validated whole when its text is at most this long, as every file
+ * A file whose frame is too big to repeat in every piece, or whose chart of accounts is too big to hold as one
+ * slice (decision 0170: tens of thousands of journals or accounts, a comment of megabytes) is validated whole when its text is at most this long, as every file
  * was before 0163 (32 MiB of XML: ~0.3 GiB for libxml2).
  */
 const WHOLE_MAX_CHARS = 32 * 1_048_576;
@@ -106,7 +106,7 @@ const WHOLE_MAX_CHARS = 32 * 1_048_576;
  * The schema's complaints about an upload the SAF-T reader accepted (`line N: message`, at most ten, the
  * earliest lines first; empty when valid), checked a piece at a time (decisions 0163, 0170); `checked: false`
  * only for a file over `WHOLE_MAX_CHARS` whose parts that are not sliced (the header, the tax table, the
- * control totals, the journals' heads) are themselves over `maxFrameChars` — the import refuses it
+ * control totals, the journals' heads), or whose chart of accounts, are over `maxFrameChars` — the import refuses it
  * (`SAFT_SCHEMA_UNCHECKABLE`). The reader ran first: the bytes decompress within the limits and decode as
  * declared (UTF-8, ISO-8859-1 or windows-1252), without a DOCTYPE. `onProgress` is told the invoices
  * checked so far; `pieceChars` and `maxFrameChars` are the bench's and the tests'.

@@ -1,8 +1,9 @@
 // The SAF-T schema check in pieces (decision 0163) on a month of 100,000 invoices (gzip, as an upload): the
 // time and CPU of `saftSchemaErrors` and the process's peak RSS, for several piece sizes, each in a process
 // of its own (libxml2-wasm's memory only grows, so one size's peak would hide the next's). Run alone it
-// measures every size; `--piece-mib N` measures one and prints its row.
-//   npx tsx bench/saft-schema-pieces.ts [--rows 100000] [--sizes 1,2,4,8,16] [--out bench/results/saft-schema-pieces.md]
+// measures every size; `--piece-mib N` measures one and prints its row. `--receipts`: the month billed with
+// invoices (FT) and a receipt (RG) each, its Payments section as many entries again (decision 0170).
+//   npx tsx bench/saft-schema-pieces.ts [--rows 100000] [--sizes 1,2,4,8,16] [--receipts] [--out bench/results/saft-schema-pieces.md]
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -18,12 +19,14 @@ const { values } = parseArgs({
     rows: { type: 'string', default: '100000' },
     sizes: { type: 'string', default: '1,2,4,8,16' },
     'piece-mib': { type: 'string' },
+    receipts: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
 const N = Number(values.rows);
 const MiB = 1_048_576;
 const MONTH = '2031-01';
+const RECEIPTS = values.receipts === true;
 
 const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
 
@@ -43,7 +46,9 @@ function payments(count: number): DemoPayment[] {
 }
 
 async function one(pieceMib: number): Promise<string> {
-  const xml = new TextEncoder().encode(writeDemoSaft(MONTH, payments(Math.round(N / 1.02)), '2031-02-01'));
+  const xml = new TextEncoder().encode(
+    writeDemoSaft(MONTH, payments(Math.round(N / 1.02)), '2031-02-01', { receipts: RECEIPTS }),
+  );
   const upload = gzipSync(xml, { level: 6 });
   const xmlMib = xml.length / MiB;
   const before = rss();
@@ -68,7 +73,7 @@ async function one(pieceMib: number): Promise<string> {
   const load = loadavg()
     .map((n) => n.toFixed(2))
     .join(' / ');
-  return `| ${pieceMib} MiB | ${N.toLocaleString('en-GB')} | ${xmlMib.toFixed(0)} MiB | ${pieces} | **${(ms / 1000).toFixed(2)} s** | ${((used.user + used.system) / 1e6).toFixed(2)} s | ${(before / MiB).toFixed(0)} → ${(peak / MiB).toFixed(0)} MiB | ${load} |`;
+  return `| ${pieceMib} MiB | ${N.toLocaleString('en-GB')}${RECEIPTS ? ' + receipts' : ''} | ${xmlMib.toFixed(0)} MiB | ${pieces} | **${(ms / 1000).toFixed(2)} s** | ${((used.user + used.system) / 1e6).toFixed(2)} s | ${(before / MiB).toFixed(0)} → ${(peak / MiB).toFixed(0)} MiB | ${load} |`;
 }
 
 if (values['piece-mib']) console.log(await one(Number(values['piece-mib'])));
@@ -76,7 +81,16 @@ else {
   const rows = values.sizes!.split(',').map((size) => {
     const out = execFileSync(
       process.execPath,
-      ['--import', 'tsx', fileURLToPath(import.meta.url), '--rows', String(N), '--piece-mib', size],
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        '--rows',
+        String(N),
+        '--piece-mib',
+        size,
+        ...(RECEIPTS ? ['--receipts'] : []),
+      ],
       { encoding: 'utf8', maxBuffer: 1 << 20 },
     );
     const row = out.trim().split('\n').at(-1)!;
@@ -85,7 +99,7 @@ else {
   });
   const report = `# The SAF-T schema check in pieces (decision 0163)
 
-Command: \`npx tsx bench/saft-schema-pieces.ts --rows ${N}\` — each piece size in a process of its own.
+Command: \`npx tsx bench/saft-schema-pieces.ts --rows ${N}${RECEIPTS ? ' --receipts' : ''}\` — each piece size in a process of its own.
 Node ${process.version}; ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, shared with other sessions (load per row).
 
 The month of \`bench/sources-import.ts\` (the demo's SAF-T writer, 20,000 customers), gzip, checked by

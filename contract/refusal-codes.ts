@@ -152,6 +152,8 @@ export const REFUSAL_STATUSES = {
   SOURCE_IMPORT_NOT_FOUND: 404,
   // an uploaded SAF-T the reader accepts but the official XSD does not (docs/decisions/0152)
   SAFT_SCHEMA_INVALID: 422,
+  // one whose header, journals' heads or chart of accounts are too big for the pieces, and too big to check whole (0170)
+  SAFT_SCHEMA_UNCHECKABLE: 422,
 } as const satisfies Record<string, RefusalStatus>;
 
 export type RefusalCode = keyof typeof REFUSAL_STATUSES;

@@ -17,8 +17,14 @@ const FINAL_CONSUMER = '999999990';
  * of its own with a code of its own, so a number that starts again in January never repeats an ATCUD;
  * 2026's codes are the ones the test fixtures were written with.
  */
-const seriesCode = (year: string, kind: 'FR' | 'NC') =>
-  year === '2026' ? (kind === 'FR' ? 'JFJ3K8ZM' : 'JFJ3K8NC') : `JFJ3${kind === 'FR' ? 'ZM' : 'NC'}${year}`;
+const seriesCode = (year: string, kind: 'FR' | 'FT' | 'NC' | 'RG') =>
+  kind === 'FT' || kind === 'RG'
+    ? `JFJ3${kind}${year}`
+    : year === '2026'
+      ? kind === 'FR'
+        ? 'JFJ3K8ZM'
+        : 'JFJ3K8NC'
+      : `JFJ3${kind === 'FR' ? 'ZM' : 'NC'}${year}`;
 
 const escapeXml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -77,7 +83,7 @@ function customerXml(c: SaftCustomer): string {
 interface SaftDocumentOut {
   number: string;
   atcud: string;
-  type: 'FR' | 'NC';
+  type: 'FR' | 'FT' | 'NC';
   status: 'N' | 'A';
   reason: string | null;
   payment: DemoPayment;
@@ -156,15 +162,73 @@ function documentXml(d: SaftDocumentOut): string {
 `;
 }
 
+/** `SourceDocuments/Payments`: a receipt for each invoice, paid by card the day it was issued. */
+function receiptsXml(year: string, invoices: readonly SaftDocumentOut[]): string {
+  const total = invoices.reduce((sum, d) => sum + d.payment.grossCents, 0);
+  const receipt = (d: SaftDocumentOut, k: number) => {
+    const date = d.payment.paidOn;
+    const amount = money(d.payment.grossCents);
+    return `      <Payment>
+        <PaymentRefNo>RG CO${year}/${k + 1}</PaymentRefNo>
+        <ATCUD>${seriesCode(year, 'RG')}-${k + 1}</ATCUD>
+        <Period>${Number(date.slice(5, 7))}</Period>
+        <TransactionDate>${date}</TransactionDate>
+        <PaymentType>RG</PaymentType>
+        <DocumentStatus>
+          <PaymentStatus>N</PaymentStatus>
+          <PaymentStatusDate>${date}T10:00:00</PaymentStatusDate>
+          <SourceID>plataforma</SourceID>
+          <SourcePayment>P</SourcePayment>
+        </DocumentStatus>
+        <PaymentMethod>
+          <PaymentMechanism>CC</PaymentMechanism>
+          <PaymentAmount>${amount}</PaymentAmount>
+          <PaymentDate>${date}</PaymentDate>
+        </PaymentMethod>
+        <SourceID>plataforma</SourceID>
+        <SystemEntryDate>${date}T10:00:00</SystemEntryDate>
+        <CustomerID>${d.customer.id}</CustomerID>
+        <Line>
+          <LineNumber>1</LineNumber>
+          <SourceDocumentID>
+            <OriginatingON>${d.number}</OriginatingON>
+            <InvoiceDate>${date}</InvoiceDate>
+          </SourceDocumentID>
+          <CreditAmount>${amount}</CreditAmount>
+        </Line>
+        <DocumentTotals>
+          <TaxPayable>0.00</TaxPayable>
+          <NetTotal>${amount}</NetTotal>
+          <GrossTotal>${amount}</GrossTotal>
+        </DocumentTotals>
+      </Payment>
+`;
+  };
+  return `    <Payments>
+      <NumberOfEntries>${invoices.length}</NumberOfEntries>
+      <TotalDebit>0.00</TotalDebit>
+      <TotalCredit>${money(total)}</TotalCredit>
+${invoices.map(receipt).join('')}    </Payments>
+`;
+}
+
 /**
  * The month's sales as the invoicing program's SAF-T (PT) 1.04_01 export, UTF-8: a fatura-recibo (FR)
  * per payment made that month (VAT-exempt health services, art. 9 CIVA, M07) with the case or
  * subscription payment in `OrderReferences/OriginatingON` and in the line's description, a credit note
  * (NC) the same day for each refunded one, and the month's first invoice issued once before by mistake
  * and cancelled (status A, with its reason); numbered on from the year's earlier months in `payments`.
- * Control totals by Portaria 302/2016's rule (decision 0148).
+ * Control totals by Portaria 302/2016's rule (decision 0148). With `receipts`, as a marketplace that bills
+ * with invoices (FT) and a receipt (RG) for each: `SourceDocuments/Payments` holds one receipt per invoice
+ * not cancelled (the section a month's XSD check slices too, decision 0170).
  */
-export function writeDemoSaft(month: string, payments: readonly DemoPayment[], createdOn: string): string {
+export function writeDemoSaft(
+  month: string,
+  payments: readonly DemoPayment[],
+  createdOn: string,
+  options: { receipts?: boolean } = {},
+): string {
+  const invoiceType = options.receipts ? 'FT' : 'FR';
   const sales = payments
     .filter((p) => p.paidOn.startsWith(month))
     .sort((a, b) =>
@@ -180,10 +244,10 @@ export function writeDemoSaft(month: string, payments: readonly DemoPayment[], c
   let creditSeq = earlier.filter((p) => p.refunded).length;
   const invoice = (payment: DemoPayment, status: 'N' | 'A', reason: string | null) => {
     invoiceSeq++;
-    const number = `FR CO${year}/${invoiceSeq}`;
+    const number = `${invoiceType} CO${year}/${invoiceSeq}`;
     const customer = customers.get(payment.reference)!;
-    const atcud = `${seriesCode(year, 'FR')}-${invoiceSeq}`;
-    documents.push({ number, atcud, type: 'FR', status, reason, payment, customer, corrects: null });
+    const atcud = `${seriesCode(year, invoiceType)}-${invoiceSeq}`;
+    documents.push({ number, atcud, type: invoiceType, status, reason, payment, customer, corrects: null });
     return number;
   };
   if (sales[0]) invoice(sales[0], 'A', 'Emitida em duplicado');
@@ -203,7 +267,7 @@ export function writeDemoSaft(month: string, payments: readonly DemoPayment[], c
     });
   }
   const kept = documents.filter((d) => d.status !== 'A');
-  const sum = (type: 'FR' | 'NC') =>
+  const sum = (type: 'FR' | 'FT' | 'NC') =>
     kept.filter((d) => d.type === type).reduce((total, d) => total + d.payment.grossCents, 0);
   const uniqueCustomers = [...new Map([...customers.values()].map((c) => [c.id, c])).values()];
   const parts = [
@@ -261,11 +325,18 @@ export function writeDemoSaft(month: string, payments: readonly DemoPayment[], c
     <SalesInvoices>
       <NumberOfEntries>${documents.length}</NumberOfEntries>
       <TotalDebit>${money(sum('NC'))}</TotalDebit>
-      <TotalCredit>${money(sum('FR'))}</TotalCredit>
+      <TotalCredit>${money(sum(invoiceType))}</TotalCredit>
 `,
     ...documents.map(documentXml),
     `    </SalesInvoices>
-  </SourceDocuments>
+`,
+    options.receipts
+      ? receiptsXml(
+          year,
+          kept.filter((d) => d.type === 'FT'),
+        )
+      : '',
+    `  </SourceDocuments>
 </AuditFile>
 `,
   ];

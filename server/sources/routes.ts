@@ -69,7 +69,7 @@ export function registerSourcesArea(routes: RouteRegistry): void {
       },
       422: {
         description:
-          "SOURCE_MAPPING_REQUIRED, SOURCE_MAPPING_NOT_ALLOWED, the readers' refusals with their facts (SAFT_*, among them SAFT_CONTROL_TOTALS_MISMATCH with `mismatches`, and SAFT_SCHEMA_INVALID — against the official XSD read as 1.0, here for a file of up to 32 MiB of XML, by the job for a bigger one (its GET then answers `schemaErrors`) — with `schemaErrors`; STRIPE_*, among them STRIPE_PAYOUT_SUM_MISMATCH with `payoutId`, `payoutCents`, `rowsNetCents`; PROVIDER_CSV_*), IDEMPOTENCY_KEY_REUSED",
+          "SOURCE_MAPPING_REQUIRED, SOURCE_MAPPING_NOT_ALLOWED, the readers' refusals with their facts (SAFT_*, among them SAFT_CONTROL_TOTALS_MISMATCH with `mismatches`, and SAFT_SCHEMA_INVALID — against the official XSD read as 1.0, here for a file of up to 32 MiB of XML, by the job for a bigger one (its GET then answers `schemaErrors`) — with `schemaErrors`, and SAFT_SCHEMA_UNCHECKABLE for a file it cannot check, here or by the job (decision 0170); STRIPE_*, among them STRIPE_PAYOUT_SUM_MISMATCH with `payoutId`, `payoutCents`, `rowsNetCents`; PROVIDER_CSV_*), IDEMPOTENCY_KEY_REUSED",
         schema: sourceImportRefusalSchema,
       },
     },

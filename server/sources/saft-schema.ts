@@ -22,7 +22,7 @@ import { cutSaftForSchema } from '../../domain/sources/saft-schema-pieces';
  * 100,000 invoices): the CPU is the same from 1 to 16 MiB; the peak memory grows past 4 MiB (+316 MiB at 16).
  */
 export const SAFT_SCHEMA_PIECE_CHARS = 4 * 1_048_576;
-/** The header, tax table and sections other than the sliced ones, repeated in every piece: held to this. */
+/** The frame — header, tax table, control totals, journals' heads — is in every piece: held to this. */
 const MAX_FRAME_CHARS = 8 * 1_048_576;
 /** The first complaints are enough to say what is wrong; a broken file can have one per document. */
 const MAX_ERRORS = 10;
@@ -96,57 +96,77 @@ export function saftSchemaValidator(): Promise<(xml: string) => SchemaComplaint[
 export type SaftSchemaCheck = { checked: false } | { checked: true; errors: string[] };
 
 /**
+ * A file whose frame is too big to repeat in every piece, or whose chart of accounts is too big to hold as one
+ * slice (decision 0170: tens of thousands of journals or accounts, a comment of megabytes) is validated whole when its text is at most this long, as every file
+ * was before 0163 (32 MiB of XML: ~0.3 GiB for libxml2).
+ */
+const WHOLE_MAX_CHARS = 32 * 1_048_576;
+
+/**
  * The schema's complaints about an upload the SAF-T reader accepted (`line N: message`, at most ten, the
- * earliest lines first; empty when valid), checked a piece at a time (decision 0163); `checked: false`
- * for a file whose sections other than customers, products and invoices are too big to repeat in every
- * piece. The reader ran first: the bytes decompress within the limits and decode as declared (UTF-8,
- * ISO-8859-1 or windows-1252), without a DOCTYPE. `onProgress` is told the invoices checked so far.
+ * earliest lines first; empty when valid), checked a piece at a time (decisions 0163, 0170); `checked: false`
+ * only for a file over `WHOLE_MAX_CHARS` whose parts that are not sliced (the header, the tax table, the
+ * control totals, the journals' heads), or whose chart of accounts, are over `maxFrameChars` — the import refuses it
+ * (`SAFT_SCHEMA_UNCHECKABLE`). The reader ran first: the bytes decompress within the limits and decode as
+ * declared (UTF-8, ISO-8859-1 or windows-1252), without a DOCTYPE. `onProgress` is told the invoices
+ * checked so far; `pieceChars` and `maxFrameChars` are the bench's and the tests'.
  */
 export async function saftSchemaErrors(
   upload: Uint8Array,
-  options: { onProgress?: (invoices: number) => void; pieceChars?: number } = {},
+  options: { onProgress?: (invoices: number) => void; pieceChars?: number; maxFrameChars?: number } = {},
 ): Promise<SaftSchemaCheck> {
-  const { onProgress, pieceChars = SAFT_SCHEMA_PIECE_CHARS } = options;
+  const { onProgress, pieceChars = SAFT_SCHEMA_PIECE_CHARS, maxFrameChars = MAX_FRAME_CHARS } = options;
   const validate = await saftSchemaValidator();
-  let text: SaftText;
-  try {
+  const open = (): SaftText => {
     const opened = openSaftText(upload, {
       maxBytes: MAX_SAFT_XML_BYTES,
       maxRatio: MAX_SAFT_COMPRESSION_RATIO,
     });
-    if (!opened.ok) return { checked: false };
-    text = opened.value;
-  } catch (error) {
-    if (error instanceof SourceStop) return { checked: false };
-    throw error;
-  }
+    // The reader opened the same bytes with the same limits and accepted them.
+    if (!opened.ok) throw new SourceStop(opened.refusal);
+    return opened.value;
+  };
   const errors: string[] = [];
+  const complain = (complaints: SchemaComplaint[], fileLine: (line: number) => number) => {
+    const seen = new Set<string>();
+    for (const { line, message } of complaints) {
+      const error = `line ${fileLine(line)}: ${message}`;
+      // The frame and the master entries are in several pieces: their complaints are said once.
+      if (!seen.has(error) && errors.length < MAX_ERRORS) errors.push(error);
+      seen.add(error);
+    }
+  };
   let invoices = 0;
   try {
-    const end = cutSaftForSchema(
-      text.first,
-      text.next,
-      { sliceChars: pieceChars, maxFrameChars: MAX_FRAME_CHARS },
-      (piece) => {
-        const seen = new Set<string>();
-        for (const { line, message } of validate(piece.xml)) {
-          const error = `line ${piece.fileLine(line)}: ${message}`;
-          // The frame and the master entries are in several pieces: their complaints are said once.
-          if (!seen.has(error) && errors.length < MAX_ERRORS) errors.push(error);
-          seen.add(error);
-        }
-        invoices += piece.invoices;
-        onProgress?.(invoices);
-        // Every complaint about a line before this piece's end is in it: the first piece with one is enough.
-        return errors.length === 0;
-      },
-    );
-    if (!end.ok && end.reason === 'FRAME_TOO_LARGE') return { checked: false };
+    const end = cutSaftForSchema(open, { sliceChars: pieceChars, maxFrameChars }, (piece) => {
+      complain(validate(piece.xml), piece.fileLine);
+      invoices += piece.invoices;
+      onProgress?.(invoices);
+      // Every complaint about a line before this piece's end is in it: the first piece with one is enough.
+      return errors.length === 0;
+    });
+    if (!end.ok && end.reason === 'FRAME_TOO_LARGE') {
+      const whole = wholeText(open());
+      if (whole === null) return { checked: false };
+      complain(validate(whole), (line) => line);
+    }
     // The reader accepted the file: markup left open here would be a fault of this code, not of the file.
-    if (!end.ok) throw new Error('SAF-T schema pieces: the file ended inside an element');
+    else if (!end.ok) throw new Error('SAF-T schema pieces: the file ended inside an element');
   } catch (error) {
     if (error instanceof SourceStop) return { checked: false };
     throw error;
   }
   return { checked: true, errors };
+}
+
+/** The whole text, or null when it is longer than `WHOLE_MAX_CHARS`. */
+function wholeText(text: SaftText): string | null {
+  const parts = [text.first];
+  let length = text.first.length;
+  for (let piece = text.next(); piece !== null; piece = text.next()) {
+    length += piece.length;
+    if (length > WHOLE_MAX_CHARS) return null;
+    parts.push(piece);
+  }
+  return parts.join('');
 }

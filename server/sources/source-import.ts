@@ -116,6 +116,9 @@ export function createSourceImports(deps: {
     const { reading, schema } = await readSource(query.kind, upload.bytes, query.mapping, {
       schemaBeforeAcceptMaxBytes,
     });
+    // A verdict awaited before the 202 that could not check the file (decision 0170): never imported unchecked.
+    if (query.kind === 'SAFT_INVOICES' && !schema && reading.summary.schemaChecked === false)
+      throw refuse('SAFT_SCHEMA_UNCHECKABLE');
     try {
       return { ...(await judgeReading(upload, reading)), schema };
     } catch (error) {
@@ -175,27 +178,26 @@ export function createSourceImports(deps: {
        * hold for every other request while it waits, so there it is awaited before the transaction opens.
        */
       const schemaVerdict = async () => {
-        if (!judged.schema) return true;
+        if (!judged.schema) return;
         const check = await judged.schema.result;
         local.checking = null;
-        if (check.checked && check.errors.length > 0) throw schemaRefusal(check.errors);
-        return check.checked;
+        // Never imported unchecked (decision 0170): a file the pieces cannot cut and too big to check whole.
+        if (!check.checked) throw refuse('SAFT_SCHEMA_UNCHECKABLE');
+        if (check.errors.length > 0) throw schemaRefusal(check.errors);
       };
       const schemaInTransaction = judged.schema !== null && db.kind === 'postgres';
-      // Written with the file's row: it commits only with a verdict, which corrects it if it could not check.
-      if (judged.schema)
-        judged.reading.summary.schemaChecked = schemaInTransaction || (await schemaVerdict());
+      if (judged.schema) {
+        if (!schemaInTransaction) await schemaVerdict();
+        // Written with the file's row, which commits only once the verdict has passed.
+        judged.reading.summary.schemaChecked = true;
+      }
       await mutation(db, actor, { action: 'source.imported', entityType: 'source_file' }, async (tx) => {
         await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [IMPORT_LOCK]);
         progress.phase = 'importing';
         const result = await importSource(tx, storage, actor, upload, judged, progress);
         if (schemaInTransaction) {
           local.checking = judged.schema;
-          if (!(await schemaVerdict()))
-            await tx.query(
-              `UPDATE source_files SET summary = jsonb_set(summary, '{schemaChecked}', 'false') WHERE id = $1`,
-              [result.sourceFileId],
-            );
+          await schemaVerdict();
         }
         await finishImportJob(tx, job.id, instanceId, result, clock());
         return {

@@ -523,6 +523,60 @@ describe.each(testDatabaseKinds())('settling and managing settlements on $name',
       expect((await world.statuses([id]))[id]).toBe('SETTLED');
     });
 
+    it('deletes a settlement an imported payout paid and an invoice billed, leaving both unlinked', async () => {
+      const { ids } = await doctorMonth([2000, 2000]);
+      const [paid, other] = ids as [string, string];
+      await world.db.query(
+        `INSERT INTO provider_payouts (provider_payout_id, amount_cents, payout_date) VALUES ('po_del_1', 3900, '2026-03-03')`,
+      );
+      const { rows: files } = await world.db.query<{ id: string }>(
+        `WITH stored AS (
+           INSERT INTO stored_files (original_name, content_type, size_bytes, sha256, storage_key)
+           VALUES ('stripe.csv', 'text/csv', 1, repeat('d', 64), 'test/po-del-1') RETURNING id)
+         INSERT INTO source_files (kind, file_id, file_name, sha256, row_count, new_rows, duplicates_skipped,
+                                   total_cents, control_totals_checked, summary, imported_at)
+         SELECT 'STRIPE_PAYOUTS', id, 'stripe.csv', repeat('e', 64), 2, 2, 0, 3900, false, '{}', now() FROM stored
+         RETURNING id`,
+      );
+      await world.db.query(
+        `INSERT INTO provider_payout_rows (source_id, source_file_id, payout_id, category, row_kind, gross_cents,
+                                           fee_cents, net_cents, settlement_id, link_method)
+         SELECT 'po_del_1/txn_' || k, $2, p.id, 'charge', 'charge', 2000, 50, 1950, s, 'PAYMENT_INTENT'
+           FROM provider_payouts p, unnest($1::uuid[]) WITH ORDINALITY AS t(s, k)
+          WHERE p.provider_payout_id = 'po_del_1'`,
+        [[paid, other], files[0]!.id],
+      );
+      await world.db.query(
+        `INSERT INTO provider_invoices (provider_invoice_id, amount_cents, invoice_date, document_type, invoice_no,
+                                        gross_cents, settlement_id, link_method)
+         VALUES ('FR DEL/1|ATCUD-1', 2000, '2026-03-01', 'FR', 'FR DEL/1', 2000, $1, 'REFERENCE')`,
+        [paid],
+      );
+      const response = await world.request('DELETE', `/v2/admin/settlement/${paid}`);
+      expect(response.status).toBe(204);
+      expect((await world.statuses([paid, other]))[paid]).toBeUndefined();
+      // The payout's row for it says it pays no settlement, and how it was found no longer; the other row keeps its link.
+      const { rows } = await world.db.query<{
+        source_id: string;
+        settlement_id: string | null;
+        link_method: string | null;
+      }>(
+        `SELECT source_id, settlement_id, link_method FROM provider_payout_rows WHERE source_id LIKE 'po_del_1/%'
+          ORDER BY source_id`,
+      );
+      expect(rows).toEqual([
+        { source_id: 'po_del_1/txn_1', settlement_id: null, link_method: null },
+        { source_id: 'po_del_1/txn_2', settlement_id: other, link_method: 'PAYMENT_INTENT' },
+      ]);
+      const invoice = await world.db.query<{ settlement_id: string | null; link_method: string | null }>(
+        `SELECT settlement_id, link_method FROM provider_invoices WHERE invoice_no = 'FR DEL/1'`,
+      );
+      expect(invoice.rows).toEqual([{ settlement_id: null, link_method: null }]);
+      expect(
+        await count(world.db, `audit_log WHERE action = 'settlement.delete' AND entity_id = $1`, [paid]),
+      ).toBe(1);
+    });
+
     it('bulk: deletes what may go, answers the rest per id with the reason, in one transaction', async () => {
       const { ids } = await doctorMonth(
         [2000, 2000, 2000, 2000],

@@ -6,9 +6,17 @@
  * them too); tests/db/kept-provider-sides.test.ts checks the kept totals against these predicates.
  */
 
-/** The payout `p` has a bank line MATCHED to it. */
-export const PAYOUT_MATCHED = `EXISTS (SELECT 1 FROM statement_line_matches m
-   WHERE m.payout_id = p.id AND m.state = 'MATCHED')`;
+/**
+ * The payout whose status is `statusColumn` owes the bank no credit: Stripe's Balance report says it failed or
+ * was canceled (decision 0171). The import's matcher, the match picker and a line's count of candidates leave
+ * it out; the month close counts it as accounted for.
+ */
+export const payoutOwesNoCredit = (statusColumn: string) =>
+  `coalesce(${statusColumn} IN ('failed', 'canceled'), false)`;
+
+/** The payout `p` has a bank line MATCHED to it, or owes the bank no credit (it failed, it was canceled). */
+export const PAYOUT_MATCHED = `(${payoutOwesNoCredit('p.provider_status')} OR EXISTS (SELECT 1 FROM statement_line_matches m
+   WHERE m.payout_id = p.id AND m.state = 'MATCHED'))`;
 
 /**
  * The invoice `i` is accounted for: it bills a settlement (a case or subscription the customer paid), it is

@@ -9,6 +9,7 @@ import type { StatementLineStatus } from '../../contract/statuses';
 import { learnedTexts, ruleFor } from '../../domain/reconcile/learned';
 import type { Queryable } from '../db/client';
 import { estimatedPage, type KeysetQuery, oneOf, SqlParams } from '../db/list';
+import { payoutOwesNoCredit } from '../db/provider-sides';
 import { refuse } from '../platform/refusal';
 import {
   CANDIDATE_WINDOW_DAYS,
@@ -39,7 +40,8 @@ const OPEN_CANDIDATES = `SELECT 1 FROM statement_counterparts c
             WHERE c.amount_cents = abs(l.bank_amount_cents) AND c.direction = ${DIRECTION}
               AND (l.kind <> 'return' OR c.kind = 'SEPA_TRANSFER')
               AND c.date BETWEEN l.bank_date - ${CANDIDATE_WINDOW_DAYS} AND l.bank_date + ${CANDIDATE_WINDOW_DAYS}
-              AND (l.kind = 'return' OR c.amount_cents > ${matchedCents('c')})`;
+              AND (l.kind = 'return' OR c.amount_cents > ${matchedCents('c')})
+              AND NOT (c.kind = 'PAYOUT' AND ${payoutOwesNoCredit('c.status')})`;
 
 /**
  * Lines UNMATCHED whose row counts no candidate (decision 0161): bank fees, chargebacks, a line printed
@@ -352,6 +354,7 @@ export async function lineCandidates(db: Queryable, lineId: string): Promise<Can
   const { rows: found } = await db.query<CounterpartRow>(
     `SELECT ${COUNTERPART_COLUMNS} FROM statement_counterparts c
       WHERE c.direction = $1 AND ($4::text <> 'return' OR c.kind = 'SEPA_TRANSFER')
+        AND NOT (c.kind = 'PAYOUT' AND ${payoutOwesNoCredit('c.status')})
         AND (c.date BETWEEN $3::date - ${CANDIDATE_WINDOW_DAYS} AND $3::date + ${CANDIDATE_WINDOW_DAYS}
              OR c.reference = ANY($5::text[]) OR c.label = ANY($5::text[]))
       ORDER BY (c.reference = ANY($5::text[]) OR c.label = ANY($5::text[])) DESC,

@@ -7,6 +7,7 @@ import {
 } from '../../domain/reconcile/match';
 import { reachOf } from '../../domain/reconcile/reach';
 import type { Queryable } from '../db/client';
+import { payoutOwesNoCredit } from '../db/provider-sides';
 import type { Actor } from '../platform/mutation';
 import { roleFor } from './counterparts';
 import { reviewEffects } from './effects';
@@ -166,7 +167,7 @@ async function openItems(tx: Queryable, asked: LineAsks): Promise<ItemRow[]> {
                             WHERE payout_id = p.id AND state = 'MATCHED') m
       WHERE p.payout_date BETWEEN span.first AND span.last AND p.amount_cents > m.cents
         -- A payout Stripe's Balance report says failed or was canceled never reaches the bank (decision 0171).
-        AND p.provider_status IS DISTINCT FROM 'failed' AND p.provider_status IS DISTINCT FROM 'canceled'
+        AND NOT ${payoutOwesNoCredit('p.provider_status')}
      UNION ALL
      SELECT 'INVOICE', c.id, c.amount_cents, c.amount_cents - m.cents, c.direction, c.date::text, NULL, NULL, c.reference,
             c.counterparty_name, NULL, NULL, false, false, c.party_id, c.counterparty_phone

@@ -272,5 +272,51 @@ describe.each(testDatabaseKinds())("Stripe's Balance report of payouts on $name"
       { description: 'STRIPE PAYMENTS po_1QaAmarketplace01', payouts: ['po_1QaAmarketplace01'] },
       { description: 'STRIPE PAYMENTS po_1QcCmarketplace03', payouts: [] },
     ]);
+
+    // Nor does the operator's match picker offer it: the line has no candidate, as the table's filter says.
+    const { rows: lines } = await balanceFirst.db.query<{ id: string }>(
+      `SELECT id FROM statement_lines WHERE description = 'STRIPE PAYMENTS po_1QcCmarketplace03'`,
+    );
+    const get = async <T>(path: string) => {
+      const response = await fetch(`${balanceFirst.api.url}${path}`, { headers: bearer(balanceFirst.token) });
+      expect(response.status, path).toBe(200);
+      return (await response.json()) as T;
+    };
+    const picked = await get<{ candidates: { label: string }[] }>(
+      `/v2/admin/statements/lines/${lines[0]!.id}/candidates`,
+    );
+    expect(picked.candidates.map((c) => c.label)).not.toContain('po_1QcCmarketplace03');
+    const lonely = await get<{ items: { id: string }[] }>(
+      `/v2/admin/statements/lines?noCandidate=true&text=po_1QcC`,
+    );
+    expect(lonely.items.map((l) => l.id)).toEqual([lines[0]!.id]);
+
+    // The month closes without it: a payout Stripe says failed is accounted for, never left to match.
+    const { rows: payouts } = await balanceFirst.db.query<{
+      payout_date: string;
+      amount_cents: number;
+      provider_status: string | null;
+    }>(
+      `SELECT payout_date::text, amount_cents::int, provider_status FROM provider_payouts ORDER BY provider_payout_id`,
+    );
+    const failed = payouts.filter((p) => p.provider_status === 'failed');
+    expect(failed).toHaveLength(1);
+    const month = failed[0]!.payout_date.slice(0, 7);
+    const close = await get<{
+      rows: { source: string; matched: { count: number }; unmatched: { count: number } }[];
+    }>(`/v2/admin/finance/month-close?month=${month}`);
+    const inMonth = payouts.filter((p) => p.payout_date.startsWith(month));
+    const left = (
+      await balanceFirst.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM provider_payouts p
+        WHERE to_char(p.payout_date, 'YYYY-MM') = $1 AND p.provider_status IS DISTINCT FROM 'failed'
+          AND NOT EXISTS (SELECT 1 FROM statement_line_matches m WHERE m.payout_id = p.id AND m.state = 'MATCHED')`,
+        [month],
+      )
+    ).rows[0]!.n;
+    expect(close.rows.find((r) => r.source === 'PAYOUTS')).toMatchObject({
+      matched: { count: inMonth.length - left },
+      unmatched: { count: left },
+    });
   });
 });

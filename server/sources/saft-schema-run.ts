@@ -1,7 +1,7 @@
-import { Worker } from 'node:worker_threads';
 import { MAX_SAFT_COMPRESSION_RATIO, MAX_SAFT_XML_BYTES } from '../../contract/limits';
 import { openSaftBytes } from '../../domain/sources/compressed';
 import { refuse } from '../platform/refusal';
+import { startThread } from '../platform/threads';
 import { READ_OFF_THREAD_FROM_BYTES, workerBoot } from '../statements/statement-reader';
 import { type SaftSchemaCheck, saftSchemaErrors } from './saft-schema';
 
@@ -21,10 +21,12 @@ export interface SaftSchemaRun {
   cancel(): void;
 }
 
-/** The thread's heap: a piece (~4 MiB of entries, twice as UTF-16 text), the frame, the customers and products. */
-const WORKER_HEAP_MB = 1_024;
-/** Short-lived strings by the million, as the reading thread's (source-reader.ts, decision 0157). */
-const WORKER_YOUNG_MB = 48;
+/**
+ * The thread's heap: a piece (~4 MiB of entries, twice as UTF-16 text), the frame, the customers and
+ * products; a young generation of its own for short-lived strings by the million, as the reading thread's
+ * (source-reader.ts, decisions 0157, 0168).
+ */
+const CHECKER_HEAP = { oldMb: 1_024, youngMb: 48 };
 const WORKER_BOOT = workerBoot(new URL('./saft-schema-worker.ts', import.meta.url));
 
 /**
@@ -45,11 +47,9 @@ export function startSaftSchemaCheck(upload: Uint8Array): SaftSchemaRun {
   }
   // A copy handed over: the import still stores the original bytes.
   const copy = new Uint8Array(upload);
-  const worker = new Worker(WORKER_BOOT, {
-    eval: true,
+  const worker = startThread(WORKER_BOOT, CHECKER_HEAP, {
     workerData: { bytes: copy.buffer },
     transferList: [copy.buffer],
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
   });
   let cancelled = false;
   const result = new Promise<SaftSchemaCheck>((resolve, reject) => {

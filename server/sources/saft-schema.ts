@@ -63,12 +63,15 @@ export function saftSchemaValidator(): Promise<(xml: string) => SchemaComplaint[
         option: lib.ParseOption.XML_PARSE_NONET | lib.ParseOption.XML_PARSE_NO_XXE,
       });
       const validator = lib.XsdValidator.fromDoc(schema);
+      const utf8 = new TextEncoder();
       return (text: string) => {
         // Decoded before (libxml2-wasm reads UTF-8 only): the declaration then says what the text now is.
         const xml = text.replace(/^(\uFEFF?<\?xml[^>]*encoding=)(["'])[^"']*\2/, '$1"UTF-8"');
         let doc: InstanceType<Libxml2['XmlDocument']> | undefined;
         try {
-          doc = lib.XmlDocument.fromString(xml, {
+          // As bytes: Node's encoder, not the binding's per-character loop over the string (~2 of the
+          // check's ~8 s of CPU for a month, decision 0168).
+          doc = lib.XmlDocument.fromBuffer(utf8.encode(xml), {
             option:
               lib.ParseOption.XML_PARSE_NONET |
               lib.ParseOption.XML_PARSE_NO_XXE |

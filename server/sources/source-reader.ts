@@ -1,7 +1,7 @@
-import { Worker } from 'node:worker_threads';
 import type { ProviderCsvMapping } from '../../domain/sources/provider-csv';
 import type { SourceKind } from '../../domain/sources/source-ids';
 import { refuse } from '../platform/refusal';
+import { startThread } from '../platform/threads';
 import { READ_OFF_THREAD_FROM_BYTES, workerBoot } from '../statements/statement-reader';
 import { type SaftSchemaRun, schemaRefusal, startSaftSchemaCheck } from './saft-schema-run';
 import { readSourceUpload, type SourceReading, type SourceUploadReading } from './source-reading';
@@ -12,14 +12,13 @@ import { readSourceUpload, type SourceReading, type SourceUploadReading } from '
  * the event loop in a worker thread from the same size — a month of 100,000 invoices is seconds of CPU.
  */
 
-const WORKER_HEAP_MB = 1_536;
 /**
- * The reading thread's young generation, set apart from the process's (`npm start` caps every isolate's
- * semi-space at 4 MiB for the API's steady memory, decision 0085): a SAF-T month makes millions of
- * short-lived strings and objects, and with 4 MiB semi-spaces most were promoted and collected again by
- * full collections. Decision 0157: the read before the 202 went from 9.0–10.7 s to 5.9–7.4 s at load 3–4.
+ * The reading thread's heap. Its young generation is its own, not the API thread's 4 MiB semi-spaces
+ * (decision 0085): a SAF-T month makes millions of short-lived strings and objects, and with 4 MiB
+ * semi-spaces most were promoted and collected again by full collections (decision 0157; in force under
+ * `npm start` only since decision 0168, `startThread`).
  */
-const WORKER_YOUNG_MB = 48;
+const READER_HEAP = { oldMb: 1_536, youngMb: 48 };
 const WORKER_BOOT = workerBoot(new URL('./source-worker.ts', import.meta.url));
 
 export interface SourceRead {
@@ -76,11 +75,9 @@ function readInWorker(
   return new Promise((resolve, reject) => {
     // A copy handed over: the import still stores the original bytes (statement-reader.ts says why not `slice`).
     const copy = new Uint8Array(bytes);
-    const worker = new Worker(WORKER_BOOT, {
-      eval: true,
+    const worker = startThread(WORKER_BOOT, READER_HEAP, {
       workerData: { kind, bytes: copy.buffer, mapping },
       transferList: [copy.buffer],
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
     });
     let answered = false;
     worker.once('message', (message: SourceUploadReading) => {

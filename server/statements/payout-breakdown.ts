@@ -21,8 +21,9 @@ interface PayoutBreakdownRow {
 /**
  * The three-way view of payouts imported with their rows (issue 31, decision 0156): gross, fees and net,
  * the rows by kind, and the settlements their charges paid — invoiced (an invoice bills it, as the month
- * close's `SETTLEMENT_INVOICED` says; their sum) or not. One query for all the payouts of a page; a
- * payout imported without rows (the seed's) is left out.
+ * close's `SETTLEMENT_INVOICED` says; their sum) or not: that count is the one each payout keeps
+ * (migration 0056, decision 0167), which the "payout without invoice" filter reads too. One query for all
+ * the payouts of a page; a payout imported without rows (the seed's) is left out.
  */
 export async function payoutBreakdowns(
   db: Queryable,
@@ -54,13 +55,12 @@ export async function payoutBreakdowns(
      invoicing AS (
        SELECT b.payout_id,
               count(*) FILTER (WHERE b.invoiced_cents IS NOT NULL)::int AS invoiced_settlements,
-              coalesce(sum(b.invoiced_cents), 0) AS invoiced_cents,
-              count(*) FILTER (WHERE b.invoiced_cents IS NULL)::int AS settlements_without_invoice
+              coalesce(sum(b.invoiced_cents), 0) AS invoiced_cents
          FROM billed b GROUP BY b.payout_id)
      SELECT k.*, p.gross_cents, p.fee_cents, p.net_cents,
             coalesce(v.invoiced_settlements, 0) AS invoiced_settlements,
             coalesce(v.invoiced_cents, 0) AS invoiced_cents,
-            coalesce(v.settlements_without_invoice, 0) AS settlements_without_invoice
+            p.settlements_without_invoice
        FROM kinds k JOIN provider_payouts p ON p.id = k.payout_id
        LEFT JOIN invoicing v ON v.payout_id = k.payout_id`,
     [payoutIds],

@@ -1,0 +1,177 @@
+-- Issue 31 (docs/decisions/0167): each payout keeps how many settlements its charges paid that no invoice
+-- bills — the breakdown's `settlementsWithoutInvoice` (decision 0156) — so the reconciliation table's
+-- "payout without invoice" filter reads the few payouts that have one through a partial index instead of
+-- anti-joining every charge row against every invoice on each call (23–35 ms of its 112–147 ms at 1M
+-- lines, decision 0158's reversal note).
+--
+-- The rule (server/statements/payout-breakdown.ts): the distinct settlements named by the payout's rows of
+-- kind `charge` for which no `provider_invoices` row has that `settlement_id` (a credit note bills no
+-- settlement: it changes nothing here unless it names one itself).
+--
+-- How it stays exact: a payout's figure is never adjusted by a difference, it is counted again from its
+-- rows, by whoever changes what it depends on, after taking two locks in a fixed order — the settlements
+-- concerned (id order), then the payouts (id order) — each statement after the locks reading with a fresh
+-- snapshot:
+--  * payout rows inserted, moved, relinked or deleted (a settlement's deletion empties its rows'
+--    `settlement_id`, ON DELETE SET NULL): the settlements the rows name now are locked FOR SHARE, then
+--    their payouts, old and new, are counted again;
+--  * invoices inserted, relinked or deleted: migration 0050's function already locks the settlements they
+--    bill (FOR NO KEY UPDATE, id order) and counts their invoices; the settlements that went from billed to
+--    not, or back, have their payouts counted again, in the same function, under the same lock.
+-- FOR SHARE and FOR NO KEY UPDATE conflict, so an invoice billing a settlement and a payout row naming it
+-- take turns, and the second counts what the first left; two payout writers naming one settlement both
+-- only share it and meet on their payout's row lock instead. No lock or key is dropped.
+
+ALTER TABLE provider_payouts
+  ADD COLUMN settlements_without_invoice integer NOT NULL DEFAULT 0 CHECK (settlements_without_invoice >= 0);
+-- The filter's set: the payouts that have one (a handful where the month is invoiced).
+CREATE INDEX provider_payouts_without_invoice_idx ON provider_payouts (id) WHERE settlements_without_invoice > 0;
+
+-- The payouts named, locked in id order, then counted again from their rows (a fresh snapshot).
+CREATE FUNCTION provider_payouts_recount_without_invoice(payout_ids uuid[]) RETURNS void LANGUAGE plpgsql
+SET plan_cache_mode = force_custom_plan AS $$
+BEGIN
+  IF payout_ids IS NULL THEN
+    RETURN;
+  END IF;
+  PERFORM 1 FROM (SELECT p.id FROM provider_payouts p WHERE p.id = ANY(payout_ids) ORDER BY p.id FOR NO KEY UPDATE) l;
+  UPDATE provider_payouts p SET settlements_without_invoice = coalesce(c.settlements, 0)
+    FROM unnest(payout_ids) AS t (id)
+    LEFT JOIN (SELECT r.payout_id, count(DISTINCT r.settlement_id)::int AS settlements FROM provider_payout_rows r
+                WHERE r.payout_id = ANY(payout_ids) AND r.row_kind = 'charge' AND r.settlement_id IS NOT NULL
+                  AND NOT EXISTS (SELECT 1 FROM provider_invoices i WHERE i.settlement_id = r.settlement_id)
+                GROUP BY 1) c ON c.payout_id = t.id
+   WHERE p.id = t.id AND p.settlements_without_invoice <> coalesce(c.settlements, 0);
+END;
+$$;
+
+-- Payout rows written, changed or deleted: only rows whose payout, kind or settlement changed matter.
+CREATE FUNCTION provider_payouts_rows_apply() RETURNS trigger LANGUAGE plpgsql
+SET plan_cache_mode = force_custom_plan AS $$
+DECLARE
+  none text := 'SELECT NULL::uuid AS id, NULL::uuid AS payout_id, NULL::text AS row_kind, NULL::uuid AS settlement_id WHERE false';
+  now_rows text := CASE TG_OP
+    WHEN 'INSERT' THEN 'SELECT id, payout_id, row_kind, settlement_id FROM added'
+    WHEN 'DELETE' THEN none
+    ELSE 'SELECT id, payout_id, row_kind, settlement_id FROM added EXCEPT SELECT id, payout_id, row_kind, settlement_id FROM removed'
+  END;
+  then_rows text := CASE TG_OP
+    WHEN 'INSERT' THEN none
+    WHEN 'DELETE' THEN 'SELECT id, payout_id, row_kind, settlement_id FROM removed'
+    ELSE 'SELECT id, payout_id, row_kind, settlement_id FROM removed EXCEPT SELECT id, payout_id, row_kind, settlement_id FROM added'
+  END;
+  named_ids uuid[];
+  payout_ids uuid[];
+BEGIN
+  -- A charge row that names a settlement, before or after: its payout may count differently.
+  EXECUTE format('WITH now_rows AS (%s), then_rows AS (%s), charges AS (
+      SELECT payout_id, settlement_id, true AS now FROM now_rows WHERE row_kind = ''charge'' AND settlement_id IS NOT NULL
+      UNION ALL SELECT payout_id, settlement_id, false FROM then_rows WHERE row_kind = ''charge'' AND settlement_id IS NOT NULL)
+    SELECT (SELECT array_agg(DISTINCT settlement_id) FROM charges WHERE now),
+           (SELECT array_agg(DISTINCT payout_id) FROM charges)', now_rows, then_rows) INTO named_ids, payout_ids;
+  IF payout_ids IS NULL THEN
+    RETURN NULL;
+  END IF;
+  -- Whether a settlement named now is billed must not change under the count: an invoice's writer waits.
+  IF named_ids IS NOT NULL THEN
+    PERFORM 1 FROM (SELECT s.id FROM settlements s WHERE s.id = ANY(named_ids) ORDER BY s.id FOR SHARE) l;
+  END IF;
+  PERFORM provider_payouts_recount_without_invoice(payout_ids);
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER provider_payouts_on_rows_insert AFTER INSERT ON provider_payout_rows
+  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION provider_payouts_rows_apply();
+CREATE TRIGGER provider_payouts_on_rows_update AFTER UPDATE ON provider_payout_rows
+  REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION provider_payouts_rows_apply();
+CREATE TRIGGER provider_payouts_on_rows_delete AFTER DELETE ON provider_payout_rows
+  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION provider_payouts_rows_apply();
+
+-- Migration 0050's invoices function, its lock, rules and totals unchanged; the settlements whose billing
+-- moved (none → some invoice, or back) now also have their payouts counted again, under that lock.
+CREATE OR REPLACE FUNCTION provider_sides_invoices_apply() RETURNS trigger LANGUAGE plpgsql
+SET plan_cache_mode = force_custom_plan AS $$
+DECLARE
+  none text := 'SELECT NULL::uuid AS id, NULL::uuid AS settlement_id, NULL::bigint AS amount_cents,
+    NULL::uuid AS credited_invoice_id WHERE false';
+  now_rows text := CASE TG_OP
+    WHEN 'INSERT' THEN 'SELECT id, settlement_id, amount_cents, credited_invoice_id FROM added'
+    WHEN 'DELETE' THEN none
+    ELSE 'SELECT id, settlement_id, amount_cents, credited_invoice_id FROM added EXCEPT SELECT id, settlement_id, amount_cents, credited_invoice_id FROM removed'
+  END;
+  then_rows text := CASE TG_OP
+    WHEN 'INSERT' THEN none
+    WHEN 'DELETE' THEN 'SELECT id, settlement_id, amount_cents, credited_invoice_id FROM removed'
+    ELSE 'SELECT id, settlement_id, amount_cents, credited_invoice_id FROM removed EXCEPT SELECT id, settlement_id, amount_cents, credited_invoice_id FROM added'
+  END;
+  unmatched text :=
+    'NOT EXISTS (SELECT 1 FROM statement_line_matches m WHERE m.invoice_id = r.id AND m.state = ''MATCHED'')';
+  billed_ids uuid[];
+  billed_deltas int[];
+  locked_ids uuid[];
+  locked_gross bigint[];
+  locked_deltas int[];
+  moved_ids uuid[];
+  moved_items bigint;
+  moved_cents bigint;
+BEGIN
+  -- The settlements named on either side, with how many more invoices name them than before: read once
+  -- from the transition tables into arrays.
+  EXECUTE format('WITH now_rows AS (%s), then_rows AS (%s)
+    SELECT array_agg(settlement_id), array_agg(delta) FROM (
+      SELECT settlement_id, sum(n)::int AS delta FROM (
+        SELECT settlement_id, 1 AS n FROM now_rows WHERE settlement_id IS NOT NULL
+        UNION ALL SELECT settlement_id, -1 FROM then_rows WHERE settlement_id IS NOT NULL) b
+       GROUP BY 1 HAVING sum(n) <> 0) billed', now_rows, then_rows) INTO billed_ids, billed_deltas;
+  IF billed_ids IS NOT NULL THEN
+    -- Locked in id order before their invoices are counted (a fresh snapshot), each with its change; one
+    -- this statement deleted is not found.
+    SELECT array_agg(l.id), array_agg(l.gross_cents), array_agg(l.delta) INTO locked_ids, locked_gross, locked_deltas
+      FROM (SELECT s.id, s.gross_cents, b.delta
+              FROM unnest(billed_ids, billed_deltas) AS b (settlement_id, delta)
+              JOIN settlements s ON s.id = b.settlement_id
+             ORDER BY s.id FOR NO KEY UPDATE OF s) l;
+    -- Their invoices counted in one grouped pass, not one look-up per settlement (an import bills 100,000).
+    SELECT sum(c.moved), sum(c.moved * c.gross_cents), array_agg(c.id) FILTER (WHERE c.moved <> 0)
+      INTO moved_items, moved_cents, moved_ids
+      FROM (SELECT l.id, l.gross_cents,
+                   (coalesce(n.invoices, 0) = 0)::int - (coalesce(n.invoices, 0) - l.delta = 0)::int AS moved
+              FROM unnest(locked_ids, locked_gross, locked_deltas) AS l (id, gross_cents, delta)
+              LEFT JOIN (SELECT i.settlement_id, count(*) AS invoices FROM provider_invoices i
+                          WHERE i.settlement_id = ANY(locked_ids) GROUP BY 1) n ON n.settlement_id = l.id) c;
+    PERFORM provider_side_totals_add('SETTLEMENT_NOT_INVOICED', moved_items, moved_cents);
+    -- Migration 0056: the payouts whose charges paid a settlement whose billing moved.
+    IF moved_ids IS NOT NULL THEN
+      PERFORM provider_payouts_recount_without_invoice(ARRAY(
+        SELECT DISTINCT r.payout_id FROM provider_payout_rows r
+         WHERE r.settlement_id = ANY(moved_ids) AND r.row_kind = 'charge'));
+    END IF;
+  END IF;
+
+  EXECUTE format(
+    'WITH now_rows AS (%s), then_rows AS (%s)
+     SELECT sum(sign), sum(sign * amount_cents) FROM (
+       SELECT 1 AS sign, r.amount_cents FROM now_rows r WHERE r.settlement_id IS NULL AND r.credited_invoice_id IS NULL AND %s
+       UNION ALL
+       SELECT -1, r.amount_cents FROM then_rows r WHERE r.settlement_id IS NULL AND r.credited_invoice_id IS NULL AND %s) counted',
+    now_rows, then_rows, CASE TG_OP WHEN 'INSERT' THEN 'true' ELSE unmatched END, unmatched)
+    INTO moved_items, moved_cents;
+  PERFORM provider_side_totals_add('INVOICE_WITHOUT_SETTLEMENT', moved_items, moved_cents);
+  RETURN NULL;
+END;
+$$;
+
+-- A TRUNCATE fires no row or DELETE trigger (the seed's `--reset`, tests): every payout counted again.
+CREATE FUNCTION provider_payouts_recounted_without_invoice() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM provider_payouts_recount_without_invoice(ARRAY(SELECT p.id FROM provider_payouts p));
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER provider_payouts_recounted_on_rows AFTER TRUNCATE ON provider_payout_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION provider_payouts_recounted_without_invoice();
+CREATE TRIGGER provider_payouts_recounted_on_invoices AFTER TRUNCATE ON provider_invoices
+  FOR EACH STATEMENT EXECUTE FUNCTION provider_payouts_recounted_without_invoice();
+
+-- What already exists when the migration runs.
+SELECT provider_payouts_recount_without_invoice(ARRAY(SELECT p.id FROM provider_payouts p));

@@ -8,16 +8,16 @@
 -- kind `charge` for which no `provider_invoices` row has that `settlement_id` (a credit note bills no
 -- settlement: it changes nothing here unless it names one itself).
 --
--- How it stays exact: a payout's figure is never adjusted by a difference, it is counted again from its
--- rows, by whoever changes what it depends on, after taking two locks in a fixed order — the settlements
--- concerned (id order), then the payouts (id order) — each statement after the locks reading with a fresh
--- snapshot:
+-- How it stays exact: whoever changes what a payout's figure depends on takes two locks in a fixed order —
+-- the settlements concerned (id order), then the payouts (id order) — and each statement after the locks
+-- reads with a fresh snapshot:
 --  * payout rows inserted, moved, relinked or deleted (a settlement's deletion empties its rows'
 --    `settlement_id`, ON DELETE SET NULL): the settlements the rows name now are locked FOR SHARE, then
 --    their payouts, old and new, are counted again;
 --  * invoices inserted, relinked or deleted: migration 0050's function already locks the settlements they
---    bill (FOR NO KEY UPDATE, id order) and counts their invoices; the settlements that went from billed to
---    not, or back, have their payouts counted again, in the same function, under the same lock.
+--    bill (FOR NO KEY UPDATE, id order) and counts their invoices; each settlement that went from billed to
+--    not, or back, moves its payouts' figures by one, in the same function, under the same lock (by
+--    difference here: an import's chunk would otherwise recount every row of the month's payouts).
 -- FOR SHARE and FOR NO KEY UPDATE conflict, so an invoice billing a settlement and a payout row naming it
 -- take turns, and the second counts what the first left; two payout writers naming one settlement both
 -- only share it and meet on their payout's row lock instead. No lock or key is dropped.
@@ -112,6 +112,9 @@ DECLARE
   locked_gross bigint[];
   locked_deltas int[];
   moved_ids uuid[];
+  moved_signs int[];
+  payout_ids uuid[];
+  payout_deltas int[];
   moved_items bigint;
   moved_cents bigint;
 BEGIN
@@ -132,19 +135,33 @@ BEGIN
               JOIN settlements s ON s.id = b.settlement_id
              ORDER BY s.id FOR NO KEY UPDATE OF s) l;
     -- Their invoices counted in one grouped pass, not one look-up per settlement (an import bills 100,000).
-    SELECT sum(c.moved), sum(c.moved * c.gross_cents), array_agg(c.id) FILTER (WHERE c.moved <> 0)
-      INTO moved_items, moved_cents, moved_ids
+    SELECT sum(c.moved), sum(c.moved * c.gross_cents), array_agg(c.id) FILTER (WHERE c.moved <> 0),
+           array_agg(c.moved) FILTER (WHERE c.moved <> 0)
+      INTO moved_items, moved_cents, moved_ids, moved_signs
       FROM (SELECT l.id, l.gross_cents,
                    (coalesce(n.invoices, 0) = 0)::int - (coalesce(n.invoices, 0) - l.delta = 0)::int AS moved
               FROM unnest(locked_ids, locked_gross, locked_deltas) AS l (id, gross_cents, delta)
               LEFT JOIN (SELECT i.settlement_id, count(*) AS invoices FROM provider_invoices i
                           WHERE i.settlement_id = ANY(locked_ids) GROUP BY 1) n ON n.settlement_id = l.id) c;
     PERFORM provider_side_totals_add('SETTLEMENT_NOT_INVOICED', moved_items, moved_cents);
-    -- Migration 0056: the payouts whose charges paid a settlement whose billing moved.
+    -- Migration 0056: each payout whose charges paid a settlement whose billing moved gains (+1: no invoice
+    -- bills it any more) or loses (-1: one does now) one per such settlement. By difference, not a recount
+    -- of the payouts' rows: a SAF-T chunk of 20,000 invoices would otherwise recount every row of the
+    -- month's payouts. The payout rows naming these settlements are read after the settlements' lock, and
+    -- each payout locked in id order before it changes (UPDATE adds to its latest committed figure).
     IF moved_ids IS NOT NULL THEN
-      PERFORM provider_payouts_recount_without_invoice(ARRAY(
-        SELECT DISTINCT r.payout_id FROM provider_payout_rows r
-         WHERE r.settlement_id = ANY(moved_ids) AND r.row_kind = 'charge'));
+      SELECT array_agg(d.payout_id), array_agg(d.delta) INTO payout_ids, payout_deltas
+        FROM (SELECT r.payout_id, sum(m.moved)::int AS delta
+                FROM (SELECT DISTINCT r.payout_id, r.settlement_id FROM provider_payout_rows r
+                       WHERE r.settlement_id = ANY(moved_ids) AND r.row_kind = 'charge') r
+                JOIN unnest(moved_ids, moved_signs) AS m (settlement_id, moved) ON m.settlement_id = r.settlement_id
+               GROUP BY 1 HAVING sum(m.moved) <> 0) d;
+      IF payout_ids IS NOT NULL THEN
+        PERFORM 1 FROM (SELECT p.id FROM provider_payouts p WHERE p.id = ANY(payout_ids) ORDER BY p.id FOR NO KEY UPDATE) l;
+        UPDATE provider_payouts p SET settlements_without_invoice = p.settlements_without_invoice + d.delta
+          FROM unnest(payout_ids, payout_deltas) AS d (id, delta)
+         WHERE p.id = d.id;
+      END IF;
     END IF;
   END IF;
 

@@ -45,38 +45,53 @@ BEGIN
 END;
 $$;
 
--- Payout rows written, changed or deleted: only rows whose payout, kind or settlement changed matter.
+-- Payout rows written, changed or deleted: each (payout, settlement) pair of charge rows the statement
+-- added or took away. By difference, as the invoices do: a pair that appeared (no other charge row of that
+-- payout names that settlement) adds one to its payout if no invoice bills the settlement, one that
+-- disappeared takes it away — rather than recounting every row of the payouts touched (an import's chunk
+-- of 20,000 rows recounted 30,000–40,000: 100 ms a chunk). The settlements are locked FOR SHARE, then the
+-- payouts, both in id order, before the pairs' rows and invoices are read (a fresh snapshot): two writers
+-- of one payout take turns on its row, and the second sees the first's rows.
 CREATE FUNCTION provider_payouts_rows_apply() RETURNS trigger LANGUAGE plpgsql
-SET plan_cache_mode = force_custom_plan AS $$
+SET plan_cache_mode = force_custom_plan SET jit = off AS $$
 DECLARE
-  none text := 'SELECT NULL::uuid AS id, NULL::uuid AS payout_id, NULL::text AS row_kind, NULL::uuid AS settlement_id WHERE false';
-  now_rows text := CASE TG_OP
-    WHEN 'INSERT' THEN 'SELECT id, payout_id, row_kind, settlement_id FROM added'
-    WHEN 'DELETE' THEN none
-    ELSE 'SELECT id, payout_id, row_kind, settlement_id FROM added EXCEPT SELECT id, payout_id, row_kind, settlement_id FROM removed'
-  END;
-  then_rows text := CASE TG_OP
-    WHEN 'INSERT' THEN none
-    WHEN 'DELETE' THEN 'SELECT id, payout_id, row_kind, settlement_id FROM removed'
-    ELSE 'SELECT id, payout_id, row_kind, settlement_id FROM removed EXCEPT SELECT id, payout_id, row_kind, settlement_id FROM added'
-  END;
-  named_ids uuid[];
+  none text := 'SELECT NULL::uuid AS payout_id, NULL::text AS row_kind, NULL::uuid AS settlement_id WHERE false';
+  now_rows text := CASE TG_OP WHEN 'DELETE' THEN none ELSE 'SELECT payout_id, row_kind, settlement_id FROM added' END;
+  then_rows text := CASE TG_OP WHEN 'INSERT' THEN none ELSE 'SELECT payout_id, row_kind, settlement_id FROM removed' END;
+  pair_payouts uuid[];
+  pair_settlements uuid[];
+  pair_deltas int[];
   payout_ids uuid[];
+  payout_deltas int[];
 BEGIN
-  -- A charge row that names a settlement, before or after: its payout may count differently.
-  EXECUTE format('WITH now_rows AS (%s), then_rows AS (%s), charges AS (
-      SELECT payout_id, settlement_id, true AS now FROM now_rows WHERE row_kind = ''charge'' AND settlement_id IS NOT NULL
-      UNION ALL SELECT payout_id, settlement_id, false FROM then_rows WHERE row_kind = ''charge'' AND settlement_id IS NOT NULL)
-    SELECT (SELECT array_agg(DISTINCT settlement_id) FROM charges WHERE now),
-           (SELECT array_agg(DISTINCT payout_id) FROM charges)', now_rows, then_rows) INTO named_ids, payout_ids;
-  IF payout_ids IS NULL THEN
+  -- The pairs whose number of charge rows the statement changed (an update that changes neither nets out).
+  EXECUTE format('SELECT array_agg(payout_id), array_agg(settlement_id), array_agg(delta) FROM (
+      SELECT payout_id, settlement_id, sum(n)::int AS delta FROM (
+        SELECT payout_id, settlement_id, 1 AS n FROM (%s) a WHERE row_kind = ''charge'' AND settlement_id IS NOT NULL
+        UNION ALL
+        SELECT payout_id, settlement_id, -1 FROM (%s) r WHERE row_kind = ''charge'' AND settlement_id IS NOT NULL) c
+       GROUP BY 1, 2 HAVING sum(n) <> 0) pairs', now_rows, then_rows) INTO pair_payouts, pair_settlements, pair_deltas;
+  IF pair_payouts IS NULL THEN
     RETURN NULL;
   END IF;
-  -- Whether a settlement named now is billed must not change under the count: an invoice's writer waits.
-  IF named_ids IS NOT NULL THEN
-    PERFORM 1 FROM (SELECT s.id FROM settlements s WHERE s.id = ANY(named_ids) ORDER BY s.id FOR SHARE) l;
+  -- Whether a settlement is billed must not change under the count (an invoice's writer waits), then the
+  -- payouts' rows, each set in id order.
+  PERFORM 1 FROM (SELECT s.id FROM settlements s WHERE s.id = ANY(pair_settlements) ORDER BY s.id FOR SHARE) l;
+  PERFORM 1 FROM (SELECT p.id FROM provider_payouts p WHERE p.id = ANY(pair_payouts) ORDER BY p.id FOR NO KEY UPDATE) l;
+  SELECT array_agg(d.payout_id), array_agg(d.delta) INTO payout_ids, payout_deltas
+    FROM (SELECT c.payout_id, sum(c.moved)::int AS delta
+            FROM (SELECT x.payout_id, (n.charges > 0)::int - (n.charges - x.delta > 0)::int AS moved
+                    FROM unnest(pair_payouts, pair_settlements, pair_deltas) AS x (payout_id, settlement_id, delta)
+                    CROSS JOIN LATERAL (SELECT count(*) AS charges FROM provider_payout_rows r
+                                         WHERE r.settlement_id = x.settlement_id AND r.payout_id = x.payout_id
+                                           AND r.row_kind = 'charge') n
+                   WHERE NOT EXISTS (SELECT 1 FROM provider_invoices i WHERE i.settlement_id = x.settlement_id)) c
+           GROUP BY 1 HAVING sum(c.moved) <> 0) d;
+  IF payout_ids IS NOT NULL THEN
+    UPDATE provider_payouts p SET settlements_without_invoice = p.settlements_without_invoice + d.delta
+      FROM unnest(payout_ids, payout_deltas) AS d (id, delta)
+     WHERE p.id = d.id;
   END IF;
-  PERFORM provider_payouts_recount_without_invoice(payout_ids);
   RETURN NULL;
 END;
 $$;
@@ -90,7 +105,7 @@ CREATE TRIGGER provider_payouts_on_rows_delete AFTER DELETE ON provider_payout_r
 -- Migration 0050's invoices function, its lock, rules and totals unchanged; the settlements whose billing
 -- moved (none → some invoice, or back) now also have their payouts counted again, under that lock.
 CREATE OR REPLACE FUNCTION provider_sides_invoices_apply() RETURNS trigger LANGUAGE plpgsql
-SET plan_cache_mode = force_custom_plan AS $$
+SET plan_cache_mode = force_custom_plan SET jit = off AS $$
 DECLARE
   none text := 'SELECT NULL::uuid AS id, NULL::uuid AS settlement_id, NULL::bigint AS amount_cents,
     NULL::uuid AS credited_invoice_id WHERE false';
@@ -152,9 +167,9 @@ BEGIN
     IF moved_ids IS NOT NULL THEN
       SELECT array_agg(d.payout_id), array_agg(d.delta) INTO payout_ids, payout_deltas
         FROM (SELECT r.payout_id, sum(m.moved)::int AS delta
-                FROM (SELECT DISTINCT r.payout_id, r.settlement_id FROM provider_payout_rows r
-                       WHERE r.settlement_id = ANY(moved_ids) AND r.row_kind = 'charge') r
-                JOIN unnest(moved_ids, moved_signs) AS m (settlement_id, moved) ON m.settlement_id = r.settlement_id
+                FROM unnest(moved_ids, moved_signs) AS m (settlement_id, moved)
+                CROSS JOIN LATERAL (SELECT DISTINCT r.payout_id FROM provider_payout_rows r
+                                     WHERE r.settlement_id = m.settlement_id AND r.row_kind = 'charge') r
                GROUP BY 1 HAVING sum(m.moved) <> 0) d;
       IF payout_ids IS NOT NULL THEN
         PERFORM 1 FROM (SELECT p.id FROM provider_payouts p WHERE p.id = ANY(payout_ids) ORDER BY p.id FOR NO KEY UPDATE) l;

@@ -11,9 +11,9 @@
 -- How it stays exact: whoever changes what a payout's figure depends on takes two locks in a fixed order —
 -- the settlements concerned (id order), then the payouts (id order) — and each statement after the locks
 -- reads with a fresh snapshot:
---  * payout rows inserted, moved, relinked or deleted (a settlement's deletion empties its rows'
---    `settlement_id`, ON DELETE SET NULL): the settlements the rows name now are locked FOR SHARE, then
---    their payouts, old and new, are counted again;
+--  * payout rows inserted, moved, relinked or deleted: the settlements their charge rows name, before or
+--    after, are locked FOR SHARE, then their payouts, old and new; each (payout, settlement) pair that
+--    appeared or went moves its payout's figure by one if no invoice bills the settlement;
 --  * invoices inserted, relinked or deleted: migration 0050's function already locks the settlements they
 --    bill (FOR NO KEY UPDATE, id order) and counts their invoices; each settlement that went from billed to
 --    not, or back, moves its payouts' figures by one, in the same function, under the same lock (by
@@ -27,7 +27,8 @@ ALTER TABLE provider_payouts
 -- The filter's set: the payouts that have one (a handful where the month is invoiced).
 CREATE INDEX provider_payouts_without_invoice_idx ON provider_payouts (id) WHERE settlements_without_invoice > 0;
 
--- The payouts named, locked in id order, then counted again from their rows (a fresh snapshot).
+-- The payouts named, locked in id order, then counted again from their rows (a fresh snapshot): the
+-- migration's backfill and a TRUNCATE's recount; the triggers below move the figures by difference.
 CREATE FUNCTION provider_payouts_recount_without_invoice(payout_ids uuid[]) RETURNS void LANGUAGE plpgsql
 SET plan_cache_mode = force_custom_plan AS $$
 BEGIN

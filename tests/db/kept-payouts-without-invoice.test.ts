@@ -431,6 +431,45 @@ if (serverUrl)
       return { importPayouts, importInvoices, settlementsWithoutInvoice };
     }
 
+    // Two writers of one payout's rows naming the same settlement: the second waits on the payout's row and
+    // finds the first's row, so the pair appears once (without that lock each counted it new: 2).
+    it('two transactions adding a charge of one payout for one settlement count it once', async () => {
+      await apply(on(first), world, { op: 'insert payouts', count: 1 }, 0);
+      const { rows } = await first.query<{ id: string }>(
+        `WITH c AS (INSERT INTO cases (customer_id, professional_id, status, type, price_cents)
+                    VALUES ($1, $2, 'CLOSED_BY_PROFESSIONAL', 'SINGLE_CASE', 2500) RETURNING id)
+         INSERT INTO settlements (professional_id, case_id, reference_month, gross_cents, fee_cents, net_cents, status)
+         SELECT $2, c.id, '2026-01', 2500, 0, 2500, 'AVAILABLE' FROM c RETURNING id`,
+        [world.customer, world.doctor],
+      );
+      const payout = (
+        await first.query<{ id: string }>(
+          `SELECT id FROM provider_payouts WHERE provider_payout_id LIKE 'po_kept_0-%' ORDER BY created_at DESC LIMIT 1`,
+        )
+      ).rows[0]!.id;
+      const addCharge = (client: pg.Client, n: number) =>
+        client.query(
+          `INSERT INTO provider_payout_rows (source_id, source_file_id, payout_id, category, row_kind, gross_cents,
+                                             fee_cents, net_cents, settlement_id, link_method)
+           VALUES ($1, $2, $3, 'charge', 'charge', 2500, 100, 2400, $4, 'REFERENCE')`,
+          [`po_twice/txn_${n}`, world.sourceFile, payout, rows[0]!.id],
+        );
+      await first.query('BEGIN');
+      await addCharge(first, 1);
+      await second.query('BEGIN');
+      let secondDone = false;
+      const other = addCharge(second, 2).then(() => {
+        secondDone = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(secondDone).toBe(false);
+      await first.query('COMMIT');
+      await other;
+      await second.query('COMMIT');
+      expect((await kept(on(first)))[payout]).toBe(1);
+      await expectKeptEqualsRecount(on(first), 'two charges of one payout for one settlement at once');
+    });
+
     for (const firstImport of ['invoices', 'payouts'] as const)
       it(`the ${firstImport} imported first, uncommitted, and the other import meanwhile: counted once`, async () => {
         const round = firstImport;

@@ -51,10 +51,11 @@ $$;
 -- payout names that settlement) adds one to its payout if no invoice bills the settlement, one that
 -- disappeared takes it away — rather than recounting every row of the payouts touched (an import's chunk
 -- of 20,000 rows recounted 30,000–40,000: 100 ms a chunk). Each set is read in one grouped pass over the
--- arrays (`= ANY`), never a look-up per pair: planned against a table just filled and not yet analysed,
--- a per-pair look-up became a scan of the table per pair (a 100,000-row import took 17 s more). The settlements are locked FOR SHARE, then the
--- payouts, both in id order, before the pairs' rows and invoices are read (a fresh snapshot): two writers
--- of one payout take turns on its row, and the second sees the first's rows.
+-- arrays (`= ANY`), never a look-up per pair: planned against a table just filled and not yet analysed, a
+-- per-pair look-up became a scan of the table per pair (a 100,000-row import took 17 s more). The
+-- settlements are locked FOR SHARE, then the payouts, both in id order, before the pairs' rows and
+-- invoices are read (a fresh snapshot): two writers of one payout take turns on its row, and the second
+-- sees the first's rows.
 CREATE FUNCTION provider_payouts_rows_apply() RETURNS trigger LANGUAGE plpgsql
 SET plan_cache_mode = force_custom_plan SET jit = off AS $$
 DECLARE

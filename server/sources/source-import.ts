@@ -21,6 +21,7 @@ import {
 } from '../statements/import-jobs';
 import { knownSourceIds } from './known-rows';
 import { linkSourceFile } from './links';
+import { keepingPayoutsFigureOnce } from './payouts-kept-figure';
 import { type SaftSchemaRun, schemaRefusal } from './saft-schema-run';
 import { readSource } from './source-reader';
 import type { SourceReading } from './source-reading';
@@ -346,16 +347,19 @@ async function importSource(
   const onProgress = (done: number) => {
     progress.done = done;
   };
-  const counts = isPayoutKind(kind)
-    ? await insertPayoutRows(tx, sourceFileId, kind, reading, fresh, onProgress)
-    : await insertDocuments(tx, sourceFileId, reading, fresh, onProgress);
-  if (counts.newRows === 0) throw refuse('SOURCE_NOTHING_NEW');
-  // The planner's statistics of a table that was empty would have the links join 100,000 documents
-  // row by row (a credit note's invoice: 43 s, decision 0152): a big import counts its rows first.
-  if (counts.newRows >= ANALYZE_FROM_ROWS)
-    await tx.query(isPayoutKind(kind) ? 'ANALYZE provider_payout_rows' : 'ANALYZE provider_invoices');
-  progress.phase = 'linking';
-  const links = await linkSourceFile(tx, sourceFileId, kind);
+  // Its payouts' settlements without invoice counted once, after its rows and links (decision 0167).
+  const { counts, links } = await keepingPayoutsFigureOnce(tx, sourceFileId, kind, async () => {
+    const counts = isPayoutKind(kind)
+      ? await insertPayoutRows(tx, sourceFileId, kind, reading, fresh, onProgress)
+      : await insertDocuments(tx, sourceFileId, reading, fresh, onProgress);
+    if (counts.newRows === 0) throw refuse('SOURCE_NOTHING_NEW');
+    // The planner's statistics of a table that was empty would have the links join 100,000 documents
+    // row by row (a credit note's invoice: 43 s, decision 0152): a big import counts its rows first.
+    if (counts.newRows >= ANALYZE_FROM_ROWS)
+      await tx.query(isPayoutKind(kind) ? 'ANALYZE provider_payout_rows' : 'ANALYZE provider_invoices');
+    progress.phase = 'linking';
+    return { counts, links: await linkSourceFile(tx, sourceFileId, kind) };
+  });
   const duplicatesSkipped = entries.rows - counts.newRows;
   await tx.query('UPDATE source_files SET new_rows = $2, duplicates_skipped = $3 WHERE id = $1', [
     sourceFileId,

@@ -30,7 +30,7 @@ CREATE INDEX provider_payouts_without_invoice_idx ON provider_payouts (id) WHERE
 -- The payouts named, locked in id order, then counted again from their rows (a fresh snapshot): the
 -- migration's backfill and a TRUNCATE's recount; the triggers below move the figures by difference.
 CREATE FUNCTION provider_payouts_recount_without_invoice(payout_ids uuid[]) RETURNS void LANGUAGE plpgsql
-SET plan_cache_mode = force_custom_plan AS $$
+SET plan_cache_mode = force_custom_plan SET jit = off AS $$
 BEGIN
   IF payout_ids IS NULL THEN
     RETURN;
@@ -68,6 +68,10 @@ DECLARE
   payout_ids uuid[];
   payout_deltas int[];
 BEGIN
+  -- A source import counts its payouts again once, at its end (server/sources/payouts-kept-figure.ts).
+  IF current_setting('admin.payouts_recounted_by_import', true) = 'on' THEN
+    RETURN NULL;
+  END IF;
   -- The pairs whose number of charge rows the statement changed (an update that changes neither nets out).
   EXECUTE format('SELECT array_agg(payout_id), array_agg(settlement_id), array_agg(delta) FROM (
       SELECT payout_id, settlement_id, sum(n)::int AS delta FROM (
@@ -171,7 +175,8 @@ BEGIN
     -- of the payouts' rows: a SAF-T chunk of 20,000 invoices would otherwise recount every row of the
     -- month's payouts. The payout rows naming these settlements are read after the settlements' lock, and
     -- each payout locked in id order before it changes (UPDATE adds to its latest committed figure).
-    IF moved_ids IS NOT NULL THEN
+    -- A source import counts its payouts again once, at its end (server/sources/payouts-kept-figure.ts).
+    IF moved_ids IS NOT NULL AND current_setting('admin.payouts_recounted_by_import', true) IS DISTINCT FROM 'on' THEN
       SELECT array_agg(d.payout_id), array_agg(d.delta) INTO payout_ids, payout_deltas
         FROM (SELECT r.payout_id, sum(m.moved)::int AS delta
                 FROM (SELECT DISTINCT r.payout_id, r.settlement_id FROM provider_payout_rows r

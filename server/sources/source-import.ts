@@ -37,8 +37,12 @@ import { insertDocuments, insertPayoutRows } from './source-rows';
 
 const IMPORT_LEASE_MS = 10_000;
 const HEARTBEAT_MS = 1_000;
-/** Source imports run one at a time: two overlapping files never insert one row twice. */
-const IMPORT_LOCK = 'source-import';
+/**
+ * Source imports run one at a time: two overlapping files never insert one row twice. Migration 0056's
+ * triggers take it shared by this name (SQL cannot import it): no other writer of payout rows or invoices
+ * runs beside an import (decision 0167).
+ */
+export const IMPORT_LOCK = 'source-import';
 /** An import of this many rows refreshes its table's statistics before linking them. */
 const ANALYZE_FROM_ROWS = 10_000;
 /**

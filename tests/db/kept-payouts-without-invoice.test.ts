@@ -3,6 +3,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, type Queryable } from '../../server/db/client';
 import { migrate } from '../../server/db/migrate';
+import { keepingPayoutsFigureOnce } from '../../server/sources/payouts-kept-figure';
+import { IMPORT_LOCK } from '../../server/sources/source-import';
 import type { DocumentOut, PayoutRowOut, SourceReading } from '../../server/sources/source-reading';
 import { insertDocuments, insertPayoutRows } from '../../server/sources/source-rows';
 import { payoutBreakdowns } from '../../server/statements/payout-breakdown';
@@ -428,7 +430,14 @@ if (serverUrl)
             [payoutId],
           )
         ).rows[0]!.settlements_without_invoice;
-      return { importPayouts, importInvoices, settlementsWithoutInvoice };
+      /** The payouts file as the import writes it: under the imports' lock, its payouts counted at its end. */
+      const importPayoutsFile = async (client: pg.Client) => {
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [IMPORT_LOCK]);
+        await keepingPayoutsFigureOnce(on(client), world.sourceFile, 'STRIPE_PAYOUTS', () =>
+          importPayouts(client),
+        );
+      };
+      return { importPayouts, importInvoices, importPayoutsFile, settlementsWithoutInvoice };
     }
 
     // Two writers of one payout's rows naming the same settlement: the second waits on the payout's row and
@@ -492,5 +501,31 @@ if (serverUrl)
         await second.query('COMMIT');
         expect(await settlementsWithoutInvoice()).toBe(1);
         await expectKeptEqualsRecount(on(first), `${firstImport} first`);
+      });
+    // A payouts import counts its payouts once, at its end, with the triggers standing aside; any other
+    // writer of invoices goes through them. Whichever starts second waits for the other's commit (the
+    // imports' lock, taken shared by the triggers), so the payout's figure is 1 either way. Without the
+    // triggers' shared lock, the invoices written while the import is uncommitted see none of its rows and
+    // the import's recount none of them: the payout keeps 3.
+    for (const firstWriter of ['import', 'invoices'] as const)
+      it(`a payouts import and an invoices writer beside it, the ${firstWriter} first: counted once`, async () => {
+        const round = `beside-${firstWriter}`;
+        const { importInvoices, importPayoutsFile, settlementsWithoutInvoice } = await threeCases(round);
+        await first.query('BEGIN');
+        await (firstWriter === 'import' ? importPayoutsFile(first) : importInvoices(first));
+        await second.query('BEGIN');
+        let secondDone = false;
+        const other = (firstWriter === 'import' ? importInvoices(second) : importPayoutsFile(second)).then(
+          () => {
+            secondDone = true;
+          },
+        );
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(secondDone).toBe(false);
+        await first.query('COMMIT');
+        await other;
+        await second.query('COMMIT');
+        expect(await settlementsWithoutInvoice()).toBe(1);
+        await expectKeptEqualsRecount(on(first), `${firstWriter} first`);
       });
   });

@@ -82,6 +82,9 @@ BEGIN
   IF pair_payouts IS NULL THEN
     RETURN NULL;
   END IF;
+  -- Never beside a source import: it holds this lock exclusively until it has counted its payouts again
+  -- and committed (`IMPORT_LOCK`, server/sources/source-import.ts), so neither misses the other's rows.
+  PERFORM pg_advisory_xact_lock_shared(hashtext('source-import'));
   -- Whether a settlement is billed must not change under the count (an invoice's writer waits), then the
   -- payouts' rows, each set in id order.
   PERFORM 1 FROM (SELECT s.id FROM settlements s WHERE s.id = ANY(pair_settlements) ORDER BY s.id FOR SHARE) l;
@@ -152,6 +155,11 @@ BEGIN
         SELECT settlement_id, 1 AS n FROM now_rows WHERE settlement_id IS NOT NULL
         UNION ALL SELECT settlement_id, -1 FROM then_rows WHERE settlement_id IS NOT NULL) b
        GROUP BY 1 HAVING sum(n) <> 0) billed', now_rows, then_rows) INTO billed_ids, billed_deltas;
+  -- Migration 0056: never beside a source import, which counts its payouts again once, at its end (as in
+  -- provider_payouts_rows_apply); taken before the settlements' lock, in the order the import takes both.
+  IF billed_ids IS NOT NULL AND current_setting('admin.payouts_recounted_by_import', true) IS DISTINCT FROM 'on' THEN
+    PERFORM pg_advisory_xact_lock_shared(hashtext('source-import'));
+  END IF;
   IF billed_ids IS NOT NULL THEN
     -- Locked in id order before their invoices are counted (a fresh snapshot), each with its change; one
     -- this statement deleted is not found.

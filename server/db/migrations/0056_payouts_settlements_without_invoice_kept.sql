@@ -21,6 +21,11 @@
 -- FOR SHARE and FOR NO KEY UPDATE conflict, so an invoice billing a settlement and a payout row naming it
 -- take turns, and the second counts what the first left; two payout writers naming one settlement both
 -- only share it and meet on their payout's row lock instead. No lock or key is dropped.
+-- A source import is the exception (server/sources/payouts-kept-figure.ts): while its writes run, the
+-- transaction-local setting `admin.payouts_recounted_by_import` has both stand aside (0046/0050's totals
+-- still move), and it counts the payouts it touched again once, at its end. Imports hold the advisory lock
+-- 'source-import' exclusively; both triggers take it shared before any other lock, so no other writer of
+-- payout rows or invoices runs beside an import.
 
 ALTER TABLE provider_payouts
   ADD COLUMN settlements_without_invoice integer NOT NULL DEFAULT 0 CHECK (settlements_without_invoice >= 0);

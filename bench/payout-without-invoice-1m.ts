@@ -7,12 +7,15 @@
 // have: two payouts a day over the lines' year, each MATCHED to one credit line, 100 charges per payout
 // linked to settlements and an invoice for every such settlement but one in 500; and every other credit
 // line MATCHED to a payout whose charges are all invoiced (a reconciled bank the filter must walk past). The copy is dropped at the end.
+// The copy is brought to the branch's migrations first (the kept one may be older): the payouts then keep
+// their settlements without invoice (migration 0056, decision 0167) through the seed's own inserts.
 import { execFileSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { statementLineListQuerySchema } from '../contract/reconciliation';
 import { openDatabase } from '../server/db/client';
+import { migrate } from '../server/db/migrate';
 import { listLines } from '../server/statements/lines';
 import { cpuLoopMs } from './banking-report';
 
@@ -108,6 +111,7 @@ async function main() {
   const db = await openDatabase({ databaseUrl: url.toString() });
   const rows: string[] = [];
   try {
+    const migrated = await migrate(db);
     await db.transaction(async (tx) => {
       for (const sql of SEED) await tx.query(sql);
     });
@@ -144,7 +148,7 @@ async function main() {
 ## Payout without invoice at 1M lines · ${new Date().toISOString().slice(0, 16)}Z · commit ${commit}
 
 Command: \`npx tsx bench/payout-without-invoice-1m.ts --iterations ${values.iterations}\` · load: \`${uptime}\` · CPU loop ${loopMs} ms
-Copy of \`${values.template}\`: ${Number(f0.lines).toLocaleString('en-GB')} lines, ${Number(f0.matched).toLocaleString('en-GB')} MATCHED, ${PAYOUTS} payouts of ${CHARGES_PER_PAYOUT} charges, ${f0.without} lines whose payout has a settlement with no invoice. Quiet (one client); budget: first page ≤ 50 ms p95 (DESIGN §9).
+Copy of \`${values.template}\` (migrations applied to the copy: ${migrated.join(', ') || 'none'}): ${Number(f0.lines).toLocaleString('en-GB')} lines, ${Number(f0.matched).toLocaleString('en-GB')} MATCHED, ${PAYOUTS} payouts of ${CHARGES_PER_PAYOUT} charges, ${f0.without} lines whose payout has a settlement with no invoice. Quiet (one client); budget: first page ≤ 50 ms p95 (DESIGN §9).
 
 | read | rows / total | first (cold) ms | p50 ms | p95 ms | max ms |
 |---|---|---|---|---|---|

@@ -22,6 +22,7 @@ import {
 import { knownSourceIds } from './known-rows';
 import { linkSourceFile } from './links';
 import { markStripeFileChecked, payoutAmountMismatch } from './payout-amounts';
+import { keepingPayoutsFigureOnce } from './payouts-kept-figure';
 import { type SaftSchemaRun, schemaRefusal } from './saft-schema-run';
 import { readSource } from './source-reader';
 import type { SourceReading } from './source-reading';
@@ -37,8 +38,12 @@ import { type InsertedCounts, insertDocuments, insertPayoutRows, insertStatedPay
 
 const IMPORT_LEASE_MS = 10_000;
 const HEARTBEAT_MS = 1_000;
-/** Source imports run one at a time: two overlapping files never insert one row twice. */
-const IMPORT_LOCK = 'source-import';
+/**
+ * Source imports run one at a time: two overlapping files never insert one row twice. Migration 0056's
+ * triggers take it shared by this name (SQL cannot import it): no other writer of payout rows or invoices
+ * runs beside an import (decision 0167).
+ */
+export const IMPORT_LOCK = 'source-import';
 /** An import of this many rows refreshes its table's statistics before linking them. */
 const ANALYZE_FROM_ROWS = 10_000;
 /**
@@ -357,22 +362,26 @@ async function importSource(
   let counts: InsertedCounts;
   let links: { linked: number };
   if (kind === 'STRIPE_BALANCE_PAYOUTS') {
-    // A stated payout is "linked" once checked against its rows; it has no settlement of its own.
+    // A stated payout is "linked" once checked against its rows; it has no settlement of its own, and no
+    // rows: its settlements without invoice are its rows' (decision 0167), counted by the file that brings them.
     const stated = await insertStatedPayouts(tx, sourceFileId, reading, fresh);
     if (stated.newRows === 0) throw refuse('SOURCE_NOTHING_NEW');
     counts = stated;
     links = { linked: stated.checked };
   } else {
-    counts = isPayoutKind(kind)
-      ? await insertPayoutRows(tx, sourceFileId, kind, reading, fresh, onProgress)
-      : await insertDocuments(tx, sourceFileId, reading, fresh, onProgress);
-    if (counts.newRows === 0) throw refuse('SOURCE_NOTHING_NEW');
-    // The planner's statistics of a table that was empty would have the links join 100,000 documents
-    // row by row (a credit note's invoice: 43 s, decision 0152): a big import counts its rows first.
-    if (counts.newRows >= ANALYZE_FROM_ROWS)
-      await tx.query(isPayoutKind(kind) ? 'ANALYZE provider_payout_rows' : 'ANALYZE provider_invoices');
-    progress.phase = 'linking';
-    links = await linkSourceFile(tx, sourceFileId, kind);
+    // Its payouts' settlements without invoice counted once, after its rows and links (decision 0167).
+    ({ counts, links } = await keepingPayoutsFigureOnce(tx, sourceFileId, kind, async () => {
+      const inserted = isPayoutKind(kind)
+        ? await insertPayoutRows(tx, sourceFileId, kind, reading, fresh, onProgress)
+        : await insertDocuments(tx, sourceFileId, reading, fresh, onProgress);
+      if (inserted.newRows === 0) throw refuse('SOURCE_NOTHING_NEW');
+      // The planner's statistics of a table that was empty would have the links join 100,000 documents
+      // row by row (a credit note's invoice: 43 s, decision 0152): a big import counts its rows first.
+      if (inserted.newRows >= ANALYZE_FROM_ROWS)
+        await tx.query(isPayoutKind(kind) ? 'ANALYZE provider_payout_rows' : 'ANALYZE provider_invoices');
+      progress.phase = 'linking';
+      return { counts: inserted, links: await linkSourceFile(tx, sourceFileId, kind) };
+    }));
   }
   if (kind === 'STRIPE_PAYOUTS' || kind === 'STRIPE_BALANCE_PAYOUTS')
     await markStripeFileChecked(tx, sourceFileId, reading);

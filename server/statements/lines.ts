@@ -243,20 +243,16 @@ export function automatedFilter(params: SqlParams, month: string): string {
 /**
  * The line is MATCHED to a payout one of whose charges paid a settlement that no invoice bills: what the
  * payout breakdown counts as `settlementsWithoutInvoice` (server/statements/payout-breakdown.ts, decision
- * 0156). Found from the payouts' side (decision 0158): the payouts with such a charge (each payout's rows
- * by payout, each charge's invoice by settlement, stopping at the first), then their MATCHED lines by
- * payout. Its cost follows the payouts and their rows, not the lines: an EXISTS per line walked the
- * whole reconciled bank (1M lines) to fill a page of the few it selects.
+ * 0156), both read from the figure each payout keeps (migration 0056, decision 0167). Found from the
+ * payouts' side (decision 0158): the few payouts whose figure is above 0 (a partial index), then their
+ * MATCHED lines by payout — neither the lines nor the charge rows are walked.
  */
 export function payoutWithoutInvoiceFilter(): string {
   // ARRAY(…): each set computed once, first (an IN is flattened into a join the planner drives from the lines).
   return `l.status = 'MATCHED' AND l.id = ANY (ARRAY(
     SELECT m.statement_line_id FROM statement_line_matches m
      WHERE m.state = 'MATCHED' AND m.payout_id = ANY (ARRAY(
-       SELECT p.id FROM provider_payouts p
-        WHERE EXISTS (SELECT 1 FROM provider_payout_rows r
-                       WHERE r.payout_id = p.id AND r.row_kind = 'charge' AND r.settlement_id IS NOT NULL
-                         AND NOT EXISTS (SELECT 1 FROM provider_invoices i WHERE i.settlement_id = r.settlement_id))))))`;
+       SELECT p.id FROM provider_payouts p WHERE p.settlements_without_invoice > 0))))`;
 }
 
 /** Every filter of the reconciliation table, each on an indexed column (migration 0022). */

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type DemoSourceFiles,
+  writeDemoSaft,
   writeDemoSourceFiles,
   writeDemoStripeBalancePayouts,
 } from '../../server/seed/source-files';
@@ -123,11 +124,39 @@ describe.each(testDatabaseKinds())('links whatever the order of imports on $name
     return [...payoutRows, ...documents, ...payouts].map((row) => row.link).sort();
   }
 
+  /**
+   * Each payout's kept settlements without invoice (migration 0056, decision 0167) — which the imports count
+   * once, at their end, with the triggers standing aside — against the rule counted again here.
+   */
+  async function keptAgainstRecount(): Promise<{
+    kept: Record<string, number>;
+    recounted: Record<string, number>;
+  }> {
+    const { rows } = await api.db.query<{ id: string; kept: number; recounted: number }>(
+      `SELECT p.provider_payout_id AS id, p.settlements_without_invoice AS kept,
+              (SELECT count(DISTINCT r.settlement_id) FROM provider_payout_rows r
+                WHERE r.payout_id = p.id AND r.row_kind = 'charge' AND r.settlement_id IS NOT NULL
+                  AND r.settlement_id NOT IN (SELECT i.settlement_id FROM provider_invoices i
+                                               WHERE i.settlement_id IS NOT NULL))::int AS recounted
+         FROM provider_payouts p`,
+    );
+    return {
+      kept: Object.fromEntries(rows.map((r) => [r.id, r.kept])),
+      recounted: Object.fromEntries(rows.map((r) => [r.id, r.recounted])),
+    };
+  }
+
+  async function expectKeptEqualsRecount(after: string) {
+    const { kept, recounted } = await keptAgainstRecount();
+    expect(kept, `kept after ${after}`).toEqual(recounted);
+  }
+
   async function importAll(order: readonly Upload[]) {
     await forgetImports();
     for (const upload of order) {
       const imported = await importSource(api, upload.bytes, upload);
       expect(imported.job?.status, JSON.stringify(imported.body)).toBe('DONE');
+      await expectKeptEqualsRecount(`${upload.fileName} of ${order.map((u) => u.fileName).join(', ')}`);
     }
     return links();
   }
@@ -149,6 +178,61 @@ describe.each(testDatabaseKinds())('links whatever the order of imports on $name
     );
   }, 300_000);
 
+  it('keeps each payout’s settlements without invoice through a SAF-T missing a payment, its late one and a file imported twice', async () => {
+    await forgetImports();
+    await expectKeptEqualsRecount('the imports forgotten');
+    // A payment of the month paid out in one of its payouts, left out of the month's SAF-T.
+    const payout = files.payouts.find((p) =>
+      p.rows.some(
+        (r) => r.kind === 'charge' && !r.payment.refunded && r.payment.paidOn.startsWith(SOURCE_MONTH),
+      ),
+    )!;
+    const missing = payout.rows.find(
+      (r) => r.kind === 'charge' && !r.payment.refunded && r.payment.paidOn.startsWith(SOURCE_MONTH),
+    )!.payment;
+    const withoutOne = writeDemoSaft(
+      SOURCE_MONTH,
+      files.payments.filter((p) => p.reference !== missing.reference),
+      `${SOURCE_MONTH}-31`,
+    );
+    const steps: [string, Upload][] = [
+      [
+        'the SAF-T missing one payment',
+        { kind: 'SAFT_INVOICES', fileName: 'saft-missing.xml', bytes: utf8(withoutOne) },
+      ],
+      // one payout's own file, then the whole month's report: that payout's rows are skipped the second time
+      ['one payout’s file', uploads.find((u) => u.fileName === `${payout.id}.csv`)!],
+      [
+        'the month’s report',
+        { kind: 'STRIPE_PAYOUTS', fileName: 'payouts.csv', bytes: utf8(files.stripeReport) },
+      ],
+    ];
+    for (const [name, upload] of steps) {
+      const imported = await importSource(api, upload.bytes, upload);
+      expect(imported.job?.status, JSON.stringify(imported.body)).toBe('DONE');
+      await expectKeptEqualsRecount(name);
+    }
+    const keptOf = async () => (await keptAgainstRecount()).kept[payout.id]!;
+    const before = await keptOf();
+    expect(before).toBeGreaterThan(0);
+    // The same file again is refused and changes nothing.
+    const again = await importSource(api, utf8(files.stripeReport), {
+      kind: 'STRIPE_PAYOUTS',
+      fileName: 'again.csv',
+    });
+    expect(again.body).toMatchObject({ code: 'SOURCE_ALREADY_IMPORTED' });
+    await expectKeptEqualsRecount('the report imported twice');
+    // The missing invoice in next month's SAF-T: its payout has one settlement without invoice fewer.
+    const late = await importSource(
+      api,
+      utf8(writeDemoSaft('2026-02', [...files.payments, { ...missing, paidOn: '2026-02-02' }], '2026-02-28')),
+      { kind: 'SAFT_INVOICES', fileName: 'saft-late.xml' },
+    );
+    expect(late.job?.status, JSON.stringify(late.body)).toBe('DONE');
+    await expectKeptEqualsRecount('the late SAF-T');
+    expect(await keptOf()).toBe(before - 1);
+  }, 300_000);
+
   it('links an invoice naming no case to the one settlement of its amount, day and customer tax id', async () => {
     await forgetImports();
     // Which settlement each invoice bills, read from the file that names them.
@@ -164,6 +248,12 @@ describe.each(testDatabaseKinds())('links whatever the order of imports on $name
       .replace(/\s*<OrderReferences>[\s\S]*?<\/OrderReferences>/g, '')
       .replace(/(<Description>[^<]*?) [0-9a-f-]{36}(<\/Description>)/g, '$1$2');
     expect(unnamed).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+    // The month's payouts first: the invoices the amount rule links take their settlements off the payouts.
+    const payouts = await importSource(api, utf8(files.stripeReport), {
+      kind: 'STRIPE_PAYOUTS',
+      fileName: 'payouts.csv',
+    });
+    expect(payouts.job?.status).toBe('DONE');
     const imported = await importSource(api, utf8(unnamed), {
       kind: 'SAFT_INVOICES',
       fileName: 'unnamed.xml',
@@ -180,5 +270,6 @@ describe.each(testDatabaseKinds())('links whatever the order of imports on $name
       // The final consumer's NIF names no one: never a link by customer.
       expect(row.customer_tax_id).not.toBe('999999990');
     }
+    await expectKeptEqualsRecount('the invoices linked by amount, day and customer');
   });
 });

@@ -17,10 +17,11 @@ describe.each(testDatabaseKinds())('a line matched to an imported payout, three 
   let api: SourceApi;
   let payout: DemoStripePayout;
   let uninvoiced: string;
+  let files: Awaited<ReturnType<typeof writeDemoSourceFiles>>;
 
   beforeAll(async () => {
     api = await seededSourceApi(kind);
-    const files = await writeDemoSourceFiles(api.db, SOURCE_MONTH);
+    files = await writeDemoSourceFiles(api.db, SOURCE_MONTH);
     // A payout of the month with a refund, whose payments were all paid (so invoiced) that month.
     const found = files.payouts.find(
       (p) =>
@@ -131,6 +132,22 @@ describe.each(testDatabaseKinds())('a line matched to an imported payout, three 
     // The "settlement without invoice" filter lists the credit and leaves the other line out.
     const withoutInvoice = await listed(statementFileId, { payoutWithoutInvoice: 'true' });
     expect(withoutInvoice.map((l) => l.id)).toEqual([line!.id]);
+
+    // The missing invoice comes in a later SAF-T (next month's, numbered after the whole first month): the
+    // payout's kept count follows the import (migration 0056), so the filter and the breakdown let go of it.
+    const missing = files.payments.find((p) => p.reference === uninvoiced)!;
+    const late = await importSource(
+      api,
+      utf8(writeDemoSaft('2026-02', [...files.payments, { ...missing, paidOn: '2026-02-02' }], '2026-02-28')),
+      { kind: 'SAFT_INVOICES', fileName: 'saft-late.xml' },
+    );
+    expect(late.job?.status).toBe('DONE');
+    const [invoicedLine] = await listed(statementFileId);
+    expect(invoicedLine!.payoutBreakdown).toMatchObject({
+      invoicedSettlements: invoiced.length + 1,
+      settlementsWithoutInvoice: 0,
+    });
+    expect(await listed(statementFileId, { payoutWithoutInvoice: 'true' })).toEqual([]);
   }, 120_000);
 
   /**

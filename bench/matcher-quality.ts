@@ -93,12 +93,6 @@ interface Scores {
    * by their groups and one selection (none MATCHED), plus the filter's 6, every other line taken at 0.95.
    */
   keysFloor: number;
-  /**
-   * Lines with a counterpart whose print (name or masked phone) another customer's open counterpart of the
-   * same amount and days shares (`Truth.ambiguous`): no matcher may be sure of them, so each is a person's
-   * decision — at least its key — whatever the matcher offers.
-   */
-  personsDecisions: number;
   /** The lines without counterpart line by line, `j`, `i`, Enter (`u` first if MATCHED): before decision 0161. */
   keysIgnoreLineByLine: number;
   byKind: Map<LineKind, { lines: number; findable: number; top1: number }>;
@@ -310,10 +304,6 @@ function score(n: number, seed: number, month: Month, learned: LearnedRules = ne
     exchanged: moved,
     keysGroupWouldSave: 0,
     keysFloor: 6,
-    personsDecisions: entries.filter((e) => {
-      const t = truth.get(e.id)!;
-      return t.ambiguous === true && t.itemId !== null;
-    }).length,
     keysIgnoreLineByLine: 0,
     byKind: new Map(),
     keysWhere: new Map(),
@@ -478,7 +468,7 @@ const keysWhere = rows
   .map((s) => {
     const month = s.keysFilter + s.keysIgnore;
     const list = [...s.keysWhere.values()].sort((a, b) => b.keys - a.keys || (a.kind < b.kind ? -1 : 1));
-    return `Where the keys go, ${s.n.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''}: ${month} keys for the whole month (${per20(month, s.n)} per 20 lines), score filter, sampled and scaled; ${s.exchanged} lines printed identically to another took that one's truth, the order the matcher linked them in (decision 0151); taking such groups linked whole as one sure decision would save ${s.keysGroupWouldSave} keys; the fewest the console allows whatever the matcher does: ${s.keysFloor} (${per20(s.keysFloor, s.n)} per 20 lines); with a person's decision on each of the ${s.personsDecisions} lines whose print another customer's open counterpart of that amount and those days shares (no matcher may be sure of them), at least ${s.keysFloor + s.personsDecisions} (${per20(s.keysFloor + s.personsDecisions, s.n)} per 20 lines); the lines without counterpart ${s.keysIgnore} keys with the bulk ignore (${per20(s.keysIgnore, s.n)} per 20 lines), ${s.keysIgnoreLineByLine} line by line as before decision 0161 (${per20(s.keysIgnoreLineByLine, s.n)})\n\n| kind of line | why it costs keys | lines | keys | per 20 lines of the month |\n|---|---|---|---|---|\n${list
+    return `Where the keys go, ${s.n.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''}: ${month} keys for the whole month (${per20(month, s.n)} per 20 lines), score filter, sampled and scaled; ${s.exchanged} lines printed identically to another took that one's truth, the order the matcher linked them in (decision 0151); taking such groups linked whole as one sure decision would save ${s.keysGroupWouldSave} keys; the fewest the console allows whatever the matcher does: ${s.keysFloor} (${per20(s.keysFloor, s.n)} per 20 lines); the lines without counterpart ${s.keysIgnore} keys with the bulk ignore (${per20(s.keysIgnore, s.n)} per 20 lines), ${s.keysIgnoreLineByLine} line by line as before decision 0161 (${per20(s.keysIgnoreLineByLine, s.n)})\n\n| kind of line | why it costs keys | lines | keys | per 20 lines of the month |\n|---|---|---|---|---|\n${list
       .map((r) => `| ${r.kind} | ${r.why} | ${r.lines} | ${r.keys} | ${per20(r.keys, s.n)} |`)
       .join('\n')}`;
   })

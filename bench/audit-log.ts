@@ -12,6 +12,7 @@ import { openDatabase } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
 import { listen } from '../server/http/listen';
 import { createSession } from '../server/platform/sessions';
+import { percentile } from './banking-report';
 
 const { values } = parseArgs({
   options: {
@@ -27,8 +28,6 @@ const url = new URL(values.url);
 url.pathname = '/bench_dashboard_1000000';
 const db = await openDatabase({ databaseUrl: url.toString() });
 const dataDir = mkdtempSync(join(tmpdir(), 'audit-bench-'));
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 try {
   await migrate(db);

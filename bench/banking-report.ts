@@ -48,6 +48,12 @@ export function timeMs(fn: () => void): { ms: number; cpuMs: number; threadCpuMs
   };
 }
 
+/** The p-th percentile of `sorted` (ascending), nearest rank; NaN for no samples. */
+export const percentile = (sorted: readonly number[], p: number): number =>
+  sorted.length === 0
+    ? Number.NaN
+    : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
 export const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
 /** Runs `script case` in a fresh process (so peak RSS belongs to that case alone) and returns its JSON line. */

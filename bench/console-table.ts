@@ -21,6 +21,7 @@ import { listen } from '../server/http/listen';
 import { prepareDatabase } from '../server/platform/bootstrap';
 import { createSession } from '../server/platform/sessions';
 import { launchBrowser } from '../tests/support/browser';
+import { percentile } from './banking-report';
 
 const { values } = parseArgs({
   options: {
@@ -47,9 +48,6 @@ async function admin(sql: string) {
     await client.end();
   }
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
 const prepared = Date.now();

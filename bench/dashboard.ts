@@ -17,6 +17,7 @@ import { listen } from '../server/http/listen';
 import { LocalFileStorage } from '../server/platform/files/local-storage';
 import { createSession } from '../server/platform/sessions';
 import { hasSeedData, seedDatabase } from '../server/seed/seed';
+import { percentile } from './banking-report';
 
 const { values } = parseArgs({
   options: {
@@ -63,9 +64,6 @@ async function open(): Promise<{ db: Database; cleanup: () => Promise<void> }> {
     },
   };
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /**
  * Cases up to `target`, in batches: created uniformly over the two years before the seed's today, a status

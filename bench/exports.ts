@@ -25,7 +25,7 @@ import { listen } from '../server/http/listen';
 import { openFileStorage } from '../server/platform/files/open-storage';
 import { createSession } from '../server/platform/sessions';
 import { startArguments } from '../tests/support/server-process';
-import { mib, writeResult } from './banking-report';
+import { mib, percentile, writeResult } from './banking-report';
 
 const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres';
 const dbName = process.env.BENCH_DB ?? 'bench_seed_1000000';
@@ -85,9 +85,6 @@ async function backendCpu(db: { query: Database['query'] }): Promise<Map<number,
 
 const cpuSince = (before: Map<number, number>, after: Map<number, number>) =>
   [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 
 async function runFormat(format: 'CSV' | 'XLSX'): Promise<FormatResult> {
   const url = new URL(serverUrl);

@@ -22,6 +22,7 @@ import { createSession } from '../server/platform/sessions';
 import { portugueseIban } from '../server/seed/portugal';
 import { Rng } from '../server/seed/random';
 import { startApiProcess } from '../tests/support/api-processes';
+import { percentile } from './banking-report';
 
 const { values } = parseArgs({
   options: {
@@ -76,8 +77,6 @@ const startFlags = (
   .filter((word) => !values['default-node'] && /^--max-[a-z-]+-size=\d+$/.test(word));
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function seed(): Promise<string> {
   const adminId = (

@@ -16,7 +16,7 @@ import { openDatabase } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
 import { createSession } from '../server/platform/sessions';
 import { startServerProcess } from '../tests/support/server-process';
-import { cpuLoopMs, machine } from './banking-report';
+import { cpuLoopMs, machine, percentile } from './banking-report';
 import { OPEN_MONTH, SCALE, SEPA_MONTH, seedListsUnderLoad } from './lists-under-load-seed';
 
 const { values } = parseArgs({
@@ -62,8 +62,6 @@ for (const name of values.without) {
   delete ROUTES[name];
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : Number.NaN;
 const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
 
 /** The kept database: created, migrated and seeded the first time; migrated only afterwards. */

@@ -17,6 +17,7 @@ import { INVOICE_MATCHED, SETTLEMENT_INVOICED } from '../server/db/provider-side
 import { monthCloseIn } from '../server/finance/month-close';
 import { listProviderDocuments } from '../server/finance/provider-documents';
 import { listSettlements } from '../server/finance/settlements';
+import { percentile } from './banking-report';
 
 const { values } = parseArgs({
   options: {
@@ -32,9 +33,6 @@ const iterations = Number(values.iterations);
 const url = new URL(values.url);
 url.pathname = `/${values.db}`;
 const db = await openDatabase({ databaseUrl: url.toString() });
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function time(name: string, read: () => Promise<unknown>) {
   const first = performance.now();

@@ -12,12 +12,12 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { statementLineListQuerySchema } from '../contract/reconciliation';
 import { openDatabase } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
 import { listLines } from '../server/statements/lines';
-import { cpuLoopMs } from './banking-report';
+import { cpuLoopMs, percentile } from './banking-report';
+import { copyOfKeptDatabase } from './kept-database';
 
 const { values } = parseArgs({
   options: {
@@ -34,21 +34,6 @@ const { values } = parseArgs({
 });
 const PAYOUTS = 720;
 const CHARGES_PER_PAYOUT = 100;
-const copyName = `${values.template}_pwi_${process.pid}`;
-if (!/^[a-z_][a-z0-9_]*$/.test(copyName)) throw new Error(`not a plain identifier: ${copyName}`);
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-async function onServer(sql: string) {
-  const admin = new pg.Client({ connectionString: values.url });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
-}
 
 const SEED = [
   `INSERT INTO stored_files (original_name, content_type, size_bytes, sha256, storage_key)
@@ -105,10 +90,8 @@ const SEED = [
 
 async function main() {
   const uptime = execFileSync('uptime', { encoding: 'utf8' }).trim();
-  await onServer(`CREATE DATABASE ${copyName} TEMPLATE ${values.template} STRATEGY FILE_COPY`);
-  const url = new URL(values.url!);
-  url.pathname = `/${copyName}`;
-  const db = await openDatabase({ databaseUrl: url.toString() });
+  const copy = await copyOfKeptDatabase(values.url!, values.template!, 'pwi');
+  const db = await openDatabase({ databaseUrl: copy.url });
   const rows: string[] = [];
   try {
     const migrated = await migrate(db);
@@ -158,8 +141,8 @@ ${rows.join('\n')}
     if (values.out) appendFileSync(values.out, section);
   } finally {
     await db.close();
-    if (values.keep) console.error(`kept: ${copyName}`);
-    else await onServer(`DROP DATABASE ${copyName}`);
+    if (values.keep) console.error(`kept: ${copy.name}`);
+    else await copy.drop();
   }
 }
 

@@ -21,7 +21,7 @@ import { createSession } from '../server/platform/sessions';
 import { MIN_SEED_USERS } from '../server/seed/seed';
 import { createPostgresDatabase } from '../tests/support/databases';
 import { startArguments, startServerProcess } from '../tests/support/server-process';
-import { cpuLoopMs } from './banking-report';
+import { cpuLoopMs, percentile } from './banking-report';
 
 const { values } = parseArgs({
   options: {
@@ -80,8 +80,6 @@ const rssOf = (pid: number): number => {
   const status = existsSync(`/proc/${pid}/status`) ? readFileSync(`/proc/${pid}/status`, 'utf8') : '';
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
 };
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /**
  * One GET on a connection of its own (node:http, no agent): the probes must not share fetch's keep-alive

@@ -8,12 +8,12 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { statementLineListQuerySchema } from '../contract/reconciliation';
 import { openDatabase } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
 import { listLines } from '../server/statements/lines';
-import { cpuLoopMs } from './banking-report';
+import { cpuLoopMs, percentile } from './banking-report';
+import { copyOfKeptDatabase } from './kept-database';
 
 const { values } = parseArgs({
   options: {
@@ -26,31 +26,14 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'bench/results/statement-text-filter-1m.md' },
   },
 });
-const copyName = `${values.template}_text_${process.pid}`;
-if (!/^[a-z_][a-z0-9_]*$/.test(copyName)) throw new Error(`not a plain identifier: ${copyName}`);
 /** Words as an operator types them: none of the lines, a handful, a name's part, a third of them. */
 const WORDS = ['simoes', '959795', 'clínica 79', 'manuten'];
 const TRGM_INDEXES = ['statement_lines_description_trgm_idx', 'statement_lines_counterparty_trgm_idx'];
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-async function onServer(sql: string) {
-  const admin = new pg.Client({ connectionString: values.url });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
-}
-
 async function main() {
   const uptime = execFileSync('uptime', { encoding: 'utf8' }).trim();
-  await onServer(`CREATE DATABASE ${copyName} TEMPLATE ${values.template} STRATEGY FILE_COPY`);
-  const url = new URL(values.url!);
-  url.pathname = `/${copyName}`;
-  const db = await openDatabase({ databaseUrl: url.toString() });
+  const copy = await copyOfKeptDatabase(values.url!, values.template!, 'text');
+  const db = await openDatabase({ databaseUrl: copy.url });
   const rows: string[] = [];
   try {
     const migrated = performance.now();
@@ -95,7 +78,7 @@ ${rows.join('\n')}
     appendFileSync(values.out!, section);
   } finally {
     await db.close();
-    await onServer(`DROP DATABASE ${copyName}`);
+    await copy.drop();
   }
 }
 

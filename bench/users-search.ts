@@ -15,6 +15,7 @@ import { listen } from '../server/http/listen';
 import { LocalFileStorage } from '../server/platform/files/local-storage';
 import { createSession } from '../server/platform/sessions';
 import { hasSeedData, seedDatabase } from '../server/seed/seed';
+import { percentile } from './banking-report';
 
 const { values } = parseArgs({
   options: {
@@ -57,9 +58,6 @@ async function open(): Promise<{ db: Database; cleanup: () => Promise<void> }> {
     },
   };
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 const { db, cleanup } = await open();
 try {

@@ -93,6 +93,7 @@ describe('locale selection', () => {
   });
 
   it('lets the cookie win over the browser', () => {
+    // biome-ignore lint/suspicious/noDocumentCookie: jsdom has no Cookie Store API; the test sets the cookie a browser would hold
     document.cookie = 'i18n_redirected=pt-PT; Path=/';
     expect(initialLocale('/', ['en-GB'])).toBe('pt-PT');
   });

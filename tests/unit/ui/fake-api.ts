@@ -66,6 +66,7 @@ export function fakeApi(routes: Record<string, Handler>) {
 export function clearCookies() {
   for (const part of document.cookie.split('; ')) {
     const name = part.split('=')[0];
+    // biome-ignore lint/suspicious/noDocumentCookie: jsdom has no Cookie Store API; the test sets the cookie a browser would hold
     if (name) document.cookie = `${name}=; Max-Age=0; Path=/`;
   }
 }

@@ -92,6 +92,7 @@ describe('shouldRetry', () => {
 describe('request', () => {
   it('prefixes /v2/ and serialises arrays, leaving the session to the browser cookie (no Authorization)', async () => {
     const api = fakeApi({ 'GET /v2/admin/users': () => ({ status: 200, body: { items: [] } }) });
+    // biome-ignore lint/suspicious/noDocumentCookie: jsdom has no Cookie Store API; the test sets the cookie a browser would hold
     document.cookie = 'authorization=tok-123; Path=/';
     await expect(request('admin/users', { params: { status: ['A', 'B'] } })).resolves.toEqual({ items: [] });
     expect(api.calls[0]?.url).toBe('/v2/admin/users?status=A&status=B');

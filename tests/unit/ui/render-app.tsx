@@ -11,6 +11,7 @@ import { toastError } from '../../../src/kernel/query-errors';
  */
 export function renderApp(path: string, options: { token?: string | null; locale?: Locale } = {}) {
   window.history.replaceState(null, '', path);
+  // biome-ignore lint/suspicious/noDocumentCookie: jsdom has no Cookie Store API; the test sets the cookie a browser would hold
   if (options.token) document.cookie = `authorization=${options.token}; Path=/`;
   const queryClient = createQueryClient(toastError);
   const utils = render(<App queryClient={queryClient} locale={options.locale ?? 'en-GB'} />);

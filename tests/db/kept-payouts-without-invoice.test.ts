@@ -1,14 +1,13 @@
 import fc from 'fast-check';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase, type Queryable } from '../../server/db/client';
-import { migrate } from '../../server/db/migrate';
+import type { Database, Queryable } from '../../server/db/client';
 import { keepingPayoutsFigureOnce } from '../../server/sources/payouts-kept-figure';
 import { IMPORT_LOCK } from '../../server/sources/source-import';
 import type { DocumentOut, PayoutRowOut, SourceReading } from '../../server/sources/source-reading';
 import { insertDocuments, insertPayoutRows } from '../../server/sources/source-rows';
 import { payoutBreakdowns } from '../../server/statements/payout-breakdown';
-import { createPostgresDatabase, testDatabaseKinds } from '../support/databases';
+import { queryableOf, type TwoConnections, testDatabaseKinds, twoConnections } from '../support/databases';
 
 /**
  * Migration 0056 (decision 0167): each payout keeps how many distinct settlements its charge rows paid that
@@ -320,30 +319,17 @@ describe.each(testDatabaseKinds())(
 const serverUrl = process.env.TEST_DATABASE_URL;
 if (serverUrl)
   describe('payouts’ settlements without invoice under concurrency on postgres', () => {
-    let created: Awaited<ReturnType<typeof createPostgresDatabase>>;
+    let connections: TwoConnections;
     let first: pg.Client;
     let second: pg.Client;
-    const on = (client: pg.Client) =>
-      ({
-        query: (sql: string, params?: readonly unknown[]) => client.query(sql, params as unknown[]),
-      }) as Queryable;
+    const on = queryableOf;
     let world: World;
     beforeAll(async () => {
-      created = await createPostgresDatabase(serverUrl);
-      const db = await openDatabase({ databaseUrl: created.url });
-      await migrate(db);
-      await db.close();
-      first = new pg.Client({ connectionString: created.url });
-      second = new pg.Client({ connectionString: created.url });
-      await first.connect();
-      await second.connect();
+      connections = await twoConnections(serverUrl);
+      ({ first, second } = connections);
       world = await makeWorld(on(first));
     });
-    afterAll(async () => {
-      await first?.end();
-      await second?.end();
-      await created?.drop();
-    });
+    afterAll(async () => connections?.close());
 
     /** Three paid cases (their settlements), and what each import's file says of them. */
     async function threeCases(round: string) {

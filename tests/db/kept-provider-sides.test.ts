@@ -1,14 +1,13 @@
 import fc from 'fast-check';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase, type Queryable } from '../../server/db/client';
-import { migrate } from '../../server/db/migrate';
+import type { Database, Queryable } from '../../server/db/client';
 import { INVOICE_MATCHED, SETTLEMENT_INVOICED } from '../../server/db/provider-sides';
 import { listProviderDocuments } from '../../server/finance/provider-documents';
 import { listSettlements } from '../../server/finance/settlements';
 import type { DocumentOut, SourceReading } from '../../server/sources/source-reading';
 import { insertDocuments } from '../../server/sources/source-rows';
-import { createPostgresDatabase, testDatabaseKinds } from '../support/databases';
+import { queryableOf, type TwoConnections, testDatabaseKinds, twoConnections } from '../support/databases';
 
 /**
  * Migration 0046's kept totals of the home dashboard's two missing sides (docs/decisions/0155) equal a
@@ -336,30 +335,17 @@ describe.each(testDatabaseKinds())('provider-side totals kept by migration 0046 
 const serverUrl = process.env.TEST_DATABASE_URL;
 if (serverUrl)
   describe('provider-side totals under concurrency on postgres', () => {
-    let created: Awaited<ReturnType<typeof createPostgresDatabase>>;
+    let connections: TwoConnections;
     let first: pg.Client;
     let second: pg.Client;
-    const on = (client: pg.Client) =>
-      ({
-        query: (sql: string, params?: readonly unknown[]) => client.query(sql, params as unknown[]),
-      }) as Queryable;
+    const on = queryableOf;
     let world: World;
     beforeAll(async () => {
-      created = await createPostgresDatabase(serverUrl);
-      const db = await openDatabase({ databaseUrl: created.url });
-      await migrate(db);
-      await db.close();
-      first = new pg.Client({ connectionString: created.url });
-      second = new pg.Client({ connectionString: created.url });
-      await first.connect();
-      await second.connect();
+      connections = await twoConnections(serverUrl);
+      ({ first, second } = connections);
       world = await makeWorld(on(first));
     });
-    afterAll(async () => {
-      await first?.end();
-      await second?.end();
-      await created?.drop();
-    });
+    afterAll(async () => connections?.close());
 
     it('two transactions billing one settlement, or unmatching one invoice, count it once', async () => {
       await apply(on(first), world, { op: 'insert settlements', count: 1, gross: 7000 }, 0);

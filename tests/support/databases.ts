@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type Database, openDatabase } from '../../server/db/client';
+import { type Database, openDatabase, type Queryable } from '../../server/db/client';
 import { migrate } from '../../server/db/migrate';
 
 export interface TestDatabaseKind {
@@ -63,3 +63,36 @@ export async function createPostgresDatabase(url: string): Promise<{ url: string
     },
   };
 }
+
+/** Two connections to a new, migrated database on the server `url` names, for racing transactions. */
+export interface TwoConnections {
+  first: pg.Client;
+  second: pg.Client;
+  close(): Promise<void>;
+}
+
+export async function twoConnections(url: string): Promise<TwoConnections> {
+  const created = await createPostgresDatabase(url);
+  const db = await openDatabase({ databaseUrl: created.url });
+  await migrate(db);
+  await db.close();
+  const first = new pg.Client({ connectionString: created.url });
+  const second = new pg.Client({ connectionString: created.url });
+  await first.connect();
+  await second.connect();
+  return {
+    first,
+    second,
+    async close() {
+      await first.end();
+      await second.end();
+      await created.drop();
+    },
+  };
+}
+
+/** One connection as the product's queries take it. */
+export const queryableOf = (client: pg.Client): Queryable =>
+  ({
+    query: (sql: string, params?: readonly unknown[]) => client.query(sql, params as unknown[]),
+  }) as Queryable;

@@ -15,6 +15,7 @@ const REASONS: Record<string, string> = {
   DIFFERS_WITHIN_PAYOUT: 'sources.reasons.DIFFERS_WITHIN_PAYOUT',
   DUPLICATE: 'sources.reasons.DUPLICATE',
   NOT_A_STATUS: 'sources.reasons.NOT_A_STATUS',
+  NOT_EUR: 'sources.reasons.NOT_EUR',
   CELL_COUNT: 'sources.reasons.CELL_COUNT',
   UNTERMINATED_QUOTE: 'sources.reasons.UNTERMINATED_QUOTE',
   NO_HEADER: 'sources.reasons.NO_HEADER',

@@ -5,6 +5,7 @@ import {
   readStripeCsv,
   STRIPE_DATE_TIME,
   STRIPE_PAYOUT_CATEGORY,
+  stripeCells,
   stripeColumnsOf,
 } from './stripe-payouts';
 
@@ -126,11 +127,7 @@ export function readStripeBalancePayouts(text: string): SourceRead<StripeBalance
   let otherRows = 0;
   for (const { cells, line } of rows) {
     if (cells.length !== header.cells.length) return rowInvalid(line, '', 'CELL_COUNT');
-    const cell = (column: Column): string | null => {
-      const index = at[column];
-      const value = index === undefined ? '' : (cells[index] ?? '').trim();
-      return value === '' ? null : value;
-    };
+    const cell = stripeCells<Column>(cells, at);
     const id = cell('payout_id');
     if (!id) return rowInvalid(line, 'payout_id', 'EMPTY');
     const balanceTransactionId = cell('balance_transaction_id');

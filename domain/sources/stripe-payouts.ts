@@ -164,12 +164,17 @@ type RowRead =
   | { ok: true; row: StripeBalanceRow; effectiveAt: string }
   | { ok: false; refusal: SourceRefusal };
 
-function readRow(cells: readonly string[], at: Partial<Record<Column, number>>, line: number): RowRead {
-  const cell = (column: Column): string | null => {
+/** A row's cell under a column found in the header, trimmed; null when empty or the column is absent. */
+export const stripeCells =
+  <C extends string>(cells: readonly string[], at: Partial<Record<C, number>>) =>
+  (column: C): string | null => {
     const index = at[column];
     const value = index === undefined ? '' : (cells[index] ?? '').trim();
     return value === '' ? null : value;
   };
+
+function readRow(cells: readonly string[], at: Partial<Record<Column, number>>, line: number): RowRead {
+  const cell = stripeCells(cells, at);
   const payoutId = cell('automatic_payout_id');
   if (!payoutId) return rowInvalid(line, 'automatic_payout_id', 'EMPTY');
   const balanceTransactionId = cell('balance_transaction_id');

@@ -92,6 +92,15 @@ export function expectedLag(entry: Pick<StatementEntry, 'amountCents' | 'descrip
 }
 
 /**
+ * How many business days a rail's bookings stray from `expectedLag` (decision 0173): none for a SEPA credit
+ * received (the schedule is the scheme's: the next business day), one for the rest (an MB WAY transfer of
+ * the evening is booked the next day).
+ */
+export function lagSpread(entry: Pick<StatementEntry, 'amountCents' | 'description'>): number {
+  return expectedLag(entry) === 1 ? 0 : 1;
+}
+
+/**
  * A pair's date cost for the assignment: how far its business lag is from the rail's (0…windowDays), and
  * beyond every such pair a line booked ahead of its counterpart (windowDays + the days ahead): money is
  * booked on or after the day of what it pays.

@@ -1,6 +1,6 @@
 import type { StatementEntry } from '../statements/types';
 import { dayNumber, partyScore, referenceWords, signedExpected, suggestionScore, tokens } from './features';
-import { BookingDays, expectedLag, lagCost } from './lags';
+import { BookingDays, expectedLag, lagCost, lagSpread } from './lags';
 import { ibanText, type LearnedRules, learnedText, withLearnedRule } from './learned';
 import { counterpartyAgreement, nameWords, printedName } from './names';
 import { lastThree, nationalDigits } from './phones';
@@ -429,7 +429,9 @@ function rivalry(key: number, otherKey: number, stride: number, windowDays: numb
  * that agrees at least as well — unless it is the same party's, a name printed alike, and later by date
  * (a customer's two 25 € invoices of one week: the date tells them apart, as it tells a person) — and
  * whose other side was not already taken by a sure pair (its counterpart is someone else's, surely).
- * Two customers whose names print alike stay rivals whatever their dates: a person must choose.
+ * Two customers whose names print alike stay rivals when their dates do not tell them apart: a person
+ * must choose. Another party's counterpart later by date is no rival when the line's rail does not book
+ * at its lag (`lagSpread`) and another line fits it better: that line explains it (decision 0173).
  * Decision 0146 (0142 asked for each side's only best agreement).
  */
 class Rivals {
@@ -438,9 +440,13 @@ class Rivals {
   /** Taken by a sure pair: no longer anyone else's rival. */
   readonly surelyE: Uint8Array;
   readonly surelyI: Uint8Array;
+  /** Each line's rail's `lagSpread`: a date cost beyond it is a lag the rail does not book at. */
+  readonly spread: Uint8Array;
   private readonly entryStart: Int32Array;
   /** Each line's best pair (`pairRank`). */
   private readonly entryBestRank: Int32Array;
+  /** Each counterpart's best pair (`pairRank`), filled by `close`. */
+  private itemBestRank = new Int32Array(0);
   private entryItems: number[] = [];
   private entryKeys: number[] = [];
   private itemStart = new Int32Array(0);
@@ -451,6 +457,7 @@ class Rivals {
   constructor(entryCount: number) {
     this.cut = new Uint8Array(entryCount);
     this.surelyE = new Uint8Array(entryCount);
+    this.spread = new Uint8Array(entryCount);
     this.surelyI = new Uint8Array(0);
     this.entryStart = new Int32Array(entryCount + 1);
     this.entryBestRank = new Int32Array(entryCount).fill(-1);
@@ -467,7 +474,7 @@ class Rivals {
   }
 
   /** Done adding: the ends of the entries' lists, and the same pairs by item. */
-  close(itemCount: number): void {
+  close(itemCount: number, stride: number): void {
     const n = this.entryItems.length;
     for (let k = this.last + 1; k < this.entryStart.length; k++) this.entryStart[k] = n;
     (this as { surelyI: Uint8Array }).surelyI = new Uint8Array(itemCount);
@@ -477,11 +484,14 @@ class Rivals {
     const fill = this.itemStart.slice(0, itemCount);
     this.itemEntries = new Int32Array(n);
     this.itemKeys = new Int32Array(n);
+    this.itemBestRank = new Int32Array(itemCount).fill(-1);
     for (let ek = 0; ek + 1 < this.entryStart.length; ek++)
       for (let p = this.entryStart[ek]!; p < this.entryStart[ek + 1]!; p++) {
         const at = fill[this.entryItems[p]!]!++;
         this.itemEntries[at] = ek;
         this.itemKeys[at] = this.entryKeys[p]!;
+        const rank = pairRank(this.entryKeys[p]!, stride);
+        if (rank > this.itemBestRank[this.entryItems[p]!]!) this.itemBestRank[this.entryItems[p]!] = rank;
       }
   }
 
@@ -498,8 +508,20 @@ class Rivals {
     for (let p = this.entryStart[ek]!; p < this.entryStart[ek + 1]!; p++) {
       const other = this.entryItems[p]!;
       if (other === ik || this.surelyI[other]) continue;
-      const r = rivalry(key, this.entryKeys[p]!, stride, windowDays);
-      if (r === RIVAL || (r === RIVAL_UNLESS_SAME_PARTY && !sameParty(other, ik))) return false;
+      const otherKey = this.entryKeys[p]!;
+      const r = rivalry(key, otherKey, stride, windowDays);
+      // Another party's counterpart agreeing as well but later by date is no rival when this line's
+      // rail does not book at that lag and a line of its own fits it better (José's Monday invoice, paid
+      // by the J SIMOES transfer of Tuesday, is not Thursday's J SIMOES transfer's): that line explains
+      // it, as a person sees (decision 0173).
+      if (
+        r === RIVAL ||
+        (r === RIVAL_UNLESS_SAME_PARTY &&
+          !sameParty(other, ik) &&
+          (otherKey - Math.floor(otherKey / stride) * stride <= this.spread[ek]! ||
+            this.itemBestRank[other]! <= pairRank(otherKey, stride)))
+      )
+        return false;
     }
     for (let p = this.itemStart[ik]!; p < this.itemStart[ik + 1]!; p++) {
       const other = this.itemEntries[p]!;
@@ -781,6 +803,7 @@ function suggest(
     if (nearItems.length === 0) continue;
     const cut = !named && nearItems.length >= maxCandidates;
     const lag = expectedLag(e);
+    pairs.spread[ek] = lagSpread(e);
     // More items of the amount lay beyond the nearest by date: never sure then.
     if (cut) pairs.cut[ek] = 1;
 
@@ -816,7 +839,7 @@ function suggest(
       pairs.add(ek, ik, key, stride);
     }
   }
-  pairs.close(items.length);
+  pairs.close(items.length, stride);
 
   // Best score first, then nearest date; inside a bucket the pairs are already in (entry, item) order.
   const keys = [...buckets.keys()].sort((a, b) => {

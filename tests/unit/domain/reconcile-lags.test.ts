@@ -5,7 +5,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dayNumber } from '../../../domain/reconcile/features';
-import { BookingDays, expectedLag, isPortugueseBankDay, lagCost } from '../../../domain/reconcile/lags';
+import {
+  BookingDays,
+  expectedLag,
+  isPortugueseBankDay,
+  lagCost,
+  lagSpread,
+} from '../../../domain/reconcile/lags';
 import {
   type ExpectedItem,
   type MatchEntry,
@@ -63,6 +69,12 @@ describe('days banks book on', () => {
     expect(expectedLag({ amountCents: -2500, description: 'TRF SEPA P/ ANA LOPES' })).toBe(0);
   });
 
+  it('lets only the SEPA credit be booked on one day; the rest the day or the next (decision 0173)', () => {
+    expect(lagSpread({ amountCents: 2500, description: 'TRF CR SEPA+ 0000030 DE ANA LOPES' })).toBe(0);
+    expect(lagSpread({ amountCents: 2500, description: 'MB WAY ANA LOPES' })).toBe(1);
+    expect(lagSpread({ amountCents: -2500, description: 'TRF SEPA P/ ANA LOPES' })).toBe(1);
+  });
+
   it('costs a line booked ahead of its counterpart more than any lag within the window (property)', () => {
     fc.assert(
       fc.property(
@@ -94,26 +106,58 @@ describe('the assignment by rail lag and party', () => {
     expect(suggested(lines, items)).toEqual({ L1: ['FRI', SURE_SUGGESTION], L2: ['MON', SURE_SUGGESTION] });
   });
 
-  it('never says sure between two customers whose names print alike, whatever the dates', () => {
-    const items = [
-      invoice('A', 'Ana Lopes', { date: '2026-06-05', partyId: 'C1' }),
-      invoice('B', 'Ana Lopes', { date: '2026-06-08', partyId: 'C2' }),
-    ];
+  // Two customers whose names print alike (decision 0173): their Friday and Monday invoices of one amount.
+  const alike = [
+    invoice('A', 'Ana Lopes', { date: '2026-06-05', partyId: 'C1' }),
+    invoice('B', 'Ana Lopes', { date: '2026-06-08', partyId: 'C2' }),
+  ];
+
+  it("says sure between two customers printed alike when each SEPA line's day tells whose it is", () => {
     const lines = [
       entry('L1', { bookingDate: '2026-06-08', description: 'TRF SEPA ANA LOPES' }),
       entry('L2', { bookingDate: '2026-06-09', description: 'TRF SEPA ANA LOPES' }),
     ];
-    const to = suggested(lines, items);
-    expect(to.L1![0]).toBe('A');
-    expect(to.L2![0]).toBe('B');
-    expect(to.L1![1]).toBeLessThan(SURE_SUGGESTION);
-    expect(to.L2![1]).toBeLessThan(SURE_SUGGESTION);
-    // Without a party the items are two parties too: no date decides between them.
-    const unnamed = suggested(
-      lines,
-      items.map((i) => ({ ...i, partyId: null })),
+    // Monday's line is Friday's invoice's (a SEPA credit is booked the next business day): Monday's
+    // invoice has Tuesday's line, which fits it better. And the other way round.
+    expect(suggested(lines, alike)).toEqual({ L1: ['A', SURE_SUGGESTION], L2: ['B', SURE_SUGGESTION] });
+    // Given in the other order, the same.
+    expect(suggested([...lines].reverse(), [...alike].reverse())).toEqual({
+      L1: ['A', SURE_SUGGESTION],
+      L2: ['B', SURE_SUGGESTION],
+    });
+  });
+
+  it('keeps another customer printed alike a rival when no line of its own explains its invoice', () => {
+    const to = suggested(
+      [entry('L1', { bookingDate: '2026-06-09', description: 'TRF SEPA ANA LOPES' })],
+      alike,
     );
-    expect(Object.values(unnamed).every(([, c]) => c < SURE_SUGGESTION)).toBe(true);
+    expect(to.L1![0]).toBe('B');
+    expect(to.L1![1]).toBeLessThan(SURE_SUGGESTION);
+  });
+
+  it('keeps them rivals when the dates do not tell: invoices of one day, or a rail booked that day or the next', () => {
+    const sameDay = alike.map((i) => ({ ...i, date: '2026-06-05' }));
+    const sepa = [
+      entry('L1', { bookingDate: '2026-06-08', description: 'TRF SEPA ANA LOPES' }),
+      entry('L2', { bookingDate: '2026-06-09', description: 'TRF SEPA ANA LOPES' }),
+    ];
+    expect(Object.values(suggested(sepa, sameDay)).every(([, c]) => c < SURE_SUGGESTION)).toBe(true);
+    // MB WAY books the day of the transfer or the next: Tuesday's line may pay Monday's invoice, and
+    // Monday's line a third customer's of Friday. Monday's line fitting Monday's invoice better does
+    // not explain that invoice away: a person must choose.
+    const mbWay = [
+      entry('L1', { bookingDate: '2026-06-08', description: 'MB WAY ANA LOPES' }),
+      entry('L2', { bookingDate: '2026-06-09', description: 'MB WAY ANA LOPES' }),
+    ];
+    const three = [
+      invoice('X', 'Ana Lopes', { date: '2026-06-05', partyId: 'C3' }),
+      invoice('A', 'Ana Lopes', { date: '2026-06-08', partyId: 'C1' }),
+      invoice('B', 'Ana Lopes', { date: '2026-06-09', partyId: 'C2' }),
+    ];
+    const to = suggested(mbWay, three);
+    expect(to.L2![0]).toBe('B');
+    expect(to.L2![1]).toBeLessThan(SURE_SUGGESTION);
   });
 
   it('takes the counterpart the line is booked after, not one dated after the booking', () => {

@@ -92,12 +92,12 @@ export function expectedLag(entry: Pick<StatementEntry, 'amountCents' | 'descrip
 }
 
 /**
- * How many business days a rail's bookings stray from `expectedLag` (decision 0173): none for a SEPA credit
+ * How many business days a rail's bookings stray from its `expectedLag` (decision 0173): none for a SEPA credit
  * received (the schedule is the scheme's: the next business day), one for the rest (an MB WAY transfer of
  * the evening is booked the next day).
  */
-export function lagSpread(entry: Pick<StatementEntry, 'amountCents' | 'description'>): number {
-  return expectedLag(entry) === 1 ? 0 : 1;
+export function lagSpread(expected: number): number {
+  return expected === 1 ? 0 : 1;
 }
 
 /**

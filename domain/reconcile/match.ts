@@ -803,7 +803,7 @@ function suggest(
     if (nearItems.length === 0) continue;
     const cut = !named && nearItems.length >= maxCandidates;
     const lag = expectedLag(e);
-    pairs.spread[ek] = lagSpread(e);
+    pairs.spread[ek] = lagSpread(lag);
     // More items of the amount lay beyond the nearest by date: never sure then.
     if (cut) pairs.cut[ek] = 1;
 

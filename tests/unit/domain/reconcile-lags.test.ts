@@ -70,9 +70,11 @@ describe('days banks book on', () => {
   });
 
   it('lets only the SEPA credit be booked on one day; the rest the day or the next (decision 0173)', () => {
-    expect(lagSpread({ amountCents: 2500, description: 'TRF CR SEPA+ 0000030 DE ANA LOPES' })).toBe(0);
-    expect(lagSpread({ amountCents: 2500, description: 'MB WAY ANA LOPES' })).toBe(1);
-    expect(lagSpread({ amountCents: -2500, description: 'TRF SEPA P/ ANA LOPES' })).toBe(1);
+    expect(
+      lagSpread(expectedLag({ amountCents: 2500, description: 'TRF CR SEPA+ 0000030 DE ANA LOPES' })),
+    ).toBe(0);
+    expect(lagSpread(expectedLag({ amountCents: 2500, description: 'MB WAY ANA LOPES' }))).toBe(1);
+    expect(lagSpread(expectedLag({ amountCents: -2500, description: 'TRF SEPA P/ ANA LOPES' }))).toBe(1);
   });
 
   it('costs a line booked ahead of its counterpart more than any lag within the window (property)', () => {

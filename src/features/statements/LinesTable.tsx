@@ -251,7 +251,9 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
   const filterMenu = useRef<MenuHandle>(null);
   const scrollRef = useRef<HTMLElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
-  const [anchor, setAnchor] = useState<number | null>(null);
+  // Where `Shift+x` extends from: the line `x` selected, held by its id like the cursor (decision 0169), so a
+  // read that adds or drops rows above it does not move it.
+  const [anchor, setAnchor] = useState<string | null>(null);
   const [dialog, setDialog] = useState<LineDialogState | null>(null);
   const [ignoreNeedsFilter, setIgnoreNeedsFilter] = useState(false);
 
@@ -351,10 +353,11 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
       if (next >= 0) cursor.activate(next);
     } else if (move.type === 'select' && current) {
       actor.send({ type: 'select.toggle', id: current.id });
-      setAnchor(active);
+      setAnchor(current.id);
     } else if (move.type === 'extend' && current) {
-      const from = Math.min(anchor ?? active, active);
-      const to = Math.max(anchor ?? active, active);
+      const at = anchor === null ? -1 : rows.findIndex((row) => row.id === anchor);
+      const from = Math.min(at < 0 ? active : at, active);
+      const to = Math.max(at < 0 ? active : at, active);
       actor.send({ type: 'select.add', ids: rows.slice(from, to + 1).map((r) => r.id) });
     } else if (move.type === 'clear') actor.send({ type: 'select.clear' });
     else if (move.type === 'openFilters') filterMenu.current?.open();

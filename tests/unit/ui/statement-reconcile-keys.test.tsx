@@ -815,6 +815,35 @@ describe('after a decision the cursor is on the next line that needs one (decisi
     await waitFor(() => expect(activeLineNumber()).toBe(third));
   });
 
+  it('Shift+x extends from the line x selected, not from its old row, once the list is read again', async () => {
+    const user = userEvent.setup();
+    for (const [i, cents] of [9_501, 9_502, 9_503, 9_504].entries())
+      await insertPayout(world.db, cents, `2026-03-${10 + i}`);
+    const { queryClient } = await openStatement(
+      [stripe(9_501), stripe(9_502), stripe(9_503), stripe(9_504)],
+      {
+        query: 'status=SUGGESTED',
+      },
+    );
+    const [, second, third, fourth] = [1, 2, 3, 4].map(lineNumberOf);
+    await goTo(user, 3);
+    await user.keyboard('x');
+    await user.keyboard('kk');
+    await user.keyboard('a');
+    await waitForStatus(1, 'MATCHED');
+    await waitFor(() => expect(activeLineNumber()).toBe(second));
+    // Read again: the matched line leaves the filter and every row below moves up one.
+    await queryClient.invalidateQueries({ queryKey: statementKeys.lines });
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    await user.keyboard('{Shift>}X{/Shift}');
+    const selectedLines = () =>
+      rows()
+        .filter((row) => row.getAttribute('aria-selected') === 'true')
+        .map((row) => row.getAttribute('data-line'));
+    await waitFor(() => expect(selectedLines()).toEqual([second, third]));
+    expect(selectedLines()).not.toContain(fourth);
+  });
+
   it('the next open line on a page not read yet: the page is read and the cursor lands on it', async () => {
     const user = userEvent.setup();
     const count = 560;

@@ -162,6 +162,49 @@ describe('the assignment by rail lag and party', () => {
     expect(to.L2![1]).toBeLessThan(SURE_SUGGESTION);
   });
 
+  it('is never surely wrong between customers printed alike when each line is booked within its rail’s lags (property)', () => {
+    // Mondays to Thursdays of two weeks without holidays: a SEPA credit booked the next day, an MB WAY
+    // transfer the same day or the next; some invoices not paid in this statement.
+    const days = [
+      '2026-06-15',
+      '2026-06-16',
+      '2026-06-17',
+      '2026-06-18',
+      '2026-06-22',
+      '2026-06-23',
+      '2026-06-24',
+    ];
+    const next = (date: string) => {
+      const at = new Date(`${date}T00:00:00Z`);
+      at.setUTCDate(at.getUTCDate() + 1);
+      return at.toISOString().slice(0, 10);
+    };
+    const payment = fc.record({
+      day: fc.integer({ min: 0, max: days.length - 1 }),
+      rail: fc.constantFrom('sepa', 'mbway-same-day', 'mbway-next-day', 'unpaid'),
+    });
+    fc.assert(
+      fc.property(fc.array(payment, { minLength: 2, maxLength: 8 }), (payments) => {
+        const items = payments.map((p, k) =>
+          invoice(`I${k}`, 'Ana Lopes', { date: days[p.day]!, partyId: `C${k}` }),
+        );
+        const lines = payments.flatMap((p, k) =>
+          p.rail === 'unpaid'
+            ? []
+            : [
+                entry(`L${k}`, {
+                  bookingDate: p.rail === 'mbway-same-day' ? days[p.day]! : next(days[p.day]!),
+                  description: p.rail === 'sepa' ? 'TRF SEPA ANA LOPES' : 'MB WAY ANA LOPES',
+                }),
+              ],
+        );
+        for (const [line, [item, confidence]] of Object.entries(suggested(lines, items)))
+          if (confidence >= SURE_SUGGESTION) expect(item).toBe(`I${line.slice(1)}`);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('takes the counterpart the line is booked after, not one dated after the booking', () => {
     const items = [
       invoice('AFTER', 'Rui Costa', { date: '2026-06-09', partyId: 'C1' }),

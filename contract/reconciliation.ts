@@ -178,6 +178,8 @@ export const candidateSchema = z.object({
     learnedText: z.string().nullable(),
     /** The MB WAY phone the line prints agrees, in every digit the bank shows, with the customer's (decision 0160). */
     phone: z.boolean(),
+    /** The line is booked when its rail books a payment of the counterpart's day (a SEPA credit the business day after; decision 0175). */
+    railDay: z.boolean(),
   }),
 });
 export type Candidate = z.infer<typeof candidateSchema>;

@@ -3,6 +3,7 @@
 // several items, a batch booked as one debit). Pure: the server runs it over the open counterparts.
 import type { StatementEntry } from '../statements/types';
 import { dayNumber, referenceWords, signedExpected, suggestionScore } from './features';
+import { BookingDays, expectedLag, lagCost } from './lags';
 import { withLearnedRule } from './learned';
 import { type ExpectedItem, SURE_SUGGESTION } from './match';
 import { counterpartyAgreement, nameWords, type PrintedName, printedName } from './names';
@@ -20,6 +21,11 @@ export interface CandidateReasons {
   learnedRule: boolean;
   /** The MB WAY phone the line prints agrees, in every digit the bank shows, with the item's customer's (decision 0160). */
   phone: boolean;
+  /**
+   * The line is booked when its rail books a payment of the item's day (`expectedLag`: a SEPA credit the business
+   * day after, anything else the same day), which the score weighs instead of the calendar days (decision 0175).
+   */
+  railDay: boolean;
 }
 
 export interface ScoredCandidate {
@@ -59,6 +65,31 @@ export type CandidateEntry = Pick<
   | 'batchId'
   | 'kind'
 >;
+
+/**
+ * A dated item's date cost as the matcher weighs it (`lagCost`: business days off the rail's lag, a line booked
+ * ahead of its item beyond every lag), from the booking or the value date, the lower; over a calendar of the
+ * days around the line (further days count in calendar days, as `BookingDays` does).
+ */
+function railCosts(entry: CandidateEntry, windowDays: number): (date: string) => number {
+  const booked = dayNumber(entry.bookingDate);
+  const valued = entry.valueDate ? dayNumber(entry.valueDate) : booked;
+  const expected = expectedLag(entry);
+  const reach = Math.min(windowDays, RAIL_CALENDAR_DAYS);
+  const calendar = new BookingDays(
+    Math.min(booked, valued) - reach - 1,
+    Math.max(booked, valued) + reach + 1,
+  );
+  const cost = (anchor: number, day: number) =>
+    lagCost(anchor - day, calendar.lag(day, anchor), expected, windowDays);
+  return (date) => {
+    const day = dayNumber(date);
+    return valued === booked ? cost(booked, day) : Math.min(cost(booked, day), cost(valued, day));
+  };
+}
+
+/** Days either side of a line its calendar of bank days covers: a month's statement, and more. */
+const RAIL_CALENDAR_DAYS = 62;
 
 /** Nearest distance in days from the item's date to the entry's booking or value date. */
 function daysApart(entry: CandidateEntry, date: string | null | undefined): number {
@@ -106,6 +137,7 @@ export function candidatesFor(
   const wanted = entry.kind === 'return' ? -entry.amountCents : entry.amountCents;
   const words = new Set(referenceWords(entry));
   const printed = printedName(entry);
+  const railCost = railCosts(entry, windowDays);
   const out: ScoredCandidate[] = [];
   for (const item of items) {
     const amount = signedExpected(item);
@@ -123,12 +155,15 @@ export function candidatesFor(
     const learnedRule = party !== names.party;
     const similarity = names.similarity;
     const near = Math.max(0, windowDays - dateDays) / (windowDays + 1);
+    // The date as the matcher weighs it: business days off the rail's lag (a SEPA credit's invoice of the
+    // business day before first, not one of the same day), a line booked ahead of its item last.
+    const dateCost = item.date ? railCost(item.date) : 0;
     const score = reference
       ? amountExact
         ? 1
         : 0.9
       : amountExact
-        ? Math.min(suggestionScore(party, dateDays, windowDays), SURE_SUGGESTION - 0.01)
+        ? Math.min(suggestionScore(party, Math.min(dateCost, windowDays), windowDays), SURE_SUGGESTION - 0.01)
         : Math.round((0.2 * party + 0.2 * near) * 100) / 100;
     out.push({
       itemId: item.id,
@@ -140,6 +175,7 @@ export function candidatesFor(
         nameSimilarity: Math.round(similarity * 100) / 100,
         learnedRule,
         phone: names.phone,
+        railDay: item.date != null && dateCost === 0,
       },
       differenceCents: entry.amountCents - (entry.kind === 'return' ? -amount : amount),
     });

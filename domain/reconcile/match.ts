@@ -864,11 +864,12 @@ function suggest(
         pairs.surelyE[ek] = 1;
         pairs.surelyI[ik] = 1;
       }
-      // Below the sure, the score of `candidatesFor` (calendar days), which the console explains.
+      // Below the sure, the score of `candidatesFor`: the date as the pair's cost against the rail's lag
+      // (decision 0175), which the console explains.
       confidence[ek] = sure
         ? SURE_SUGGESTION
         : Math.min(
-            suggestionScore(party, calendarDays(entries[ek]!, itemDay[ik]!), windowDays),
+            suggestionScore(party, Math.min(key - Math.floor(key / stride) * stride, windowDays), windowDays),
             SURE_SUGGESTION - 0.01,
           );
     }

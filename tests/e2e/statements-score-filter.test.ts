@@ -135,7 +135,9 @@ describe.skipIf(!hasChromium)('suggestions by score in Chromium, keyboard only',
         .replace('{{amount}}', mark(first.reasons.amountExact))
         .replace('{{days}}', String(first.reasons.dateDays))
         .replace('{{reference}}', mark(first.reasons.reference))
-        .replace('{{name}}', String(Math.round(first.reasons.nameSimilarity * 100))),
+        .replace('{{name}}', String(Math.round(first.reasons.nameSimilarity * 100))) +
+        // Booked on its rail's day a day or more after its counterpart: said too (decision 0175).
+        (first.reasons.railDay && first.reasons.dateDays > 0 ? ptPT.statements.dialog.railDay : ''),
     );
     expect(await rows.first().getByTestId('suggestion-why').textContent()).toBe(shownWhy);
     expect(first.score).toBeGreaterThanOrEqual(0.95);

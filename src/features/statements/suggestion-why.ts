@@ -2,7 +2,7 @@ import type { Candidate } from '../../api/statements';
 import type { Translate } from '../../i18n/i18n';
 
 /**
- * Why the matcher offers a counterpart (issue 32: amount ✓, date ±n, reference, name similarity, the MB WAY phone, a learned rule), in
+ * Why the matcher offers a counterpart (issue 32: amount ✓, date ±n, reference, name similarity, the MB WAY phone, booked on the rail's day, a learned rule), in
  * the words the match picker and the table's suggestion cell both show.
  */
 export function suggestionWhy(t: Translate, candidate: Pick<Candidate, 'reasons'>): string {
@@ -16,8 +16,10 @@ export function suggestionWhy(t: Translate, candidate: Pick<Candidate, 'reasons'
   });
   // The customer's phone agreed with the MB WAY line's visible digits (decision 0160).
   const phone = reasons.phone ? t('statements.dialog.phone') : '';
+  // Booked on the rail's day: why a SEPA credit's candidate a day or a weekend away comes first (decision 0175).
+  const railDay = reasons.railDay && reasons.dateDays > 0 ? t('statements.dialog.railDay') : '';
   // The operator's own earlier match named the party (decision 0146), said with the text it taught (0151).
   return reasons.learnedRule
-    ? `${why}${phone}${t('statements.dialog.learnedRule', { text: reasons.learnedText ?? '' })}`
-    : `${why}${phone}`;
+    ? `${why}${phone}${railDay}${t('statements.dialog.learnedRule', { text: reasons.learnedText ?? '' })}`
+    : `${why}${phone}${railDay}`;
 }

@@ -94,10 +94,35 @@ describe('candidates for one line', () => {
       nameSimilarity: 0,
       learnedRule: false,
       phone: false,
+      railDay: false,
     });
     expect(ranked[3]!.score).toBeLessThan(0.5);
     expect(candidatesFor(line, items, { limit: 2 })).toEqual(ranked.slice(0, 2));
     expect(candidatesFor(line, items, { windowDays: 40 }).map((c) => c.itemId)).toContain('far');
+  });
+
+  it('ranks by the rail’s day: a SEPA credit’s invoice of the business day before first, an MB WAY’s of the same day (decision 0175)', () => {
+    // Monday 8 June 2026; Friday 5 June is one business day before it.
+    const items: ExpectedItem[] = [
+      { id: 'monday', type: 'invoice', amountCents: 2500, date: '2026-06-08', counterpartyName: 'Ana Lopes' },
+      { id: 'friday', type: 'invoice', amountCents: 2500, date: '2026-06-05', counterpartyName: 'Ana Lopes' },
+    ];
+    const sepa = candidatesFor(
+      entry('L1', { bookingDate: '2026-06-08', description: 'TRF CR SEPA+ DE ANA LOPES' }),
+      items,
+    );
+    expect(sepa.map((c) => c.itemId)).toEqual(['friday', 'monday']);
+    expect(sepa.map((c) => [c.reasons.dateDays, c.reasons.railDay])).toEqual([
+      [3, true],
+      [0, false],
+    ]);
+    expect(sepa[0]!.score).toBeGreaterThan(sepa[1]!.score);
+    const mbWay = candidatesFor(
+      entry('L2', { bookingDate: '2026-06-08', description: 'MB WAY ANA LOPES' }),
+      items,
+    );
+    expect(mbWay.map((c) => c.itemId)).toEqual(['monday', 'friday']);
+    expect(mbWay.map((c) => c.reasons.railDay)).toEqual([true, false]);
   });
 
   it('scores an exact-amount candidate as the matcher scores its suggestion (property)', () => {

@@ -14,6 +14,7 @@ const reasons = (over: Partial<Candidate['reasons']>): Pick<Candidate, 'reasons'
     learnedRule: false,
     learnedText: null,
     phone: false,
+    railDay: false,
     ...over,
   },
 });
@@ -39,6 +40,22 @@ describe('why a suggestion is offered', () => {
     );
     expect(suggestionWhy(translateIn('en-GB'), byPhone)).toBe(
       'amount ✓ · date ±0 d · reference ✗ · name 100 % · the MB WAY phone is the customer’s (visible digits agree)',
+    );
+  });
+
+  it('says a candidate days away is booked on its rail’s day, and says nothing of it the same day (decision 0175)', () => {
+    const afterWeekend = reasons({ railDay: true, dateDays: 3 });
+    expect(suggestionWhy(translateIn('pt-PT'), afterWeekend)).toBe(
+      'montante ✓ · data ±3 d · referência ✗ · nome 50 % · lançada no dia do seu meio de pagamento (uma transferência SEPA no dia útil seguinte)',
+    );
+    expect(suggestionWhy(translateIn('en-GB'), afterWeekend)).toBe(
+      'amount ✓ · date ±3 d · reference ✗ · name 50 % · booked on its rail’s day (a SEPA credit the business day after)',
+    );
+    expect(suggestionWhy(translateIn('en-GB'), reasons({ railDay: true, dateDays: 0 }))).toBe(
+      'amount ✓ · date ±0 d · reference ✗ · name 50 %',
+    );
+    expect(suggestionWhy(translateIn('en-GB'), reasons({ railDay: false, dateDays: 1 }))).toBe(
+      'amount ✓ · date ±1 d · reference ✗ · name 50 %',
     );
   });
 });

@@ -168,15 +168,23 @@ export function nameAgreement(printed: readonly string[], expected: readonly str
   let whole = false;
   let initials = false;
   let skipped = false;
+  let cutLast = false;
   for (let j = 0; j < printed.length; j++) {
     const p = printed[j]!;
     let weight = 0;
     // The first printed word is the first name (or its initial): banks cut names at the end, never the start.
     const last = j === 0 ? 1 : expected.length;
     const from = at;
+    // The last printed word that is the expected surname is the surname, not an earlier word spelt the same
+    // ("F PEREIRA" and Fátima Conceição Pereira Pereira: decision 0174).
+    if (j > 0 && j === printed.length - 1 && p === expected[expected.length - 1] && at < expected.length) {
+      at = expected.length;
+      weight = WEIGHT.word;
+    }
     while (at < last && weight === 0) weight = wordWeight(p, expected[at++]!, j, printed.length);
     if (weight === 0) return 0;
     if (at - from > 1) skipped = true;
+    if (weight === WEIGHT.cut && j === printed.length - 1) cutLast = true;
     sum += weight;
     if (p.length > 1) whole = true;
     else initials = true;
@@ -184,7 +192,9 @@ export function nameAgreement(printed: readonly string[], expected: readonly str
   if (!whole) return 0;
   // Every expected word printed whole: the name itself, however short.
   if (sum === WEIGHT.word * expected.length) return 1;
-  const early = at !== expected.length || (skipped && !initials);
+  // A print whose last word the field's width cut says nothing of the words after the cut: Pedro Conceição
+  // Teixeira Fonseca prints "PEDRO CONCEICAO TEIXEIR" as Pedro Conceição Teixeira does (decision 0174).
+  const early = !cutLast && (at !== expected.length || (skipped && !initials));
   const told = Math.min(NOT_WHOLE, sum / FULL_NAME) * (early ? ENDS_EARLY : 1);
   return Math.round(100 * told) / 100;
 }

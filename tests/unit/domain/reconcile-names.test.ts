@@ -79,6 +79,28 @@ describe('bank text normalisation, one rule at a time', () => {
     expect(agree('MARIA', 'Mariana Rocha')).toBeGreaterThan(0);
   });
 
+  it('reads a name cut mid-word as any name it could be cut from: the words after the cut tell nothing (decision 0174)', () => {
+    // Seen on the bench month: the longer name was passed over for the shorter, and the shorter called sure.
+    expect(agree('PEDRO CONCEICAO TEIXEIR', 'Pedro Conceição Teixeira Fonseca')).toBe(
+      agree('PEDRO CONCEICAO TEIXEIR', 'Pedro Conceição Teixeira'),
+    );
+    // A print ending on a whole word still ends early against a longer name.
+    expect(agree('PEDRO CONCEICAO', 'Pedro Conceição Teixeira')).toBeLessThan(
+      agree('PEDRO CONCEICAO', 'Pedro Conceição'),
+    );
+  });
+
+  it('reads the last printed word as the surname when the expected name ends with it, even spelt earlier too (decision 0174)', () => {
+    expect(agree('F PEREIRA', 'Fátima Conceição Pereira Pereira')).toBe(
+      agree('F PEREIRA', 'Francisco Pinto Pereira'),
+    );
+    expect(agree('V ALMEIDA', 'Vítor Almeida Almeida')).toBe(
+      agree('V ALMEIDA', 'Vítor Conceição Martins Almeida'),
+    );
+    // A middle word is still found where it stands.
+    expect(agree('JOAO PEDRO SIMOES', 'João Pedro Simões Pedro')).toBeGreaterThan(0);
+  });
+
   it('reads single letters as initials of the expected words, in order, the first being the first name', () => {
     expect(agree('J LONGO', 'João Manuel Fernandes Longo')).toBeGreaterThan(0);
     expect(agree('J M F LONGO', 'João Manuel Fernandes Longo')).toBeGreaterThan(

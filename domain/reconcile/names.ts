@@ -184,7 +184,9 @@ export function nameAgreement(printed: readonly string[], expected: readonly str
     while (at < last && weight === 0) weight = wordWeight(p, expected[at++]!, j, printed.length);
     if (weight === 0) return 0;
     if (at - from > 1) skipped = true;
-    if (weight === WEIGHT.cut && j === printed.length - 1) cutLast = true;
+    // Cut by the field's width: the last word the beginning of a longer one (a typo weighs as much, and is no cut).
+    const found = expected[at - 1]!;
+    if (j === printed.length - 1 && found.length > p.length && found.startsWith(p)) cutLast = true;
     sum += weight;
     if (p.length > 1) whole = true;
     else initials = true;

@@ -584,6 +584,35 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
     collectorPayout(day, grossCents - feeCents);
   markAmbiguous(entries, items, truth, printedAs);
   markPhonesAlike(entries, items, truth, phonedAs);
+  return inStatementOrder({ entries, items, truth }, rng((paymentsSeed ?? seed) ^ 0x0d4e));
+}
+
+/**
+ * The month numbered as the bank and the invoicing program number it: lines in booking-date order (a
+ * statement's), counterparts in date order, each day's in an order of its own. Drawn in the order of
+ * generation instead, a line and its counterpart would sit at the same place in both lists, and the
+ * matcher's tie-break (id order, for equal evidence) would hand every tie to the truth: no real statement
+ * tells that (decision 0176).
+ */
+function inStatementOrder(month: Month, r: () => number): Month {
+  const byDate = <T>(list: T[], date: (x: T) => string): T[] =>
+    list
+      .map((x) => ({ x, date: date(x), draw: r() }))
+      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.draw - b.draw))
+      .map(({ x }) => x);
+  const itemIds = new Map<string, string>();
+  const items = byDate(month.items, (i) => i.date ?? '').map((item, k) => {
+    const id = `${item.id.slice(0, 3)}${String(k + 1).padStart(7, '0')}`;
+    itemIds.set(item.id, id);
+    return { ...item, id };
+  });
+  const truth = new Map<string, Truth>();
+  const entries = byDate(month.entries, (e) => e.bookingDate).map((e, k) => {
+    const id = `L${String(k + 1).padStart(7, '0')}`;
+    const t = month.truth.get(e.id)!;
+    truth.set(id, { ...t, itemId: t.itemId === null ? null : itemIds.get(t.itemId)! });
+    return { ...e, id, lineNumber: k + 1 };
+  });
   return { entries, items, truth };
 }
 

@@ -848,9 +848,8 @@ function suggest(
     return sb - sa || a - sa * stride - (b - sb * stride);
   });
   const chosen = new Int32Array(entries.length).fill(-1);
-  const confidence = new Float64Array(entries.length);
+  const chosenKey = new Int32Array(entries.length);
   for (const key of keys) {
-    const party = Math.floor(key / stride) / 100;
     const bucket = buckets.get(key)!;
     for (let j = 0; j < bucket.length; j += 2) {
       const ek = bucket[j]!;
@@ -859,29 +858,41 @@ function suggest(
       usedE[ek] = 1;
       usedI[ik] = 1;
       chosen[ek] = ik;
-      const sure = pairs.sure(ek, ik, key, stride, windowDays, sameParty);
-      if (sure) {
-        pairs.surelyE[ek] = 1;
-        pairs.surelyI[ik] = 1;
-      }
-      // Below the sure, the score of `candidatesFor`: the date as the pair's cost against the rail's lag
-      // (decision 0175), which the console explains.
-      confidence[ek] = sure
-        ? SURE_SUGGESTION
-        : Math.min(
-            suggestionScore(party, Math.min(key - Math.floor(key / stride) * stride, windowDays), windowDays),
-            SURE_SUGGESTION - 0.01,
-          );
+      chosenKey[ek] = key;
+    }
+  }
+  // Sure pairs, to the end: a pair taken sure removes itself as a rival of others, which may then be
+  // sure in turn — José's invoice surely the JOSE SIMOES transfer's leaves the J SIMOES transfer one
+  // rival fewer, as a person crossing off what is settled sees (decision 0176). Each round only adds
+  // sure pairs, and a pair sure once stays sure, so the end is the same in any order.
+  for (let added = true; added; ) {
+    added = false;
+    for (let ek = 0; ek < entries.length; ek++) {
+      const ik = chosen[ek]!;
+      if (ik < 0 || pairs.surelyE[ek] || !pairs.sure(ek, ik, chosenKey[ek]!, stride, windowDays, sameParty))
+        continue;
+      pairs.surelyE[ek] = 1;
+      pairs.surelyI[ik] = 1;
+      added = true;
     }
   }
   const out: Match[] = [];
   for (let ek = 0; ek < entries.length; ek++) {
     if (chosen[ek]! < 0) continue;
+    const key = chosenKey[ek]!;
+    const hundredths = Math.floor(key / stride);
     out.push({
       entryIds: [entries[ek]!.id],
       itemIds: [items[chosen[ek]!]!.id],
       method: 'amount-counterparty-date',
-      confidence: confidence[ek]!,
+      // Below the sure, the score of `candidatesFor`: the date as the pair's cost against the rail's lag
+      // (decision 0175), which the console explains.
+      confidence: pairs.surelyE[ek]
+        ? SURE_SUGGESTION
+        : Math.min(
+            suggestionScore(hundredths / 100, Math.min(key - hundredths * stride, windowDays), windowDays),
+            SURE_SUGGESTION - 0.01,
+          ),
       differenceCents: 0,
     });
   }

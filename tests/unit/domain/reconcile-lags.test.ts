@@ -162,6 +162,27 @@ describe('the assignment by rail lag and party', () => {
     expect(to.L2![1]).toBeLessThan(SURE_SUGGESTION);
   });
 
+  it('crosses off an invoice another line surely pays, whichever line the matcher looked at first (decision 0176)', () => {
+    // Lúcia Leonor's Monday invoice is surely Tuesday's SEPA line's (booked the next business day; Lúcia
+    // Hugo's Tuesday invoice would be a payment booked ahead of its invoice). That leaves Tuesday's MB WAY
+    // line one invoice only: Lúcia Hugo's, surely too — with the MB WAY line first in id order as well.
+    const items = [
+      invoice('HUGO', 'Lúcia Hugo Correia', { date: '2026-06-09', partyId: 'C1' }),
+      invoice('LEONOR', 'Lúcia Leonor Correia', { date: '2026-06-08', partyId: 'C2' }),
+    ];
+    const mbWay = { bookingDate: '2026-06-09', description: 'MB WAY L CORREIA' };
+    const sepa = { bookingDate: '2026-06-09', description: 'TRF CR SEPA+ DE L CORREIA' };
+    for (const [first, second] of [
+      [mbWay, sepa],
+      [sepa, mbWay],
+    ] as const) {
+      const to = suggested([entry('L1', first), entry('L2', second)], items);
+      const mbWayLine = first === mbWay ? 'L1' : 'L2';
+      const sepaLine = first === mbWay ? 'L2' : 'L1';
+      expect(to).toEqual({ [mbWayLine]: ['HUGO', SURE_SUGGESTION], [sepaLine]: ['LEONOR', SURE_SUGGESTION] });
+    }
+  });
+
   it('is never surely wrong between customers printed alike when each line is booked within its rail’s lags (property)', () => {
     // Mondays to Thursdays of two weeks without holidays: a SEPA credit booked the next day, an MB WAY
     // transfer the same day or the next; some invoices not paid in this statement.

@@ -456,6 +456,10 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
           <span>{t('statements.lines.working')}</span>
         ) : cursor.seeking ? (
           <span>{t('statements.lines.seekingNextOpen')}</span>
+        ) : cursor.readWithoutOpen !== null ? (
+          <span role="status">
+            {t('statements.lines.noOpenWithin', { count: cursor.readWithoutOpen.toLocaleString(locale) })}
+          </span>
         ) : null}
         {machine.context.bulk ? <span>{bulkOutcome(t, locale, machine.context.bulk)}</span> : null}
         {ignoreNeedsFilter ? <span role="alert">{t('statements.bulkIgnore.needsFilter')}</span> : null}

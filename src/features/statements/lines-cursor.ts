@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { STATEMENT_IGNORABLE_STATUSES } from '../../../contract/statuses';
 import type { CursorMove } from '../../../machines/reconciliation';
 
@@ -16,6 +16,13 @@ interface Cursor {
 }
 
 const OPEN: ReadonlySet<string> = new Set(STATEMENT_IGNORABLE_STATUSES);
+
+/**
+ * Pages the search for the next open line reads past the decided line before it stops (10 × 500 lines):
+ * with every line listed and a month nearly done, the next open line may lie a million lines below, and
+ * reading there would hold every page in the browser. The open-lines filter reaches them at once.
+ */
+export const SEEK_PAGES_AT_MOST = 10;
 
 /** The first row below `from` whose line still needs a decision (decision 0169), or -1. */
 export function nextOpenIndex(rows: readonly CursorRow[], from: number): number {
@@ -45,8 +52,9 @@ interface MorePages {
 /**
  * The reconciliation table's active row (decision 0169): moved by `j`/`k` and clicks (`activate`), and by
  * the machine once the server has answered (`follow`): after one line's decision, to the next line below
- * that still needs one — fetching the list's next pages until one comes or the list ends (`seeking`
- * while a page is on its way), only while the cursor is still on the line decided (a key pressed meanwhile wins); after an
+ * that still needs one — fetching the list's next pages until one comes, the list ends or
+ * SEEK_PAGES_AT_MOST pages were read (`seeking` while a page is on its way; `readWithoutOpen` when it
+ * stopped at the bound), only while the cursor is still on the line decided (a key pressed meanwhile wins); after an
  * undo, to the line it undid when it is loaded. No open line below: it stays.
  */
 export function useLinesCursor(
@@ -56,6 +64,10 @@ export function useLinesCursor(
 ) {
   const [cursor, setCursor] = useState<Cursor | null>(null);
   const [move, setMove] = useState<CursorMove | null>(null);
+  /** Pages the current search has asked for (a ref: counting must not run the search again). */
+  const pagesRead = useRef(0);
+  /** The search stopped at its bound: how many lines below the decided one it read without an open one. */
+  const [readWithoutOpen, setReadWithoutOpen] = useState<number | null>(null);
   const active = indexOf(rows, cursor);
 
   const go = useCallback(
@@ -70,6 +82,7 @@ export function useLinesCursor(
   const activate = useCallback(
     (index: number) => {
       setMove(null);
+      setReadWithoutOpen(null);
       go(index);
     },
     [go],
@@ -77,6 +90,12 @@ export function useLinesCursor(
   const reset = useCallback(() => {
     setCursor(null);
     setMove(null);
+    setReadWithoutOpen(null);
+  }, []);
+  const follow = useCallback((next: CursorMove) => {
+    setMove(next);
+    pagesRead.current = 0;
+    setReadWithoutOpen(null);
   }, []);
 
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = pages;
@@ -93,16 +112,24 @@ export function useLinesCursor(
       go(next);
       return setMove(null);
     }
-    // None loaded below: the next page may hold one. A page that failed ends the search where it is.
+    // None loaded below: the next page may hold one. A page that failed ends the search where it is; so
+    // does the bound, saying so.
     if (!hasNextPage || isFetchNextPageError) return setMove(null);
-    if (!isFetchingNextPage) void fetchNextPage();
+    if (isFetchingNextPage) return;
+    if (pagesRead.current >= SEEK_PAGES_AT_MOST) {
+      setReadWithoutOpen(rows.length - active - 1);
+      return setMove(null);
+    }
+    pagesRead.current++;
+    void fetchNextPage();
   }, [move, rows, active, go, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage]);
 
   return {
     active,
     activate,
     reset,
-    follow: setMove,
+    follow,
     seeking: move?.kind === 'nextOpen' && isFetchingNextPage,
+    readWithoutOpen,
   };
 }

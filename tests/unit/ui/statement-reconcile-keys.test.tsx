@@ -871,4 +871,34 @@ describe('after a decision the cursor is on the next line that needs one (decisi
     });
     await user.keyboard('{Escape}');
   });
+
+  it('stops after reading ten pages past the decided line, saying so, and stays on it', async () => {
+    const user = userEvent.setup();
+    // 500 lines a page: the first page, then ten more read by the search; the open line 6,051 is past them.
+    const count = 6_100;
+    const day = (i: number) => new Date(Date.UTC(2027, 0, 1 + Math.floor(i / 20))).toISOString().slice(0, 10);
+    const { lineIds } = await openStatement(
+      Array.from({ length: count }, (_, i) => ({ ...fee(-1_000 - i), bankDate: day(i) })),
+      {
+        before: async (ids) => {
+          await world.db.query(`UPDATE statement_lines SET status = 'IGNORED' WHERE id = ANY($1::uuid[])`, [
+            ids.slice(1, 6_050),
+          ]);
+        },
+      },
+    );
+    await goTo(user, 1);
+    const first = activeLineNumber();
+    await ignoreActive(user, 1, lineIds[0]!);
+    const status = screen.getByTestId('statement-lines-status');
+    await within(status).findByText(
+      fill(text.lines.noOpenWithin, { count: (5_500 - 1).toLocaleString('en-GB') }),
+    );
+    expect(table().getAttribute('aria-rowcount')).toBe(String(5_500 + 1));
+    expect(activeLineNumber()).toBe(first);
+    // The next key is the operator's again: `j` moves one row, and the notice goes.
+    await user.keyboard('j');
+    await waitFor(() => expect(activeLineNumber()).not.toBe(first));
+    expect(within(status).queryByText(/No open line/)).toBeNull();
+  });
 });

@@ -458,7 +458,13 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
           <span>{t('statements.lines.seekingNextOpen')}</span>
         ) : cursor.readWithoutOpen !== null ? (
           <span role="status">
-            {t('statements.lines.noOpenWithin', { count: cursor.readWithoutOpen.toLocaleString(locale) })}
+            {t(
+              pluralKey(locale, cursor.readWithoutOpen, {
+                one: 'statements.lines.noOpenWithin.one',
+                other: 'statements.lines.noOpenWithin.other',
+              }),
+              { count: new Intl.NumberFormat(locale).format(cursor.readWithoutOpen) },
+            )}
           </span>
         ) : null}
         {machine.context.bulk ? <span>{bulkOutcome(t, locale, machine.context.bulk)}</span> : null}

@@ -892,7 +892,7 @@ describe('after a decision the cursor is on the next line that needs one (decisi
     await ignoreActive(user, 1, lineIds[0]!);
     const status = screen.getByTestId('statement-lines-status');
     await within(status).findByText(
-      fill(text.lines.noOpenWithin, { count: (5_500 - 1).toLocaleString('en-GB') }),
+      fill(text.lines.noOpenWithin.other, { count: (5_500 - 1).toLocaleString('en-GB') }),
     );
     expect(table().getAttribute('aria-rowcount')).toBe(String(5_500 + 1));
     expect(activeLineNumber()).toBe(first);

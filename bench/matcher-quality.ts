@@ -13,10 +13,10 @@
 //   active row to the next open line below (decision 0169), so a line in that run costs its decision
 //   only: `a` when the suggestion is right, `1`–`3` when the true counterpart is among the first three
 //   candidates still open (not MATCHED by a reference, taken by the score filter's `Shift+a`, or linked
-//   by a decision above: the picker lists open counterparts; decision 0176 — both replays use that pool),
+//   by a decision above: the picker lists open counterparts; decision 0176),
 //   else `m`, a search and Enter (3). Reaching still costs `j` where no decision brought the
 //   cursor: the run's first line (1 key once), a line after one passed over undecided (a line left for
-//   the selection ignore: its `x`, then `j`, counted with the ignore below), and a MATCHED line — not open,
+//   the last ignore: its `j`, counted with the ignore below), and a MATCHED line — not open,
 //   so no decision lands on it —: a wrong MATCHED costs `j`, `u` first; lines without counterpart as
 //   below (not in the per-20 figure, which counts the lines that have one). "score filter": the table's filter "suggestions with
 //   score ≥ 0.95" (SURE_SUGGESTION: the pair agrees with nothing else; `f` and a choice: 2 keys once),
@@ -29,8 +29,10 @@
 //   STRIPE") is one group an operator filters by: `f`, the text filter, the text, Enter, then `Shift+i`,
 //   the note, Enter (7 keys a group) — when that is cheaper than taking its lines alone; taken before the
 //   run of open lines, so the run holds none of them (decision 0169). A line alone (a duplicate prints its
-//   twin's text: nothing tells it from the twin but looking) is selected where the run reaches it and
-//   passed over, `x`, `j`, and the selection ignored at the end, `Shift+i`, the note, Enter (3 keys once). Counted over the whole month, not sampled. Before the bulk ignore each cost `j`,
+//   twin's text: nothing tells it from the twin but looking) is passed over where the run reaches it, `j`;
+//   at the end every line the table still lists open is one of those, so `Shift+i` over the table's filter
+//   (the file's open lines), the note, Enter ignores them all (3 keys once; until decision 0176 each was
+//   selected too, `x`, `j`). Counted over the whole month, not sampled. Before the bulk ignore each cost `j`,
 //   `i`, Enter (decision 0151): that figure is printed beside.
 // - where the keys go (largest size): per kind of line and why it costs keys with the score filter, the
 //   whole month's keys (lines without counterpart included) and the floor that sets whatever the matcher
@@ -105,7 +107,7 @@ interface Scores {
 /** Why a line costs the operator keys with the score filter (decision 0151). */
 type KeyReason =
   | 'no counterpart, its text shared: f, text, Enter; Shift+i, note, Enter per text'
-  | 'no counterpart, alone: x, j past it; Shift+i, note, Enter once'
+  | 'no counterpart, alone: j past it; Shift+i, note, Enter once over the open lines left'
   | 'MATCHED though no counterpart: j, u first'
   | 'MATCHED to the wrong counterpart'
   | 'suggested at 0.95, wrong'
@@ -119,9 +121,9 @@ const pct = (a: number, b: number) => (b === 0 ? '—' : `${((100 * a) / b).toFi
 
 /** `f`, the text filter, the text, Enter; then `Shift+i`, the note, Enter: a group of lines printing one text. */
 const TEXT_GROUP_KEYS = 7;
-/** `x`, `j`: a line alone selected where the run of open lines reaches it, and passed over. */
-const SELECT_KEYS = 2;
-/** `Shift+i`, the note, Enter over the selection. */
+/** `j`: a line alone passed over where the run of open lines reaches it. */
+const PASS_KEYS = 1;
+/** `Shift+i`, the note, Enter over the open lines the table lists once the run is done. */
 const SELECTION_IGNORE_KEYS = 3;
 
 /**
@@ -143,7 +145,7 @@ function ignoreKeys(
       spent.push({ entry: e, why: 'MATCHED though no counterpart: j, u first', keys: 2 });
   const alone: MatchEntry[] = [];
   for (const [text, lines] of byText)
-    if (text.trim() !== '' && lines.length * SELECT_KEYS > TEXT_GROUP_KEYS)
+    if (text.trim() !== '' && lines.length * PASS_KEYS > TEXT_GROUP_KEYS)
       for (const e of lines)
         spent.push({
           entry: e,
@@ -154,8 +156,8 @@ function ignoreKeys(
   for (const e of alone)
     spent.push({
       entry: e,
-      why: 'no counterpart, alone: x, j past it; Shift+i, note, Enter once',
-      keys: SELECT_KEYS + SELECTION_IGNORE_KEYS / alone.length,
+      why: 'no counterpart, alone: j past it; Shift+i, note, Enter once over the open lines left',
+      keys: PASS_KEYS + SELECTION_IGNORE_KEYS / alone.length,
     });
   return spent;
 }
@@ -190,7 +192,7 @@ function rulesTaughtBy(month: Month): LearnedRules {
 /** Open counterparts near a line (same signed amount within the window, or named by it): the only ones
  * that can rank above its true counterpart, which always has the line's exact amount. Open: not in
  * `taken` as it stands when the line is reached — the picker lists only counterparts still open. */
-function poolFinder(items: ExpectedItem[], taken: ReadonlySet<string>) {
+function poolFinder(items: ExpectedItem[]) {
   const byAmount = new Map<number, ExpectedItem[]>();
   const byRef = new Map<string, ExpectedItem[]>();
   for (const item of items) {
@@ -199,7 +201,7 @@ function poolFinder(items: ExpectedItem[], taken: ReadonlySet<string>) {
     for (const key of [item.reference, item.endToEndId])
       if (key) byRef.set(key.toUpperCase(), [...(byRef.get(key.toUpperCase()) ?? []), item]);
   }
-  return (e: MatchEntry): ExpectedItem[] => {
+  return (e: MatchEntry, taken: ReadonlySet<string>): ExpectedItem[] => {
     const day = dayNumber(e.bookingDate);
     const near = (byAmount.get(e.amountCents) ?? []).filter(
       (i) => !i.date || Math.abs(dayNumber(i.date) - day) <= 6,
@@ -338,10 +340,19 @@ function score(n: number, month: Month, learned: LearnedRules = new Map()): Scor
 
   // top-3 and keys on every line, in the table's order (bank date, then line): the picker is asked only
   // where the suggestion is not the truth, and lists what is still open then — not what a reference
-  // MATCHED, the score filter's `Shift+a` took, or a decision above linked (decision 0176).
-  const taken = new Set([...matchedTo.values()].flat());
+  // MATCHED, the score filter's `Shift+a` took (with the filter), or a decision above linked (decision 0176).
+  const takenToday = new Set([...matchedTo.values()].flat());
+  const taken = new Set(takenToday);
   for (const [e, item] of suggestedTo) if ((suggestionScore.get(e) ?? 0) >= FILTER_SCORE) taken.add(item);
-  const poolOf = poolFinder(items, taken);
+  const poolOf = poolFinder(items);
+  const amongThree = (e: MatchEntry, t: Truth, open: Set<string>) => {
+    // Its own counterpart is open when the line is reached: a wrong link elsewhere that took it is
+    // charged to that line (`j`, `u`).
+    open.delete(t.itemId!);
+    const found = topThree(e, poolOf(e, open), learned).includes(t.itemId!);
+    open.add(t.itemId!);
+    return found;
+  };
   let keysToday = 0;
   let keysFilter = 0;
   let keysFindable = 0;
@@ -363,11 +374,11 @@ function score(n: number, month: Month, learned: LearnedRules = new Map()): Scor
     // Lines without counterpart: counted over the whole month below.
     if (!t.itemId) continue;
     const suggested = matched ? undefined : suggestedTo.get(e.id);
-    // Its own counterpart is open when the line is reached: a wrong link elsewhere that took it is
-    // charged to that line (`j`, `u`).
-    taken.delete(t.itemId);
-    const inTop3 = suggested !== t.itemId && topThree(e, poolOf(e), learned).includes(t.itemId);
+    const inTop3 = suggested !== t.itemId && amongThree(e, t, taken);
+    const inTop3Today = suggested !== t.itemId && amongThree(e, t, takenToday);
+    // Decided now: its counterpart is no one else's below.
     taken.add(t.itemId);
+    takenToday.add(t.itemId);
     if (t.findable) {
       s.top3Of++;
       if (right(t, [suggested ?? '']) || inTop3) s.top3Right++;
@@ -376,7 +387,7 @@ function score(n: number, month: Month, learned: LearnedRules = new Map()): Scor
     // An open line is where the previous decision moved the cursor (decision 0169); a MATCHED one is not
     // open, so it is reached by hand and undone first: `j`, `u`.
     const reachAndUndo = matched ? 2 : 0;
-    keysToday += reachAndUndo + (suggested === t.itemId ? 1 : fix);
+    keysToday += reachAndUndo + (suggested === t.itemId ? 1 : inTop3Today ? 1 : MANUAL_KEYS);
     const inFilter = suggested !== undefined && (suggestionScore.get(e.id) ?? 0) >= FILTER_SCORE;
     const lineKeys = inFilter
       ? suggested === t.itemId

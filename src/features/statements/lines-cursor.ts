@@ -22,7 +22,7 @@ const OPEN: ReadonlySet<string> = new Set(STATEMENT_IGNORABLE_STATUSES);
  * with every line listed and a month nearly done, the next open line may lie a million lines below, and
  * reading there would hold every page in the browser. The open-lines filter reaches them at once.
  */
-export const SEEK_PAGES_AT_MOST = 10;
+const SEEK_PAGES_AT_MOST = 10;
 
 /** The first row below `from` whose line still needs a decision (decision 0169), or -1. */
 export function nextOpenIndex(rows: readonly CursorRow[], from: number): number {

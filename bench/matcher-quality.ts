@@ -90,6 +90,8 @@ interface Scores {
   threadCpuMs: number;
   /** Lines whose truth was handed to an exchangeable line the matcher linked instead. */
   exchanged: number;
+  /** Lines whose truth was handed to its twin counterpart the matcher linked instead (decision 0177). */
+  twinsExchanged: number;
   /** Keys spent on right suggestions below 0.95 of exchangeable groups linked whole: what taking such a group as one sure decision would save. */
   keysGroupWouldSave: number;
   /**
@@ -226,7 +228,7 @@ const seenAs = ({ id: _id, lineNumber: _line, ...seen }: MatchEntry) => JSON.str
 function exchangeable(
   month: Month,
   linkOf: Map<string, string>,
-): { truth: Map<string, Truth>; moved: number; wholeGroups: Set<string> } {
+): { truth: Map<string, Truth>; moved: number; wholeGroups: Set<string>; twinsMoved: number } {
   const groups = new Map<string, MatchEntry[]>();
   for (const e of month.entries) {
     const key = seenAs(e);
@@ -258,7 +260,59 @@ function exchangeable(
       truth.set(e.id, t);
     }
   }
-  return { truth, moved, wholeGroups };
+  return { truth, moved, wholeGroups, twinsMoved: twinCounterparts(month, linkOf, truth) };
+}
+
+/**
+ * A customer's counterparts of one kind, amount and day are twins (decision 0177): a line that prints no
+ * reference pays either as well, and either paid leaves the same books and the customer owing the same.
+ * Lines whose truth is a twin take the twin they were linked to, the others their own where it is left,
+ * else a twin left. Changes `truth` in place; answers how many lines' truth moved.
+ */
+function twinCounterparts(month: Month, linkOf: Map<string, string>, truth: Map<string, Truth>): number {
+  const twinKey = (i: ExpectedItem) =>
+    i.partyId ? `${i.partyId}|${i.type}|${i.direction ?? ''}|${i.amountCents}|${i.date ?? ''}` : null;
+  const groups = new Map<string, string[]>();
+  const groupOf = new Map<string, string[]>();
+  for (const i of month.items) {
+    const key = twinKey(i);
+    if (key === null) continue;
+    const group = groups.get(key) ?? [];
+    group.push(i.id);
+    groups.set(key, group);
+    groupOf.set(i.id, group);
+  }
+  const linesOf = new Map<string[], string[]>();
+  for (const [line, t] of truth) {
+    const group = t.itemId === null ? undefined : groupOf.get(t.itemId);
+    if (group && group.length > 1) linesOf.set(group, [...(linesOf.get(group) ?? []), line]);
+  }
+  let moved = 0;
+  for (const [group, lines] of linesOf) {
+    const left = new Set(group);
+    const given = new Map<string, string>();
+    for (const line of lines) {
+      const link = linkOf.get(line);
+      if (link !== undefined && left.has(link)) {
+        given.set(line, link);
+        left.delete(link);
+      }
+    }
+    for (const line of lines) {
+      if (given.has(line)) continue;
+      const own = truth.get(line)!.itemId!;
+      const pick = left.has(own) ? own : left.values().next().value!;
+      given.set(line, pick);
+      left.delete(pick);
+    }
+    for (const [line, itemId] of given) {
+      const t = truth.get(line)!;
+      if (t.itemId === itemId) continue;
+      truth.set(line, { ...t, itemId });
+      moved++;
+    }
+  }
+  return moved;
 }
 
 function score(n: number, month: Month, learned: LearnedRules = new Map()): Scores {
@@ -280,7 +334,7 @@ function score(n: number, month: Month, learned: LearnedRules = new Map()): Scor
   for (const s of result.suggestions) suggestedTo.set(s.entryIds[0]!, s.itemIds[0]!);
   const linkOf = new Map(suggestedTo);
   for (const [e, ids] of matchedTo) if (ids.length === 1) linkOf.set(e, ids[0]!);
-  const { truth, moved, wholeGroups } = exchangeable(month, linkOf);
+  const { truth, moved, wholeGroups, twinsMoved } = exchangeable(month, linkOf);
   const suggestionScore = new Map(result.suggestions.map((s) => [s.entryIds[0]!, s.confidence]));
 
   const s: Scores = {
@@ -306,6 +360,7 @@ function score(n: number, month: Month, learned: LearnedRules = new Map()): Scor
     cpuMs,
     threadCpuMs,
     exchanged: moved,
+    twinsExchanged: twinsMoved,
     keysGroupWouldSave: 0,
     keysFloor: 6,
     keysIgnoreLineByLine: 0,
@@ -480,7 +535,7 @@ const keysWhere = rows
   .map((s) => {
     const month = s.keysFilter + s.keysIgnore;
     const list = [...s.keysWhere.values()].sort((a, b) => b.keys - a.keys || (a.kind < b.kind ? -1 : 1));
-    return `Where the keys go, ${s.n.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''}: ${month} keys for the whole month (${per20(month, s.n)} per 20 lines), score filter, every line; ${s.exchanged} lines printed identically to another took that one's truth, the order the matcher linked them in (decision 0151); taking such groups linked whole as one sure decision would save ${s.keysGroupWouldSave} keys; the fewest the console allows whatever the matcher does: ${s.keysFloor} (${per20(s.keysFloor, s.n)} per 20 lines); the lines without counterpart ${s.keysIgnore} keys with the bulk ignore (${per20(s.keysIgnore, s.n)} per 20 lines), ${s.keysIgnoreLineByLine} line by line as before decision 0161 (${per20(s.keysIgnoreLineByLine, s.n)})\n\n| kind of line | why it costs keys | lines | keys | per 20 lines of the month |\n|---|---|---|---|---|\n${list
+    return `Where the keys go, ${s.n.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''}: ${month} keys for the whole month (${per20(month, s.n)} per 20 lines), score filter, every line; ${s.exchanged} lines printed identically to another took that one's truth, the order the matcher linked them in (decision 0151); ${s.twinsExchanged} lines paying one of a customer's twin counterparts (one kind, amount and day) took the twin it was linked to (decision 0177); taking such groups linked whole as one sure decision would save ${s.keysGroupWouldSave} keys; the fewest the console allows whatever the matcher does: ${s.keysFloor} (${per20(s.keysFloor, s.n)} per 20 lines); the lines without counterpart ${s.keysIgnore} keys with the bulk ignore (${per20(s.keysIgnore, s.n)} per 20 lines), ${s.keysIgnoreLineByLine} line by line as before decision 0161 (${per20(s.keysIgnoreLineByLine, s.n)})\n\n| kind of line | why it costs keys | lines | keys | per 20 lines of the month |\n|---|---|---|---|---|\n${list
       .map((r) => `| ${r.kind} | ${r.why} | ${r.lines} | ${r.keys} | ${per20(r.keys, s.n)} |`)
       .join('\n')}`;
   })

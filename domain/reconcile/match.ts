@@ -495,6 +495,23 @@ class Rivals {
       }
   }
 
+  /** Line `ek` has pairs. */
+  paired(ek: number): boolean {
+    return this.entryStart[ek + 1]! > this.entryStart[ek]!;
+  }
+
+  /** Each pair of line `ek`: its counterpart and key. */
+  eachOfEntry(ek: number, visit: (ik: number, key: number) => void): void {
+    for (let p = this.entryStart[ek]!; p < this.entryStart[ek + 1]!; p++)
+      visit(this.entryItems[p]!, this.entryKeys[p]!);
+  }
+
+  /** Each pair of counterpart `ik` (after `close`): its line and key. */
+  eachOfItem(ik: number, visit: (ek: number, key: number) => void): void {
+    for (let p = this.itemStart[ik]!; p < this.itemStart[ik + 1]!; p++)
+      visit(this.itemEntries[p]!, this.itemKeys[p]!);
+  }
+
   sure(
     ek: number,
     ik: number,
@@ -502,6 +519,8 @@ class Rivals {
     stride: number,
     windowDays: number,
     sameParty: (a: number, b: number) => boolean,
+    twins: (a: number, b: number) => boolean,
+    holdsTwin: (line: number, ik: number) => boolean,
   ): boolean {
     // A line booked ahead of its counterpart is never sure of it, whatever is left.
     if (this.cut[ek] || key - Math.floor(key / stride) * stride > windowDays) return false;
@@ -510,6 +529,7 @@ class Rivals {
       if (other === ik || this.surelyI[other]) continue;
       const otherKey = this.entryKeys[p]!;
       const r = rivalry(key, otherKey, stride, windowDays);
+      if (r !== NOT_RIVAL && twins(other, ik)) continue;
       // Another party's counterpart agreeing as well but later by date is no rival when this line's
       // rail does not book at that lag and a line of its own fits it better (José's Monday invoice, paid
       // by the J SIMOES transfer of Tuesday, is not Thursday's J SIMOES transfer's): that line explains
@@ -528,6 +548,8 @@ class Rivals {
       if (other === ek || this.surelyE[other]) continue;
       const otherKey = this.itemKeys[p]!;
       const r = rivalry(key, otherKey, stride, windowDays);
+      // A line holding the counterpart's twin: the two lines take the two twins either way.
+      if (r !== NOT_RIVAL && holdsTwin(other, ik)) continue;
       // Lines have no party. One agreeing as well but later by date is no rival when it has a better
       // pair of its own (a customer's Tuesday payment, whose Monday invoice fits it better).
       if (
@@ -661,6 +683,11 @@ function suggest(
     const party = items[a]!.partyId;
     return party != null && party === items[b]!.partyId;
   };
+  // One party's counterparts of one kind, amount and day are one to a line that prints no reference:
+  // either taken leaves the same books and the same customer owing the same (decision 0177). The
+  // assignment takes the first numbered, as a payment is applied to the oldest open document.
+  const twins = (a: number, b: number) =>
+    sameParty(a, b) && items[a]!.date === items[b]!.date && items[a]!.type === items[b]!.type;
   // One bucket per (agreement in hundredths, date cost): interleaved entry and item indexes.
   const buckets = new Map<number, number[]>();
   let lastKey = -1;
@@ -849,6 +876,7 @@ function suggest(
   });
   const chosen = new Int32Array(entries.length).fill(-1);
   const chosenKey = new Int32Array(entries.length);
+  const chooser = new Int32Array(items.length).fill(-1);
   for (const key of keys) {
     const bucket = buckets.get(key)!;
     for (let j = 0; j < bucket.length; j += 2) {
@@ -859,23 +887,70 @@ function suggest(
       usedI[ik] = 1;
       chosen[ek] = ik;
       chosenKey[ek] = key;
+      chooser[ik] = ek;
     }
   }
   // Sure pairs, to the end: a pair taken sure removes itself as a rival of others, which may then be
   // sure in turn — José's invoice surely the JOSE SIMOES transfer's leaves the J SIMOES transfer one
   // rival fewer, as a person crossing off what is settled sees (decision 0176). Each round only adds
   // sure pairs, and a pair sure once stays sure, so the end is the same in any order.
-  for (let added = true; added; ) {
-    added = false;
-    for (let ek = 0; ek < entries.length; ek++) {
-      const ik = chosen[ek]!;
-      if (ik < 0 || pairs.surelyE[ek] || !pairs.sure(ek, ik, chosenKey[ek]!, stride, windowDays, sameParty))
-        continue;
+  // Said from a work list: a pair taken sure puts back the lines it was a rival of, whose pairs are
+  // looked at again. Then the accounts those sure pairs name (decision 0177), and the sure pairs that
+  // crossing off leaves, until neither adds one.
+  // The lines the suggestions compared that print their payer's account: each one's account, each
+  // account's lines, and the party its sure pairs name (null: two parties).
+  const accounts: Accounts = { of: new Map(), lines: new Map(), payer: new Map() };
+  for (let ek = 0; ek < entries.length; ek++) {
+    const account = pairs.paired(ek) ? ibanText(entries[ek]!.counterpartyIban) : null;
+    if (!account) continue;
+    accounts.of.set(ek, account);
+    push(accounts.lines, account, ek);
+  }
+  const holdsTwin = (line: number, ik: number) => chosen[line]! >= 0 && twins(chosen[line]!, ik);
+  const queue: number[] = [];
+  const queued = new Uint8Array(entries.length);
+  const choice: Choice = {
+    chosen,
+    chosenKey,
+    chooser,
+    usedE,
+    usedI,
+    byAccount: new Uint8Array(entries.length),
+    recheck(ek) {
+      if (queued[ek] || chosen[ek]! < 0 || pairs.surelyE[ek]) return;
+      queued[ek] = 1;
+      queue.push(ek);
+    },
+    markSure(ek, ik) {
       pairs.surelyE[ek] = 1;
       pairs.surelyI[ik] = 1;
-      added = true;
+      const account = accounts.of.get(ek);
+      const party = items[ik]!.partyId;
+      if (account && party) {
+        const known = accounts.payer.get(account);
+        accounts.payer.set(account, known === undefined || known === party ? party : null);
+      }
+      pairs.eachOfItem(ik, choice.recheck);
+      pairs.eachOfEntry(ek, (other) => {
+        if (chooser[other]! >= 0) choice.recheck(chooser[other]!);
+      });
+    },
+  };
+  for (let ek = entries.length - 1; ek >= 0; ek--) choice.recheck(ek);
+  do {
+    while (queue.length > 0) {
+      const ek = queue.pop()!;
+      queued[ek] = 0;
+      const ik = chosen[ek]!;
+      if (
+        ik >= 0 &&
+        !pairs.surelyE[ek] &&
+        pairs.sure(ek, ik, chosenKey[ek]!, stride, windowDays, sameParty, twins, holdsTwin)
+      )
+        choice.markSure(ek, ik);
     }
-  }
+    payersByAccount(accounts, items, pairs, choice, twins, stride, windowDays);
+  } while (queue.length > 0);
   const out: Match[] = [];
   for (let ek = 0; ek < entries.length; ek++) {
     if (chosen[ek]! < 0) continue;
@@ -897,6 +972,134 @@ function suggest(
     });
   }
   return out;
+}
+
+/** The lines that print their payer's account (decision 0177). */
+interface Accounts {
+  /** Each such line's account (`ibanText`). */
+  of: Map<number, string>;
+  /** Each account's lines. */
+  lines: Map<string, number[]>;
+  /** The party an account's sure pairs name; null when they name two. */
+  payer: Map<string, string | null>;
+}
+
+/** The assignment `suggest` chose: each line's counterpart and key, each counterpart's line. */
+interface Choice {
+  chosen: Int32Array;
+  chosenKey: Int32Array;
+  chooser: Int32Array;
+  usedE: Uint8Array;
+  usedI: Uint8Array;
+  /** 1: the line's payer's account chose its counterpart (`payersByAccount`); no other line takes it. */
+  byAccount: Uint8Array;
+  /** Line `ek`'s chosen pair is to be looked at again. */
+  recheck(ek: number): void;
+  /** Line `ek` is surely counterpart `ik`'s: the lines it rivalled are looked at again. */
+  markSure(ek: number, ik: number): void;
+}
+
+/**
+ * One account, one payer (decision 0177): a line whose payer's IBAN another line of the file carries,
+ * surely paired with a party's counterpart, is that party's payment too — as a person who sees the same
+ * account pay Maria Simões's invoice on the 3rd reads the same account's "J SIMOES" of the 17th. Among
+ * the line's own pairs (its name agrees already: the account only tells customers printed alike apart),
+ * the party's counterpart nearest by date is chosen (the line that held it takes the line's former one
+ * when it was paired with it, else none), and it is sure when nothing else the account leaves standing
+ * rivals it: none of the party's counterparts as near, no line of the same account as near to it, no
+ * pair whose name agrees fully. An account two parties were surely paid from names neither. A pair taken
+ * sure, and a line whose counterpart changed, go back on the work list of `choice`.
+ */
+function payersByAccount(
+  accounts: Accounts,
+  items: ExpectedItem[],
+  pairs: Rivals,
+  choice: Choice,
+  twins: (a: number, b: number) => boolean,
+  stride: number,
+  windowDays: number,
+): void {
+  const { chosen, chosenKey, chooser, byAccount } = choice;
+  const costOf = (key: number) => key - Math.floor(key / stride) * stride;
+  const full = 100 * stride;
+  for (const [account, party] of accounts.payer) {
+    if (party !== null) for (const ek of accounts.lines.get(account)!) payerOf(ek, account, party);
+  }
+
+  function payerOf(ek: number, account: string, party: string): void {
+    if (pairs.surelyE[ek]) return;
+    if (!byAccount[ek]) {
+      let best = -1;
+      let bestKey = 0;
+      pairs.eachOfEntry(ek, (ik, key) => {
+        if (pairs.surelyI[ik] || items[ik]!.partyId !== party) return;
+        if (best < 0 || costOf(key) < costOf(bestKey) || (costOf(key) === costOf(bestKey) && ik < best)) {
+          best = ik;
+          bestKey = key;
+        }
+      });
+      // Another line the account chose already holds it: an equal claim, left to a person.
+      if (best < 0 || (chooser[best]! >= 0 && byAccount[chooser[best]!])) return;
+      take(pairs, choice, ek, best, bestKey);
+      byAccount[ek] = 1;
+    }
+    const best = chosen[ek]!;
+    const cost = costOf(chosenKey[ek]!);
+    if (cost > windowDays) return; // booked ahead of its counterpart: never sure
+    // The account makes the name agree fully; what still agrees fully rivals it.
+    const key = full + cost;
+    let rivalled = false;
+    pairs.eachOfEntry(ek, (ik, otherKey) => {
+      if (ik === best || pairs.surelyI[ik]) return;
+      const own = items[ik]!.partyId === party;
+      if (own && twins(ik, best)) return;
+      const r = rivalry(key, own ? full + costOf(otherKey) : otherKey, stride, windowDays);
+      if (r === RIVAL || (r === RIVAL_UNLESS_SAME_PARTY && !own)) rivalled = true;
+    });
+    pairs.eachOfItem(best, (other, otherKey) => {
+      if (other === ek || pairs.surelyE[other]) return;
+      const same = accounts.of.get(other) === account;
+      if (rivalry(key, same ? full + costOf(otherKey) : otherKey, stride, windowDays) !== NOT_RIVAL)
+        rivalled = true;
+    });
+    if (!rivalled) choice.markSure(ek, best);
+  }
+}
+
+/**
+ * Line `ek` takes counterpart `ik` (its pair of key `key`): the line that held `ik` takes `ek`'s former
+ * counterpart when it was paired with it, else is left with none; a counterpart no one holds is open.
+ */
+function take(pairs: Rivals, choice: Choice, ek: number, ik: number, key: number): void {
+  const { chosen, chosenKey, chooser, usedE, usedI } = choice;
+  const former = chosen[ek]!;
+  const holder = chooser[ik]!;
+  if (holder === ek) return;
+  if (former >= 0) {
+    chooser[former] = -1;
+    usedI[former] = 0;
+  }
+  if (holder >= 0) {
+    chosen[holder] = -1;
+    usedE[holder] = 0;
+    choice.recheck(holder);
+    if (former >= 0)
+      pairs.eachOfEntry(holder, (other, otherKey) => {
+        if (other !== former) return;
+        chosen[holder] = former;
+        chosenKey[holder] = otherKey;
+        chooser[former] = holder;
+        usedE[holder] = 1;
+        usedI[former] = 1;
+        choice.recheck(holder);
+      });
+  }
+  chosen[ek] = ik;
+  chosenKey[ek] = key;
+  chooser[ik] = ek;
+  usedE[ek] = 1;
+  usedI[ik] = 1;
+  choice.recheck(ek);
 }
 
 /**

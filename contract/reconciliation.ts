@@ -180,6 +180,10 @@ export const candidateSchema = z.object({
     phone: z.boolean(),
     /** The line is booked when its rail books a payment of the counterpart's day (a SEPA credit the business day after; decision 0175). */
     railDay: z.boolean(),
+    /** Another line of the file, from the same payer's account, pays the counterpart's party (decision 0177). */
+    sameAccount: z.boolean(),
+    /** The party has another open counterpart of this kind, amount and day: the first numbered is taken (decision 0177). */
+    twin: z.boolean(),
   }),
 });
 export type Candidate = z.infer<typeof candidateSchema>;

@@ -685,7 +685,7 @@ function suggest(
   };
   // One party's counterparts of one kind, amount and day are one to a line that prints no reference:
   // either taken leaves the same books and the same customer owing the same (decision 0177). The
-  // assignment takes the first numbered, as a payment is applied to the oldest open document.
+  // assignment takes the first in id order.
   const twins = (a: number, b: number) =>
     sameParty(a, b) && items[a]!.date === items[b]!.date && items[a]!.type === items[b]!.type;
   // One bucket per (agreement in hundredths, date cost): interleaved entry and item indexes.
@@ -1072,6 +1072,14 @@ function payersByAccount(
  */
 function take(pairs: Rivals, choice: Choice, ek: number, ik: number, key: number): void {
   const { chosen, chosenKey, chooser, usedE, usedI } = choice;
+  const assign = (line: number, item: number, lineKey: number) => {
+    chosen[line] = item;
+    chosenKey[line] = lineKey;
+    chooser[item] = line;
+    usedE[line] = 1;
+    usedI[item] = 1;
+    choice.recheck(line);
+  };
   const former = chosen[ek]!;
   const holder = chooser[ik]!;
   if (holder === ek) return;
@@ -1082,24 +1090,12 @@ function take(pairs: Rivals, choice: Choice, ek: number, ik: number, key: number
   if (holder >= 0) {
     chosen[holder] = -1;
     usedE[holder] = 0;
-    choice.recheck(holder);
     if (former >= 0)
       pairs.eachOfEntry(holder, (other, otherKey) => {
-        if (other !== former) return;
-        chosen[holder] = former;
-        chosenKey[holder] = otherKey;
-        chooser[former] = holder;
-        usedE[holder] = 1;
-        usedI[former] = 1;
-        choice.recheck(holder);
+        if (other === former) assign(holder, former, otherKey);
       });
   }
-  chosen[ek] = ik;
-  chosenKey[ek] = key;
-  chooser[ik] = ek;
-  usedE[ek] = 1;
-  usedI[ik] = 1;
-  choice.recheck(ek);
+  assign(ek, ik, key);
 }
 
 /**

@@ -64,7 +64,13 @@ export function rankCandidates(
       counterpartyName: counterpart.counterpartyName,
       score: s.score,
       // The rule named by its text, so the why says which earlier match taught it (decision 0151).
-      reasons: { ...s.reasons, learnedText: s.reasons.learnedRule ? options.learned!.text : null },
+      // The file's evidence (decision 0177) only a suggestion's listing reads (`suggestion-evidence.ts`).
+      reasons: {
+        ...s.reasons,
+        learnedText: s.reasons.learnedRule ? options.learned!.text : null,
+        sameAccount: false,
+        twin: false,
+      },
     };
   });
 }

@@ -29,6 +29,7 @@ import {
 import { learnedRules } from './learned-rules';
 import { counterpartKey, type LinkState, linksOf, type MatchMethod } from './line-state';
 import { combinedBreakdown, payoutBreakdowns } from './payout-breakdown';
+import { type SuggestionEvidence, suggestionEvidence } from './suggestion-evidence';
 
 const MAX_CANDIDATES = 20;
 
@@ -135,9 +136,17 @@ function explainSuggestion(
   link: LinkState,
   counterparts: ReadonlyMap<string, CounterpartInfo>,
   learned: LearnedRule | null,
+  evidence: SuggestionEvidence | undefined,
 ): Candidate | null {
   const explained = explainCandidate(scoredLine(row), counterparts.get(counterpartKey(link))!, learned);
-  return explained && { ...explained, score: link.score ?? explained.score };
+  return (
+    explained && {
+      ...explained,
+      score: link.score ?? explained.score,
+      // What the matcher read across the file (decision 0177).
+      reasons: { ...explained.reasons, ...evidence },
+    }
+  );
 }
 
 async function toRows(db: Queryable, rows: LineRow[]): Promise<StatementLineRow[]> {
@@ -157,13 +166,32 @@ async function toRows(db: Queryable, rows: LineRow[]): Promise<StatementLineRow[
       textsOf.set(row.id, learnedTexts(scoredLine(row)));
   const learned = await learnedRules(db, [...textsOf.values()].flat());
   const learnedRule = (row: LineRow): LearnedRule | null => ruleFor(textsOf.get(row.id) ?? [], learned);
+  const suggestedOf = (row: LineRow) => (links.get(row.id) ?? []).find((l) => l.state === 'SUGGESTED');
+  const evidence = await suggestionEvidence(
+    db,
+    rows.flatMap((row) => {
+      const link = suggestedOf(row);
+      return link
+        ? [
+            {
+              id: row.id,
+              statementFileId: row.statement_file_id,
+              counterpartyIban: row.counterparty_iban,
+              counterpart: counterparts.get(counterpartKey(link))!,
+            },
+          ]
+        : [];
+    }),
+  );
   return rows.map((row) => {
     const own = links.get(row.id) ?? [];
     const matches = own
       .filter((l) => l.state === 'MATCHED')
       .map((l) => toCounterpartOut(l, counterparts.get(counterpartKey(l))!));
-    const suggested = own.find((l) => l.state === 'SUGGESTED');
-    const suggestion = suggested ? explainSuggestion(row, suggested, counterparts, learnedRule(row)) : null;
+    const suggested = suggestedOf(row);
+    const suggestion = suggested
+      ? explainSuggestion(row, suggested, counterparts, learnedRule(row), evidence.get(row.id))
+      : null;
     const provider = side(matches, ['PAYOUT']);
     const invoicing = side(matches, ['INVOICE']);
     const sepa = side(matches, ['SEPA_FILE', 'SEPA_TRANSFER']);

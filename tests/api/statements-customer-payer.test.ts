@@ -168,6 +168,69 @@ describe.each(testDatabaseKinds())('MB WAY phone against the customer’s phone,
   });
 
   /**
+   * Decision 0177: one account, one payer. João Simões pays his 41 € invoice with his name in full and a 23 €
+   * one as "J SIMOES" from the same account; Joana Simões has a 23 € invoice of the same day, so the name alone
+   * cannot tell. The account does, and the why says so; once accepted, it still does.
+   */
+  it('reads a line printed alike as the payer its account surely paid in the file, and says why', async () => {
+    const named = async (fullName: string) => {
+      const customerId = await customer('965000001');
+      await world.db.query('UPDATE users SET full_name = $2 WHERE id = $1', [customerId, fullName]);
+      return customerId;
+    };
+    const monday = '2026-05-11';
+    const joao = await named('João Simões');
+    const joao41 = await invoiceOf(joao, 4_100, monday);
+    const joao23 = await invoiceOf(joao, 2_300, monday);
+    await invoiceOf(await named('Joana Simões'), 2_300, monday);
+    const account = 'PT50003506510000077777777';
+    const imported = await importStatement(world, [
+      {
+        amountCents: 4_100,
+        bankDate: '2026-05-12',
+        description: 'TRF SEPA JOAO SIMOES',
+        counterpartyIban: account,
+      },
+      {
+        amountCents: 2_300,
+        bankDate: '2026-05-12',
+        description: 'TRF SEPA J SIMOES',
+        counterpartyIban: account,
+      },
+    ]);
+    const whole = await lineRow(imported.fileId, imported.lineIds[0]!);
+    // Each line of the account says it of the other: the same account paid João's other document.
+    expect(whole.suggestion).toMatchObject({ id: joao41, score: 0.95, reasons: { sameAccount: true } });
+    const initial = await lineRow(imported.fileId, imported.lineIds[1]!);
+    expect(initial.suggestion).toMatchObject({
+      id: joao23,
+      score: 0.95,
+      reasons: { sameAccount: true, twin: false, nameSimilarity: 0.5 },
+    });
+    // Accepted, the full-name line is MATCHED: the account's evidence is read from it still.
+    await expectStatus(
+      await world.call('POST', `${LINES}/${imported.lineIds[0]}/match`, {
+        body: { counterparts: [{ kind: 'INVOICE', id: joao41 }] },
+      }),
+      200,
+    );
+    expect((await lineRow(imported.fileId, imported.lineIds[1]!)).suggestion?.reasons.sameAccount).toBe(true);
+  });
+
+  it('takes one of a customer’s twin documents surely, and says why (decision 0177)', async () => {
+    const rui = await customer('966000001');
+    await world.db.query(`UPDATE users SET full_name = 'Rui Quintas' WHERE id = $1`, [rui]);
+    const twins = [await invoiceOf(rui, 2_700, '2026-05-11'), await invoiceOf(rui, 2_700, '2026-05-11')];
+    const imported = await importStatement(world, [
+      { amountCents: 2_700, bankDate: '2026-05-12', description: 'TRF SEPA RUI QUINTAS' },
+    ]);
+    const row = await lineRow(imported.fileId, imported.lineIds[0]!);
+    expect(row.status).toBe('SUGGESTED');
+    expect(twins).toContain(row.suggestion?.id);
+    expect(row.suggestion).toMatchObject({ score: 0.95, reasons: { twin: true, sameAccount: false } });
+  });
+
+  /**
    * Decision 0160: a camt.053 credit carries the debtor's IBAN; matched by hand to a customer's invoice, it
    * teaches "IBAN:…" → that customer, and next month's credit from that IBAN is suggested the customer's
    * invoice — sure, though another customer has one of the amount that day and the name prints otherwise.

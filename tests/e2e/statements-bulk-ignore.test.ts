@@ -12,6 +12,7 @@ import {
   tabTo,
 } from '../support/browser';
 import { ptPT } from '../support/messages';
+import { filterLinesByText } from './statement-lines';
 import { importFromPage } from './statement-upload';
 
 const FEES = 25;
@@ -33,16 +34,6 @@ describe.skipIf(!hasChromium)('bulk ignore in Chromium, keyboard only', () => {
     await signInByKeyboard(page, suite.server);
   });
   afterEach(() => closeTestPage(opened));
-
-  /** Presses `key` until the focused element reads `text` (a menu's item), at most `limit` times. */
-  async function pressUntil(key: string, text: string, limit = 15) {
-    for (let i = 0; i < limit; i++) {
-      const focused = await page.evaluate(() => document.activeElement?.textContent?.trim());
-      if (focused === text) return;
-      await page.keyboard.press(key);
-    }
-    throw new Error(`"${text}" never focused`);
-  }
 
   it('filters the bank fees by their text, ignores them all with one note after their count and sum, and z undoes it', async () => {
     const { db } = suite.server;
@@ -80,15 +71,7 @@ describe.skipIf(!hasChromium)('bulk ignore in Chromium, keyboard only', () => {
     // With neither a selection nor a filter, Shift+i says what it needs and ignores nothing.
     await page.keyboard.press('Shift+I');
     await page.getByRole('alert').filter({ hasText: ptPT.statements.bulkIgnore.needsFilter }).waitFor();
-    await page.keyboard.press('f');
-    await page.getByRole('menuitem', { name: ptPT.statements.lines.status }).waitFor();
-    await pressUntil('ArrowDown', ptPT.statements.lines.text);
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.activeElement?.tagName === 'INPUT');
-    await page.keyboard.type('COMISSAO');
-    await page.keyboard.press('Enter');
-    await page.waitForURL((url) => url.searchParams.get('text') === 'COMISSAO');
-    await page.keyboard.press('Escape');
+    await filterLinesByText(page, 'COMISSAO');
     await expect
       .poll(() => page.getByTestId('statement-lines-total').textContent())
       .toBe(ptPT.statements.lines.total.other.replace('{{count}}', String(count + seedIgnored)));

@@ -137,7 +137,10 @@ describe.skipIf(!hasChromium)('suggestions by score in Chromium, keyboard only',
         .replace('{{reference}}', mark(first.reasons.reference))
         .replace('{{name}}', String(Math.round(first.reasons.nameSimilarity * 100))) +
         // Booked on its rail's day a day or more after its counterpart: said too (decision 0175).
-        (first.reasons.railDay && first.reasons.dateDays > 0 ? ptPT.statements.dialog.railDay : ''),
+        (first.reasons.railDay && first.reasons.dateDays > 0 ? ptPT.statements.dialog.railDay : '') +
+        // What the matcher read across the file (decision 0177).
+        (first.reasons.sameAccount ? ptPT.statements.dialog.sameAccount : '') +
+        (first.reasons.twin ? ptPT.statements.dialog.twin : ''),
     );
     expect(await rows.first().getByTestId('suggestion-why').textContent()).toBe(shownWhy);
     expect(first.score).toBeGreaterThanOrEqual(0.95);

@@ -82,6 +82,16 @@ export async function closeTestPage({ context, errors }: TestPage): Promise<void
   await context.close();
 }
 
+/** Presses `key` until the focused element reads `text` (a menu's item), at most `limit` times. */
+export async function pressUntil(page: Page, key: string, text: string, limit = 15): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    const focused = await page.evaluate(() => document.activeElement?.textContent?.trim());
+    if (focused === text) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`"${text}" never focused`);
+}
+
 /** Keyboard only: Tab (bounded) until the focused element matches. */
 export async function tabTo(page: Page, matches: (el: Element) => boolean, limit = 120): Promise<void> {
   for (let i = 0; i < limit; i++) {

@@ -15,6 +15,8 @@ const reasons = (over: Partial<Candidate['reasons']>): Pick<Candidate, 'reasons'
     learnedText: null,
     phone: false,
     railDay: false,
+    sameAccount: false,
+    twin: false,
     ...over,
   },
 });
@@ -56,6 +58,19 @@ describe('why a suggestion is offered', () => {
     );
     expect(suggestionWhy(translateIn('en-GB'), reasons({ railDay: false, dateDays: 1 }))).toBe(
       'amount ✓ · date ±1 d · reference ✗ · name 50 %',
+    );
+  });
+
+  it('names the payer’s account and a twin document the matcher read across the file (decision 0177)', () => {
+    const both = reasons({ sameAccount: true, twin: true, nameSimilarity: 0.75 });
+    expect(suggestionWhy(translateIn('pt-PT'), both)).toBe(
+      'montante ✓ · data ±0 d · referência ✗ · nome 75 % · a mesma conta pagou outro documento desta pessoa neste ficheiro · esta pessoa tem outro documento em aberto do mesmo valor e dia: pagar um ou outro é igual',
+    );
+    expect(suggestionWhy(translateIn('en-GB'), reasons({ sameAccount: true }))).toBe(
+      'amount ✓ · date ±0 d · reference ✗ · name 50 % · the same account paid another document of this person in this file',
+    );
+    expect(suggestionWhy(translateIn('en-GB'), reasons({ twin: true }))).toBe(
+      'amount ✓ · date ±0 d · reference ✗ · name 50 % · this person has another open document of the same amount and day: paying either is the same',
     );
   });
 });

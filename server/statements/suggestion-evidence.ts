@@ -65,14 +65,16 @@ async function partiesPaidFrom(
     db,
     rows.map((r) => r.id),
   );
-  const payments = [...links.values()]
-    .flat()
-    .filter((l) => l.role === 'PAYMENT' && (l.state === 'MATCHED' || (l.score ?? 0) >= SURE_SUGGESTION));
-  const counterparts = await loadCounterparts(db, payments);
+  const payments = new Set(
+    [...links.values()]
+      .flat()
+      .filter((l) => l.role === 'PAYMENT' && (l.state === 'MATCHED' || (l.score ?? 0) >= SURE_SUGGESTION)),
+  );
+  const counterparts = await loadCounterparts(db, [...payments]);
   const paidFrom = new Map<string, string[]>();
   for (const row of rows)
     for (const link of links.get(row.id) ?? []) {
-      if (!payments.includes(link)) continue;
+      if (!payments.has(link)) continue;
       const party = counterparts.get(counterpartKey(link))?.partyId;
       if (!party) continue;
       const key = `${row.statement_file_id}|${row.counterparty_iban}|${party}`;

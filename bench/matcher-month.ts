@@ -275,7 +275,17 @@ const SETTLEMENT_ID_SHARE = 0.5;
  * `paymentsSeed`: another month of the same customers (their names, phones and ids from `seed`), its
  * payments drawn from this seed — the "second month" whose lines the first month's matches taught.
  */
-export function generateMonth(n: number, seed: number, paymentsSeed?: number): Month {
+/**
+ * `latePayers`: the share of customers' SEPA and MB WAY payments made 1–3 business days after their
+ * document's date (booked that much after the rail's day) — not in the model above, where a document is
+ * dated the day its payment is made: a probe of how much the matcher's sureness leans on that (decision 0178).
+ */
+export function generateMonth(
+  n: number,
+  seed: number,
+  paymentsSeed?: number,
+  { latePayers = 0 }: { latePayers?: number } = {},
+): Month {
   let r = rng(seed);
   const entries: MatchEntry[] = [];
   const items: ExpectedItem[] = [];
@@ -299,6 +309,10 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
   const camtR = rng((paymentsSeed ?? seed) ^ 0x5ca7);
   // The collector's settlements' own draws (their lag, their text), apart likewise.
   const collectorR = rng((paymentsSeed ?? seed) ^ 0x3b1c);
+  // Late payments' own draws, apart likewise: with no late payers the month is the one it always was.
+  const lateR = rng((paymentsSeed ?? seed) ^ 0x1a7e);
+  const paidLate = (booked: string) =>
+    latePayers > 0 && lateR() < latePayers ? businessDaysAfter(booked, between(lateR, 1, 3)) : booked;
   // Subscribers pay once a month each, in an order of the month's own.
   const subscribers = customers.filter((c) => c.subscription);
   if (paymentsSeed !== undefined) r = rng(paymentsSeed);
@@ -414,7 +428,7 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
           'sepa-in',
           {
             amountCents: amount,
-            bookingDate: businessDaysAfter(paidOn, 1),
+            bookingDate: paidLate(businessDaysAfter(paidOn, 1)),
             description: r() < 0.5 ? `TRF SEPA ${printed}` : `TRF CR SEPA+ DE ${printed}`,
             counterpartyName: r() < 0.3 ? printed : null,
             counterpartyIban: camtR() < CAMT_SHARE ? customerIban(c) : null,
@@ -429,7 +443,7 @@ export function generateMonth(n: number, seed: number, paymentsSeed?: number): M
           byPhone ? 'mbway-phone' : 'mbway-name',
           {
             amountCents: amount,
-            bookingDate: r() < 0.7 ? paidOn : businessDaysAfter(paidOn, 1),
+            bookingDate: paidLate(r() < 0.7 ? paidOn : businessDaysAfter(paidOn, 1)),
             description: byPhone ? `TRF MBWAY ${maskedPhone(c.phone)}` : `MB WAY ${printed}`,
           },
           item.id,

@@ -1,6 +1,7 @@
 // How much of a realistic month the matcher finds, against the truth kept beside each generated line
 // (bench/matcher-month.ts). Appends its table to bench/results/matcher-quality.md.
 //   npx tsx bench/matcher-quality.ts [--sizes 1000,10000,100000] [--seed 42] [--note "what changed"]
+//     [--second-month] [--late-payers 0.05]
 //
 // Scores, per data set:
 // - MATCHED precision: matches whose counterpart is the line's true one / all matches (goal ≥ 99.9 %);
@@ -41,6 +42,8 @@
 //   matcher linked them: their truths are handed out within the group (`exchangeable`, decision 0151).
 // - reconcile: CPU time of a `reconcile` call over the month, the median of five after one warm-up run:
 //   the process's (the collector's concurrent threads included) and the calling thread's alone.
+// - --late-payers SHARE: that share of the customers' SEPA and MB WAY payments made 1–3 business days after
+//   their document's date (`generateMonth`'s `latePayers`): how far sureness leans on the rail's day (decision 0178).
 // - --second-month: also the same customers' next month (`generateMonth(n, seed, seed + 1)`), scored
 //   without learned rules and with the rules the first month's truth teaches (each line's text → its
 //   counterpart's party, as the operator's matches would; decision 0146).
@@ -500,13 +503,14 @@ const sh = (cmd: string) => execSync(cmd, { encoding: 'utf8' }).trim();
 const head = `${sh('git rev-parse --short HEAD')}${sh('git status --porcelain -- domain bench') ? ' + uncommitted changes' : ''}`;
 const uptimeBefore = sh('uptime');
 const secondMonth = process.argv.includes('--second-month');
+const late = { latePayers: Number(arg('late-payers', '0')) };
 const rows: Scores[] = [];
 for (const n of sizes) {
-  const first = generateMonth(n, seed);
+  const first = generateMonth(n, seed, undefined, late);
   rows.push(score(n, first));
   if (secondMonth) {
     // The same customers a month later, first without, then with what the first month's matches taught.
-    const second = generateMonth(n, seed, seed + 1);
+    const second = generateMonth(n, seed, seed + 1, late);
     rows.push({ ...score(n, second), label: 'second month, no rules' });
     rows.push(score(n, second, rulesTaughtBy(first)));
   }

@@ -2,7 +2,14 @@ import type { StatementEntry } from '../statements/types';
 import { dayNumber, partyScore, referenceWords, signedExpected, suggestionScore, tokens } from './features';
 import { BookingDays, expectedLag, lagCost, lagSpread } from './lags';
 import { ibanText, type LearnedRules, learnedText, withLearnedRule } from './learned';
-import { counterpartyAgreement, nameWords, printedName } from './names';
+import {
+  beginsWith,
+  counterpartyAgreement,
+  mayBeCutAtSpace,
+  nameWords,
+  printedName,
+  sameWords,
+} from './names';
 import { lastThree, nationalDigits } from './phones';
 
 /** Something we expect to see on the bank statement. Amounts are positive; `direction` gives the sign. */
@@ -422,6 +429,22 @@ function rivalry(key: number, otherKey: number, stride: number, windowDays: numb
   return otherCost > cost ? RIVAL_UNLESS_SAME_PARTY : RIVAL;
 }
 
+/** What saying a pair sure asks of its counterparts and lines beyond their keys (`Rivals.sure`). */
+interface Kin {
+  /** Both counterparts name one party (`partyId`). */
+  sameParty(a: number, b: number): boolean;
+  /** The counterpart names a party: a customer's document, a doctor's transfer. */
+  hasParty(ik: number): boolean;
+  /** One party's counterparts of one kind, amount and day (decision 0177). */
+  twins(a: number, b: number): boolean;
+  /** The line holds a twin of the counterpart. */
+  holdsTwin(line: number, ik: number): boolean;
+  /** The line prints counterpart `ik`'s name whole where a field could have ended at a space, and `other`'s name begins with it. */
+  alikeByCut(ek: number, ik: number, other: number): boolean;
+  /** The statement's payers pay on their rail's day (`keepsToRail`): a lag off the rail rules a party's counterpart out. */
+  railRulesOut: boolean;
+}
+
 /**
  * Every pair the suggestions compared, by entry and (after `close`) by item, with its key (agreement in
  * hundredths × stride + date cost), for saying when a chosen pair is sure (SURE_SUGGESTION): when
@@ -500,6 +523,11 @@ class Rivals {
     return this.entryStart[ek + 1]! > this.entryStart[ek]!;
   }
 
+  /** Line `ek` has one pair only. */
+  single(ek: number): boolean {
+    return this.entryStart[ek + 1]! - this.entryStart[ek]! === 1;
+  }
+
   /** Each pair of line `ek`: its counterpart and key. */
   eachOfEntry(ek: number, visit: (ik: number, key: number) => void): void {
     for (let p = this.entryStart[ek]!; p < this.entryStart[ek + 1]!; p++)
@@ -512,34 +540,34 @@ class Rivals {
       visit(this.itemEntries[p]!, this.itemKeys[p]!);
   }
 
-  sure(
-    ek: number,
-    ik: number,
-    key: number,
-    stride: number,
-    windowDays: number,
-    sameParty: (a: number, b: number) => boolean,
-    twins: (a: number, b: number) => boolean,
-    holdsTwin: (line: number, ik: number) => boolean,
-  ): boolean {
+  sure(ek: number, ik: number, key: number, stride: number, windowDays: number, kin: Kin): boolean {
     // A line booked ahead of its counterpart is never sure of it, whatever is left.
-    if (this.cut[ek] || key - Math.floor(key / stride) * stride > windowDays) return false;
+    const hundredths = Math.floor(key / stride);
+    if (this.cut[ek] || key - hundredths * stride > windowDays) return false;
     for (let p = this.entryStart[ek]!; p < this.entryStart[ek + 1]!; p++) {
       const other = this.entryItems[p]!;
       if (other === ik || this.surelyI[other]) continue;
       const otherKey = this.entryKeys[p]!;
-      const r = rivalry(key, otherKey, stride, windowDays);
-      if (r !== NOT_RIVAL && twins(other, ik)) continue;
+      const otherCost = otherKey - Math.floor(otherKey / stride) * stride;
+      let r = rivalry(key, otherKey, stride, windowDays);
+      // A whole name printed where a bank's field could have ended at a space agrees no better than a
+      // longer name it begins (decision 0178): that one rivals it as if it agreed as well.
+      if (r === NOT_RIVAL && kin.alikeByCut(ek, ik, other))
+        r = rivalry(key, hundredths * stride + otherCost, stride, windowDays);
+      if (r !== NOT_RIVAL && kin.twins(other, ik)) continue;
       // Another party's counterpart agreeing as well but later by date is no rival when this line's
-      // rail does not book at that lag and a line of its own fits it better (José's Monday invoice, paid
-      // by the J SIMOES transfer of Tuesday, is not Thursday's J SIMOES transfer's): that line explains
-      // it, as a person sees (decision 0173).
+      // rail does not book at that lag and a line of its own fits it better (decision 0173): José's
+      // Monday invoice, paid by the J SIMOES transfer of Tuesday, is not Thursday's J SIMOES transfer's.
+      // When the statement shows its payers pay on the rail's day, a party's counterpart off the rail is
+      // no rival even if no line explains it: it is unpaid (decision 0178). A counterpart with no party
+      // (a payout: no name tells it) still needs its own line.
       if (
         r === RIVAL ||
         (r === RIVAL_UNLESS_SAME_PARTY &&
-          !sameParty(other, ik) &&
-          (otherKey - Math.floor(otherKey / stride) * stride <= this.spread[ek]! ||
-            this.itemBestRank[other]! <= pairRank(otherKey, stride)))
+          !kin.sameParty(other, ik) &&
+          (otherCost <= this.spread[ek]! ||
+            ((!kin.railRulesOut || !kin.hasParty(other)) &&
+              this.itemBestRank[other]! <= pairRank(otherKey, stride))))
       )
         return false;
     }
@@ -549,7 +577,7 @@ class Rivals {
       const otherKey = this.itemKeys[p]!;
       const r = rivalry(key, otherKey, stride, windowDays);
       // A line holding the counterpart's twin: the two lines take the two twins either way.
-      if (r !== NOT_RIVAL && holdsTwin(other, ik)) continue;
+      if (r !== NOT_RIVAL && kin.holdsTwin(other, ik)) continue;
       // Lines have no party. One agreeing as well but later by date is no rival when it has a better
       // pair of its own (a customer's Tuesday payment, whose Monday invoice fits it better).
       if (
@@ -662,6 +690,8 @@ function suggest(
     }
     return words;
   };
+  // The lines whose printed name a bank's field could have ended at a space (decision 0178): their words.
+  const cutAtSpace: (string[] | undefined)[] = new Array(entries.length);
   const amounts = new Set(entries.map((e) => e.amountCents));
   const { byName, byPhone } = counterpartIndexes(pools, items, wordsOf, amounts);
   // Learned rules: the open items of each party a rule names, so a line finds them whatever it prints.
@@ -754,6 +784,7 @@ function suggest(
     // (items without a name — a payout, a provider's invoice — or a name the bank did not print).
     const stamp = ek + 1;
     const printed = printedName(e);
+    if (mayBeCutAtSpace(printed.words)) cutAtSpace[ek] = printed.words;
     if (rays > 0)
       namedCandidates(
         byName,
@@ -906,7 +937,17 @@ function suggest(
     accounts.of.set(ek, account);
     push(accounts.lines, account, ek);
   }
-  const holdsTwin = (line: number, ik: number) => chosen[line]! >= 0 && twins(chosen[line]!, ik);
+  const kin: Kin = {
+    railRulesOut: keepsToRail(pairs, chosen, chosenKey, items, stride),
+    sameParty,
+    hasParty: (ik) => items[ik]!.partyId != null,
+    twins,
+    holdsTwin: (line, ik) => chosen[line]! >= 0 && twins(chosen[line]!, ik),
+    alikeByCut(ek, ik, other) {
+      const words = cutAtSpace[ek];
+      return !!words && sameWords(wordsOf(ik), words) && beginsWith(wordsOf(other), words);
+    },
+  };
   const queue: number[] = [];
   const queued = new Uint8Array(entries.length);
   const choice: Choice = {
@@ -942,11 +983,7 @@ function suggest(
       const ek = queue.pop()!;
       queued[ek] = 0;
       const ik = chosen[ek]!;
-      if (
-        ik >= 0 &&
-        !pairs.surelyE[ek] &&
-        pairs.sure(ek, ik, chosenKey[ek]!, stride, windowDays, sameParty, twins, holdsTwin)
-      )
+      if (ik >= 0 && !pairs.surelyE[ek] && pairs.sure(ek, ik, chosenKey[ek]!, stride, windowDays, kin))
         choice.markSure(ek, ik);
     }
     payersByAccount(accounts, items, pairs, choice, twins, stride, windowDays);
@@ -1064,6 +1101,37 @@ function payersByAccount(
     });
     if (!rivalled) choice.markSure(ek, best);
   }
+}
+
+/** Lines it takes to judge whether a statement's payers pay on their rail's day (`keepsToRail`). */
+const RAIL_JUDGED_FROM = 1000;
+/** At most this share of them booked off the rail's lag. */
+const RAIL_OFF_AT_MOST = 0.001;
+
+/**
+ * Whether the statement shows its payers pay on their rail's day (decision 0178): among its lines paired
+ * with one counterpart only, a party's, at most 1 in 1,000 booked off the rail's lag, over at least 1,000
+ * such lines. A document dated the day its payment was made is met on the rail's day; customers who pay
+ * days after their document's date show here first (5 % of them late: 2.5 % of these lines off the rail),
+ * and then the rail's day is no evidence against another customer's document.
+ */
+function keepsToRail(
+  pairs: Rivals,
+  chosen: Int32Array,
+  chosenKey: Int32Array,
+  items: ExpectedItem[],
+  stride: number,
+): boolean {
+  let alone = 0;
+  let offRail = 0;
+  for (let ek = 0; ek < chosen.length; ek++) {
+    const ik = chosen[ek]!;
+    if (ik < 0 || items[ik]!.partyId == null || !pairs.single(ek)) continue;
+    alone++;
+    const key = chosenKey[ek]!;
+    if (key - Math.floor(key / stride) * stride > pairs.spread[ek]!) offRail++;
+  }
+  return alone >= RAIL_JUDGED_FROM && offRail <= alone * RAIL_OFF_AT_MOST;
 }
 
 /**

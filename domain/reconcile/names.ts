@@ -201,6 +201,36 @@ export function nameAgreement(printed: readonly string[], expected: readonly str
   return Math.round(100 * told) / 100;
 }
 
+/**
+ * The narrowest field banks cut a printed name to (names are printed "truncated to 18–35 characters",
+ * issue 32; decision 0174): a shorter print is the whole name, or initials.
+ */
+const NARROWEST_NAME_FIELD = 18;
+
+/**
+ * Whether a field could have ended at a space after these printed words (decision 0178): the print, its
+ * words spelt out and one space apart, is at least one character short of the narrowest field, so a
+ * field of that width or one more cut a longer name right before its next word. "MARGARIDA QUINTAS" (17
+ * characters) is then Margarida Quintas's whole name and, as much, Margarida Quintas Castro's cut; a name
+ * printed with initials is never cut (banks shorten it by its style).
+ */
+export function mayBeCutAtSpace(words: readonly string[]): boolean {
+  if (words.length < 2 || words.some((w) => w.length === 1)) return false;
+  let length = words.length - 1;
+  for (const w of words) length += w.length;
+  return length >= NARROWEST_NAME_FIELD - 1;
+}
+
+/** The same words in the same order. */
+export function sameWords(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((w, k) => w === b[k]);
+}
+
+/** `words` are `name`'s first words, and `name` has more. */
+export function beginsWith(name: readonly string[], words: readonly string[]): boolean {
+  return name.length > words.length && words.every((w, k) => w === name[k]);
+}
+
 /** What a bank line prints of its counterparty: the name's words, and whether it prints any words at all. */
 export interface PrintedName {
   words: string[];

@@ -129,13 +129,84 @@ describe('the assignment by rail lag and party', () => {
     });
   });
 
-  it('keeps another customer printed alike a rival when no line of its own explains its invoice', () => {
-    const to = suggested(
-      [entry('L1', { bookingDate: '2026-06-09', description: 'TRF SEPA ANA LOPES' })],
-      alike,
+  // A statement whose other customers each paid one document, on their rail's day (a SEPA credit the
+  // business day after), `late` of them two business days after: what tells whether its payers keep to
+  // the rail (decision 0178). An amount of its own for each, so each line has one counterpart.
+  const others = (count: number, late = 0) => {
+    const paid = Array.from({ length: count }, (_, k) =>
+      invoice(`O${k}`, 'Rui Costa', { amountCents: 10_000 + k, date: '2026-06-08', partyId: `O${k}` }),
     );
-    expect(to.L1![0]).toBe('B');
+    const lines = paid.map((item, k) =>
+      entry(`M${k}`, {
+        amountCents: item.amountCents,
+        bookingDate: k < late ? '2026-06-11' : '2026-06-09',
+        description: 'TRF SEPA RUI COSTA',
+      }),
+    );
+    return { lines, paid };
+  };
+  const withOthers = (lines: MatchEntry[], items: ExpectedItem[], late = 0) => {
+    const o = others(1000, late);
+    const to = suggested([...lines, ...o.lines], [...items, ...o.paid]);
+    return Object.fromEntries(Object.entries(to).filter(([line]) => !line.startsWith('M')));
+  };
+
+  it("says sure the SEPA line's invoice of the rail's day when the statement's payers keep to the rail: another customer's of another day, which no line pays, is unpaid (decision 0178)", () => {
+    // Tuesday's credit was sent on Monday: Friday's invoice (booked Monday, had it been paid) is not its.
+    const line = entry('L1', { bookingDate: '2026-06-09', description: 'TRF SEPA ANA LOPES' });
+    expect(withOthers([line], alike)).toEqual({ L1: ['B', SURE_SUGGESTION] });
+    // Two of the thousand others paid late: a payment days after its document's day happens here, and
+    // Friday's invoice may be this line's.
+    const late = withOthers([line], alike, 2);
+    expect(late.L1![0]).toBe('B');
+    expect(late.L1![1]).toBeLessThan(SURE_SUGGESTION);
+    // Alone, the line shows nothing of its payers' habits.
+    expect(suggested([line], alike).L1![1]).toBeLessThan(SURE_SUGGESTION);
+  });
+
+  it('keeps a counterpart with no party a rival off the rail when no line of its own explains it (decision 0173)', () => {
+    // Two payouts of the amount, no name to tell them: Tuesday's line is booked the day of Tuesday's
+    // payout, two business days after Friday's — yet Friday's, which no line explains, may be this one.
+    const payout = (id: string, date: string): ExpectedItem => ({
+      id,
+      type: 'payout',
+      amountCents: 2500,
+      date,
+    });
+    const line = entry('L1', { bookingDate: '2026-06-09', description: 'TRF CR STRIPE PAYMENTS EUROPE LTD' });
+    // Even where the statement's payers keep to the rail (decision 0178): a payout has no payer to keep to it.
+    const to = withOthers([line], [payout('FRI', '2026-06-05'), payout('TUE', '2026-06-09')]);
+    expect(to.L1![0]).toBe('TUE');
     expect(to.L1![1]).toBeLessThan(SURE_SUGGESTION);
+  });
+
+  it('keeps a longer name a rival of a whole name printed where a field could have ended at a space (decision 0178)', () => {
+    // "MARGARIDA QUINTAS" is 17 characters: Margarida Quintas Castro's name in a field of 18 cut at the space.
+    const quintas = [
+      invoice('WHOLE', 'Margarida Quintas', { date: '2026-06-08', partyId: 'C1' }),
+      invoice('LONGER', 'Margarida Quintas Castro', { date: '2026-06-08', partyId: 'C2' }),
+    ];
+    const cut = suggested(
+      [entry('L1', { bookingDate: '2026-06-09', description: 'TRF SEPA MARGARIDA QUINTAS' })],
+      quintas,
+    );
+    expect(cut.L1![0]).toBe('WHOLE');
+    expect(cut.L1![1]).toBeLessThan(SURE_SUGGESTION);
+    // Too short for any field banks cut names to: the whole name.
+    const short = suggested(
+      [entry('L1', { bookingDate: '2026-06-09', description: 'TRF SEPA ANA LOPES' })],
+      [
+        invoice('WHOLE', 'Ana Lopes', { date: '2026-06-08', partyId: 'C1' }),
+        invoice('LONGER', 'Ana Lopes Costa', { date: '2026-06-08', partyId: 'C2' }),
+      ],
+    );
+    expect(short).toEqual({ L1: ['WHOLE', SURE_SUGGESTION] });
+    // The longer name's invoice of a day the rail rules out is no rival.
+    const offRail = withOthers(
+      [entry('L1', { bookingDate: '2026-06-09', description: 'TRF SEPA MARGARIDA QUINTAS' })],
+      [quintas[0]!, { ...quintas[1]!, date: '2026-06-05' }],
+    );
+    expect(offRail).toEqual({ L1: ['WHOLE', SURE_SUGGESTION] });
   });
 
   it('keeps them rivals when the dates do not tell: invoices of one day, or a rail booked that day or the next', () => {

@@ -16,6 +16,7 @@ import {
 import {
   bankCase,
   counterpartyAgreement,
+  mayBeCutAtSpace,
   nameAgreement,
   nameWords,
   printedName,
@@ -183,6 +184,24 @@ describe('a credit received: what the payer typed is no part of the name', () =>
       [invoice('I1', 'Maria Silva'), invoice('I2', 'Rui Costa')],
     );
     expect(r.suggestions.map((s) => [s.itemIds[0], s.confidence])).toEqual([['I1', SURE_SUGGESTION]]);
+  });
+});
+
+describe('a print a field could have ended at a space (decision 0178)', () => {
+  const cut = (text: string) =>
+    mayBeCutAtSpace(printedName({ counterpartyName: null, description: text }).words);
+
+  it('is one at least one character short of the narrowest field banks cut names to (18)', () => {
+    expect(cut('TRF SEPA MARGARIDA QUINTAS')).toBe(true); // 17 characters
+    expect(cut('TRF CR SEPA+ DE CONCEICAO ASSUNCAO')).toBe(true); // 18
+    expect(cut('MB WAY FRANCISCO GONCALVES MAGALHAES')).toBe(true);
+    expect(cut('TRF SEPA MARIANA QUINTAS')).toBe(false); // 15: the whole name
+    expect(cut('TRF SEPA ANA LOPES')).toBe(false);
+  });
+
+  it('is never a print with initials, nor a single word', () => {
+    expect(cut('TRF SEPA M C GONCALVES MAGALHAES')).toBe(false);
+    expect(cut('TRF SEPA MAGALHAESGONCALVESFERREIRA')).toBe(false);
   });
 });
 

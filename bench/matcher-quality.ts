@@ -37,7 +37,9 @@
 //   `i`, Enter (decision 0151): that figure is printed beside.
 // - where the keys go (largest size): per kind of line and why it costs keys with the score filter, the
 //   whole month's keys (lines without counterpart included) and the floor that sets whatever the matcher
-//   does — the lines without counterpart as above, none MATCHED, plus the filter's 6.
+//   does — the lines without counterpart as above, none MATCHED, plus the filter's 6 —, and the floor for
+//   a matcher that does not guess: that, plus a key on each line costing keys whose true counterpart
+//   another party's open one scores as well as or better than, as the picker scores them (decision 0178).
 // - exchangeable lines (printed identically in every field a person sees) are scored in the order the
 //   matcher linked them: their truths are handed out within the group (`exchangeable`, decision 0151).
 // - reconcile: CPU time of a `reconcile` call over the month, the median of five after one warm-up run:
@@ -102,6 +104,12 @@ interface Scores {
    * by their groups and one selection (none MATCHED), plus the filter's 6, every other line taken at 0.95.
    */
   keysFloor: number;
+  /**
+   * Lines that cost keys whose true counterpart does not score alone best, as the picker scores it, among
+   * the counterparts still open when the line is reached: another party's scores as well or better. Nothing
+   * the matcher reads tells them apart, so a person must choose whatever it does: a key each at least.
+   */
+  mustChoose: number;
   /** The lines without counterpart line by line, `j`, `i`, Enter (`u` first if MATCHED): before decision 0161. */
   keysIgnoreLineByLine: number;
   byKind: Map<LineKind, { lines: number; findable: number; top1: number }>;
@@ -167,15 +175,19 @@ function ignoreKeys(
   return spent;
 }
 
-/** The first three candidates the console's `1`–`3` keys would take, among the counterparts still open. */
-function topThree(entry: MatchEntry, pool: ExpectedItem[], learned: LearnedRules): string[] {
+/** The candidates the match picker lists for a line, best first, among the counterparts in `pool`. */
+function ranked(entry: MatchEntry, pool: ExpectedItem[], learned: LearnedRules, limit: number) {
   const rule = ruleFor(learnedTexts(entry), learned);
   return candidatesFor(entry, pool, {
-    limit: 3,
+    limit,
     learnedPartyId: rule?.partyId ?? null,
     learnedByIban: rule ? isIbanRule(rule.text) : false,
-  }).map((c) => c.itemId);
+  });
 }
+
+/** The first three candidates the console's `1`–`3` keys would take, among the counterparts still open. */
+const topThree = (entry: MatchEntry, pool: ExpectedItem[], learned: LearnedRules): string[] =>
+  ranked(entry, pool, learned, 3).map((c) => c.itemId);
 
 /**
  * The rules an operator's matches of `month` teach (decision 0146): each line with a counterpart of a
@@ -366,6 +378,7 @@ function score(n: number, month: Month, learned: LearnedRules = new Map()): Scor
     twinsExchanged: twinsMoved,
     keysGroupWouldSave: 0,
     keysFloor: 6,
+    mustChoose: 0,
     keysIgnoreLineByLine: 0,
     byKind: new Map(),
     keysWhere: new Map(),
@@ -411,6 +424,15 @@ function score(n: number, month: Month, learned: LearnedRules = new Map()): Scor
     open.add(t.itemId!);
     return found;
   };
+  const partyOf = new Map(items.map((i) => [i.id, i.partyId ?? i.id]));
+  const aloneBest = (e: MatchEntry, t: Truth, open: Set<string>) => {
+    open.delete(t.itemId!);
+    const list = ranked(e, poolOf(e, open), learned, 50);
+    open.add(t.itemId!);
+    const own = list.find((c) => c.itemId === t.itemId);
+    const party = partyOf.get(t.itemId!);
+    return !!own && !list.some((c) => c !== own && c.score >= own.score && partyOf.get(c.itemId) !== party);
+  };
   let keysToday = 0;
   let keysFilter = 0;
   let keysFindable = 0;
@@ -453,6 +475,7 @@ function score(n: number, month: Month, learned: LearnedRules = new Map()): Scor
         : 2 + fix
       : reachAndUndo + (suggested === t.itemId ? 1 : fix);
     keysFilter += lineKeys;
+    if (lineKeys > 0 && !aloneBest(e, t, taken)) s.mustChoose++;
     if (t.findable) keysFindable += lineKeys;
     if (wholeGroups.has(e.id) && !inFilter && suggested === t.itemId) keysGroupWouldSave += lineKeys;
     if (lineKeys > 0)
@@ -539,7 +562,7 @@ const keysWhere = rows
   .map((s) => {
     const month = s.keysFilter + s.keysIgnore;
     const list = [...s.keysWhere.values()].sort((a, b) => b.keys - a.keys || (a.kind < b.kind ? -1 : 1));
-    return `Where the keys go, ${s.n.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''}: ${month} keys for the whole month (${per20(month, s.n)} per 20 lines), score filter, every line; ${s.exchanged} lines printed identically to another took that one's truth, the order the matcher linked them in (decision 0151); ${s.twinsExchanged} lines paying one of a customer's twin counterparts (one kind, amount and day) took the twin it was linked to (decision 0177); taking such groups linked whole as one sure decision would save ${s.keysGroupWouldSave} keys; the fewest the console allows whatever the matcher does: ${s.keysFloor} (${per20(s.keysFloor, s.n)} per 20 lines); the lines without counterpart ${s.keysIgnore} keys with the bulk ignore (${per20(s.keysIgnore, s.n)} per 20 lines), ${s.keysIgnoreLineByLine} line by line as before decision 0161 (${per20(s.keysIgnoreLineByLine, s.n)})\n\n| kind of line | why it costs keys | lines | keys | per 20 lines of the month |\n|---|---|---|---|---|\n${list
+    return `Where the keys go, ${s.n.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''}: ${month} keys for the whole month (${per20(month, s.n)} per 20 lines), score filter, every line; ${s.exchanged} lines printed identically to another took that one's truth, the order the matcher linked them in (decision 0151); ${s.twinsExchanged} lines paying one of a customer's twin counterparts (one kind, amount and day) took the twin it was linked to (decision 0177); taking such groups linked whole as one sure decision would save ${s.keysGroupWouldSave} keys; the fewest the console allows whatever the matcher does: ${s.keysFloor} (${per20(s.keysFloor, s.n)} per 20 lines); ${s.mustChoose} lines whose true counterpart scores no better than another party's still open (a person must choose: a key each), so the fewest for a matcher that does not guess: ${s.keysFloor + s.mustChoose} (${per20(s.keysFloor + s.mustChoose, s.n)} per 20 lines); the lines without counterpart ${s.keysIgnore} keys with the bulk ignore (${per20(s.keysIgnore, s.n)} per 20 lines), ${s.keysIgnoreLineByLine} line by line as before decision 0161 (${per20(s.keysIgnoreLineByLine, s.n)})\n\n| kind of line | why it costs keys | lines | keys | per 20 lines of the month |\n|---|---|---|---|---|\n${list
       .map((r) => `| ${r.kind} | ${r.why} | ${r.lines} | ${r.keys} | ${per20(r.keys, s.n)} |`)
       .join('\n')}`;
   })

@@ -74,12 +74,15 @@ describe('decompressed in pieces', () => {
   it('any slicing of the compressed stream gives the same XML bytes, gzip and ZIP', () => {
     const gz = gzipSync(DEMO_BYTES);
     const zip = zipSync({ 'saft.xml': DEMO_BYTES });
+    // A slice of a byte or two is the sharpest cut and the slowest (3 s for both containers at 1 byte, 4 ms at
+    // 70,000): those are given as examples, and the rest drawn without fast-check's bias towards small numbers,
+    // which drew several such slices per run and took up to a minute under CI's load.
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 70_000 }), (slice) => {
+      fc.property(fc.noBias(fc.integer({ min: 1, max: 70_000 })), (slice) => {
         expect(drained(gz, slice).equals(DEMO_BYTES)).toBe(true);
         expect(drained(zip, slice).equals(DEMO_BYTES)).toBe(true);
       }),
-      { numRuns: 40 },
+      { numRuns: 40, examples: [[1], [2], [3]] },
     );
   });
 });

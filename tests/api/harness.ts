@@ -78,6 +78,25 @@ export const issueToken = (db: Database, userId: string) => createSession(db, us
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** How undici says the server closed a kept-alive socket as it was reused: reset, or closed by the other side. */
+const REUSED_SOCKET_CLOSED = new Set(['ECONNRESET', 'UND_ERR_SOCKET']);
+
+/**
+ * fetch, sent again once when a kept-alive socket was closed before the request reached the server:
+ * on a loaded machine a pause between two requests can outlast the server's keep-alive timeout, and
+ * the server closes the idle socket as the client reuses it. The request was not read, so sending it
+ * again is what a browser does too. (The SAF-T uploads over 32 MiB, seconds apart on a loaded CI
+ * machine, failed so as "fetch failed" twice in one day.)
+ */
+export async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (!REUSED_SOCKET_CLOSED.has((error as { cause?: { code?: string } }).cause?.code ?? '')) throw error;
+    return fetch(url, init);
+  }
+}
+
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
   return fetch(url, {
     method: 'POST',

@@ -11,7 +11,7 @@ import { listen } from '../../server/http/listen';
 import { portugueseIban } from '../../server/seed/portugal';
 import { Rng } from '../../server/seed/random';
 import type { TestDatabaseKind } from '../support/databases';
-import { bearer, type Clock, insertUser, issueToken } from './harness';
+import { bearer, type Clock, fetchOnce, insertUser, issueToken } from './harness';
 
 /** Today in these tests: Thursday 2026-05-07 in Lisbon; the next TARGET2 business day is the 8th. */
 export const SEPA_NOW = new Date('2026-05-07T09:00:00Z');
@@ -31,21 +31,6 @@ export interface SepaWorld {
     init?: { body?: unknown; headers?: Record<string, string> },
   ): Promise<Response>;
   stop(): Promise<void>;
-}
-
-/**
- * fetch, sent again once when a kept-alive socket was reset before the request reached the server:
- * on a loaded machine a pause between two requests can outlast the server's keep-alive timeout, and
- * the server closes the idle socket as the client reuses it. The request was not read, so sending it
- * again is what a browser does too.
- */
-async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch (error) {
-    if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
-    return fetch(url, init);
-  }
 }
 
 /** The API on a fresh database with one admin and one customer; doctors and settlements come from each test. */

@@ -13,7 +13,7 @@ import type { Database } from '../../server/db/client';
 import { seedDatabase } from '../../server/seed/seed';
 import type { TestDatabaseKind } from '../support/databases';
 import { openTestStorage } from '../support/file-storages';
-import { bearer, insertUser, issueToken, type RunningApi, startApi } from './harness';
+import { bearer, fetchOnce, insertUser, issueToken, type RunningApi, startApi } from './harness';
 
 /** A month the seed has paid, refunded and paid out in (the seed's clock is 2026-03-15). */
 export const SOURCE_MONTH = '2026-01';
@@ -115,7 +115,7 @@ export async function postSource(api: SourceApi, bytes: Uint8Array, post: Source
     expectedTotalCents: String(expected.totalCents),
     ...(post.mapping ? { mapping: JSON.stringify(post.mapping) } : {}),
   });
-  return fetch(`${api.api.url}/v2/admin/sources/imports?${query}`, {
+  return fetchOnce(`${api.api.url}/v2/admin/sources/imports?${query}`, {
     method: 'POST',
     headers: { ...bearer(api.token), 'content-type': 'application/octet-stream', ...post.headers },
     body: bytes as Uint8Array<ArrayBuffer>,
@@ -125,7 +125,7 @@ export async function postSource(api: SourceApi, bytes: Uint8Array, post: Source
 /** Follows a job the way the console does, until it is no longer RUNNING. */
 export async function finishedSourceJob(api: SourceApi, id: string): Promise<SourceImportJob> {
   for (let attempt = 0; attempt < 1_200; attempt++) {
-    const response = await fetch(`${api.api.url}/v2/admin/sources/imports/${id}`, {
+    const response = await fetchOnce(`${api.api.url}/v2/admin/sources/imports/${id}`, {
       headers: bearer(api.token),
     });
     expect(response.status).toBe(200);

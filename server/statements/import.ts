@@ -392,11 +392,14 @@ async function insertBankStatement(
   mismatchNote: string | null,
 ): Promise<void> {
   const { identity, balance } = statement;
-  const skippedLines = [...known].map(([index, entry]) => ({
-    line: statement.lines.lineNumbers[index]!,
-    reason: entry.reason,
-    statementFileId: entry.statementFileId ?? statementFileId,
-  }));
+  // In the file's order: the recognition answers in whatever order its query's plan reads the lines.
+  const skippedLines = [...known]
+    .map(([index, entry]) => ({
+      line: statement.lines.lineNumbers[index]!,
+      reason: entry.reason,
+      statementFileId: entry.statementFileId ?? statementFileId,
+    }))
+    .sort((a, b) => a.line - b.line);
   const { entryCount } = statement;
   await tx.query(
     `INSERT INTO bank_statements (statement_file_id, number, account_iban, currency, bank_statement_id, sequence,

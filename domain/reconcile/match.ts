@@ -73,6 +73,8 @@ export interface ReconcileResult {
   batches: BatchCheck[];
   unmatchedEntries: string[];
   unmatchedItems: string[];
+  /** Whether the statement's payers were judged to pay on their rail's day (`keepsToRail`), or as `railKept` said. */
+  keptToRail: boolean;
 }
 
 /** How long after a transfer its return may arrive: the EPC SCT rulebook's 3 banking days, with weekends and late banks to spare. */
@@ -90,6 +92,11 @@ export interface MatchOptions {
    * the name (decision 0160).
    */
   learned?: LearnedRules;
+  /**
+   * Whether the statement's payers pay on their rail's day, as judged over the whole file
+   * (`ReconcileResult.keptToRail`): for matching again some of its lines, too few to judge it.
+   */
+  railKept?: boolean;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -306,10 +313,11 @@ export function reconcile(
   }
 
   // Returns first: a return's amount is not a payment's. In entry order, as each list already is.
-  const suggestions = [
-    ...suggestReturns(entries, items, signed, usedE, usedI),
-    ...suggest(entries, items, signed, usedE, usedI, windowDays, maxCandidates, options.learned),
-  ].sort((a, b) => (a.entryIds[0]! < b.entryIds[0]! ? -1 : 1));
+  const returnsSuggested = suggestReturns(entries, items, signed, usedE, usedI);
+  const suggested = suggest(entries, items, signed, usedE, usedI, windowDays, maxCandidates, options);
+  const suggestions = [...returnsSuggested, ...suggested.suggestions].sort((a, b) =>
+    a.entryIds[0]! < b.entryIds[0]! ? -1 : 1,
+  );
   const batches = batchChecks(entries, items, signed, byBatch, matchedTo);
 
   return {
@@ -319,6 +327,7 @@ export function reconcile(
     batches,
     unmatchedEntries: entries.filter((_, k) => !usedE[k]).map((e) => e.id),
     unmatchedItems: items.filter((_, k) => !usedI[k]).map((i) => i.id),
+    keptToRail: suggested.keptToRail,
   };
 }
 
@@ -636,8 +645,8 @@ function suggest(
   usedI: Uint8Array,
   windowDays: number,
   maxCandidates: number,
-  learned: LearnedRules | undefined,
-): Match[] {
+  { learned, railKept }: Pick<MatchOptions, 'learned' | 'railKept'>,
+): { suggestions: Match[]; keptToRail: boolean } {
   const datedByDay = new Map<number, Map<number, number[]>>();
   const undated = new Map<number, number[]>();
   /** Each open item's day (NaN: undated), for the lag between it and a line. */
@@ -938,7 +947,7 @@ function suggest(
     push(accounts.lines, account, ek);
   }
   const kin: Kin = {
-    railRulesOut: keepsToRail(pairs, chosen, chosenKey, items, stride),
+    railRulesOut: railKept ?? keepsToRail(pairs, chosen, chosenKey, items, stride),
     sameParty,
     hasParty: (ik) => items[ik]!.partyId != null,
     twins,
@@ -1008,7 +1017,7 @@ function suggest(
       differenceCents: 0,
     });
   }
-  return out;
+  return { suggestions: out, keptToRail: kin.railRulesOut };
 }
 
 /** The lines that print their payer's account (decision 0177). */

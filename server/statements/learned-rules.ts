@@ -80,16 +80,22 @@ export async function learnFromMatches(
 
 /**
  * The rules for these texts (null: all of them — the import's matcher, whose lines are many while the
- * rules are the operator's own matches, one row per text ever matched by hand).
+ * rules are the operator's own matches, one row per text ever matched by hand); with `taughtBy`, only
+ * rules last taught before it, of all texts (the rules as a file's import saw them, decision 0179).
  */
-export async function learnedRules(db: Queryable, texts: readonly string[] | null): Promise<LearnedRules> {
+export async function learnedRules(
+  db: Queryable,
+  texts: readonly string[] | null,
+  taughtBy: Date | null = null,
+): Promise<LearnedRules> {
   if (texts !== null && texts.length === 0) return new Map();
   const { rows } = await db.query<{ counterparty_text: string; party_id: string }>(
     texts === null
-      ? 'SELECT counterparty_text, party_id FROM statement_learned_parties WHERE NOT contradicted'
+      ? `SELECT counterparty_text, party_id FROM statement_learned_parties
+          WHERE NOT contradicted AND ($1::timestamptz IS NULL OR updated_at < $1::timestamptz)`
       : `SELECT counterparty_text, party_id FROM statement_learned_parties
           WHERE NOT contradicted AND counterparty_text = ANY($1::text[])`,
-    texts === null ? [] : [[...new Set(texts)]],
+    texts === null ? [taughtBy] : [[...new Set(texts)]],
   );
   return new Map(rows.map((r) => [r.counterparty_text, r.party_id]));
 }

@@ -27,7 +27,7 @@ import { type KnownCounterpart, settleStatuses } from './resolve';
 const DAYS_BEFORE = 60;
 const DAYS_AFTER = 10;
 
-interface EntryRow {
+export interface EntryRow {
   id: string;
   line_number: number;
   bank_amount_cents: string | number;
@@ -43,7 +43,7 @@ interface EntryRow {
   return_reason: string | null;
 }
 
-interface ItemRow {
+export interface ItemRow {
   kind: CounterpartKind;
   id: string;
   /** The counterpart's whole amount, and what MATCHED links have not covered of it yet. */
@@ -70,7 +70,7 @@ interface ItemRow {
   counterparty_phone: string | null;
 }
 
-const toEntry = (row: EntryRow): MatchEntry => ({
+export const toEntry = (row: EntryRow): MatchEntry => ({
   id: row.id,
   lineNumber: row.line_number,
   amountCents: Number(row.bank_amount_cents),
@@ -94,7 +94,7 @@ const TYPE: Record<CounterpartKind, ExpectedItem['type']> = {
   INVOICE: 'invoice',
 };
 
-const toItem = (row: ItemRow): ExpectedItem => ({
+export const toItem = (row: ItemRow): ExpectedItem => ({
   id: `${row.kind}:${row.id}`,
   type: TYPE[row.kind],
   amountCents: Number(row.open_cents),
@@ -117,7 +117,12 @@ const toItem = (row: ItemRow): ExpectedItem => ({
  * invoices around its dates with something left to match. Not every counterpart ever: a statement
  * covers days.
  */
-async function openItems(tx: Queryable, asked: LineAsks): Promise<ItemRow[]> {
+export async function openItems(
+  tx: Queryable,
+  asked: LineAsks,
+  /** Only counterparts with this much open (cents, unsigned): saying one amount's lines again. */
+  openAmounts: readonly number[] | null = null,
+): Promise<ItemRow[]> {
   const { rows } = await tx.query<ItemRow>(
     `WITH end_to_end_ids AS (
        SELECT unnest($3::text[]) AS end_to_end_id
@@ -158,7 +163,8 @@ async function openItems(tx: Queryable, asked: LineAsks): Promise<ItemRow[]> {
             CASE WHEN returned THEN NULL ELSE end_to_end_id END, ARRAY[payment_info_id, msg_id] AS batch_ids,
             NULL AS reference, creditor_name AS counterparty_name, creditor_iban AS counterparty_iban, sepa_file_id,
             paid, returned, professional_id AS party_id, NULL AS counterparty_phone
-       FROM transfers WHERE returned OR NOT paid OR named_by_return OR returnable_by_amount
+       FROM transfers WHERE (returned OR NOT paid OR named_by_return OR returnable_by_amount)
+        AND ($8::bigint[] IS NULL OR amount_cents = ANY($8::bigint[]))
      UNION ALL
      SELECT 'PAYOUT', p.id, p.amount_cents, p.amount_cents - m.cents, 1, p.payout_date::text, NULL, NULL, p.provider_payout_id,
             NULL, NULL, NULL, false, false, NULL, NULL
@@ -166,6 +172,7 @@ async function openItems(tx: Queryable, asked: LineAsks): Promise<ItemRow[]> {
        CROSS JOIN LATERAL (SELECT coalesce(sum(allocated_cents), 0) AS cents FROM statement_line_matches
                             WHERE payout_id = p.id AND state = 'MATCHED') m
       WHERE p.payout_date BETWEEN span.first AND span.last AND p.amount_cents > m.cents
+        AND ($8::bigint[] IS NULL OR p.amount_cents - m.cents = ANY($8::bigint[]))
         -- A payout Stripe's Balance report says failed or was canceled never reaches the bank (decision 0171).
         AND NOT ${payoutOwesNoCredit('p.provider_status')}
      UNION ALL
@@ -175,6 +182,7 @@ async function openItems(tx: Queryable, asked: LineAsks): Promise<ItemRow[]> {
        CROSS JOIN LATERAL (SELECT coalesce(sum(allocated_cents), 0) AS cents FROM statement_line_matches
                             WHERE invoice_id = c.id AND state = 'MATCHED') m
       WHERE c.kind = 'INVOICE' AND c.amount_cents > m.cents
+        AND ($8::bigint[] IS NULL OR c.amount_cents - m.cents = ANY($8::bigint[]))
         -- The span's documents, less those whose payment the provider collected (their settlement a charge of an
         -- imported payout): that payout's credit pays them, never a bank line of their own (decision 0166).
         -- Chosen from the documents first, then read through the view by key: the view names each document's
@@ -193,6 +201,7 @@ async function openItems(tx: Queryable, asked: LineAsks): Promise<ItemRow[]> {
       [...asked.batchIds],
       asked.unnamedReturns.map((r) => r.amountCents),
       asked.unnamedReturns.map((r) => r.bankDate),
+      openAmounts,
     ],
   );
   return rows;
@@ -240,14 +249,35 @@ const parseItemId = (id: string) => {
   return { kind: id.slice(0, at) as CounterpartKind, id: id.slice(at + 1) };
 };
 
-/** The matcher's decision for UNMATCHED lines: each planned line's next state, statuses settled. */
+/**
+ * A suggestion's link from a line to an open counterpart, what it would cover of it; null when the
+ * counterpart takes no payment any more (a paid transfer only accepts its return, a returned one only
+ * counts in its batch's debit).
+ */
+export function suggestedLink(line: EntryRow, item: ItemRow, confidence: number): LinkState | null {
+  const role = roleFor({ kind: line.kind }, item.kind);
+  if (item.returned || (item.paid && role !== 'RETURN')) return null;
+  return {
+    kind: item.kind,
+    id: item.id,
+    role,
+    state: 'SUGGESTED',
+    allocatedCents: Math.min(Math.abs(Number(line.bank_amount_cents)), Number(item.open_cents)),
+    score: Math.min(1, Math.max(0, confidence)),
+  };
+}
+
+/**
+ * The matcher's decision for UNMATCHED lines: each planned line's next state, statuses settled; and
+ * whether it judged the file's payers to pay on their rail's day (kept with the file, decision 0179).
+ */
 async function decide(
   tx: Queryable,
   entryRows: readonly EntryRow[],
   items: readonly ItemRow[],
   lockedOf: (ids: string[]) => Promise<Map<string, LockedLine>>,
-): Promise<LineChange[]> {
-  if (entryRows.length === 0) return [];
+): Promise<{ changes: LineChange[]; keptToRail: boolean | null }> {
+  if (entryRows.length === 0) return { changes: [], keptToRail: null };
   const byId = new Map(items.map((row) => [`${row.kind}:${row.id}`, row]));
   // The operator's past matches (decision 0146): few rows, one per text ever matched by hand.
   const learned = await learnedRules(tx, null);
@@ -318,21 +348,12 @@ async function decide(
   }
   for (const suggestion of result.suggestions) {
     const lineId = suggestion.entryIds[0]!;
-    const item = byId.get(suggestion.itemIds[0]!)!;
-    const role = roleFor({ kind: named.get(lineId)!.kind }, item.kind);
-    if (item.returned || (item.paid && role !== 'RETURN')) continue; // a paid transfer only accepts its return
-    link(
-      lineId,
-      {
-        kind: item.kind,
-        id: item.id,
-        role,
-        state: 'SUGGESTED',
-        allocatedCents: Math.min(amountOf(lineId), Number(item.open_cents)),
-        score: Math.min(1, Math.max(0, suggestion.confidence)),
-      },
-      'AMOUNT_COUNTERPARTY_DATE',
+    const suggested = suggestedLink(
+      named.get(lineId)!,
+      byId.get(suggestion.itemIds[0]!)!,
+      suggestion.confidence,
     );
+    if (suggested) link(lineId, suggested, 'AMOUNT_COUNTERPARTY_DATE');
   }
 
   const locked = await lockedOf([...planned.keys()]);
@@ -350,7 +371,10 @@ async function decide(
       },
     };
   });
-  return settleStatuses(tx, changes, knownCounterparts(items));
+  return {
+    changes: await settleStatuses(tx, changes, knownCounterparts(items)),
+    keptToRail: result.keptToRail,
+  };
 }
 
 /**
@@ -380,7 +404,7 @@ function counts(statementFileId: string, lineCount: number, changes: readonly Li
 }
 
 /** The columns of an EntryRow, from `statement_lines`. */
-const ENTRY_COLUMNS = `id, line_number, bank_amount_cents, bank_date::text AS bank_date, value_date::text AS value_date,
+export const ENTRY_COLUMNS = `id, line_number, bank_amount_cents, bank_date::text AS bank_date, value_date::text AS value_date,
        description, counterparty_name, counterparty_iban, end_to_end_id, batch_id, bank_reference, kind, return_reason`;
 
 /**
@@ -422,10 +446,11 @@ export async function matchInsertedLines(
     reconciled: false,
     links: [],
   });
-  const changes = await decide(tx, rows, items, async (ids) => {
+  const { changes, keptToRail } = await decide(tx, rows, items, async (ids) => {
     const named = rowsNamed(rows, ids);
     return new Map(ids.map((id) => [id, fresh(named.get(id)!)]));
   });
+  await tx.query('UPDATE statement_files SET kept_to_rail = $2 WHERE id = $1', [statementFileId, keptToRail]);
   const decided = changes.filter((change) => change.line.statementFileId === statementFileId);
   if (decided.length > 0)
     await tx.query(

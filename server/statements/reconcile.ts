@@ -28,6 +28,7 @@ import {
 } from './line-state';
 import { lineRows } from './lines';
 import { settleStatuses } from './resolve';
+import { sayAgainAfter } from './say-again';
 
 type ActionKind = (typeof STATEMENT_ACTION_KINDS)[number];
 type MatchBody = z.output<typeof statementMatchBodySchema>;
@@ -64,9 +65,14 @@ async function lockOpenLines(tx: Queryable, ids: readonly string[]): Promise<Loc
 export interface Done {
   actionId: string;
   lineIds: string[];
+  /** Open lines of the decided amounts the matcher said again (decision 0179): answered, not the action's. */
+  saidAgain: string[];
   /** The learned rules the action's matches taught (decision 0146), named in its audit row. */
   learned: LearnedRule[];
 }
+
+/** The actions after which the open lines of the decided amounts are said again (decision 0179): a note changes no link. */
+const SAYS_AGAIN: ReadonlySet<ActionKind> = new Set(['MATCH', 'ACCEPT', 'IGNORE', 'UNMATCH', 'UNDO']);
 
 /** The actions whose matches are the operator's own choice, and teach learned rules. */
 const TEACHES: ReadonlySet<ActionKind> = new Set(['MATCH', 'ACCEPT', 'BULK_ACCEPT']);
@@ -101,17 +107,28 @@ export async function runAction(
   });
   await reviewEffects(tx, actor, written);
   const learned = TEACHES.has(kind) ? await learnFromMatches(tx, actionId, actor.at, changes) : [];
+  // The open lines of the decided lines' amounts, said again (decision 0179): answered with the action's
+  // rows so the table shows them, but not the action's own — its undo restores only what it decided.
+  const resaid = SAYS_AGAIN.has(kind) ? await sayAgainAfter(tx, actor.at, changes) : [];
   await tx.query('UPDATE statement_actions SET lines = $2 WHERE id = $1', [
     actionId,
     JSON.stringify(
       changes.map((c) => ({ lineId: c.line.id, before: stateOf(c.line), lastActionId: c.line.lastActionId })),
     ),
   ]);
-  return { actionId, lineIds: changes.map((c) => c.line.id), learned };
+  return {
+    actionId,
+    lineIds: changes.map((c) => c.line.id),
+    saidAgain: resaid.map((c) => c.line.id),
+    learned,
+  };
 }
 
 async function answer(db: Queryable, kind: ActionKind, done: Done): Promise<StatementActionResult> {
-  return { action: { id: done.actionId, kind }, lines: await lineRows(db, done.lineIds) };
+  return {
+    action: { id: done.actionId, kind },
+    lines: await lineRows(db, [...done.lineIds, ...done.saidAgain]),
+  };
 }
 
 /** A single-line action through mutation(): the audit row names the line and its status before → after. */

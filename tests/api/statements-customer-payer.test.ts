@@ -3,14 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatementLineRow } from '../../contract/reconciliation';
 import { testDatabaseKinds } from '../support/databases';
 import { insertUser } from './harness';
-import {
-  expectStatus,
-  insertDoctor,
-  insertSettlements,
-  type SepaWorld,
-  startSepaWorld,
-} from './sepa-support';
-import { importStatement } from './statements-reconcile-support';
+import { expectStatus, insertDoctor, type SepaWorld, startSepaWorld } from './sepa-support';
+import { importStatement, insertCustomerInvoice } from './statements-reconcile-support';
 
 const LINES = '/v2/admin/statements/lines';
 const DAY = '2026-05-08';
@@ -40,15 +34,8 @@ describe.each(testDatabaseKinds())('MB WAY phone against the customer’s phone,
     return customerId;
   };
   /** An invoice (FT) of `cents` billing a paid case of the customer's, dated `day`. */
-  const invoiceOf = async (customerId: string, cents: number, day = DAY) => {
-    const [settlementId] = await insertSettlements(world.db, customerId, doctorId, [{ grossCents: cents }]);
-    const { rows } = await world.db.query<{ id: string }>(
-      `INSERT INTO provider_invoices (provider_invoice_id, invoice_no, document_type, amount_cents, invoice_date, settlement_id)
-       VALUES ($1, $1, 'FT', $2, $3, $4) RETURNING id`,
-      [`FT ${randomUUID()}`, cents, day, settlementId],
-    );
-    return rows[0]!.id;
-  };
+  const invoiceOf = (customerId: string, cents: number, day = DAY) =>
+    insertCustomerInvoice(world.db, customerId, doctorId, cents, day);
   const customerInvoice = async (phone: string, cents: number) => {
     const customerId = await customer(phone);
     return { customerId, invoiceId: await invoiceOf(customerId, cents) };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Database } from '../../server/db/client';
+import { insertUser } from './harness';
 import { type CamtEntry, camt053, importCamt } from './sepa-statement-support';
 import { expectStatus, insertDoctor, insertSettlements, MONTH, type SepaWorld } from './sepa-support';
 
@@ -156,6 +157,30 @@ export async function insertPayout(db: Database, amountCents: number, date = STA
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO provider_payouts (provider_payout_id, amount_cents, payout_date) VALUES ($1, $2, $3) RETURNING id`,
     [`po_${randomUUID().replace(/-/g, '').slice(0, 20)}`, amountCents, date],
+  );
+  return rows[0]!.id;
+}
+
+/** A customer of this full name (a sales document names its customer, migration 0053). */
+export async function insertNamedCustomer(db: Database, fullName: string): Promise<string> {
+  const id = await insertUser(db, { email: `c-${randomUUID()}@demo.pt`, role: 'CUSTOMER' });
+  await db.query('UPDATE users SET full_name = $2 WHERE id = $1', [id, fullName]);
+  return id;
+}
+
+/** An invoice (FT) of `cents`, dated `day`, billing a paid case of the customer's with the doctor: its id. */
+export async function insertCustomerInvoice(
+  db: Database,
+  customerId: string,
+  doctorId: string,
+  cents: number,
+  day: string,
+): Promise<string> {
+  const [settlementId] = await insertSettlements(db, customerId, doctorId, [{ grossCents: cents }]);
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO provider_invoices (provider_invoice_id, invoice_no, document_type, amount_cents, invoice_date, settlement_id)
+     VALUES ($1, $1, 'FT', $2, $3, $4) RETURNING id`,
+    [`FT ${randomUUID()}`, cents, day, settlementId],
   );
   return rows[0]!.id;
 }

@@ -51,7 +51,7 @@ import { useScreenKeys } from '../../kernel/screen-keys';
 import { BulkConfirm } from './BulkConfirm';
 import { type LineDialogState, LineDialogs, scorePoints } from './LineDialogs';
 import { InvoicingCell, ProviderCell, SideCell } from './LineSides';
-import { useLinesCursor } from './lines-cursor';
+import { suggestedSure, useLinesCursor } from './lines-cursor';
 import { markMoneyScreensStale } from './money-moved';
 import { RECONCILE_KEYS, type ReconcileKeyAction } from './reconcile-keys';
 import { suggestionWhy } from './suggestion-why';
@@ -110,6 +110,9 @@ function bulkOutcome(t: Translate, locale: string, bulk: BulkOutcome): string {
   );
   return `${outcome} · ${remaining}`;
 }
+
+/** No line passed over: the table lists the score filter's suggestions, to go through them one by one. */
+const NONE: ReadonlySet<string> = new Set();
 
 /**
  * The "score ≥ x" filter of the table's URL as the filtered accept takes it (decision 0147): the
@@ -274,7 +277,10 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
     scrollPaddingStart: ROW_HEIGHT,
   });
   const scrollTo = useCallback((index: number) => virtualizer.scrollToIndex(index), [virtualizer]);
-  const cursor = useLinesCursor(rows, query, scrollTo);
+  // Lines a decision's answer brought back sure (said again, decision 0179): the cursor passes over them,
+  // left for the score filter's Shift+a — unless the table lists that filter, to go through them.
+  const [saidSure, setSaidSure] = useState<ReadonlySet<string>>(new Set());
+  const cursor = useLinesCursor(rows, query, scrollTo, state.filters.minScore?.[0] ? NONE : saidSure);
   const { active, follow } = cursor;
   // A new filter is a new list: the keyboard starts over at its top. By value: the files list refreshing
   // after an action rebuilds the filters, not what they hold.
@@ -297,6 +303,13 @@ export function LinesTable({ files }: { files: readonly StatementFileRow[] }) {
         },
         actions: {
           applyRows: (_, { lines }) => {
+            setSaidSure((before) => {
+              const next = new Set(before);
+              for (const row of lines as StatementLineRow[])
+                if (suggestedSure(row)) next.add(row.id);
+                else next.delete(row.id);
+              return next;
+            });
             queryClient.setQueriesData<InfiniteData<StatementLinePage>>(
               { queryKey: statementKeys.lines },
               (data) => writeRows(data, lines as StatementLineRow[]),

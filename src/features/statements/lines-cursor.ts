@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { STATEMENT_IGNORABLE_STATUSES } from '../../../contract/statuses';
+import { STATEMENT_IGNORABLE_STATUSES, SUGGESTION_SCORE_FILTERS } from '../../../contract/statuses';
 import type { CursorMove } from '../../../machines/reconciliation';
 
 /** What the cursor reads of a row: which line it is, and whether it still needs a decision. */
 interface CursorRow {
   id: string;
   status: string;
+  suggestion: { score: number } | null;
 }
 
 /** The active row, held by its line: a refetch that adds or drops rows above it does not move it. */
@@ -24,9 +25,28 @@ const OPEN: ReadonlySet<string> = new Set(STATEMENT_IGNORABLE_STATUSES);
  */
 const SEEK_PAGES_AT_MOST = 10;
 
-/** The first row below `from` whose line still needs a decision (decision 0169), or -1. */
-export function nextOpenIndex(rows: readonly CursorRow[], from: number): number {
-  for (let i = from + 1; i < rows.length; i++) if (OPEN.has(rows[i]!.status)) return i;
+/** A sure suggestion's score (the matcher's SURE_SUGGESTION, the score filter's highest). */
+export const SURE_SCORE = Number(SUGGESTION_SCORE_FILTERS[0]);
+
+/** The row is open with a sure suggestion, which the score filter's `Shift+a` takes. */
+export const suggestedSure = (row: CursorRow) =>
+  row.status === 'SUGGESTED' && (row.suggestion?.score ?? 0) >= SURE_SCORE;
+
+/**
+ * The first row below `from` whose line still needs a person (decision 0169), or -1: open, and not one
+ * of `passOver` still suggested sure — lines a decision above made sure by saying them again (decision
+ * 0179), left for the score filter's `Shift+a`. Lines sure since the import are not passed over: going
+ * through them one by one with `a` is a review the table keeps.
+ */
+export function nextOpenIndex(
+  rows: readonly CursorRow[],
+  from: number,
+  passOver: ReadonlySet<string>,
+): number {
+  for (let i = from + 1; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (OPEN.has(row.status) && !(passOver.has(row.id) && suggestedSure(row))) return i;
+  }
   return -1;
 }
 
@@ -61,6 +81,7 @@ export function useLinesCursor(
   rows: readonly CursorRow[],
   pages: MorePages,
   scrollTo: (index: number) => void,
+  passOver: ReadonlySet<string>,
 ) {
   const [cursor, setCursor] = useState<Cursor | null>(null);
   const [move, setMove] = useState<CursorMove | null>(null);
@@ -107,7 +128,7 @@ export function useLinesCursor(
       return setMove(null);
     }
     if (rows[active]?.id !== move.after) return setMove(null);
-    const next = nextOpenIndex(rows, active);
+    const next = nextOpenIndex(rows, active, passOver);
     if (next >= 0) {
       go(next);
       return setMove(null);
@@ -122,7 +143,17 @@ export function useLinesCursor(
     }
     pagesRead.current++;
     void fetchNextPage();
-  }, [move, rows, active, go, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage]);
+  }, [
+    move,
+    rows,
+    active,
+    go,
+    passOver,
+    hasNextPage,
+    isFetchingNextPage,
+    isFetchNextPageError,
+    fetchNextPage,
+  ]);
 
   return {
     active,

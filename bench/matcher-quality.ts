@@ -40,6 +40,13 @@
 //   does — the lines without counterpart as above, none MATCHED, plus the filter's 6 —, and the floor for
 //   a matcher that does not guess: that, plus a key on each line costing keys whose true counterpart
 //   another party's open one scores as well as or better than, as the picker scores them (decision 0178).
+// - said again after each decision (decision 0179), as the product does since: the score filter's `Shift+a`
+//   first; then the walk, where a decision moves the cursor to the next open line not said again sure;
+//   after each decision the matcher says the open lines of the decided line's amount again over what is
+//   still open (`sayAgain`, the whole file's rail judgement carried in); at the end the score filter and
+//   `Shift+a`, Enter again take what became sure, a wrong one `j`, `u` and its fix (`keysIfResaid`). The
+//   whole month's keys, and how many of the lines sure only once said again were right (a link to the
+//   truth's twin counts right, decision 0177; a line without counterpart said sure counts wrong).
 // - exchangeable lines (printed identically in every field a person sees) are scored in the order the
 //   matcher linked them: their truths are handed out within the group (`exchangeable`, decision 0151).
 // - reconcile: CPU time of a `reconcile` call over the month, the median of five after one warm-up run:
@@ -61,6 +68,7 @@ import {
   type ReconcileResult,
   reconcile,
 } from '../domain/reconcile/match';
+import { sayAgain } from '../domain/reconcile/say-again';
 import { timeMs } from './banking-report';
 import { generateMonth, type LineKind, type Month, type Truth } from './matcher-month';
 
@@ -113,6 +121,8 @@ interface Scores {
   /** The lines without counterpart line by line, `j`, `i`, Enter (`u` first if MATCHED): before decision 0161. */
   keysIgnoreLineByLine: number;
   byKind: Map<LineKind, { lines: number; findable: number; top1: number }>;
+  /** The month's keys with suggestions said again after each decision, as the product does (`keysIfResaid`). */
+  resaid: Resaid;
   /** Where the score filter's keys go: per kind of line and why it costs keys, lines and keys. */
   keysWhere: Map<string, { kind: string; why: KeyReason; lines: number; keys: number }>;
 }
@@ -330,6 +340,112 @@ function twinCounterparts(month: Month, linkOf: Map<string, string>, truth: Map<
   return moved;
 }
 
+/** The figures of `keysIfResaid`. */
+interface Resaid {
+  /** Keys on the lines with a counterpart, as `keysFilter` counts them. */
+  keys: number;
+  /** Lines sure only once said again, taken by the last `Shift+a`, and how many of them wrong. */
+  sure: number;
+  sureWrong: number;
+  /** Lines a person decided in the walk, and the matcher's runs over their amounts, in all. */
+  decided: number;
+  runMs: number;
+}
+
+/**
+ * The keys of the month when, after each decision, the matcher says the suggestions of the decided line's
+ * amount again over what is still open, as the product does (decision 0179): the score filter's `Shift+a`
+ * first; then the walk over the open lines in the table's order, where a decision moves the cursor to the
+ * next open line not said again sure (such a line waits for the last `Shift+a`); each decision costs as in
+ * `score`, and the matcher runs again over the open lines and counterparts of that amount, with the
+ * rail judged on the whole file (`railKept`) and the rules as they stood at the import. At the end, the score filter
+ * and `Shift+a`, Enter again (4 keys) take what became sure; a wrong one costs `j`, `u` and its fix;
+ * what is still open and not sure costs `j` and its decision.
+ */
+function keysIfResaid(
+  entries: readonly MatchEntry[],
+  items: readonly ExpectedItem[],
+  truth: ReadonlyMap<string, Truth>,
+  result: ReconcileResult,
+  learned: LearnedRules,
+  fix: (e: MatchEntry, t: Truth, open: Set<string>) => number,
+): Resaid {
+  const linesOf = new Map<number, MatchEntry[]>();
+  for (const e of entries) linesOf.set(e.amountCents, [...(linesOf.get(e.amountCents) ?? []), e]);
+  const itemsOf = new Map<number, ExpectedItem[]>();
+  for (const i of items) itemsOf.set(signedExpected(i), [...(itemsOf.get(signedExpected(i)) ?? []), i]);
+  const said = new Map(
+    result.suggestions.map((s) => [s.entryIds[0]!, { itemId: s.itemIds[0]!, score: s.confidence }]),
+  );
+  const matched = new Map<string, string[]>();
+  for (const m of result.matches) for (const e of m.entryIds) matched.set(e, m.itemIds);
+  for (const r of result.returns) matched.set(r.entryId, [r.itemId]);
+  const done = new Set(matched.keys());
+  const gone = new Set([...matched.values()].flat());
+  const firstSure = new Set<string>();
+  for (const [e, s] of said)
+    if (s.score >= FILTER_SCORE) {
+      firstSure.add(e);
+      done.add(e);
+      gone.add(s.itemId);
+    }
+  const out: Resaid = { keys: 6 + 1 + 4, sure: 0, sureWrong: 0, decided: 0, runMs: 0 };
+  const resayAmount = (amount: number) => {
+    const lines = linesOf.get(amount)!.filter((e) => !done.has(e.id));
+    for (const e of lines) said.delete(e.id);
+    const open = (itemsOf.get(amount) ?? []).filter((i) => !gone.has(i.id));
+    if (lines.length === 0 || open.length === 0) return;
+    const started = performance.now();
+    const decided = linesOf.get(amount)!.filter((e) => done.has(e.id));
+    const again = sayAgain(lines, decided, open, { learned, railKept: result.keptToRail });
+    out.runMs += performance.now() - started;
+    for (const s of again) said.set(s.entryIds[0]!, { itemId: s.itemIds[0]!, score: s.confidence });
+  };
+  const isSure = (e: MatchEntry) => (said.get(e.id)?.score ?? 0) >= FILTER_SCORE;
+  for (const e of entries) {
+    const t = truth.get(e.id)!;
+    const links = matched.get(e.id);
+    if (!t.itemId || links?.includes(t.itemId)) continue;
+    // Taken wrong by the first `Shift+a` or by a reference: `j`, `u` and its fix, which frees what it held.
+    const wrong = firstSure.has(e.id) ? [said.get(e.id)!.itemId] : (links ?? []);
+    if (firstSure.has(e.id) && wrong[0] === t.itemId) continue;
+    if (!firstSure.has(e.id) && !links && isSure(e)) continue; // the last Shift+a takes it
+    out.keys +=
+      (wrong.length > 0 ? 2 : 0) +
+      (wrong.length === 0 && said.get(e.id)?.itemId === t.itemId ? 1 : fix(e, t, gone));
+    out.decided++;
+    done.add(e.id);
+    for (const itemId of wrong) gone.delete(itemId);
+    gone.add(t.itemId);
+    resayAmount(e.amountCents);
+  }
+  // A link to the truth's twin (one customer's counterparts of one kind, amount and day) is right (decision 0177).
+  const itemById = new Map(items.map((i) => [i.id, i]));
+  const twinOf = (i: ExpectedItem) => `${i.partyId}|${i.type}|${i.direction}|${i.amountCents}|${i.date}`;
+  const rightFor = (t: Truth, itemId: string) =>
+    t.itemId === itemId ||
+    (t.itemId !== null &&
+      !!itemById.get(itemId)!.partyId &&
+      twinOf(itemById.get(itemId)!) === twinOf(itemById.get(t.itemId)!));
+  for (const e of entries) {
+    const t = truth.get(e.id)!;
+    if (done.has(e.id) || !isSure(e)) {
+      if (t.itemId && !done.has(e.id))
+        out.keys += 1 + (said.get(e.id)?.itemId === t.itemId ? 1 : fix(e, t, gone));
+      continue;
+    }
+    const s = said.get(e.id)!;
+    out.sure++;
+    if (!rightFor(t, s.itemId)) {
+      out.sureWrong++;
+      // A line without counterpart taken by the last Shift+a: `j`, `u`; its ignore is counted with the others.
+      out.keys += 2 + (t.itemId ? fix(e, t, gone) : 0);
+    }
+    if (t.itemId) gone.add(t.itemId);
+  }
+  return out;
+}
+
 function score(n: number, month: Month, learned: LearnedRules = new Map()): Scores {
   const { entries, items } = month;
   let result: ReconcileResult = reconcile(entries, items, { learned }); // warm-up
@@ -377,6 +493,7 @@ function score(n: number, month: Month, learned: LearnedRules = new Map()): Scor
     exchanged: moved,
     twinsExchanged: twinsMoved,
     keysGroupWouldSave: 0,
+    resaid: { keys: 0, sure: 0, sureWrong: 0, decided: 0, runMs: 0 },
     keysFloor: 6,
     mustChoose: 0,
     keysIgnoreLineByLine: 0,
@@ -510,6 +627,9 @@ function score(n: number, month: Month, learned: LearnedRules = new Map()): Scor
     s.keysWhere.set(at, { ...row, keys: Math.round(row.keys) });
   }
   s.keysIgnore = Math.round(s.keysIgnore);
+  s.resaid = keysIfResaid(entries, items, truth, result, learned, (e, t, open) =>
+    amongThree(e, t, open) ? 1 : MANUAL_KEYS,
+  );
   s.keysFloor += Math.round(ignoreKeys(entries, truth, new Set()).reduce((sum, r) => sum + r.keys, 0));
   return s;
 }
@@ -543,7 +663,7 @@ const per20 = (keys: number, lines: number) => ((20 * keys) / lines).toFixed(2);
 const table = rows
   .map(
     (s) =>
-      `| ${s.n.toLocaleString('en-GB')} × ${s.items.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''} | ${s.findable} | ${pct(s.matchedRight, s.matches)} (${s.matches}) | ${pct(s.matchedRight, s.findable)} | ${pct(s.top1, s.findable)} | ${pct(s.top3Right, s.top3Of)} | ${s.unmatchedWithCounterpart} | ${s.keysToday} (${per20(s.keysToday, s.withCounterpart)}) | ${s.keysFilter} (${per20(s.keysFilter, s.withCounterpart)}) | ${per20(s.keysFindable, s.findable)} | ${s.keysIgnore} | ${pct(s.sure - s.sureWrong, s.sure)} (${s.sure}) | ${s.cpuMs.toFixed(0)} ms (thread ${s.threadCpuMs.toFixed(0)} ms) |`,
+      `| ${s.n.toLocaleString('en-GB')} × ${s.items.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''} | ${s.findable} | ${pct(s.matchedRight, s.matches)} (${s.matches}) | ${pct(s.matchedRight, s.findable)} | ${pct(s.top1, s.findable)} | ${pct(s.top3Right, s.top3Of)} | ${s.unmatchedWithCounterpart} | ${s.keysToday} (${per20(s.keysToday, s.withCounterpart)}) | ${s.keysFilter} (${per20(s.keysFilter, s.withCounterpart)}) | ${per20(s.keysFindable, s.findable)} | ${s.keysIgnore} | ${s.resaid.keys + s.keysIgnore} (${per20(s.resaid.keys + s.keysIgnore, s.n)}), ${pct(s.resaid.sure - s.resaid.sureWrong, s.resaid.sure)} of ${s.resaid.sure} sure once said again | ${pct(s.sure - s.sureWrong, s.sure)} (${s.sure}) | ${s.cpuMs.toFixed(0)} ms (thread ${s.threadCpuMs.toFixed(0)} ms) |`,
   )
   .join('\n');
 const kinds = rows
@@ -562,7 +682,7 @@ const keysWhere = rows
   .map((s) => {
     const month = s.keysFilter + s.keysIgnore;
     const list = [...s.keysWhere.values()].sort((a, b) => b.keys - a.keys || (a.kind < b.kind ? -1 : 1));
-    return `Where the keys go, ${s.n.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''}: ${month} keys for the whole month (${per20(month, s.n)} per 20 lines), score filter, every line; ${s.exchanged} lines printed identically to another took that one's truth, the order the matcher linked them in (decision 0151); ${s.twinsExchanged} lines paying one of a customer's twin counterparts (one kind, amount and day) took the twin it was linked to (decision 0177); taking such groups linked whole as one sure decision would save ${s.keysGroupWouldSave} keys; the fewest the console allows whatever the matcher does: ${s.keysFloor} (${per20(s.keysFloor, s.n)} per 20 lines); ${s.mustChoose} lines whose true counterpart scores no better than another party's still open (a person must choose: a key each), so the fewest for a matcher that does not guess: ${s.keysFloor + s.mustChoose} (${per20(s.keysFloor + s.mustChoose, s.n)} per 20 lines); the lines without counterpart ${s.keysIgnore} keys with the bulk ignore (${per20(s.keysIgnore, s.n)} per 20 lines), ${s.keysIgnoreLineByLine} line by line as before decision 0161 (${per20(s.keysIgnoreLineByLine, s.n)})\n\n| kind of line | why it costs keys | lines | keys | per 20 lines of the month |\n|---|---|---|---|---|\n${list
+    return `Where the keys go, ${s.n.toLocaleString('en-GB')}${s.label ? ` (${s.label})` : ''}: ${month} keys for the whole month (${per20(month, s.n)} per 20 lines), score filter, every line; ${s.exchanged} lines printed identically to another took that one's truth, the order the matcher linked them in (decision 0151); ${s.twinsExchanged} lines paying one of a customer's twin counterparts (one kind, amount and day) took the twin it was linked to (decision 0177); taking such groups linked whole as one sure decision would save ${s.keysGroupWouldSave} keys; the fewest the console allows whatever the matcher does: ${s.keysFloor} (${per20(s.keysFloor, s.n)} per 20 lines); ${s.mustChoose} lines whose true counterpart scores no better than another party's still open (a person must choose: a key each), so the fewest for a matcher that does not guess: ${s.keysFloor + s.mustChoose} (${per20(s.keysFloor + s.mustChoose, s.n)} per 20 lines); the lines without counterpart ${s.keysIgnore} keys with the bulk ignore (${per20(s.keysIgnore, s.n)} per 20 lines), ${s.keysIgnoreLineByLine} line by line as before decision 0161 (${per20(s.keysIgnoreLineByLine, s.n)}); said again after each decision, as the product does (decision 0179): ${s.resaid.keys + s.keysIgnore} keys for the whole month (${per20(s.resaid.keys + s.keysIgnore, s.n)} per 20 lines), ${s.resaid.decided} lines decided by a person, ${s.resaid.sure} sure only once said again, ${pct(s.resaid.sure - s.resaid.sureWrong, s.resaid.sure)} of them right (${s.resaid.sureWrong} wrong), the matcher's runs ${(s.resaid.runMs / 1000).toFixed(1)} s in all (${(s.resaid.runMs / Math.max(1, s.resaid.decided)).toFixed(0)} ms a decision)\n\n| kind of line | why it costs keys | lines | keys | per 20 lines of the month |\n|---|---|---|---|---|\n${list
       .map((r) => `| ${r.kind} | ${r.why} | ${r.lines} | ${r.keys} | ${per20(r.keys, s.n)} |`)
       .join('\n')}`;
   })
@@ -574,8 +694,8 @@ Command: \`npx tsx bench/matcher-quality.ts ${process.argv.slice(2).join(' ')}\`
 
 Load: \`${uptimeBefore}\` (before) · \`${sh('uptime')}\` (after)
 
-| lines × counterparts | findable | MATCHED precision (matches) | MATCHED recall | top-1 | top-3 | unmatched with counterpart | keys today (per 20 lines with counterpart) | keys with score filter (per 20) | of which on findable lines, per 20 findable | keys ignoring lines without counterpart | precision of suggestions ≥ 0.95 (count) | reconcile CPU, median of 5 (its own thread) |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| lines × counterparts | findable | MATCHED precision (matches) | MATCHED recall | top-1 | top-3 | unmatched with counterpart | keys today (per 20 lines with counterpart) | keys with score filter (per 20) | of which on findable lines, per 20 findable | keys ignoring lines without counterpart | said again after each decision: keys for the whole month (per 20 lines), right of those sure once said again | precision of suggestions ≥ 0.95 (count) | reconcile CPU, median of 5 (its own thread) |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 ${table}
 
 Top-1 by kind of line: ${kinds}

@@ -93,4 +93,29 @@ describe.each(testDatabaseKinds())('suggestions said again after a decision, on 
     expect(row.status).toBe('SUGGESTED');
     expect(row.suggestion!.score).toBeLessThan(0.95);
   });
+
+  it('one of Rui’s two invoices matched, his other and Rita’s still tie for the next R MARQUES credit: not said sure; the import kept its rail judgement', async () => {
+    const ruiId = await insertNamedCustomer(world.db, 'Rui Marques');
+    const ruiFirst = await insertCustomerInvoice(world.db, ruiId, doctorId, 2_700, DAY);
+    await insertCustomerInvoice(world.db, ruiId, doctorId, 2_700, DAY);
+    const ritaId = await insertNamedCustomer(world.db, 'Rita Marques');
+    await insertCustomerInvoice(world.db, ritaId, doctorId, 2_700, DAY);
+    // The same text on Friday and on Monday: two payments, not a copy.
+    const { fileId, lineIds } = await importStatement(world, [
+      { amountCents: 2_700, bankDate: DAY, description: 'TRF SEPA R MARQUES' },
+      { amountCents: 2_700, bankDate: '2026-05-11', description: 'TRF SEPA R MARQUES' },
+    ]);
+    // Two lines are too few to judge the file's rail: kept as not judged kept, and said again so.
+    const { rows } = await world.db.query('SELECT kept_to_rail FROM statement_files WHERE id = $1', [fileId]);
+    expect(rows).toEqual([{ kept_to_rail: false }]);
+    const [first, second] = lineIds as [string, string];
+    await matchTo(first, ruiFirst);
+    // The match taught R MARQUES → Rui (decision 0146); said again with the rules as the import saw them.
+    const { rows: rules } = await world.db.query<{ party_id: string }>(
+      'SELECT party_id FROM statement_learned_parties WHERE NOT contradicted',
+    );
+    expect(rules.map((r) => r.party_id)).toContain(ruiId);
+    // Rui's other invoice and Rita's still tie for the second R MARQUES credit: a person must choose.
+    expect((await rowOf(fileId, second)).suggestion!.score).toBeLessThan(0.95);
+  });
 });

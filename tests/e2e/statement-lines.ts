@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { pressUntil } from '../support/browser';
 import { ptPT } from '../support/messages';
 
@@ -14,3 +14,15 @@ export async function filterLinesByText(page: Page, text: string): Promise<void>
   await page.waitForURL((url) => url.searchParams.get('text') === text);
   await page.keyboard.press('Escape');
 }
+
+/** The reconciliation table's active row, by its position (1-based, 0 when none), and whether it holds the focus. */
+export const activeLine = (page: Page) =>
+  page.evaluate(() => {
+    const all = [...document.querySelectorAll('.statement-lines .data-table-body-row')];
+    const at = all.findIndex((r) => r.hasAttribute('data-active'));
+    return { row: at + 1, focused: at >= 0 && document.activeElement === all[at] };
+  });
+
+/** Each listed line's status, in the table's order. */
+export const lineStatuses = (rows: Locator) =>
+  rows.evaluateAll((all) => all.map((r) => r.getAttribute('data-status')));

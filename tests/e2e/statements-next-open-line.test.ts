@@ -10,6 +10,7 @@ import {
   type TestPage,
   tabTo,
 } from '../support/browser';
+import { activeLine, lineStatuses } from './statement-lines';
 import { importFromPage } from './statement-upload';
 
 /** Each credit's cents; the first three suggested against a payout of their own, the fourth with none. */
@@ -42,15 +43,9 @@ describe.skipIf(!hasChromium)('the next open line after a decision, in Chromium,
     await page.goto(`${suite.server.url}/statements?statementFileId=${fileId}`);
     const rows = page.locator('.statement-lines .data-table-body-row');
     await expect.poll(() => rows.count()).toBe(CREDITS.length);
-    const statuses = () => rows.evaluateAll((all) => all.map((r) => r.getAttribute('data-status')));
+    const statuses = () => lineStatuses(rows);
     expect(await statuses()).toEqual(['SUGGESTED', 'SUGGESTED', 'SUGGESTED', 'UNMATCHED']);
-    // The row that is active and holds the focus, by its position in the table.
-    const active = () =>
-      page.evaluate(() => {
-        const all = [...document.querySelectorAll('.statement-lines .data-table-body-row')];
-        const at = all.findIndex((r) => r.hasAttribute('data-active'));
-        return { row: at + 1, focused: at >= 0 && document.activeElement === all[at] };
-      });
+    const active = () => activeLine(page);
 
     await tabTo(page, (el) => el.closest('.statement-lines') !== null);
     await page.keyboard.press('j');

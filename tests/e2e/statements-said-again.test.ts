@@ -12,6 +12,7 @@ import {
   type TestPage,
   tabTo,
 } from '../support/browser';
+import { activeLine, lineStatuses } from './statement-lines';
 import { importFromPage } from './statement-upload';
 
 const DAY = '2026-06-08';
@@ -46,16 +47,11 @@ describe.skipIf(!hasChromium)('a line said again sure after a decision, in Chrom
     await page.goto(`${suite.server.url}/statements?statementFileId=${fileId}`);
     const rows = page.locator('.statement-lines .data-table-body-row');
     await expect.poll(() => rows.count()).toBe(3);
-    const statuses = () => rows.evaluateAll((all) => all.map((r) => r.getAttribute('data-status')));
+    const statuses = () => lineStatuses(rows);
     expect(await statuses()).toEqual(['SUGGESTED', 'SUGGESTED', 'UNMATCHED']);
     const second = rows.nth(1).getByTestId('suggestion');
     await expect.poll(() => second.textContent()).not.toMatch(/\b95\b/);
-    const active = () =>
-      page.evaluate(() => {
-        const all = [...document.querySelectorAll('.statement-lines .data-table-body-row')];
-        const at = all.findIndex((r) => r.hasAttribute('data-active'));
-        return { row: at + 1, focused: at >= 0 && document.activeElement === all[at] };
-      });
+    const active = () => activeLine(page);
 
     await tabTo(page, (el) => el.closest('.statement-lines') !== null);
     await page.keyboard.press('j');

@@ -286,3 +286,16 @@ export function counterpartyAgreement(
   const agreement = nameAgreement(printed.words, expected);
   return agreement === 0 ? 0 : 0.5 + 0.5 * agreement;
 }
+
+/**
+ * Whether `counterpartyAgreement` of this line and item reads only the printed words and the item's name
+ * words: neither an IBAN on both sides nor a phone printed against the item's. Then equal name words
+ * agree equally, and a caller comparing one line with many items may reuse the answer.
+ */
+export function agreesByNameOnly(
+  entry: { counterpartyIban: string | null },
+  item: { counterpartyIban?: string | null; counterpartyPhone?: string | null },
+  printed: PrintedName,
+): boolean {
+  return !(item.counterpartyIban && entry.counterpartyIban) && !(printed.phone && item.counterpartyPhone);
+}

@@ -10,6 +10,7 @@ import { signedExpected } from '../../../domain/reconcile/features';
 import {
   type ExpectedItem,
   type MatchEntry,
+  NAMED_AT_MOST,
   reconcile,
   SURE_SUGGESTION,
 } from '../../../domain/reconcile/match';
@@ -228,6 +229,25 @@ describe('suggestions by name', () => {
     items.push(invoice('Z', 'Maria Conceição Magalhães', { date: '2026-06-02' }));
     const r = reconcile([entry('L1', { description: 'TRF SEPA M C MAGALHAES' })], items);
     expect(r.suggestions.map((s) => s.itemIds[0])).toEqual(['Z']);
+  });
+
+  it('compares at most NAMED_AT_MOST counterparts a name points at, those of least date cost, and is never sure beyond (decision 0180)', () => {
+    // Every counterpart's name reads "CLINICA" (the number is no word): the name tells none apart. A SEPA
+    // credit of Friday pays Thursday's document (the rail's day); the others, of Monday, are off the rail.
+    const clinic = (id: string, date: string, k: number) =>
+      invoice(id, `Clinica ${k}`, { date, partyId: `P-${id}` });
+    const offRail = (count: number) =>
+      Array.from({ length: count }, (_, k) => clinic(`C${String(k).padStart(3, '0')}`, '2026-06-01', k));
+    const onRail = clinic('Z', '2026-06-04', 999); // last by id: kept for its date cost, not its index
+    const line = entry('L1', { description: 'TRF CR SEPA+ 0000040 DE CLINICA 999 LDA' });
+    const said = (items: ExpectedItem[]) =>
+      reconcile([line], items, { railKept: true }).suggestions.map((x) => [x.itemIds[0], x.confidence]);
+    // Up to the bound, the payers keep to the rail: the others are no rivals and the pair is sure.
+    expect(said([...offRail(NAMED_AT_MOST - 1), onRail])).toEqual([['Z', SURE_SUGGESTION]]);
+    // One more and the line is cut: still the rail's document first, but more may lie beyond unread.
+    const cut = said([...offRail(NAMED_AT_MOST), onRail]);
+    expect(cut.map(([id]) => id)).toEqual(['Z']);
+    expect(cut[0]![1]).toBeLessThan(SURE_SUGGESTION);
   });
 
   it('scores a pair 0.95 only when each is the only best of the other', () => {

@@ -837,22 +837,10 @@ function suggest(
         ? cost
         : Math.min(cost, lagCost(valued - day, calendar.lag(day, valued), lag, windowDays));
     };
+    const list = rays > 0 ? namedList(byName, e.amountCents, printed.words) : undefined;
     const namesCut =
-      rays > 0 &&
-      namedCandidates(
-        byName,
-        e.amountCents,
-        printed.words,
-        booked,
-        valued,
-        windowDays,
-        NAMED_AT_MOST,
-        dayCost,
-        seen,
-        stamp,
-        nearItems,
-        nearDays,
-      );
+      !!list &&
+      nearestOf(list, booked, valued, windowDays, NAMED_AT_MOST, dayCost, seen, stamp, nearItems, nearDays);
     // A phone instead of a name: the items of its amount whose phone ends in its last three digits.
     const phoneKey = printed.phone ? lastThree(printed.phone) : -1;
     if (rays > 0 && phoneKey >= 0) {
@@ -1299,55 +1287,32 @@ function counterpartIndexes(
 }
 
 /**
- * Adds to `near` (and their distances to `nearDays`) the items of the entry's amount, within the
- * window of its booking or value date, whose name begins with the letter the printed name begins with
- * and has the entry's rarest printed word among those some item has. The right item has every printed
+ * The list of the entry's amount whose items' names begin with the letter the printed name begins with
+ * and have the entry's rarest printed word among those some item has. The right item has every printed
  * word that is whole and spelt right, so any one will do, and the rarest reads fewest; a word with a
  * typo or cut by the bank is in no item's name and is not chosen (a typo in the first letter loses the
- * lookup: the nearest by date are compared instead). `seen` marks the items added for this entry (`stamp`).
- *
- * A name that points at more than `atMost` items tells them apart no better than the date: the `atMost`
- * of least date cost are kept (`nearestOf`) and the answer is true, the line cut — never sure, more may
- * lie beyond (decision 0180). Without it one word every counterpart shares ("CLINICA") made each line
- * compare all of its amount's items: quadratic.
+ * lookup: the nearest by date are compared instead).
  */
-function namedCandidates(
-  index: NameIndex,
-  amount: number,
-  printed: readonly string[],
-  booked: number,
-  valued: number,
-  windowDays: number,
-  atMost: number,
-  dayCost: (day: number) => number,
-  seen: Int32Array,
-  stamp: number,
-  near: number[],
-  nearDays: number[],
-): boolean {
+function namedList(index: NameIndex, amount: number, printed: readonly string[]): DayList | undefined {
   const byWord = index.byAmount.get(amount);
-  if (!byWord || printed.length === 0) return false;
+  if (!byWord || printed.length === 0) return undefined;
   let list: DayList | undefined;
   for (const w of printed) {
     const id = index.wordIds.get(w);
     const l = id === undefined ? undefined : byWord.get(nameKey(printed[0]!, id));
     if (l && (!list || l.items.length < list.items.length)) list = l;
   }
-  if (!list) return false;
-  const from = Math.min(booked, valued) - windowDays;
-  const to = Math.max(booked, valued) + windowDays;
-  if (lowerBound(list.days, to + 1) - lowerBound(list.days, from) <= atMost) {
-    inWindow(list, booked, valued, windowDays, seen, stamp, near, nearDays);
-    return false;
-  }
-  return nearestOf(list, booked, valued, windowDays, atMost, dayCost, seen, stamp, near, nearDays);
+  return list;
 }
 
 /**
- * Adds to `near` the `atMost` items of `list` within the window whose day costs least (`dayCost`, the
- * pairs' date cost: the rail's lag first), ties by day then index — the list is in (day, index) order, so
- * each day's items are a run found by binary search and only the runs taken are read. True when more
- * lay beyond.
+ * Adds to `near` (and their distances to `nearDays`) the items of `list` within the window of the booking
+ * or value date, at most `atMost`: a name that points at more tells them apart no better than the date,
+ * so those whose day costs least are kept (`dayCost`, the pairs' date cost: the rail's lag first), ties by
+ * day then index, and the answer is true: the line is cut — never sure, more lay beyond (decision 0180).
+ * Without it one word every counterpart shares ("CLINICA") made each line compare all of its amount's
+ * items: quadratic. The list is in (day, index) order, so each day's items are a run found by binary
+ * search and only the runs taken are read. `seen` marks the items added for this entry (`stamp`).
  */
 function nearestOf(
   list: DayList,
@@ -1361,12 +1326,16 @@ function nearestOf(
   near: number[],
   nearDays: number[],
 ): boolean {
+  const from = Math.min(booked, valued) - windowDays;
+  const to = Math.max(booked, valued) + windowDays;
+  if (lowerBound(list.days, to + 1) - lowerBound(list.days, from) <= atMost) {
+    inWindow(list, booked, valued, windowDays, seen, stamp, near, nearDays);
+    return false;
+  }
   // The window's days with items, as they come (ascending), then ordered by cost: a stable insertion
   // sort, so a cost's days stay in day order. Four numbers each: cost, day, first and end of its run.
   let count = 0;
   let found = 0;
-  const from = Math.min(booked, valued) - windowDays;
-  const to = Math.max(booked, valued) + windowDays;
   for (let at = lowerBound(list.days, from); at < list.days.length && list.days[at]! <= to; ) {
     const day = list.days[at]!;
     const end = lowerBound(list.days, day + 1);

@@ -43,7 +43,7 @@ export function isPortugueseBankDay(day: number): boolean {
 }
 
 /** Longer spans are not counted (a statement covers weeks): their lags are calendar days. */
-const MAX_SPAN_DAYS = 3660;
+export const MAX_SPAN_DAYS = 3660;
 
 /**
  * The days banks book on over a span of days (days since 1970), for counting business days between a

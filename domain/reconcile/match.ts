@@ -1,13 +1,13 @@
 import type { StatementEntry } from '../statements/types';
 import { dayNumber, partyScore, referenceWords, signedExpected, suggestionScore, tokens } from './features';
-import { BookingDays, expectedLag, lagCost, lagSpread } from './lags';
+import { ItemNames } from './item-names';
+import { BookingDays, expectedLag, lagCost, lagSpread, MAX_SPAN_DAYS } from './lags';
 import { ibanText, type LearnedRules, learnedText, withLearnedRule } from './learned';
 import {
-  agreesByNameOnly,
   beginsWith,
   counterpartyAgreement,
+  lineSides,
   mayBeCutAtSpace,
-  nameWords,
   type PrintedName,
   printedName,
   sameWords,
@@ -415,6 +415,9 @@ function returnParty(entry: MatchEntry, item: ExpectedItem): number {
  */
 export const SURE_SUGGESTION = 0.95;
 
+/** A pair's agreement in hundredths is at most this: a name or account agreeing fully. */
+const MAX_HUNDREDTHS = 100;
+
 const NOT_RIVAL = 0;
 const RIVAL = 1;
 const RIVAL_UNLESS_SAME_PARTY = 2;
@@ -481,14 +484,29 @@ class Rivals {
   private readonly entryBestRank: Int32Array;
   /** Each counterpart's best pair (`pairRank`), filled by `close`. */
   private itemBestRank = new Int32Array(0);
-  private entryItems: number[] = [];
-  private entryKeys: number[] = [];
+  /** The pairs in the order added (entry after entry): line, counterpart and key; `size` of them are used. */
+  private entryLines: Int32Array = new Int32Array(1024);
+  private entryItems: Int32Array = new Int32Array(1024);
+  private entryKeys: Int32Array = new Int32Array(1024);
+  private size = 0;
+  /**
+   * The pairs of each key in the order added, as linked lists: the assignment's buckets (`eachInTakingOrder`).
+   * A key's slot: higher agreement first, then the lower date cost.
+   */
+  private readonly slotFirst: Int32Array;
+  private readonly slotLast: Int32Array;
+  private nextInSlot: Int32Array = new Int32Array(1024);
   private itemStart = new Int32Array(0);
   private itemEntries = new Int32Array(0);
   private itemKeys = new Int32Array(0);
   private last = -1;
 
-  constructor(entryCount: number) {
+  constructor(
+    entryCount: number,
+    private readonly stride: number,
+  ) {
+    this.slotFirst = new Int32Array((MAX_HUNDREDTHS + 1) * stride).fill(-1);
+    this.slotLast = new Int32Array(this.slotFirst.length).fill(-1);
     this.cut = new Uint8Array(entryCount);
     this.surelyE = new Uint8Array(entryCount);
     this.spread = new Uint8Array(entryCount);
@@ -497,23 +515,37 @@ class Rivals {
     this.entryBestRank = new Int32Array(entryCount).fill(-1);
   }
 
-  /** Pairs are added entry after entry (ascending). */
-  add(ek: number, ik: number, key: number, stride: number): void {
-    for (let k = this.last + 1; k <= ek; k++) this.entryStart[k] = this.entryItems.length;
+  /** Pairs are added entry after entry (ascending): agreement in hundredths (0–100) and date cost (below stride). */
+  add(ek: number, ik: number, hundredths: number, cost: number): void {
+    for (let k = this.last + 1; k <= ek; k++) this.entryStart[k] = this.size;
     this.last = ek;
-    this.entryItems.push(ik);
-    this.entryKeys.push(key);
-    const rank = pairRank(key, stride);
+    const p = this.size++;
+    if (p === this.entryItems.length) {
+      this.entryLines = growTo(this.entryLines, 2 * p);
+      this.entryItems = growTo(this.entryItems, 2 * p);
+      this.entryKeys = growTo(this.entryKeys, 2 * p);
+      this.nextInSlot = growTo(this.nextInSlot, 2 * p);
+    }
+    const key = hundredths * this.stride + cost;
+    this.entryLines[p] = ek;
+    this.entryItems[p] = ik;
+    this.entryKeys[p] = key;
+    const slot = (MAX_HUNDREDTHS - hundredths) * this.stride + cost;
+    this.nextInSlot[p] = -1;
+    if (this.slotLast[slot]! < 0) this.slotFirst[slot] = p;
+    else this.nextInSlot[this.slotLast[slot]!] = p;
+    this.slotLast[slot] = p;
+    const rank = pairRank(key, this.stride);
     if (rank > this.entryBestRank[ek]!) this.entryBestRank[ek] = rank;
   }
 
   /** Done adding: the ends of the entries' lists, and the same pairs by item. */
   close(itemCount: number, stride: number): void {
-    const n = this.entryItems.length;
+    const n = this.size;
     for (let k = this.last + 1; k < this.entryStart.length; k++) this.entryStart[k] = n;
     (this as { surelyI: Uint8Array }).surelyI = new Uint8Array(itemCount);
     this.itemStart = new Int32Array(itemCount + 1);
-    for (const ik of this.entryItems) this.itemStart[ik + 1]!++;
+    for (let p = 0; p < n; p++) this.itemStart[this.entryItems[p]! + 1]!++;
     for (let k = 0; k < itemCount; k++) this.itemStart[k + 1]! += this.itemStart[k]!;
     const fill = this.itemStart.slice(0, itemCount);
     this.itemEntries = new Int32Array(n);
@@ -527,6 +559,16 @@ class Rivals {
         const rank = pairRank(this.entryKeys[p]!, stride);
         if (rank > this.itemBestRank[this.entryItems[p]!]!) this.itemBestRank[this.entryItems[p]!] = rank;
       }
+  }
+
+  /**
+   * Each pair in the order the assignment takes them: best agreement first, then the lower date cost,
+   * then as added — entry after entry, each entry's in its own order (decision 0036's ties).
+   */
+  eachInTakingOrder(visit: (ek: number, ik: number, key: number) => void): void {
+    for (let slot = 0; slot < this.slotFirst.length; slot++)
+      for (let p = this.slotFirst[slot]!; p >= 0; p = this.nextInSlot[p]!)
+        visit(this.entryLines[p]!, this.entryItems[p]!, this.entryKeys[p]!);
   }
 
   /** Line `ek` has pairs. */
@@ -601,9 +643,13 @@ class Rivals {
   }
 }
 
-/** Items and their days, by day then index. */
+/** Items by day then index, each day's a run. */
 interface DayList {
+  /** The distinct days, ascending. */
   days: number[];
+  /** Where each day's items begin in `items`, and one past the last day's end. */
+  starts: number[];
+  /** The items, by day then index. */
   items: number[];
 }
 
@@ -691,31 +737,16 @@ function suggest(
   // Every pair lies within the window of an item's day: the booking days of that span, counted once.
   const calendar =
     pools.size === 0 ? new BookingDays(0, -1) : new BookingDays(firstDay, lastDay + windowDays + 1);
+  // The date cost of each day of the items' span for the line `costFor` says (`dayCost`); a span longer
+  // than the calendar's is not kept (its days beyond are read past the end: never the line's).
+  const costFor = new Int32Array(pools.size === 0 ? 0 : Math.min(lastDay - firstDay + 1, MAX_SPAN_DAYS));
+  const costOf = new Int32Array(costFor.length);
 
   // Counterparty names (decision 0142): each open item's name words are kept once, and the dated items
   // of each amount are indexed by each of their words of 3+ letters, in day order, so an entry finds
   // the items its printed name points at without reading every item of its amount.
-  const itemWords: (string[] | undefined)[] = new Array(items.length);
-  const wordsOfName = new Map<string, string[]>(); // customers pay several times: one name, many items
-  const wordLists = new Map<string, string[]>();
-  const wordsOf = (ik: number) => {
-    let words = itemWords[ik];
-    if (!words) {
-      const name = items[ik]!.counterpartyName ?? '';
-      words = wordsOfName.get(name);
-      if (!words) {
-        // One array per list of words ("Clinica 1" and "Clinica 2" read alike): a line's agreement
-        // with it is worked out once (`agreement`).
-        const read = nameWords(name);
-        const key = read.join(' ');
-        words = wordLists.get(key) ?? read;
-        wordLists.set(key, words);
-        wordsOfName.set(name, words);
-      }
-      itemWords[ik] = words;
-    }
-    return words;
-  };
+  const names = new ItemNames(items);
+  const wordsOf = (ik: number) => names.words(ik);
   // The lines whose printed name a bank's field could have ended at a space (decision 0178): their words.
   const cutAtSpace: (string[] | undefined)[] = new Array(entries.length);
   const amounts = new Set(entries.map((e) => e.amountCents));
@@ -730,27 +761,25 @@ function suggest(
     }
   }
   const seen = new Int32Array(items.length);
-  // The line's agreement with each list of name words it met, for the items that agree by name only.
-  const agreed = new Map<string[], number>();
-  let agreedFor = 0;
-  const agreement = (e: MatchEntry, ik: number, printed: PrintedName, stamp: number) => {
-    const item = items[ik]!;
-    if (!agreesByNameOnly(e, item, printed)) return counterpartyAgreement(e, item, printed, wordsOf(ik));
-    if (agreedFor !== stamp) {
-      agreed.clear();
-      agreedFor = stamp;
+  // The line's agreement with each list of name words it met (`stamp`: the line's), for the items that
+  // agree by name only (their `itemSides` share none of the line's `lineSides`).
+  const agreedFor = new Int32Array(items.length);
+  const agreed = new Float64Array(items.length);
+  const agreement = (e: MatchEntry, ik: number, printed: PrintedName, sides: number, stamp: number) => {
+    if ((names.sides[ik]! & sides) !== 0) return counterpartyAgreement(e, items[ik]!, printed, wordsOf(ik));
+    const list = names.listId(ik);
+    if (agreedFor[list] !== stamp) {
+      agreedFor[list] = stamp;
+      agreed[list] = counterpartyAgreement(e, items[ik]!, printed, wordsOf(ik));
     }
-    const words = wordsOf(ik);
-    let value = agreed.get(words);
-    if (value === undefined) {
-      value = counterpartyAgreement(e, item, printed, words);
-      agreed.set(words, value);
-    }
-    return value;
+    return agreed[list]!;
   };
+  // A pair's date cost (`lagCost`): 0…windowDays for a line on or after its counterpart's day, beyond
+  // for one before it.
+  const stride = 2 * windowDays + 1;
   // Every pair compared, kept per entry (in entry order) for saying afterwards which chosen pairs are
   // sure (`Rivals`); each side's party.
-  const pairs = new Rivals(entries.length);
+  const pairs = new Rivals(entries.length, stride);
   // Two items are one party's when both name the same `partyId` (a name does not say it: two customers
   // may share one): a tie between them is settled by the date, a tie between parties is a person's.
   const sameParty = (a: number, b: number) => {
@@ -762,13 +791,6 @@ function suggest(
   // assignment takes the first in id order.
   const twins = (a: number, b: number) =>
     sameParty(a, b) && items[a]!.date === items[b]!.date && items[a]!.type === items[b]!.type;
-  // One bucket per (agreement in hundredths, date cost): interleaved entry and item indexes.
-  const buckets = new Map<number, number[]>();
-  let lastKey = -1;
-  let lastBucket: number[] | undefined;
-  // A pair's date cost (`lagCost`): 0…windowDays for a line on or after its counterpart's day, beyond
-  // for one before it.
-  const stride = 2 * windowDays + 1;
   // Per-entry scratch: the chosen items and their distances; the lists of one distance level.
   const nearItems: number[] = [];
   const nearDays: number[] = [];
@@ -829,13 +851,21 @@ function suggest(
     const stamp = ek + 1;
     const printed = printedName(e);
     if (mayBeCutAtSpace(printed.words)) cutAtSpace[ek] = printed.words;
+    const sides = lineSides(e, printed);
     const lag = expectedLag(e);
-    // A pair's date cost (`lagCost`) from the nearer of the booking and value dates.
+    // A pair's date cost (`lagCost`) from the nearer of the booking and value dates, worked out once per
+    // day for the line (`stamp`): its counterparts share a few days.
     const dayCost = (day: number) => {
-      const cost = lagCost(booked - day, calendar.lag(day, booked), lag, windowDays);
-      return valued === booked
-        ? cost
-        : Math.min(cost, lagCost(valued - day, calendar.lag(day, valued), lag, windowDays));
+      const at = day - firstDay;
+      if (costFor[at] === stamp) return costOf[at]!;
+      const booking = lagCost(booked - day, calendar.lag(day, booked), lag, windowDays);
+      const cost =
+        valued === booked
+          ? booking
+          : Math.min(booking, lagCost(valued - day, calendar.lag(day, valued), lag, windowDays));
+      costFor[at] = stamp;
+      costOf[at] = cost;
+      return cost;
     };
     const list = rays > 0 ? namedList(byName, e.amountCents, printed.words) : undefined;
     const namesCut =
@@ -913,7 +943,7 @@ function suggest(
       const party =
         ibanParty !== undefined && ofLearnedParty
           ? 1
-          : withLearnedRule(agreement(e, ik, printed, stamp), ofLearnedParty);
+          : withLearnedRule(agreement(e, ik, printed, sides, stamp), ofLearnedParty);
       if (party === 0) continue;
       const hundredths = Math.round(party * 100);
       const day = itemDay[ik]!;
@@ -921,43 +951,23 @@ function suggest(
       // Taken by how well the counterparty agrees first, then the date (decision 0142, 0146): a name
       // printed in full outweighs initials a day nearer; a line booked after its counterpart's day
       // before one booked ahead of it.
-      const key = hundredths * stride + cost;
-      if (key !== lastKey) {
-        lastKey = key;
-        lastBucket = buckets.get(key);
-        if (!lastBucket) {
-          lastBucket = [];
-          buckets.set(key, lastBucket);
-        }
-      }
-      lastBucket!.push(ek, ik);
-      pairs.add(ek, ik, key, stride);
+      pairs.add(ek, ik, hundredths, cost);
     }
   }
   pairs.close(items.length, stride);
 
-  // Best score first, then nearest date; inside a bucket the pairs are already in (entry, item) order.
-  const keys = [...buckets.keys()].sort((a, b) => {
-    const sa = Math.floor(a / stride);
-    const sb = Math.floor(b / stride);
-    return sb - sa || a - sa * stride - (b - sb * stride);
-  });
+  // Greedily, best score first, then nearest date, then (entry, item).
   const chosen = new Int32Array(entries.length).fill(-1);
   const chosenKey = new Int32Array(entries.length);
   const chooser = new Int32Array(items.length).fill(-1);
-  for (const key of keys) {
-    const bucket = buckets.get(key)!;
-    for (let j = 0; j < bucket.length; j += 2) {
-      const ek = bucket[j]!;
-      const ik = bucket[j + 1]!;
-      if (usedE[ek] || usedI[ik]) continue;
-      usedE[ek] = 1;
-      usedI[ik] = 1;
-      chosen[ek] = ik;
-      chosenKey[ek] = key;
-      chooser[ik] = ek;
-    }
-  }
+  pairs.eachInTakingOrder((ek, ik, key) => {
+    if (usedE[ek] || usedI[ik]) return;
+    usedE[ek] = 1;
+    usedI[ik] = 1;
+    chosen[ek] = ik;
+    chosenKey[ek] = key;
+    chooser[ik] = ek;
+  });
   // Sure pairs, to the end: a pair taken sure removes itself as a rival of others, which may then be
   // sure in turn — José's invoice surely the JOSE SIMOES transfer's leaves the J SIMOES transfer one
   // rival fewer, as a person crossing off what is settled sees (decision 0176). Each round only adds
@@ -1222,11 +1232,13 @@ const nameKey = (initial: string, wordId: number) => wordId * 32 + (initial.char
 function pushDay<K>(map: Map<K, DayList>, key: K, day: number, item: number): void {
   let list = map.get(key);
   if (!list) {
-    list = { days: [], items: [] };
+    list = { days: [], starts: [0], items: [] };
     map.set(key, list);
   }
-  list.days.push(day);
+  // A new day begins where the items end so far: the end kept last in `starts`.
+  if (list.days[list.days.length - 1] !== day) list.days.push(day);
   list.items.push(item);
+  list.starts[list.days.length] = list.items.length;
 }
 
 /**
@@ -1328,35 +1340,32 @@ function nearestOf(
 ): boolean {
   const from = Math.min(booked, valued) - windowDays;
   const to = Math.max(booked, valued) + windowDays;
-  if (lowerBound(list.days, to + 1) - lowerBound(list.days, from) <= atMost) {
+  const first = lowerBound(list.days, from);
+  const end = lowerBound(list.days, to + 1);
+  if (list.starts[end]! - list.starts[first]! <= atMost) {
     inWindow(list, booked, valued, windowDays, seen, stamp, near, nearDays);
     return false;
   }
-  // The window's days with items, as they come (ascending), then ordered by cost: a stable insertion
-  // sort, so a cost's days stay in day order. Four numbers each: cost, day, first and end of its run.
+  // The window's days, as they come (ascending), then ordered by cost: a stable insertion sort, so a
+  // cost's days stay in day order. Two numbers each: cost and the day's position in `list.days`.
   let count = 0;
   let found = 0;
-  for (let at = lowerBound(list.days, from); at < list.days.length && list.days[at]! <= to; ) {
-    const day = list.days[at]!;
-    const end = lowerBound(list.days, day + 1);
-    if (Math.min(Math.abs(day - booked), Math.abs(day - valued)) <= windowDays) {
-      if (4 * count + 4 > dayRuns.length) dayRuns = growTo(dayRuns, 8 * count + 8);
-      const cost = dayCost(day);
-      let k = count++;
-      for (; k > 0 && dayRuns[4 * (k - 1)]! > cost; k--) dayRuns.copyWithin(4 * k, 4 * (k - 1), 4 * k);
-      dayRuns[4 * k] = cost;
-      dayRuns[4 * k + 1] = day;
-      dayRuns[4 * k + 2] = at;
-      dayRuns[4 * k + 3] = end;
-      found += end - at;
-    }
-    at = end;
+  for (let d = first; d < end; d++) {
+    const day = list.days[d]!;
+    if (Math.min(Math.abs(day - booked), Math.abs(day - valued)) > windowDays) continue;
+    if (2 * count + 2 > dayRuns.length) dayRuns = growTo(dayRuns, 4 * count + 4);
+    const cost = dayCost(day);
+    let k = count++;
+    for (; k > 0 && dayRuns[2 * (k - 1)]! > cost; k--) dayRuns.copyWithin(2 * k, 2 * (k - 1), 2 * k);
+    dayRuns[2 * k] = cost;
+    dayRuns[2 * k + 1] = d;
+    found += list.starts[d + 1]! - list.starts[d]!;
   }
   let left = atMost;
   for (let k = 0; k < count && left > 0; k++) {
-    const day = dayRuns[4 * k + 1]!;
-    const days = Math.min(Math.abs(day - booked), Math.abs(day - valued));
-    for (let j = dayRuns[4 * k + 2]!; j < dayRuns[4 * k + 3]! && left > 0; j++) {
+    const d = dayRuns[2 * k + 1]!;
+    const days = Math.min(Math.abs(list.days[d]! - booked), Math.abs(list.days[d]! - valued));
+    for (let j = list.starts[d]!; j < list.starts[d + 1]! && left > 0; j++) {
       const ik = list.items[j]!;
       if (seen[ik] === stamp) continue;
       seen[ik] = stamp;
@@ -1390,13 +1399,16 @@ function inWindow(
 ): void {
   const from = Math.min(booked, valued) - windowDays;
   const to = Math.max(booked, valued) + windowDays;
-  for (let j = lowerBound(list.days, from); j < list.days.length && list.days[j]! <= to; j++) {
-    const ik = list.items[j]!;
-    const days = Math.min(Math.abs(list.days[j]! - booked), Math.abs(list.days[j]! - valued));
-    if (seen[ik] === stamp || days > windowDays) continue;
-    seen[ik] = stamp;
-    near.push(ik);
-    nearDays.push(days);
+  for (let d = lowerBound(list.days, from); d < list.days.length && list.days[d]! <= to; d++) {
+    const days = Math.min(Math.abs(list.days[d]! - booked), Math.abs(list.days[d]! - valued));
+    if (days > windowDays) continue;
+    for (let j = list.starts[d]!; j < list.starts[d + 1]!; j++) {
+      const ik = list.items[j]!;
+      if (seen[ik] === stamp) continue;
+      seen[ik] = stamp;
+      near.push(ik);
+      nearDays.push(days);
+    }
   }
 }
 

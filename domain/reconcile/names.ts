@@ -288,14 +288,21 @@ export function counterpartyAgreement(
 }
 
 /**
- * Whether `counterpartyAgreement` of this line and item reads only the printed words and the item's name
- * words: neither an IBAN on both sides nor a phone printed against the item's. Then equal name words
- * agree equally, and a caller comparing one line with many items may reuse the answer.
+ * What `counterpartyAgreement` reads of a line or an item beside the name words, as bits: 1 an IBAN
+ * (compared when both sides have one), 2 a phone (the line's printed, the item's held). A line and an
+ * item whose bits share none agree by name words only: equal name words agree equally, and a caller
+ * comparing one line with many items may reuse the answer.
  */
-export function agreesByNameOnly(
-  entry: { counterpartyIban: string | null },
-  item: { counterpartyIban?: string | null; counterpartyPhone?: string | null },
-  printed: PrintedName,
-): boolean {
-  return !(item.counterpartyIban && entry.counterpartyIban) && !(printed.phone && item.counterpartyPhone);
+export const IBAN_SIDE = 1;
+export const PHONE_SIDE = 2;
+
+export function itemSides(item: {
+  counterpartyIban?: string | null;
+  counterpartyPhone?: string | null;
+}): number {
+  return (item.counterpartyIban ? IBAN_SIDE : 0) | (item.counterpartyPhone ? PHONE_SIDE : 0);
+}
+
+export function lineSides(entry: { counterpartyIban: string | null }, printed: PrintedName): number {
+  return (entry.counterpartyIban ? IBAN_SIDE : 0) | (printed.phone ? PHONE_SIDE : 0);
 }

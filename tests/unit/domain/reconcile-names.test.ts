@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { signedExpected } from '../../../domain/reconcile/features';
+import { ItemNames } from '../../../domain/reconcile/item-names';
 import {
   type ExpectedItem,
   type MatchEntry,
@@ -17,9 +18,11 @@ import {
 import {
   bankCase,
   counterpartyAgreement,
+  IBAN_SIDE,
   mayBeCutAtSpace,
   nameAgreement,
   nameWords,
+  PHONE_SIDE,
   printedName,
 } from '../../../domain/reconcile/names';
 import { matchEntry } from '../../support/match-entries';
@@ -356,5 +359,29 @@ describe('the matcher on name-heavy months (properties)', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('the counterparts’ names as the matcher keeps them (ItemNames)', () => {
+  it('gives one id to names that read alike and another to a different reading, and keeps each item’s sides', () => {
+    const names = new ItemNames([
+      { counterpartyName: 'Clínica 1' },
+      { counterpartyName: 'Clinica 2', counterpartyIban: 'PT50000201231234567890154' },
+      { counterpartyName: 'Ana Lopes', counterpartyPhone: '+351 964 123 072' },
+      {
+        counterpartyName: 'Clínica 1',
+        counterpartyIban: 'PT50000201231234567890154',
+        counterpartyPhone: '964123072',
+      },
+      {},
+    ]);
+    expect(names.listId(0)).toBe(names.listId(1));
+    expect(names.listId(3)).toBe(names.listId(0));
+    expect(names.listId(2)).not.toBe(names.listId(0));
+    expect(names.listId(4)).not.toBe(names.listId(0));
+    expect(names.words(1)).toEqual(nameWords('Clinica 2'));
+    expect(names.words(2)).toEqual(['ANA', 'LOPES']);
+    expect(names.words(4)).toEqual([]);
+    expect([...names.sides]).toEqual([0, IBAN_SIDE, PHONE_SIDE, IBAN_SIDE | PHONE_SIDE, 0]);
   });
 });

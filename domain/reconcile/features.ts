@@ -23,14 +23,24 @@ export function tokens(s: string | null | undefined): string[] {
 }
 
 /** Where an entry may name a payout or invoice: EndToEndId, bank reference, then the description's words. */
-export function referenceWords(entry: Pick<StatementEntry, 'endToEndId' | 'bankReference' | 'description'>) {
+export function referenceWords(
+  entry: Pick<StatementEntry, 'endToEndId' | 'bankReference' | 'description'>,
+  withDescription = true,
+) {
   const words: string[] = [];
   if (entry.endToEndId) words.push(entry.endToEndId.toUpperCase());
   if (entry.bankReference) words.push(entry.bankReference.toUpperCase());
+  if (!withDescription) return words;
   // Upper-casing never yields a separator, so the description is upper-cased once, then split.
-  for (const w of entry.description.toUpperCase().split(/[\s,;:()/]+/)) if (w) words.push(w);
+  for (const w of entry.description.toUpperCase().split(REFERENCE_SEPARATORS)) if (w) words.push(w);
   return words;
 }
+
+/** What splits a description into the words a reference is looked for among. */
+const REFERENCE_SEPARATORS = /[\s,;:()/]+/;
+
+/** A reference that holds a separator is never one of a description's words: only a line's EndToEndId or bank reference can be it. */
+export const inDescriptionWords = (reference: string) => !/[\s,;:()/]/.test(reference);
 
 const dayCache = new Map<string, number>();
 

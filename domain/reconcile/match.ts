@@ -1,5 +1,13 @@
 import type { StatementEntry } from '../statements/types';
-import { dayNumber, partyScore, referenceWords, signedExpected, suggestionScore, tokens } from './features';
+import {
+  dayNumber,
+  inDescriptionWords,
+  partyScore,
+  referenceWords,
+  signedExpected,
+  suggestionScore,
+  tokens,
+} from './features';
 import { ItemNames } from './item-names';
 import { BookingDays, expectedLag, lagCost, lagSpread, MAX_SPAN_DAYS } from './lags';
 import { ibanText, type LearnedRules, learnedText, withLearnedRule } from './learned';
@@ -137,6 +145,48 @@ function firstFree(q: Queue | undefined, used: Uint8Array): number {
   if (!q) return -1;
   while (q.pos < q.list.length && used[q.list[q.pos]!]) q.pos++;
   return q.pos < q.list.length ? q.list[q.pos]! : -1;
+}
+
+/**
+ * Items by reference (upper case) and signed amount, each a queue in id order. A reference names one
+ * item almost always: it is kept as that item's index, and only a reference several items carry gets a
+ * queue per amount (a map and a queue for each of 100,000 references cost more than the lookups).
+ */
+class ReferenceIndex {
+  /** An item's index, or -1: several items, in `several`. */
+  private readonly one = new Map<string, number>();
+  private readonly several = new Map<string, Map<number, Queue>>();
+
+  constructor(private readonly signed: number[]) {}
+
+  get size(): number {
+    return this.one.size;
+  }
+
+  /** Items are added in index order. */
+  add(reference: string, k: number): void {
+    const known = this.one.get(reference);
+    if (known === undefined) {
+      this.one.set(reference, k);
+      return;
+    }
+    let byAmount = this.several.get(reference);
+    if (!byAmount) {
+      byAmount = new Map();
+      this.several.set(reference, byAmount);
+      enqueue(byAmount, this.signed[known]!, known);
+      this.one.set(reference, -1);
+    }
+    enqueue(byAmount, this.signed[k]!, k);
+  }
+
+  /** The first item of this reference and signed amount not yet `used`, else -1. */
+  firstFree(reference: string, amount: number, used: Uint8Array): number {
+    const k = this.one.get(reference);
+    if (k === undefined) return -1;
+    if (k >= 0) return this.signed[k] === amount && !used[k] ? k : -1;
+    return firstFree(this.several.get(reference)!.get(amount), used);
+  }
 }
 
 function checkCount(name: string, value: number): number {
@@ -278,26 +328,28 @@ export function reconcile(
   }
 
   // Payout/invoice references, exact amount: one queue per reference and amount.
-  const byReference = new Map<string, Map<number, Queue>>();
+  const byReference = new ReferenceIndex(signed);
+  // The amounts some reference is kept for, and those some reference a description's word could be: a
+  // line of another amount finds nothing, and one of the first only its EndToEndId or bank reference
+  // (its description is not split for nothing: sales documents' numbers print "FT 2026A/17").
+  const referenced = new Set<number>();
+  const referencedByWord = new Set<number>();
   for (let k = 0; k < items.length; k++) {
     const ref = items[k]!.reference;
     const amount = signed[k]!;
     if (!ref || Number.isNaN(amount)) continue;
     const key = ref.toUpperCase();
-    let byAmount = byReference.get(key);
-    if (!byAmount) {
-      byAmount = new Map();
-      byReference.set(key, byAmount);
-    }
-    enqueue(byAmount, amount, k);
+    referenced.add(amount);
+    if (inDescriptionWords(key)) referencedByWord.add(amount);
+    byReference.add(key, k);
   }
   if (byReference.size > 0) {
     for (let k = 0; k < entries.length; k++) {
       const e = entries[k]!;
-      if (usedE[k]) continue;
+      if (usedE[k] || !referenced.has(e.amountCents)) continue;
       let found = -1;
-      for (const w of referenceWords(e)) {
-        found = firstFree(byReference.get(w)?.get(e.amountCents), usedI);
+      for (const w of referenceWords(e, referencedByWord.has(e.amountCents))) {
+        found = byReference.firstFree(w, e.amountCents, usedI);
         if (found >= 0) break;
       }
       if (found < 0) continue;
@@ -485,9 +537,9 @@ class Rivals {
   /** Each counterpart's best pair (`pairRank`), filled by `close`. */
   private itemBestRank = new Int32Array(0);
   /** The pairs in the order added (entry after entry): line, counterpart and key; `size` of them are used. */
-  private entryLines: Int32Array = new Int32Array(1024);
-  private entryItems: Int32Array = new Int32Array(1024);
-  private entryKeys: Int32Array = new Int32Array(1024);
+  private entryLines: Int32Array;
+  private entryItems: Int32Array;
+  private entryKeys: Int32Array;
   private size = 0;
   /**
    * The pairs of each key in the order added, as linked lists: the assignment's buckets (`eachInTakingOrder`).
@@ -495,7 +547,7 @@ class Rivals {
    */
   private readonly slotFirst: Int32Array;
   private readonly slotLast: Int32Array;
-  private nextInSlot: Int32Array = new Int32Array(1024);
+  private nextInSlot: Int32Array;
   private itemStart = new Int32Array(0);
   private itemEntries = new Int32Array(0);
   private itemKeys = new Int32Array(0);
@@ -505,6 +557,12 @@ class Rivals {
     entryCount: number,
     private readonly stride: number,
   ) {
+    // Room for a few pairs a line, grown by doubling: every copy left behind is garbage to collect.
+    const room = Math.max(1024, 4 * entryCount);
+    this.entryLines = new Int32Array(room);
+    this.entryItems = new Int32Array(room);
+    this.entryKeys = new Int32Array(room);
+    this.nextInSlot = new Int32Array(room);
     this.slotFirst = new Int32Array((MAX_HUNDREDTHS + 1) * stride).fill(-1);
     this.slotLast = new Int32Array(this.slotFirst.length).fill(-1);
     this.cut = new Uint8Array(entryCount);

@@ -97,6 +97,41 @@ describe('matching rules', () => {
     expect(r.matches[0]!.confidence).toBeLessThan(1);
   });
 
+  it('finds a reference with spaces only in a bank reference, one several items carry by amount and first by id, never at another amount', () => {
+    // "FT 2026A/17" is how an invoicing program numbers a sales document: a description's words never hold it.
+    const items: ExpectedItem[] = [
+      { id: 'A', type: 'invoice', amountCents: 2500, date: '2026-05-04', reference: 'FT 2026A/17' },
+      { id: 'B', type: 'invoice', amountCents: 2500, date: '2026-05-04', reference: 'FT 2026A/18' },
+      { id: 'C', type: 'payout', amountCents: 4000, date: '2026-05-04', reference: 'po_MONTH' },
+      { id: 'D', type: 'payout', amountCents: 6000, date: '2026-05-04', reference: 'po_month' },
+      { id: 'E', type: 'payout', amountCents: 4000, date: '2026-05-04', reference: 'PO_MONTH' },
+      { id: 'F', type: 'payout', amountCents: 7000, date: '2026-05-04', reference: 'po_SOLO' },
+      { id: 'G', type: 'payout', amountCents: 7001, date: '2026-05-04', reference: 'po_OTHER' },
+    ];
+    const entries = [
+      entry('L1', {
+        amountCents: 2500,
+        description: 'TRF CR SEPA+ FT 2026A/17',
+        bankReference: 'ft 2026a/18',
+      }),
+      entry('L2', { amountCents: 2500, description: 'TRF CR SEPA+ FT 2026A/17' }),
+      entry('L3', { amountCents: 6000, description: 'STRIPE PO_MONTH' }),
+      entry('L4', { amountCents: 4000, description: 'STRIPE po_month' }),
+      entry('L5', { amountCents: 4000, description: 'STRIPE po_month' }),
+      entry('L6', { amountCents: 4000, description: 'STRIPE po_month' }),
+      entry('L7', { amountCents: 7001, description: 'STRIPE po_solo' }),
+    ];
+    const byReference = reconcile(entries, items)
+      .matches.filter((m) => m.method === 'reference')
+      .map((m) => [m.entryIds[0], m.itemIds[0]]);
+    expect(byReference).toEqual([
+      ['L1', 'B'],
+      ['L3', 'D'],
+      ['L4', 'C'],
+      ['L5', 'E'],
+    ]);
+  });
+
   it('matches a payout by its id in the description, then suggests by amount, counterparty and date', () => {
     const items: ExpectedItem[] = [
       { id: 'po_1', type: 'payout', amountCents: 5000, date: '2026-05-04', reference: 'po_1A2B' },

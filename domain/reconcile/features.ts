@@ -37,10 +37,11 @@ export function referenceWords(
 }
 
 /** What splits a description into the words a reference is looked for among. */
-const REFERENCE_SEPARATORS = /[\s,;:()/]+/;
+const REFERENCE_SEPARATOR = /[\s,;:()/]/;
+const REFERENCE_SEPARATORS = new RegExp(`${REFERENCE_SEPARATOR.source}+`);
 
 /** A reference that holds a separator is never one of a description's words: only a line's EndToEndId or bank reference can be it. */
-export const inDescriptionWords = (reference: string) => !/[\s,;:()/]/.test(reference);
+export const inDescriptionWords = (reference: string) => !REFERENCE_SEPARATOR.test(reference);
 
 const dayCache = new Map<string, number>();
 

@@ -795,8 +795,8 @@ function suggest(
   // Every pair lies within the window of an item's day: the booking days of that span, counted once.
   const calendar =
     pools.size === 0 ? new BookingDays(0, -1) : new BookingDays(firstDay, lastDay + windowDays + 1);
-  // The date cost of each day of the items' span for the line `costFor` says (`dayCost`); a span longer
-  // than the calendar's is not kept (its days beyond are read past the end: never the line's).
+  // The date cost of each day of the items' span for the line `costFor` says (`dayCost`); of a span longer
+  // than the calendar's, the days past it are worked out each time (a typed array ignores the write).
   const costFor = new Int32Array(pools.size === 0 ? 0 : Math.min(lastDay - firstDay + 1, MAX_SPAN_DAYS));
   const costOf = new Int32Array(costFor.length);
 

@@ -557,7 +557,7 @@ class Rivals {
     entryCount: number,
     private readonly stride: number,
   ) {
-    // Room for a few pairs a line, grown by doubling: every copy left behind is garbage to collect.
+    // Room for a few pairs a line, grown as the lines so far foretell: every copy left behind is garbage.
     const room = Math.max(1024, 4 * entryCount);
     this.entryLines = new Int32Array(room);
     this.entryItems = new Int32Array(room);
@@ -579,10 +579,12 @@ class Rivals {
     this.last = ek;
     const p = this.size++;
     if (p === this.entryItems.length) {
-      this.entryLines = growTo(this.entryLines, 2 * p);
-      this.entryItems = growTo(this.entryItems, 2 * p);
-      this.entryKeys = growTo(this.entryKeys, 2 * p);
-      this.nextInSlot = growTo(this.nextInSlot, 2 * p);
+      // Room for what the lines so far foretell of all of them (a tenth more), at least half again.
+      const room = Math.max(Math.ceil(1.5 * p), Math.ceil((1.1 * p * this.entryBestRank.length) / (ek + 1)));
+      this.entryLines = growTo(this.entryLines, room);
+      this.entryItems = growTo(this.entryItems, room);
+      this.entryKeys = growTo(this.entryKeys, room);
+      this.nextInSlot = growTo(this.nextInSlot, room);
     }
     const key = hundredths * this.stride + cost;
     this.entryLines[p] = ek;
@@ -818,6 +820,8 @@ function suggest(
       if (!usedI[k] && party && named.has(party)) push(byParty, party, k);
     }
   }
+  // The items a line's sources found so far, marked with the line's `stamp` before another source adds its
+  // own: each source holds an item once, so only then can one come twice.
   const seen = new Int32Array(items.length);
   // The line's agreement with each list of name words it met (`stamp`: the line's), for the items that
   // agree by name only (their `itemSides` share none of the line's `lineSides`).
@@ -849,11 +853,14 @@ function suggest(
   // assignment takes the first in id order.
   const twins = (a: number, b: number) =>
     sameParty(a, b) && items[a]!.date === items[b]!.date && items[a]!.type === items[b]!.type;
-  // Per-entry scratch: the chosen items and their distances; the lists of one distance level.
+  // Per-entry scratch: the chosen items and their date costs; the lists of one distance level and their
+  // days (NaN: the undated), merged when several.
   const nearItems: number[] = [];
-  const nearDays: number[] = [];
+  const nearCosts: number[] = [];
   const level: number[][] = [];
-  const merged: number[] = [];
+  const levelDays: number[] = [];
+  const mergedItems: number[] = [];
+  const mergedCosts: number[] = [];
   // Rays over the days of the entry's amount: 0 and 1 go left and right of the booking day, 2 and 3
   // of the value day when it differs. A day belongs to the anchor it is nearest to (booking on a tie);
   // a ray skips days that are not its own, so each day is reached once, at its distance
@@ -880,7 +887,7 @@ function suggest(
     const pool = pools.get(e.amountCents);
     if (!undatedList && !pool) continue;
     nearItems.length = 0;
-    nearDays.length = 0;
+    nearCosts.length = 0;
 
     let rays = 0;
     let booked = 0;
@@ -925,32 +932,38 @@ function suggest(
       costOf[at] = cost;
       return cost;
     };
+    const costAt = (day: number) => (Number.isNaN(day) ? 0 : dayCost(day));
     const list = rays > 0 ? namedList(byName, e.amountCents, printed.words) : undefined;
     const namesCut =
-      !!list &&
-      nearestOf(list, booked, valued, windowDays, NAMED_AT_MOST, dayCost, seen, stamp, nearItems, nearDays);
+      !!list && nearestOf(list, booked, valued, windowDays, NAMED_AT_MOST, dayCost, nearItems, nearCosts);
+    const markSeen = () => {
+      for (const ik of nearItems) seen[ik] = stamp;
+    };
     // A phone instead of a name: the items of its amount whose phone ends in its last three digits.
     const phoneKey = printed.phone ? lastThree(printed.phone) : -1;
     if (rays > 0 && phoneKey >= 0) {
       const list = byPhone.get(e.amountCents)?.get(phoneKey);
-      if (list) inWindow(list, booked, valued, windowDays, seen, stamp, nearItems, nearDays);
+      if (list) {
+        markSeen();
+        inWindow(list, booked, valued, windowDays, dayCost, seen, stamp, nearItems, nearCosts);
+      }
     }
     // The payer's IBAN taught a party (decision 0160): its items agree fully, whatever the name says.
     const ibanParty = byParty.size > 0 ? learned!.get(ibanText(e.counterpartyIban) ?? '') : undefined;
     const learnedParty =
       ibanParty ?? (byParty.size > 0 ? learned!.get(learnedText(e, printed.words) ?? '') : undefined);
-    if (learnedParty !== undefined)
+    if (learnedParty !== undefined) {
+      markSeen();
       for (const ik of byParty.get(learnedParty) ?? []) {
         if (seen[ik] === stamp || signed[ik] !== e.amountCents) continue;
-        const days = calendarDays(e, itemDay[ik]!);
-        if (!(days <= windowDays)) continue;
-        seen[ik] = stamp;
+        if (!(calendarDays(e, itemDay[ik]!) <= windowDays)) continue;
         nearItems.push(ik);
-        nearDays.push(days);
+        nearCosts.push(costAt(itemDay[ik]!));
       }
+    }
     const named = nearItems.length > 0;
     // Pairs enter their bucket in (entry, item) order, the ties of decision 0036; the name's are in day order.
-    if (named) sortByItem(nearItems, nearDays);
+    if (named) sortByItem(nearItems, nearCosts);
     let first = true;
     while (!named && nearItems.length < maxCandidates) {
       // The next distance level: the nearest head of any ray (and the undated items at distance 0).
@@ -964,28 +977,42 @@ function suggest(
       first = false;
       if (dist > windowDays) break;
       level.length = 0;
-      if (dist === 0 && undatedList) level.push(undatedList);
+      levelDays.length = 0;
+      if (dist === 0 && undatedList) {
+        level.push(undatedList);
+        levelDays.push(Number.NaN);
+      }
       for (let r = 0; r < rays; r++) {
         const p = rayPos[r]!;
         if (p < 0 || p >= pool!.days.length || Math.abs(pool!.days[p]! - rayAnchor[r]!) !== dist) continue;
         level.push(pool!.lists[p]!);
+        levelDays.push(pool!.days[p]!);
         rayPos[r] = p + RAY_STEP[r]!;
         settle(r, pool!.days, rays, booked, valued);
       }
       const need = maxCandidates - nearItems.length;
       if (level.length === 1) {
         const list = level[0]!;
+        const cost = costAt(levelDays[0]!);
         for (let j = 0; j < list.length && j < need; j++) {
           nearItems.push(list[j]!);
-          nearDays.push(dist);
+          nearCosts.push(cost);
         }
       } else {
-        merged.length = 0;
-        for (const list of level) for (let j = 0; j < list.length && j < need; j++) merged.push(list[j]!);
-        merged.sort((a, b) => a - b);
-        for (let j = 0; j < merged.length && j < need; j++) {
-          nearItems.push(merged[j]!);
-          nearDays.push(dist);
+        mergedItems.length = 0;
+        mergedCosts.length = 0;
+        for (let l = 0; l < level.length; l++) {
+          const list = level[l]!;
+          const cost = costAt(levelDays[l]!);
+          for (let j = 0; j < list.length && j < need; j++) {
+            mergedItems.push(list[j]!);
+            mergedCosts.push(cost);
+          }
+        }
+        sortByItem(mergedItems, mergedCosts);
+        for (let j = 0; j < mergedItems.length && j < need; j++) {
+          nearItems.push(mergedItems[j]!);
+          nearCosts.push(mergedCosts[j]!);
         }
       }
     }
@@ -1004,8 +1031,7 @@ function suggest(
           : withLearnedRule(agreement(e, ik, printed, sides, stamp), ofLearnedParty);
       if (party === 0) continue;
       const hundredths = Math.round(party * 100);
-      const day = itemDay[ik]!;
-      const cost = Number.isNaN(day) ? 0 : dayCost(day);
+      const cost = nearCosts[j]!;
       // Taken by how well the counterparty agrees first, then the date (decision 0142, 0146): a name
       // printed in full outweighs initials a day nearer; a line booked after its counterpart's day
       // before one booked ahead of it.
@@ -1376,13 +1402,13 @@ function namedList(index: NameIndex, amount: number, printed: readonly string[])
 }
 
 /**
- * Adds to `near` (and their distances to `nearDays`) the items of `list` within the window of the booking
+ * Adds to `near` (and their date costs to `nearCosts`) the items of `list` within the window of the booking
  * or value date, at most `atMost`: a name that points at more tells them apart no better than the date,
  * so those whose day costs least are kept (`dayCost`, the pairs' date cost: the rail's lag first), ties by
  * day then index, and the answer is true: the line is cut — never sure, more lay beyond (decision 0180).
  * Without it one word every counterpart shares ("CLINICA") made each line compare all of its amount's
  * items: quadratic. The list is in (day, index) order, so each day's items are a run found by binary
- * search and only the runs taken are read. `seen` marks the items added for this entry (`stamp`).
+ * search and only the runs taken are read. The first of a line's sources: `near` is empty.
  */
 function nearestOf(
   list: DayList,
@@ -1391,17 +1417,15 @@ function nearestOf(
   windowDays: number,
   atMost: number,
   dayCost: (day: number) => number,
-  seen: Int32Array,
-  stamp: number,
   near: number[],
-  nearDays: number[],
+  nearCosts: number[],
 ): boolean {
   const from = Math.min(booked, valued) - windowDays;
   const to = Math.max(booked, valued) + windowDays;
   const first = lowerBound(list.days, from);
   const end = lowerBound(list.days, to + 1);
   if (list.starts[end]! - list.starts[first]! <= atMost) {
-    inWindow(list, booked, valued, windowDays, seen, stamp, near, nearDays);
+    inWindow(list, booked, valued, windowDays, dayCost, null, 0, near, nearCosts);
     return false;
   }
   // The window's days, as they come (ascending), then ordered by cost: a stable insertion sort, so a
@@ -1414,21 +1438,21 @@ function nearestOf(
     if (2 * count + 2 > dayRuns.length) dayRuns = growTo(dayRuns, 4 * count + 4);
     const cost = dayCost(day);
     let k = count++;
-    for (; k > 0 && dayRuns[2 * (k - 1)]! > cost; k--) dayRuns.copyWithin(2 * k, 2 * (k - 1), 2 * k);
+    for (; k > 0 && dayRuns[2 * (k - 1)]! > cost; k--) {
+      dayRuns[2 * k] = dayRuns[2 * k - 2]!;
+      dayRuns[2 * k + 1] = dayRuns[2 * k - 1]!;
+    }
     dayRuns[2 * k] = cost;
     dayRuns[2 * k + 1] = d;
     found += list.starts[d + 1]! - list.starts[d]!;
   }
   let left = atMost;
   for (let k = 0; k < count && left > 0; k++) {
+    const cost = dayRuns[2 * k]!;
     const d = dayRuns[2 * k + 1]!;
-    const days = Math.min(Math.abs(list.days[d]! - booked), Math.abs(list.days[d]! - valued));
     for (let j = list.starts[d]!; j < list.starts[d + 1]! && left > 0; j++) {
-      const ik = list.items[j]!;
-      if (seen[ik] === stamp) continue;
-      seen[ik] = stamp;
-      near.push(ik);
-      nearDays.push(days);
+      near.push(list.items[j]!);
+      nearCosts.push(cost);
       left--;
     }
   }
@@ -1444,28 +1468,32 @@ function growTo(from: Int32Array, size: number): Int32Array {
   return to;
 }
 
-/** Adds to `near` the items of `list` within the window of the booking or value date not yet `seen`. */
+/**
+ * Adds to `near` the items of `list` within the window of the booking or value date, and their date costs
+ * (`dayCost`) to `nearCosts`; with `seen`, only those it does not mark with `stamp`.
+ */
 function inWindow(
   list: DayList,
   booked: number,
   valued: number,
   windowDays: number,
-  seen: Int32Array,
+  dayCost: (day: number) => number,
+  seen: Int32Array | null,
   stamp: number,
   near: number[],
-  nearDays: number[],
+  nearCosts: number[],
 ): void {
   const from = Math.min(booked, valued) - windowDays;
   const to = Math.max(booked, valued) + windowDays;
   for (let d = lowerBound(list.days, from); d < list.days.length && list.days[d]! <= to; d++) {
-    const days = Math.min(Math.abs(list.days[d]! - booked), Math.abs(list.days[d]! - valued));
-    if (days > windowDays) continue;
+    const day = list.days[d]!;
+    if (Math.min(Math.abs(day - booked), Math.abs(day - valued)) > windowDays) continue;
+    const cost = dayCost(day);
     for (let j = list.starts[d]!; j < list.starts[d + 1]!; j++) {
       const ik = list.items[j]!;
-      if (seen[ik] === stamp) continue;
-      seen[ik] = stamp;
+      if (seen !== null && seen[ik] === stamp) continue;
       near.push(ik);
-      nearDays.push(days);
+      nearCosts.push(cost);
     }
   }
 }
@@ -1478,17 +1506,17 @@ function calendarDays(entry: MatchEntry, day: number): number {
 }
 
 /** Sorts the parallel lists by item index (a few items: insertion sort, in place). */
-function sortByItem(near: number[], nearDays: number[]): void {
+function sortByItem(near: number[], nearCosts: number[]): void {
   for (let j = 1; j < near.length; j++) {
     const item = near[j]!;
-    const days = nearDays[j]!;
+    const cost = nearCosts[j]!;
     let k = j - 1;
     for (; k >= 0 && near[k]! > item; k--) {
       near[k + 1] = near[k]!;
-      nearDays[k + 1] = nearDays[k]!;
+      nearCosts[k + 1] = nearCosts[k]!;
     }
     near[k + 1] = item;
-    nearDays[k + 1] = days;
+    nearCosts[k + 1] = cost;
   }
 }
 

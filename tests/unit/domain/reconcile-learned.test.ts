@@ -122,6 +122,36 @@ describe('the learned rules signal', () => {
     );
   });
 
+  // A counterpart the printed name and the learned rule both point at is one pair of the line, not two:
+  // lines with one pair are what `keptToRail` judges the statement's rail by (decision 0178), from 1,000.
+  it('compares a counterpart the name and the rule both find once', () => {
+    const first = ['Ana', 'Rui', 'Marta', 'Tiago', 'Sofia', 'Bruno', 'Inês', 'Nuno', 'Carla', 'Hugo'];
+    const last = [
+      'Lopes',
+      'Costa',
+      'Simões',
+      'Tavares',
+      'Moura',
+      'Pinto',
+      'Neves',
+      'Rocha',
+      'Sousa',
+      'Faria',
+    ];
+    const names = first.flatMap((f) => last.flatMap((l) => last.map((m) => `${f} ${m} ${l}`)));
+    const items = names.map((name, k) => transfer(`I${k}`, `P${k}`, { counterpartyName: name }));
+    const lines = names.map((name, k) =>
+      entry(`L${k}`, { lineNumber: k + 1, description: `TRF SEPA P/ ${name}` }),
+    );
+    const learned = new Map(lines.map((line, k) => [counterpartyText(line)!, `P${k}`]));
+    expect(learned.size).toBe(1000);
+    const r = reconcile(lines, items, { learned });
+    expect(r.suggestions.filter((s) => s.entryIds[0]!.slice(1) === s.itemIds[0]!.slice(1))).toHaveLength(
+      1000,
+    );
+    expect(r.keptToRail).toBe(true);
+  });
+
   it('keeps a credit’s payer IBAN as a text of its own, first (decision 0160)', () => {
     expect(ibanText('PT50 0035 0651 0000 0123 4567 8')).toBe('IBAN:PT50003506510000012345678');
     expect(ibanText(null)).toBeNull();

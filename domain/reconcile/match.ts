@@ -1,4 +1,5 @@
 import type { StatementEntry } from '../statements/types';
+import { DayLists, lowerBound } from './day-lists';
 import {
   dayNumber,
   inDescriptionWords,
@@ -703,16 +704,6 @@ class Rivals {
   }
 }
 
-/** Items by day then index, each day's a run. */
-interface DayList {
-  /** The distinct days, ascending. */
-  days: number[];
-  /** Where each day's items begin in `items`, and one past the last day's end. */
-  starts: number[];
-  /** The items, by day then index. */
-  items: number[];
-}
-
 /** Open items of one amount: distinct days ascending, and per day its item indexes in id order. */
 interface DayPool {
   days: number[];
@@ -729,18 +720,6 @@ const RAY_STEP = [-1, 1, -1, 1];
  * word is compared in bounded work instead of quadratic (out of memory at 100,000 lines).
  */
 export const NAMED_AT_MOST = 40;
-
-/** First position in the ascending `days` whose day is ≥ `day`. */
-function lowerBound(days: number[], day: number): number {
-  let lo = 0;
-  let hi = days.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (days[mid]! < day) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /**
  * Suggestions: per entry, the open items of the same signed amount its printed name points at (or
@@ -810,7 +789,7 @@ function suggest(
   // The lines whose printed name a bank's field could have ended at a space (decision 0178): their words.
   const cutAtSpace: (string[] | undefined)[] = new Array(entries.length);
   const amounts = new Set(entries.map((e) => e.amountCents));
-  const { byName, byPhone } = counterpartIndexes(pools, items, wordsOf, amounts);
+  const { byName, byPhone } = counterpartIndexes(pools, items, names, amounts);
   // Learned rules: the open items of each party a rule names, so a line finds them whatever it prints.
   const byParty = new Map<string, number[]>();
   if (learned && learned.size > 0) {
@@ -933,19 +912,20 @@ function suggest(
       return cost;
     };
     const costAt = (day: number) => (Number.isNaN(day) ? 0 : dayCost(day));
-    const list = rays > 0 ? namedList(byName, e.amountCents, printed.words) : undefined;
+    const list = rays > 0 ? namedList(byName, e.amountCents, printed.words) : -1;
     const namesCut =
-      !!list && nearestOf(list, booked, valued, windowDays, NAMED_AT_MOST, dayCost, nearItems, nearCosts);
+      list >= 0 &&
+      nearestOf(byName.lists, list, booked, valued, windowDays, NAMED_AT_MOST, dayCost, nearItems, nearCosts);
     const markSeen = () => {
       for (const ik of nearItems) seen[ik] = stamp;
     };
     // A phone instead of a name: the items of its amount whose phone ends in its last three digits.
     const phoneKey = printed.phone ? lastThree(printed.phone) : -1;
     if (rays > 0 && phoneKey >= 0) {
-      const list = byPhone.get(e.amountCents)?.get(phoneKey);
-      if (list) {
+      const list = byPhone.find(e.amountCents, phoneKey);
+      if (list >= 0) {
         markSeen();
-        inWindow(list, booked, valued, windowDays, dayCost, seen, stamp, nearItems, nearCosts);
+        inWindow(byPhone, list, booked, valued, windowDays, dayCost, seen, stamp, nearItems, nearCosts);
       }
     }
     // The payer's IBAN taught a party (decision 0160): its items agree fully, whatever the name says.
@@ -1298,70 +1278,52 @@ function take(pairs: Rivals, choice: Choice, ek: number, ik: number, key: number
 }
 
 /**
- * One amount's dated open items that have a name, per word of their name (3+ letters) keyed with the
+ * The dated open items that have a name, per amount and word of their name (3+ letters) keyed with the
  * name's initial ("J SIMOES": the first printed word is always the first name or its initial, so only
- * names of that initial can agree): their days and indexes, by day then index.
+ * names of that initial can agree).
  */
 interface NameIndex {
   /** Each word of 3+ letters of an item's name, numbered. */
   wordIds: Map<string, number>;
-  /** By signed amount, then by `nameKey(initial, word)`. */
-  byAmount: Map<number, Map<number, DayList>>;
+  /** Under each signed amount and `nameKey(initial, word)`. */
+  lists: DayLists;
 }
 
 /** One number for (the name's initial, a word's number): initials are A–Z. */
 const nameKey = (initial: string, wordId: number) => wordId * 32 + (initial.charCodeAt(0) & 31);
 
-/** Appends (day, item) to the list under `key`, made on first use. */
-function pushDay<K>(map: Map<K, DayList>, key: K, day: number, item: number): void {
-  let list = map.get(key);
-  if (!list) {
-    list = { days: [], starts: [0], items: [] };
-    map.set(key, list);
-  }
-  // A new day begins where the items end so far: the end kept last in `starts`.
-  if (list.days[list.days.length - 1] !== day) list.days.push(day);
-  list.items.push(item);
-  list.starts[list.days.length] = list.items.length;
-}
-
 /**
  * The open dated items of the amounts some entry has, from the pools by signed amount, indexed two ways
  * in one pass: by their name's initial and each word of it (3+ letters), and by their phone's last three
  * digits (those every bank shows, decision 0160). The pools hold each amount's items by day, in id order
- * within a day: read in that order, every list is built already in (day, index) order.
+ * within a day: read in that order, every list is built in (day, index) order.
  */
 function counterpartIndexes(
   pools: Map<number, DayPool>,
   items: ExpectedItem[],
-  wordsOf: (ik: number) => string[],
+  names: ItemNames,
   amounts: Set<number>,
-): { byName: NameIndex; byPhone: Map<number, Map<number, DayList>> } {
-  const byName: NameIndex = { wordIds: new Map(), byAmount: new Map() };
-  const byPhone = new Map<number, Map<number, DayList>>();
-  // Customers pay several times: one phone, many items, its digits read once.
+): { byName: NameIndex; byPhone: DayLists } {
+  const byName: NameIndex = { wordIds: new Map(), lists: new DayLists() };
+  const byPhone = new DayLists();
+  // Customers pay several times: one name, one phone, many items; a name's keys and a phone's digits are
+  // read once.
+  const keysOf: Int32Array[] = [];
   const tailOf = new Map<string, number>();
   for (const [amount, pool] of pools) {
     if (!amounts.has(amount)) continue;
-    const byWord = new Map<number, DayList>();
-    byName.byAmount.set(amount, byWord);
-    let byTail: Map<number, DayList> | undefined;
     for (let d = 0; d < pool.days.length; d++) {
       const day = pool.days[d]!;
       for (const k of pool.lists[d]!) {
         const item = items[k]!;
         if (item.counterpartyName) {
-          const words = wordsOf(k);
-          for (let j = 0; j < words.length; j++) {
-            const w = words[j]!;
-            if (w.length < 3 || words.indexOf(w) !== j) continue;
-            let id = byName.wordIds.get(w);
-            if (id === undefined) {
-              id = byName.wordIds.size;
-              byName.wordIds.set(w, id);
-            }
-            pushDay(byWord, nameKey(words[0]!, id), day, k);
+          const list = names.listId(k);
+          let keys = keysOf[list];
+          if (!keys) {
+            keys = nameKeys(names.words(k), byName.wordIds);
+            keysOf[list] = keys;
           }
+          for (let j = 0; j < keys.length; j++) byName.lists.add(amount, keys[j]!, day, k);
         }
         const phone = item.counterpartyPhone;
         if (!phone) continue;
@@ -1370,48 +1332,61 @@ function counterpartIndexes(
           tail = lastThree(nationalDigits(phone));
           tailOf.set(phone, tail);
         }
-        if (tail < 0) continue;
-        if (!byTail) {
-          byTail = new Map();
-          byPhone.set(amount, byTail);
-        }
-        pushDay(byTail, tail, day, k);
+        if (tail >= 0) byPhone.add(amount, tail, day, k);
       }
     }
   }
+  byName.lists.close();
+  byPhone.close();
   return { byName, byPhone };
+}
+
+/** A name's `nameKey`s: its initial with each of its distinct words of 3+ letters, numbered in `wordIds`. */
+function nameKeys(words: readonly string[], wordIds: Map<string, number>): Int32Array {
+  const keys: number[] = [];
+  for (let j = 0; j < words.length; j++) {
+    const w = words[j]!;
+    if (w.length < 3 || words.indexOf(w) !== j) continue;
+    let id = wordIds.get(w);
+    if (id === undefined) {
+      id = wordIds.size;
+      wordIds.set(w, id);
+    }
+    keys.push(nameKey(words[0]!, id));
+  }
+  return Int32Array.from(keys);
 }
 
 /**
  * The list of the entry's amount whose items' names begin with the letter the printed name begins with
- * and have the entry's rarest printed word among those some item has. The right item has every printed
- * word that is whole and spelt right, so any one will do, and the rarest reads fewest; a word with a
- * typo or cut by the bank is in no item's name and is not chosen (a typo in the first letter loses the
+ * and have the entry's rarest printed word among those some item has (−1: none). The right item has every
+ * printed word that is whole and spelt right, so any one will do, and the rarest reads fewest; a word with
+ * a typo or cut by the bank is in no item's name and is not chosen (a typo in the first letter loses the
  * lookup: the nearest by date are compared instead).
  */
-function namedList(index: NameIndex, amount: number, printed: readonly string[]): DayList | undefined {
-  const byWord = index.byAmount.get(amount);
-  if (!byWord || printed.length === 0) return undefined;
-  let list: DayList | undefined;
+function namedList(index: NameIndex, amount: number, printed: readonly string[]): number {
+  if (printed.length === 0 || !index.lists.hasAmount(amount)) return -1;
+  let list = -1;
   for (const w of printed) {
     const id = index.wordIds.get(w);
-    const l = id === undefined ? undefined : byWord.get(nameKey(printed[0]!, id));
-    if (l && (!list || l.items.length < list.items.length)) list = l;
+    const l = id === undefined ? -1 : index.lists.find(amount, nameKey(printed[0]!, id));
+    if (l >= 0 && (list < 0 || index.lists.length(l) < index.lists.length(list))) list = l;
   }
   return list;
 }
 
 /**
- * Adds to `near` (and their date costs to `nearCosts`) the items of `list` within the window of the booking
- * or value date, at most `atMost`: a name that points at more tells them apart no better than the date,
- * so those whose day costs least are kept (`dayCost`, the pairs' date cost: the rail's lag first), ties by
- * day then index, and the answer is true: the line is cut — never sure, more lay beyond (decision 0180).
- * Without it one word every counterpart shares ("CLINICA") made each line compare all of its amount's
- * items: quadratic. The list is in (day, index) order, so each day's items are a run found by binary
- * search and only the runs taken are read. The first of a line's sources: `near` is empty.
+ * Adds to `near` (and their date costs to `nearCosts`) the items of list `list` within the window of the
+ * booking or value date, at most `atMost`: a name that points at more tells them apart no better than the
+ * date, so those whose day costs least are kept (`dayCost`, the pairs' date cost: the rail's lag first),
+ * ties by day then index, and the answer is true: the line is cut — never sure, more lay beyond (decision
+ * 0180). Without it one word every counterpart shares ("CLINICA") made each line compare all of its
+ * amount's items: quadratic. The list is in (day, index) order, so the window is found by binary search
+ * and each day's items are a run. The first of a line's sources: `near` is empty.
  */
 function nearestOf(
-  list: DayList,
+  lists: DayLists,
+  list: number,
   booked: number,
   valued: number,
   windowDays: number,
@@ -1420,38 +1395,41 @@ function nearestOf(
   near: number[],
   nearCosts: number[],
 ): boolean {
-  const from = Math.min(booked, valued) - windowDays;
-  const to = Math.max(booked, valued) + windowDays;
-  const first = lowerBound(list.days, from);
-  const end = lowerBound(list.days, to + 1);
-  if (list.starts[end]! - list.starts[first]! <= atMost) {
-    inWindow(list, booked, valued, windowDays, dayCost, null, 0, near, nearCosts);
+  const { days, starts } = lists;
+  const first = lowerBound(days, Math.min(booked, valued) - windowDays, starts[list]!, starts[list + 1]!);
+  const end = lowerBound(days, Math.max(booked, valued) + windowDays + 1, first, starts[list + 1]!);
+  if (end - first <= atMost) {
+    inWindow(lists, list, booked, valued, windowDays, dayCost, null, 0, near, nearCosts);
     return false;
   }
   // The window's days, as they come (ascending), then ordered by cost: a stable insertion sort, so a
-  // cost's days stay in day order. Two numbers each: cost and the day's position in `list.days`.
+  // cost's days stay in day order. Two numbers each: cost and where the day's run begins.
   let count = 0;
   let found = 0;
-  for (let d = first; d < end; d++) {
-    const day = list.days[d]!;
-    if (Math.min(Math.abs(day - booked), Math.abs(day - valued)) > windowDays) continue;
-    if (2 * count + 2 > dayRuns.length) dayRuns = growTo(dayRuns, 4 * count + 4);
-    const cost = dayCost(day);
-    let k = count++;
-    for (; k > 0 && dayRuns[2 * (k - 1)]! > cost; k--) {
-      dayRuns[2 * k] = dayRuns[2 * k - 2]!;
-      dayRuns[2 * k + 1] = dayRuns[2 * k - 1]!;
+  for (let j = first; j < end; ) {
+    const day = days[j]!;
+    let next = j + 1;
+    while (next < end && days[next] === day) next++;
+    if (Math.min(Math.abs(day - booked), Math.abs(day - valued)) <= windowDays) {
+      if (2 * count + 2 > dayRuns.length) dayRuns = growTo(dayRuns, 4 * count + 4);
+      const cost = dayCost(day);
+      let k = count++;
+      for (; k > 0 && dayRuns[2 * (k - 1)]! > cost; k--) {
+        dayRuns[2 * k] = dayRuns[2 * k - 2]!;
+        dayRuns[2 * k + 1] = dayRuns[2 * k - 1]!;
+      }
+      dayRuns[2 * k] = cost;
+      dayRuns[2 * k + 1] = j;
+      found += next - j;
     }
-    dayRuns[2 * k] = cost;
-    dayRuns[2 * k + 1] = d;
-    found += list.starts[d + 1]! - list.starts[d]!;
+    j = next;
   }
   let left = atMost;
   for (let k = 0; k < count && left > 0; k++) {
     const cost = dayRuns[2 * k]!;
-    const d = dayRuns[2 * k + 1]!;
-    for (let j = list.starts[d]!; j < list.starts[d + 1]! && left > 0; j++) {
-      near.push(list.items[j]!);
+    const from = dayRuns[2 * k + 1]!;
+    for (let j = from; j < end && days[j] === days[from] && left > 0; j++) {
+      near.push(lists.items[j]!);
       nearCosts.push(cost);
       left--;
     }
@@ -1469,11 +1447,12 @@ function growTo(from: Int32Array, size: number): Int32Array {
 }
 
 /**
- * Adds to `near` the items of `list` within the window of the booking or value date, and their date costs
- * (`dayCost`) to `nearCosts`; with `seen`, only those it does not mark with `stamp`.
+ * Adds to `near` the items of list `list` within the window of the booking or value date, and their date
+ * costs (`dayCost`) to `nearCosts`; with `seen`, only those it does not mark with `stamp`.
  */
 function inWindow(
-  list: DayList,
+  lists: DayLists,
+  list: number,
   booked: number,
   valued: number,
   windowDays: number,
@@ -1483,18 +1462,28 @@ function inWindow(
   near: number[],
   nearCosts: number[],
 ): void {
-  const from = Math.min(booked, valued) - windowDays;
+  const { days, items } = lists;
+  const end = lists.starts[list + 1]!;
   const to = Math.max(booked, valued) + windowDays;
-  for (let d = lowerBound(list.days, from); d < list.days.length && list.days[d]! <= to; d++) {
-    const day = list.days[d]!;
+  let costDay = Number.NaN;
+  let cost = 0;
+  for (
+    let j = lowerBound(days, Math.min(booked, valued) - windowDays, lists.starts[list]!, end);
+    j < end;
+    j++
+  ) {
+    const day = days[j]!;
+    if (day > to) break;
     if (Math.min(Math.abs(day - booked), Math.abs(day - valued)) > windowDays) continue;
-    const cost = dayCost(day);
-    for (let j = list.starts[d]!; j < list.starts[d + 1]!; j++) {
-      const ik = list.items[j]!;
-      if (seen !== null && seen[ik] === stamp) continue;
-      near.push(ik);
-      nearCosts.push(cost);
+    // A day's items are a run: its cost worked out at the first.
+    if (day !== costDay) {
+      costDay = day;
+      cost = dayCost(day);
     }
+    const ik = items[j]!;
+    if (seen !== null && seen[ik] === stamp) continue;
+    near.push(ik);
+    nearCosts.push(cost);
   }
 }
 

@@ -253,6 +253,32 @@ describe('suggestions by name', () => {
     expect(cut[0]![1]).toBeLessThan(SURE_SUGGESTION);
   });
 
+  it('a cut line compares the counterparts of its cheapest days, none of a dearer day beside them', () => {
+    // 75 counterparts read "CLINICA" around a Wednesday's MB WAY credits (the rail books the same day):
+    // Wednesday's cost least, Tuesday's next, Thursday's (after the lines) last. Each of the 40 lines
+    // compares Wednesday's 25 and Tuesday's first 15, and the 40 take those.
+    const day = (d: string, from: number) =>
+      Array.from({ length: 25 }, (_, k) =>
+        invoice(`${d}${String(k).padStart(2, '0')}`, `Clinica ${from + k}`, {
+          date: `2026-06-${d === 'T' ? '16' : d === 'W' ? '17' : '18'}`,
+        }),
+      );
+    const tuesday = day('T', 0);
+    const wednesday = day('W', 100);
+    const thursday = day('U', 200);
+    const lines = Array.from({ length: NAMED_AT_MOST }, (_, k) =>
+      entry(`L${String(k).padStart(2, '0')}`, {
+        lineNumber: k + 1,
+        bookingDate: '2026-06-17',
+        description: `TRF MB WAY DE CLINICA ${k}`,
+      }),
+    );
+    const taken = reconcile(lines, [...tuesday, ...wednesday, ...thursday]).suggestions;
+    expect(taken.map((s) => s.itemIds[0]!).sort()).toEqual(
+      [...tuesday.slice(0, 15), ...wednesday].map((i) => i.id).sort(),
+    );
+  });
+
   it('scores a pair 0.95 only when each is the only best of the other', () => {
     const alone = reconcile(
       [entry('L1', { description: 'TRF SEPA J SIMOES' })],

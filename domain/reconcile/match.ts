@@ -1402,14 +1402,14 @@ function nearestOf(
     inWindow(lists, list, booked, valued, windowDays, dayCost, null, 0, near, nearCosts);
     return false;
   }
-  // The window's days, as they come (ascending), then ordered by cost: a stable insertion sort, so a
+  // The window's days, as they come (ascending; each day's run ends where the next day begins, found by
+  // binary search: a window may hold thousands), then ordered by cost: a stable insertion sort, so a
   // cost's days stay in day order. Two numbers each: cost and where the day's run begins.
   let count = 0;
   let found = 0;
   for (let j = first; j < end; ) {
     const day = days[j]!;
-    let next = j + 1;
-    while (next < end && days[next] === day) next++;
+    const next = lowerBound(days, day + 1, j + 1, end);
     if (Math.min(Math.abs(day - booked), Math.abs(day - valued)) <= windowDays) {
       if (2 * count + 2 > dayRuns.length) dayRuns = growTo(dayRuns, 4 * count + 4);
       const cost = dayCost(day);

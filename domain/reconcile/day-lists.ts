@@ -32,7 +32,8 @@ export class DayLists {
       byKey.set(key, list);
     }
     if (3 * this.size + 3 > this.added.length) {
-      const more = new Int32Array(2 * this.added.length);
+      // Never from nothing: `close` lets go of what was added.
+      const more = new Int32Array(Math.max(3 * 1024, 2 * this.added.length));
       more.set(this.added);
       this.added = more;
     }

@@ -27,5 +27,7 @@ describe('part files of uploads a killed process left, on the embedded files fol
     } finally {
       await server.stop();
     }
-  });
+    // A server process starting (tsx, the embedded database's migrations) beside a full CI run took more than
+    // the default 30 s once: as every other test that starts one.
+  }, 120_000);
 });

@@ -8,6 +8,9 @@
 export class DayLists {
   /** Each amount's lists, by key: the list's number. */
   private readonly numbers = new Map<number, Map<number, number>>();
+  /** The amount last added to or looked up, and its lists: counterparts are added an amount at a time, and a line looks up its amount's lists by each of its words. */
+  private lastAmount = Number.NaN;
+  private lastByKey: Map<number, number> | undefined;
   private count = 0;
   /** As added: the list, the counterpart's index and day of each. */
   private added = new Int32Array(3 * 1024);
@@ -21,10 +24,11 @@ export class DayLists {
 
   /** Adds counterpart `item` of day `day` to the list of (`amount`, `key`): in (day, index) order per list. */
   add(amount: number, key: number, day: number, item: number): void {
-    let byKey = this.numbers.get(amount);
+    let byKey = this.byKey(amount);
     if (!byKey) {
       byKey = new Map();
       this.numbers.set(amount, byKey);
+      this.lastByKey = byKey;
     }
     let list = byKey.get(key);
     if (list === undefined) {
@@ -62,7 +66,15 @@ export class DayLists {
 
   /** The list of (`amount`, `key`), −1 when none. */
   find(amount: number, key: number): number {
-    return this.numbers.get(amount)?.get(key) ?? -1;
+    return this.byKey(amount)?.get(key) ?? -1;
+  }
+
+  private byKey(amount: number): Map<number, number> | undefined {
+    if (amount !== this.lastAmount) {
+      this.lastAmount = amount;
+      this.lastByKey = this.numbers.get(amount);
+    }
+    return this.lastByKey;
   }
 
   /** Whether some list is under `amount`. */

@@ -834,12 +834,10 @@ function suggest(
     sameParty(a, b) && items[a]!.date === items[b]!.date && items[a]!.type === items[b]!.type;
   // Per-entry scratch: the chosen items and their date costs; the lists of one distance level and their
   // days (NaN: the undated), merged when several.
-  const nearItems: number[] = [];
-  const nearCosts: number[] = [];
+  const near = new Near();
   const level: number[][] = [];
   const levelDays: number[] = [];
-  const mergedItems: number[] = [];
-  const mergedCosts: number[] = [];
+  const merged = new Near();
   // Rays over the days of the entry's amount: 0 and 1 go left and right of the booking day, 2 and 3
   // of the value day when it differs. A day belongs to the anchor it is nearest to (booking on a tie);
   // a ray skips days that are not its own, so each day is reached once, at its distance
@@ -865,8 +863,7 @@ function suggest(
     const undatedList = undated.get(e.amountCents);
     const pool = pools.get(e.amountCents);
     if (!undatedList && !pool) continue;
-    nearItems.length = 0;
-    nearCosts.length = 0;
+    near.length = 0;
 
     let rays = 0;
     let booked = 0;
@@ -914,10 +911,9 @@ function suggest(
     const costAt = (day: number) => (Number.isNaN(day) ? 0 : dayCost(day));
     const list = rays > 0 ? namedList(byName, e.amountCents, printed.words) : -1;
     const namesCut =
-      list >= 0 &&
-      nearestOf(byName.lists, list, booked, valued, windowDays, NAMED_AT_MOST, dayCost, nearItems, nearCosts);
+      list >= 0 && nearestOf(byName.lists, list, booked, valued, windowDays, NAMED_AT_MOST, dayCost, near);
     const markSeen = () => {
-      for (const ik of nearItems) seen[ik] = stamp;
+      for (let j = 0; j < near.length; j++) seen[near.items[j]!] = stamp;
     };
     // A phone instead of a name: the items of its amount whose phone ends in its last three digits.
     const phoneKey = printed.phone ? lastThree(printed.phone) : -1;
@@ -925,7 +921,7 @@ function suggest(
       const list = byPhone.find(e.amountCents, phoneKey);
       if (list >= 0) {
         markSeen();
-        inWindow(byPhone, list, booked, valued, windowDays, dayCost, seen, stamp, nearItems, nearCosts);
+        inWindow(byPhone, list, booked, valued, windowDays, dayCost, seen, stamp, near);
       }
     }
     // The payer's IBAN taught a party (decision 0160): its items agree fully, whatever the name says.
@@ -937,15 +933,14 @@ function suggest(
       for (const ik of byParty.get(learnedParty) ?? []) {
         if (seen[ik] === stamp || signed[ik] !== e.amountCents) continue;
         if (!(calendarDays(e, itemDay[ik]!) <= windowDays)) continue;
-        nearItems.push(ik);
-        nearCosts.push(costAt(itemDay[ik]!));
+        near.push(ik, costAt(itemDay[ik]!));
       }
     }
-    const named = nearItems.length > 0;
+    const named = near.length > 0;
     // Pairs enter their bucket in (entry, item) order, the ties of decision 0036; the name's are in day order.
-    if (named) sortByItem(nearItems, nearCosts);
+    if (named) near.sortByItem();
     let first = true;
-    while (!named && nearItems.length < maxCandidates) {
+    while (!named && near.length < maxCandidates) {
       // The next distance level: the nearest head of any ray (and the undated items at distance 0).
       let dist = Number.POSITIVE_INFINITY;
       for (let r = 0; r < rays; r++) {
@@ -970,39 +965,34 @@ function suggest(
         rayPos[r] = p + RAY_STEP[r]!;
         settle(r, pool!.days, rays, booked, valued);
       }
-      const need = maxCandidates - nearItems.length;
+      const need = maxCandidates - near.length;
       if (level.length === 1) {
         const list = level[0]!;
         const cost = costAt(levelDays[0]!);
         for (let j = 0; j < list.length && j < need; j++) {
-          nearItems.push(list[j]!);
-          nearCosts.push(cost);
+          near.push(list[j]!, cost);
         }
       } else {
-        mergedItems.length = 0;
-        mergedCosts.length = 0;
+        merged.length = 0;
         for (let l = 0; l < level.length; l++) {
           const list = level[l]!;
           const cost = costAt(levelDays[l]!);
           for (let j = 0; j < list.length && j < need; j++) {
-            mergedItems.push(list[j]!);
-            mergedCosts.push(cost);
+            merged.push(list[j]!, cost);
           }
         }
-        sortByItem(mergedItems, mergedCosts);
-        for (let j = 0; j < mergedItems.length && j < need; j++) {
-          nearItems.push(mergedItems[j]!);
-          nearCosts.push(mergedCosts[j]!);
-        }
+        merged.sortByItem();
+        for (let j = 0; j < merged.length && j < need; j++) near.push(merged.items[j]!, merged.costs[j]!);
       }
     }
-    if (nearItems.length === 0) continue;
-    const cut = namesCut || (!named && nearItems.length >= maxCandidates);
+    if (near.length === 0) continue;
+    const cut = namesCut || (!named && near.length >= maxCandidates);
     pairs.spread[ek] = lagSpread(lag);
     // More items of the amount lay beyond the nearest by date: never sure then.
     if (cut) pairs.cut[ek] = 1;
 
-    for (let j = 0; j < nearItems.length; j++) {
+    const { items: nearItems, costs: nearCosts, length: nearCount } = near;
+    for (let j = 0; j < nearCount; j++) {
       const ik = nearItems[j]!;
       const ofLearnedParty = learnedParty !== undefined && items[ik]!.partyId === learnedParty;
       const party =
@@ -1376,7 +1366,7 @@ function namedList(index: NameIndex, amount: number, printed: readonly string[])
 }
 
 /**
- * Adds to `near` (and their date costs to `nearCosts`) the items of list `list` within the window of the
+ * Adds to `near` (with their date costs) the items of list `list` within the window of the
  * booking or value date, at most `atMost`: a name that points at more tells them apart no better than the
  * date, so those whose day costs least are kept (`dayCost`, the pairs' date cost: the rail's lag first),
  * ties by day then index, and the answer is true: the line is cut — never sure, more lay beyond (decision
@@ -1392,14 +1382,13 @@ function nearestOf(
   windowDays: number,
   atMost: number,
   dayCost: (day: number) => number,
-  near: number[],
-  nearCosts: number[],
+  near: Near,
 ): boolean {
   const { days, starts } = lists;
   const first = lowerBound(days, Math.min(booked, valued) - windowDays, starts[list]!, starts[list + 1]!);
   const end = lowerBound(days, Math.max(booked, valued) + windowDays + 1, first, starts[list + 1]!);
   if (end - first <= atMost) {
-    inWindow(lists, list, booked, valued, windowDays, dayCost, null, 0, near, nearCosts);
+    inWindow(lists, list, booked, valued, windowDays, dayCost, null, 0, near);
     return false;
   }
   // The window's days, as they come (ascending; each day's run ends where the next day begins, found by
@@ -1429,8 +1418,7 @@ function nearestOf(
     const cost = dayRuns[2 * k]!;
     const from = dayRuns[2 * k + 1]!;
     for (let j = from; j < end && days[j] === days[from] && left > 0; j++) {
-      near.push(lists.items[j]!);
-      nearCosts.push(cost);
+      near.push(lists.items[j]!, cost);
       left--;
     }
   }
@@ -1448,7 +1436,7 @@ function growTo(from: Int32Array, size: number): Int32Array {
 
 /**
  * Adds to `near` the items of list `list` within the window of the booking or value date, and their date
- * costs (`dayCost`) to `nearCosts`; with `seen`, only those it does not mark with `stamp`.
+ * costs (`dayCost`); with `seen`, only those it does not mark with `stamp`.
  */
 function inWindow(
   lists: DayLists,
@@ -1459,8 +1447,7 @@ function inWindow(
   dayCost: (day: number) => number,
   seen: Int32Array | null,
   stamp: number,
-  near: number[],
-  nearCosts: number[],
+  near: Near,
 ): void {
   const { days, items } = lists;
   const end = lists.starts[list + 1]!;
@@ -1482,8 +1469,7 @@ function inWindow(
     }
     const ik = items[j]!;
     if (seen !== null && seen[ik] === stamp) continue;
-    near.push(ik);
-    nearCosts.push(cost);
+    near.push(ik, cost);
   }
 }
 
@@ -1494,18 +1480,38 @@ function calendarDays(entry: MatchEntry, day: number): number {
   return entry.valueDate ? Math.min(booked, Math.abs(dayNumber(entry.valueDate) - day)) : booked;
 }
 
-/** Sorts the parallel lists by item index (a few items: insertion sort, in place). */
-function sortByItem(near: number[], nearCosts: number[]): void {
-  for (let j = 1; j < near.length; j++) {
-    const item = near[j]!;
-    const cost = nearCosts[j]!;
-    let k = j - 1;
-    for (; k >= 0 && near[k]! > item; k--) {
-      near[k + 1] = near[k]!;
-      nearCosts[k + 1] = nearCosts[k]!;
+/**
+ * A line's counterparts and their date costs, side by side, reused from line to line: two arrays cleared
+ * for each line would give back their room and grow it again (decision 0183).
+ */
+class Near {
+  items: Int32Array = new Int32Array(64);
+  costs: Int32Array = new Int32Array(64);
+  length = 0;
+
+  push(item: number, cost: number): void {
+    if (this.length === this.items.length) {
+      this.items = growTo(this.items, 2 * this.length);
+      this.costs = growTo(this.costs, 2 * this.length);
     }
-    near[k + 1] = item;
-    nearCosts[k + 1] = cost;
+    this.items[this.length] = item;
+    this.costs[this.length++] = cost;
+  }
+
+  /** By item index (a few items: insertion sort, in place), each with its cost. */
+  sortByItem(): void {
+    const { items, costs } = this;
+    for (let j = 1; j < this.length; j++) {
+      const item = items[j]!;
+      const cost = costs[j]!;
+      let k = j - 1;
+      for (; k >= 0 && items[k]! > item; k--) {
+        items[k + 1] = items[k]!;
+        costs[k + 1] = costs[k]!;
+      }
+      items[k + 1] = item;
+      costs[k + 1] = cost;
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectedFromPain001, parseExpectedItems } from '../../../domain/reconcile/expected';
+import { suggestionScore } from '../../../domain/reconcile/features';
 import {
   type ExpectedItem,
   type MatchEntry,
@@ -322,5 +323,34 @@ describe('matcher invariants (property)', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('a line whose nearest counterparts by date come from several lists at one distance', () => {
+  // Booked Wednesday 17 June, value date Monday 15 June: at distance 0 its amount has 30 undated
+  // counterparts, 30 of the booking day and 30 of the value day — 90 to merge, more than the matcher's
+  // scratch holds at first (it grows). The 30 nearest by (distance, id) are the booking day's (ids B…);
+  // A is the lowest id of all but 3 days away, never reached.
+  const items: ExpectedItem[] = [{ id: 'A', type: 'invoice', amountCents: 2500, date: '2026-06-12' }];
+  for (const [prefix, date] of [
+    ['B', '2026-06-17'],
+    ['C', '2026-06-15'],
+    ['U', null],
+  ] as const)
+    for (let k = 0; k < 30; k++)
+      items.push({ id: `${prefix}${String(k).padStart(2, '0')}`, type: 'invoice', amountCents: 2500, date });
+  // A SEPA credit is expected a business day after its counterpart: each dated one costs 1, an undated one 0.
+  const line = entry('L', {
+    amountCents: 2500,
+    bookingDate: '2026-06-17',
+    valueDate: '2026-06-15',
+    description: 'TRF CR SEPA+',
+  });
+
+  it('compares the 30 nearest by (distance, id), merged whole with their date costs, and suggests the first', () => {
+    const result = reconcile([line], items, { maxCandidates: 30 });
+    expect(result.suggestions.map((s) => [s.itemIds, s.confidence])).toEqual([
+      [['B00'], suggestionScore(0.5, 1, 5)],
+    ]);
   });
 });

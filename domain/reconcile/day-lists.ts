@@ -8,7 +8,10 @@
 export class DayLists {
   /** Each amount's lists, by key: the list's number. */
   private readonly numbers = new Map<number, Map<number, number>>();
-  /** The amount last added to or looked up, and its lists: counterparts are added an amount at a time, and a line looks up its amount's lists by each of its words. */
+  /**
+   * The amount last added to or looked up, and its lists: counterparts are added an amount at a time, and a
+   * line looks up its amount's lists by each of its words (decision 0183).
+   */
   private lastAmount = Number.NaN;
   private lastByKey: Map<number, number> | undefined;
   private count = 0;

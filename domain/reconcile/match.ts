@@ -84,8 +84,11 @@ export interface ReconcileResult {
   batches: BatchCheck[];
   unmatchedEntries: string[];
   unmatchedItems: string[];
-  /** Whether the statement's payers were judged to pay on their rail's day (`keepsToRail`), or as `railKept` said. */
-  keptToRail: boolean;
+  /**
+   * Whether the statement's payers were judged to pay on their rail's day (`keepsToRail`), or as `railKept`
+   * said: null when too few of its lines tell (decision 0184).
+   */
+  keptToRail: boolean | null;
 }
 
 /** How long after a transfer its return may arrive: the EPC SCT rulebook's 3 banking days, with weekends and late banks to spare. */
@@ -105,9 +108,10 @@ export interface MatchOptions {
   learned?: LearnedRules;
   /**
    * Whether the statement's payers pay on their rail's day, as judged over the whole file
-   * (`ReconcileResult.keptToRail`): for matching again some of its lines, too few to judge it.
+   * (`ReconcileResult.keptToRail`; null: too few lines told): for matching again some of its lines, too few
+   * to judge it.
    */
-  railKept?: boolean;
+  railKept?: boolean | null;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -508,8 +512,16 @@ interface Kin {
   holdsTwin(line: number, ik: number): boolean;
   /** The line prints counterpart `ik`'s name whole where a field could have ended at a space, and `other`'s name begins with it. */
   alikeByCut(ek: number, ik: number, other: number): boolean;
-  /** The statement's payers pay on their rail's day (`keepsToRail`): a lag off the rail rules a party's counterpart out. */
-  railRulesOut: boolean;
+  /**
+   * The statement's payers pay on their rail's day (`keepsToRail`: true): a lag off the rail rules a party's
+   * counterpart out; or some pay days late (false); or too few lines tell (null).
+   */
+  keptToRail: boolean | null;
+  /**
+   * Asked when some pay late: another party's counterpart still open that the line's name points at and
+   * agrees with as well as with `ik` (`key`), dated in the `LATE_DAYS` before the line's window (decision 0184).
+   */
+  paidLate(ek: number, ik: number, key: number): boolean;
 }
 
 /**
@@ -673,14 +685,16 @@ class Rivals {
       // rail does not book at that lag and a line of its own fits it better (decision 0173): José's
       // Monday invoice, paid by the J SIMOES transfer of Tuesday, is not Thursday's J SIMOES transfer's.
       // When the statement shows its payers pay on the rail's day, a party's counterpart off the rail is
-      // no rival even if no line explains it: it is unpaid (decision 0178). A counterpart with no party
-      // (a payout: no name tells it) still needs its own line.
+      // no rival even if no line explains it: it is unpaid (decision 0178); when it shows some pay days
+      // late, it is a rival whatever explains it: that payer may be this line (decision 0184). A
+      // counterpart with no party (a payout: no name tells it) still needs its own line.
       if (
         r === RIVAL ||
         (r === RIVAL_UNLESS_SAME_PARTY &&
           !kin.sameParty(other, ik) &&
           (otherCost <= this.spread[ek]! ||
-            ((!kin.railRulesOut || !kin.hasParty(other)) &&
+            (kin.keptToRail === false && kin.hasParty(other)) ||
+            ((kin.keptToRail !== true || !kin.hasParty(other)) &&
               this.itemBestRank[other]! <= pairRank(otherKey, stride))))
       )
         return false;
@@ -693,14 +707,18 @@ class Rivals {
       // A line holding the counterpart's twin: the two lines take the two twins either way.
       if (r !== NOT_RIVAL && kin.holdsTwin(other, ik)) continue;
       // Lines have no party. One agreeing as well but later by date is no rival when it has a better
-      // pair of its own (a customer's Tuesday payment, whose Monday invoice fits it better).
+      // pair of its own (a customer's Tuesday payment, whose Monday invoice fits it better) — unless the
+      // counterpart is a party's and the statement's payers do not keep to their rail: that line may be
+      // this document's, paid late (decision 0184).
       if (
         r === RIVAL ||
-        (r === RIVAL_UNLESS_SAME_PARTY && this.entryBestRank[other]! <= pairRank(otherKey, stride))
+        (r === RIVAL_UNLESS_SAME_PARTY &&
+          ((kin.keptToRail === false && kin.hasParty(ik)) ||
+            this.entryBestRank[other]! <= pairRank(otherKey, stride)))
       )
         return false;
     }
-    return true;
+    return kin.keptToRail !== false || !kin.paidLate(ek, ik, key);
   }
 }
 
@@ -720,6 +738,13 @@ const RAY_STEP = [-1, 1, -1, 1];
  * word is compared in bounded work instead of quadratic (out of memory at 100,000 lines).
  */
 export const NAMED_AT_MOST = 40;
+
+/**
+ * How many days before a line's window a document of another customer its name agrees with as well is
+ * still a rival when the statement's payers do not keep to their rail (decision 0184): one window more. A
+ * payment 1–3 business days late over a weekend is 6–9 calendar days after its document.
+ */
+const LATE_DAYS = 5;
 
 /**
  * Suggestions: per entry, the open items of the same signed amount its printed name points at (or
@@ -742,7 +767,7 @@ function suggest(
   windowDays: number,
   maxCandidates: number,
   { learned, railKept }: Pick<MatchOptions, 'learned' | 'railKept'>,
-): { suggestions: Match[]; keptToRail: boolean } {
+): { suggestions: Match[]; keptToRail: boolean | null } {
   const datedByDay = new Map<number, Map<number, number[]>>();
   const undated = new Map<number, number[]>();
   /** Each open item's day (NaN: undated), for the lag between it and a line. */
@@ -802,6 +827,8 @@ function suggest(
   // The items a line's sources found so far, marked with the line's `stamp` before another source adds its
   // own: each source holds an item once, so only then can one come twice.
   const seen = new Int32Array(items.length);
+  // Each line's list of the name index (`namedList`; −1: none), for the documents it may pay late.
+  const nameListOf = new Int32Array(entries.length).fill(-1);
   // The line's agreement with each list of name words it met (`stamp`: the line's), for the items that
   // agree by name only (their `itemSides` share none of the line's `lineSides`).
   const agreedFor = new Int32Array(items.length);
@@ -910,6 +937,7 @@ function suggest(
     };
     const costAt = (day: number) => (Number.isNaN(day) ? 0 : dayCost(day));
     const list = rays > 0 ? namedList(byName, e.amountCents, printed.words) : -1;
+    nameListOf[ek] = list;
     const namesCut =
       list >= 0 && nearestOf(byName.lists, list, booked, valued, windowDays, NAMED_AT_MOST, dayCost, near);
     const markSeen = () => {
@@ -1038,8 +1066,11 @@ function suggest(
     accounts.of.set(ek, account);
     push(accounts.lines, account, ek);
   }
+  const keptToRail = railKept !== undefined ? railKept : keepsToRail(pairs, chosen, chosenKey, items, stride);
+  // Not a closure over the lines' loop's variables: a variable a closure captures is read from memory there.
+  const late = new LateRivals(entries, items, names, byName.lists, nameListOf, windowDays);
   const kin: Kin = {
-    railRulesOut: railKept ?? keepsToRail(pairs, chosen, chosenKey, items, stride),
+    keptToRail,
     sameParty,
     hasParty: (ik) => items[ik]!.partyId != null,
     twins,
@@ -1048,6 +1079,7 @@ function suggest(
       const words = cutAtSpace[ek];
       return !!words && sameWords(wordsOf(ik), words) && beginsWith(wordsOf(other), words);
     },
+    paidLate: (ek, ik, key) => late.rival(ek, ik, Math.floor(key / stride), pairs.surelyI),
   };
   const queue: number[] = [];
   const queued = new Uint8Array(entries.length);
@@ -1109,7 +1141,46 @@ function suggest(
       differenceCents: 0,
     });
   }
-  return { suggestions: out, keptToRail: kin.railRulesOut };
+  return { suggestions: out, keptToRail };
+}
+
+/**
+ * Another party's documents a line may pay late (decision 0184): those still open in the list of the name
+ * index its printed name pointed at (`namedList`, the same list its counterparts came from), dated in the
+ * `LATE_DAYS` before its window.
+ */
+class LateRivals {
+  constructor(
+    private readonly entries: readonly MatchEntry[],
+    private readonly items: readonly ExpectedItem[],
+    private readonly names: ItemNames,
+    private readonly lists: DayLists,
+    /** Each line's list (−1: its name pointed at none). */
+    private readonly listOf: Int32Array,
+    private readonly windowDays: number,
+  ) {}
+
+  /** One of them agrees with line `ek`'s name as well as counterpart `ik`, a party's, does (`hundredths`). */
+  rival(ek: number, ik: number, hundredths: number, surelyI: Uint8Array): boolean {
+    const list = this.listOf[ek]!;
+    const party = this.items[ik]!.partyId;
+    if (list < 0 || party == null) return false;
+    const e = this.entries[ek]!;
+    const booked = dayNumber(e.bookingDate);
+    const windowStarts = Math.min(booked, e.valueDate ? dayNumber(e.valueDate) : booked) - this.windowDays;
+    const { days, starts } = this.lists;
+    const from = lowerBound(days, windowStarts - LATE_DAYS, starts[list]!, starts[list + 1]!);
+    const to = lowerBound(days, windowStarts, from, starts[list + 1]!);
+    if (from === to) return false;
+    const printed = printedName(e);
+    for (let j = from; j < to; j++) {
+      const other = this.lists.items[j]!;
+      if (surelyI[other] || this.items[other]!.partyId === party) continue;
+      const agrees = counterpartyAgreement(e, this.items[other]!, printed, this.names.words(other));
+      if (Math.round(agrees * 100) >= hundredths) return true;
+    }
+    return false;
+  }
 }
 
 /** The lines that print their payer's account (decision 0177). */
@@ -1214,7 +1285,8 @@ const RAIL_OFF_AT_MOST = 0.001;
  * with one counterpart only, a party's, at most 1 in 1,000 booked off the rail's lag, over at least 1,000
  * such lines. A document dated the day its payment was made is met on the rail's day; customers who pay
  * days after their document's date show here first (5 % of them late: 2.5 % of these lines off the rail),
- * and then the rail's day is no evidence against another customer's document.
+ * and then the rail's day is no evidence against another customer's document. Null: fewer such lines, too
+ * few to tell (decision 0184).
  */
 function keepsToRail(
   pairs: Rivals,
@@ -1222,7 +1294,7 @@ function keepsToRail(
   chosenKey: Int32Array,
   items: ExpectedItem[],
   stride: number,
-): boolean {
+): boolean | null {
   let alone = 0;
   let offRail = 0;
   for (let ek = 0; ek < chosen.length; ek++) {
@@ -1232,7 +1304,7 @@ function keepsToRail(
     const key = chosenKey[ek]!;
     if (key - Math.floor(key / stride) * stride > pairs.spread[ek]!) offRail++;
   }
-  return alone >= RAIL_JUDGED_FROM && offRail <= alone * RAIL_OFF_AT_MOST;
+  return alone < RAIL_JUDGED_FROM ? null : offRail <= alone * RAIL_OFF_AT_MOST;
 }
 
 /**

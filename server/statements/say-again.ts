@@ -106,7 +106,8 @@ async function sayAgainInFile(
   const byId = new Map(itemRows.map((row) => [`${row.kind}:${row.id}`, row]));
   const said = sayAgain(open.map(toEntry), rows.filter((r) => !r.open).map(toEntry), items, {
     learned: await learnedRules(tx, null, file.imported_at),
-    railKept: file.kept_to_rail ?? false,
+    // Null: too few lines told, or imported before the column (decision 0184).
+    railKept: file.kept_to_rail,
   });
   const next = new Map<string, LinkState>();
   const rowOf = new Map(open.map((r) => [r.id, r]));

@@ -105,9 +105,9 @@ describe.each(testDatabaseKinds())('suggestions said again after a decision, on 
       { amountCents: 2_700, bankDate: DAY, description: 'TRF SEPA R MARQUES' },
       { amountCents: 2_700, bankDate: '2026-05-11', description: 'TRF SEPA R MARQUES' },
     ]);
-    // Two lines are too few to judge the file's rail: kept as not judged kept, and said again so.
+    // Two lines are too few to judge the file's rail: kept as not judged (decision 0184), and said again so.
     const { rows } = await world.db.query('SELECT kept_to_rail FROM statement_files WHERE id = $1', [fileId]);
-    expect(rows).toEqual([{ kept_to_rail: false }]);
+    expect(rows).toEqual([{ kept_to_rail: null }]);
     const [first, second] = lineIds as [string, string];
     await matchTo(first, ruiFirst);
     // The match taught R MARQUES → Rui (decision 0146); said again with the rules as the import saw them.

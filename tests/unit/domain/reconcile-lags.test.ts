@@ -15,6 +15,7 @@ import {
 import {
   type ExpectedItem,
   type MatchEntry,
+  type MatchOptions,
   reconcile,
   SURE_SUGGESTION,
 } from '../../../domain/reconcile/match';
@@ -108,6 +109,9 @@ describe('the assignment by rail lag and party', () => {
     expect(suggested(lines, items)).toEqual({ L1: ['FRI', SURE_SUGGESTION], L2: ['MON', SURE_SUGGESTION] });
   });
 
+  // A SEPA credit printing Ana Lopes, booked on `bookingDate`.
+  const anaLopes = (id: string, bookingDate: string) =>
+    entry(id, { bookingDate, description: 'TRF SEPA ANA LOPES' });
   // Two customers whose names print alike (decision 0173): their Friday and Monday invoices of one amount.
   const alike = [
     invoice('A', 'Ana Lopes', { date: '2026-06-05', partyId: 'C1' }),
@@ -115,10 +119,7 @@ describe('the assignment by rail lag and party', () => {
   ];
 
   it("says sure between two customers printed alike when each SEPA line's day tells whose it is", () => {
-    const lines = [
-      entry('L1', { bookingDate: '2026-06-08', description: 'TRF SEPA ANA LOPES' }),
-      entry('L2', { bookingDate: '2026-06-09', description: 'TRF SEPA ANA LOPES' }),
-    ];
+    const lines = [anaLopes('L1', '2026-06-08'), anaLopes('L2', '2026-06-09')];
     // Monday's line is Friday's invoice's (a SEPA credit is booked the next business day): Monday's
     // invoice has Tuesday's line, which fits it better. And the other way round.
     expect(suggested(lines, alike)).toEqual({ L1: ['A', SURE_SUGGESTION], L2: ['B', SURE_SUGGESTION] });
@@ -153,7 +154,7 @@ describe('the assignment by rail lag and party', () => {
 
   it("says sure the SEPA line's invoice of the rail's day when the statement's payers keep to the rail: another customer's of another day, which no line pays, is unpaid (decision 0178)", () => {
     // Tuesday's credit was sent on Monday: Friday's invoice (booked Monday, had it been paid) is not its.
-    const line = entry('L1', { bookingDate: '2026-06-09', description: 'TRF SEPA ANA LOPES' });
+    const line = anaLopes('L1', '2026-06-09');
     expect(withOthers([line], alike)).toEqual({ L1: ['B', SURE_SUGGESTION] });
     // Two of the thousand others paid late: a payment days after its document's day happens here, and
     // Friday's invoice may be this line's.
@@ -162,6 +163,67 @@ describe('the assignment by rail lag and party', () => {
     expect(late.L1![1]).toBeLessThan(SURE_SUGGESTION);
     // Alone, the line shows nothing of its payers' habits.
     expect(suggested([line], alike).L1![1]).toBeLessThan(SURE_SUGGESTION);
+  });
+
+  it("says neither sure when the statement's payers pay late: each SEPA line's day no longer tells whose it is (decision 0184)", () => {
+    const lines = [anaLopes('L1', '2026-06-08'), anaLopes('L2', '2026-06-09')];
+    // Two of the thousand others paid two business days late: Tuesday's line may be Friday's invoice paid
+    // late, and Monday's line a third customer's.
+    const late = withOthers(lines, alike, 2);
+    expect(late.L1![0]).toBe('A');
+    expect(late.L2![0]).toBe('B');
+    expect(late.L1![1]).toBeLessThan(SURE_SUGGESTION);
+    expect(late.L2![1]).toBeLessThan(SURE_SUGGESTION);
+    // All on the rail (decision 0178), or too few to tell (0173): sure.
+    expect(withOthers(lines, alike)).toEqual({ L1: ['A', SURE_SUGGESTION], L2: ['B', SURE_SUGGESTION] });
+  });
+
+  it("keeps a later line a rival of a customer's document when the statement's payers pay late, though a pair of its own fits it better (decision 0184)", () => {
+    // Tuesday's line pays Monday's invoice on the rail. Friday's line fits Thursday's invoice better (the
+    // next business day; Wednesday is Portugal Day), but it may be Monday's invoice paid three business
+    // days late. Thursday's invoice is no rival of Tuesday's line: a payment is not booked before its document.
+    const items = [
+      invoice('MON', 'Ana Lopes', { date: '2026-06-08', partyId: 'C2' }),
+      invoice('THU', 'Ana Lopes', { date: '2026-06-11', partyId: 'C3' }),
+    ];
+    const lines = [anaLopes('L2', '2026-06-09'), anaLopes('L3', '2026-06-12')];
+    expect(suggested(lines, items)).toEqual({ L2: ['MON', SURE_SUGGESTION], L3: ['THU', SURE_SUGGESTION] });
+    const late = withOthers(lines, items, 2);
+    expect(late.L2![0]).toBe('MON');
+    expect(late.L2![1]).toBeLessThan(SURE_SUGGESTION);
+    expect(late.L3![0]).toBe('THU');
+    expect(late.L3![1]).toBeLessThan(SURE_SUGGESTION);
+  });
+
+  it("keeps another customer's open document of the days before the window a rival when the statement's payers pay late (decision 0184)", () => {
+    // Monday 15 June's credit, sent Friday: Friday's invoice. Another Ana Lopes's invoice of Monday 8 June
+    // is seven days before, beyond the 5-day window — a payment three business days late over a weekend.
+    const line = anaLopes('L1', '2026-06-15');
+    const friday = invoice('FRI', 'Ana Lopes', { date: '2026-06-12', partyId: 'C1' });
+    const earlier = (date: string, over: Partial<ExpectedItem> = {}) =>
+      invoice('EARLIER', 'Ana Lopes', { date, partyId: 'C2', ...over });
+    // Friday 5 June and Tuesday 9 June are the first and last days of the window before.
+    for (const date of ['2026-06-08', '2026-06-05', '2026-06-09']) {
+      const late = withOthers([line], [friday, earlier(date)], 2);
+      expect(late.L1![0]).toBe('FRI');
+      expect(late.L1![1]).toBeLessThan(SURE_SUGGESTION);
+    }
+    // On the rail, or too few lines to tell: it is unpaid.
+    expect(withOthers([line], [friday, earlier('2026-06-08')])).toEqual({ L1: ['FRI', SURE_SUGGESTION] });
+    expect(suggested([line], [friday, earlier('2026-06-08')])).toEqual({ L1: ['FRI', SURE_SUGGESTION] });
+    // Sure though payers pay late: a window further back (4 June), the same customer's, a name the line
+    // agrees with less, or surely another line's (Tuesday 9 June's credit).
+    for (const other of [
+      earlier('2026-06-04'),
+      earlier('2026-06-05', { partyId: 'C1' }),
+      earlier('2026-06-08', { counterpartyName: 'Ana Maria Lopes' }),
+    ])
+      expect(withOthers([line], [friday, other], 2)).toEqual({ L1: ['FRI', SURE_SUGGESTION] });
+    const tuesday = anaLopes('L0', '2026-06-09');
+    expect(withOthers([tuesday, line], [friday, earlier('2026-06-08')], 2)).toEqual({
+      L0: ['EARLIER', SURE_SUGGESTION],
+      L1: ['FRI', SURE_SUGGESTION],
+    });
   });
 
   it('keeps a counterpart with no party a rival off the rail when no line of its own explains it (decision 0173)', () => {
@@ -194,7 +256,7 @@ describe('the assignment by rail lag and party', () => {
     expect(cut.L1![1]).toBeLessThan(SURE_SUGGESTION);
     // Too short for any field banks cut names to: the whole name.
     const short = suggested(
-      [entry('L1', { bookingDate: '2026-06-09', description: 'TRF SEPA ANA LOPES' })],
+      [anaLopes('L1', '2026-06-09')],
       [
         invoice('WHOLE', 'Ana Lopes', { date: '2026-06-08', partyId: 'C1' }),
         invoice('LONGER', 'Ana Lopes Costa', { date: '2026-06-08', partyId: 'C2' }),
@@ -211,10 +273,7 @@ describe('the assignment by rail lag and party', () => {
 
   it('keeps them rivals when the dates do not tell: invoices of one day, or a rail booked that day or the next', () => {
     const sameDay = alike.map((i) => ({ ...i, date: '2026-06-05' }));
-    const sepa = [
-      entry('L1', { bookingDate: '2026-06-08', description: 'TRF SEPA ANA LOPES' }),
-      entry('L2', { bookingDate: '2026-06-09', description: 'TRF SEPA ANA LOPES' }),
-    ];
+    const sepa = [anaLopes('L1', '2026-06-08'), anaLopes('L2', '2026-06-09')];
     expect(Object.values(suggested(sepa, sameDay)).every(([, c]) => c < SURE_SUGGESTION)).toBe(true);
     // MB WAY books the day of the transfer or the next: Tuesday's line may pay Monday's invoice, and
     // Monday's line a third customer's of Friday. Monday's line fitting Monday's invoice better does
@@ -254,46 +313,62 @@ describe('the assignment by rail lag and party', () => {
     }
   });
 
-  it('is never surely wrong between customers printed alike when each line is booked within its rail’s lags (property)', () => {
-    // Mondays to Thursdays of two weeks without holidays: a SEPA credit booked the next day, an MB WAY
-    // transfer the same day or the next; some invoices not paid in this statement.
-    const days = [
-      '2026-06-15',
-      '2026-06-16',
-      '2026-06-17',
-      '2026-06-18',
-      '2026-06-22',
-      '2026-06-23',
-      '2026-06-24',
-    ];
-    const next = (date: string) => {
-      const at = new Date(`${date}T00:00:00Z`);
-      at.setUTCDate(at.getUTCDate() + 1);
-      return at.toISOString().slice(0, 10);
-    };
-    const payment = fc.record({
-      day: fc.integer({ min: 0, max: days.length - 1 }),
-      rail: fc.constantFrom('sepa', 'mbway-same-day', 'mbway-next-day', 'unpaid'),
-    });
+  type Rail = 'sepa' | 'mbway-same-day' | 'mbway-next-day' | 'unpaid';
+  const rail = fc.constantFrom<Rail>('sepa', 'mbway-same-day', 'mbway-next-day', 'unpaid');
+  // Customers printed alike (Ana Lopes), each with an invoice `paid` on its rail or not at all: a sure
+  // pair is never another customer's.
+  const neverSurelyWrong = <P extends { rail: Rail }>(
+    payment: fc.Arbitrary<P>,
+    dated: (p: P) => string,
+    booked: (p: P) => string,
+    options: MatchOptions = {},
+  ) =>
     fc.assert(
       fc.property(fc.array(payment, { minLength: 2, maxLength: 8 }), (payments) => {
         const items = payments.map((p, k) =>
-          invoice(`I${k}`, 'Ana Lopes', { date: days[p.day]!, partyId: `C${k}` }),
+          invoice(`I${k}`, 'Ana Lopes', { date: dated(p), partyId: `C${k}` }),
         );
         const lines = payments.flatMap((p, k) =>
           p.rail === 'unpaid'
             ? []
             : [
                 entry(`L${k}`, {
-                  bookingDate: p.rail === 'mbway-same-day' ? days[p.day]! : next(days[p.day]!),
+                  bookingDate: booked(p),
                   description: p.rail === 'sepa' ? 'TRF SEPA ANA LOPES' : 'MB WAY ANA LOPES',
                 }),
               ],
         );
-        for (const [line, [item, confidence]] of Object.entries(suggested(lines, items)))
-          if (confidence >= SURE_SUGGESTION) expect(item).toBe(`I${line.slice(1)}`);
+        for (const s of reconcile(lines, items, options).suggestions)
+          if (s.confidence >= SURE_SUGGESTION) expect(s.itemIds[0]).toBe(`I${s.entryIds[0]!.slice(1)}`);
       }),
       { numRuns: 2000 },
+    );
+
+  it('is never surely wrong between customers printed alike when each line is booked within its rail’s lags (property)', () => {
+    // Mondays to Thursdays of two weeks without holidays: a SEPA credit booked the next day, an MB WAY
+    // transfer the same day or the next; some invoices not paid in this statement.
+    const days = ['15', '16', '17', '18', '22', '23', '24'].map((d) => `2026-06-${d}`);
+    const next = (date: string) => {
+      const at = new Date(`${date}T00:00:00Z`);
+      at.setUTCDate(at.getUTCDate() + 1);
+      return at.toISOString().slice(0, 10);
+    };
+    neverSurelyWrong(
+      fc.record({ day: fc.integer({ min: 0, max: days.length - 1 }), rail }),
+      (p) => days[p.day]!,
+      (p) => (p.rail === 'mbway-same-day' ? days[p.day]! : next(days[p.day]!)),
+    );
+  });
+
+  it("is never surely wrong between customers printed alike when the statement's payers pay up to three business days late (property, decision 0184)", () => {
+    // Business days of 15–26 June 2026 (no holiday): invoices of the first six, each paid on its rail's day
+    // (SEPA the next business day, MB WAY that day or the next), up to three business days late, or not at all.
+    const days = ['15', '16', '17', '18', '19', '22', '23', '24', '25', '26'].map((d) => `2026-06-${d}`);
+    neverSurelyWrong(
+      fc.record({ day: fc.integer({ min: 0, max: 5 }), rail, late: fc.integer({ min: 0, max: 3 }) }),
+      (p) => days[p.day]!,
+      (p) => days[p.day + (p.rail === 'mbway-same-day' ? 0 : 1) + p.late]!,
+      { railKept: false },
     );
   });
 

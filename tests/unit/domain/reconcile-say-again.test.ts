@@ -65,9 +65,12 @@ describe('suggestions said again after a decision', () => {
     ];
     expect(said(sayAgain([tuesday], [], lopes, {})).L1![1]).toBeLessThan(SURE_SUGGESTION);
     expect(said(sayAgain([tuesday], [], lopes, { railKept: false })).L1![1]).toBeLessThan(SURE_SUGGESTION);
+    expect(said(sayAgain([tuesday], [], lopes, { railKept: null })).L1![1]).toBeLessThan(SURE_SUGGESTION);
     expect(said(sayAgain([tuesday], [], lopes, { railKept: true }))).toEqual({ L1: ['B', SURE_SUGGESTION] });
     expect(reconcile([tuesday], lopes, { railKept: true }).keptToRail).toBe(true);
-    expect(reconcile([tuesday], lopes).keptToRail).toBe(false);
+    expect(reconcile([tuesday], lopes, { railKept: false }).keptToRail).toBe(false);
+    // One line is too few to tell (decision 0184).
+    expect(reconcile([tuesday], lopes).keptToRail).toBeNull();
   });
 
   it('says nothing without lines or counterparts', () => {

@@ -110,10 +110,11 @@ const dirty = execFileSync('git', ['status', '--porcelain', '--', 'domain'], {
   cwd: root,
   encoding: 'utf8',
 }).trim();
+const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
 const trees = [
   { label: base, file: await driver(path.join(baseTree, 'domain'), 'base') },
   {
-    label: dirty ? 'working tree' : `working tree (= ${base} in domain/)`,
+    label: dirty ? 'working tree' : `working tree (= ${head} in domain/)`,
     file: await driver(path.join(root, 'domain'), 'tree'),
   },
 ];

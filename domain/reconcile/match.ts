@@ -827,8 +827,6 @@ function suggest(
   // The items a line's sources found so far, marked with the line's `stamp` before another source adds its
   // own: each source holds an item once, so only then can one come twice.
   const seen = new Int32Array(items.length);
-  // Each line's list of the name index (`namedList`; −1: none), for the documents it may pay late.
-  const nameListOf = new Int32Array(entries.length).fill(-1);
   // The line's agreement with each list of name words it met (`stamp`: the line's), for the items that
   // agree by name only (their `itemSides` share none of the line's `lineSides`).
   const agreedFor = new Int32Array(items.length);
@@ -937,7 +935,6 @@ function suggest(
     };
     const costAt = (day: number) => (Number.isNaN(day) ? 0 : dayCost(day));
     const list = rays > 0 ? namedList(byName, e.amountCents, printed.words) : -1;
-    nameListOf[ek] = list;
     const namesCut =
       list >= 0 && nearestOf(byName.lists, list, booked, valued, windowDays, NAMED_AT_MOST, dayCost, near);
     const markSeen = () => {
@@ -1068,7 +1065,7 @@ function suggest(
   }
   const keptToRail = railKept !== undefined ? railKept : keepsToRail(pairs, chosen, chosenKey, items, stride);
   // Not a closure over the lines' loop's variables: a variable a closure captures is read from memory there.
-  const late = new LateRivals(entries, items, names, byName.lists, nameListOf, windowDays);
+  const late = new LateRivals(entries, items, names, byName, windowDays);
   const kin: Kin = {
     keptToRail,
     sameParty,
@@ -1146,35 +1143,36 @@ function suggest(
 
 /**
  * Another party's documents a line may pay late (decision 0184): those still open in the list of the name
- * index its printed name pointed at (`namedList`, the same list its counterparts came from), dated in the
- * `LATE_DAYS` before its window.
+ * index its printed name points at (`namedList`, the same list its counterparts came from), dated in the
+ * `LATE_DAYS` before its window. The list is looked up again here, for the few pairs asked, not kept for
+ * every line.
  */
 class LateRivals {
   constructor(
     private readonly entries: readonly MatchEntry[],
     private readonly items: readonly ExpectedItem[],
     private readonly names: ItemNames,
-    private readonly lists: DayLists,
-    /** Each line's list (−1: its name pointed at none). */
-    private readonly listOf: Int32Array,
+    private readonly index: NameIndex,
     private readonly windowDays: number,
   ) {}
 
   /** One of them agrees with line `ek`'s name as well as counterpart `ik`, a party's, does (`hundredths`). */
   rival(ek: number, ik: number, hundredths: number, surelyI: Uint8Array): boolean {
-    const list = this.listOf[ek]!;
     const party = this.items[ik]!.partyId;
-    if (list < 0 || party == null) return false;
+    if (party == null) return false;
     const e = this.entries[ek]!;
     const booked = dayNumber(e.bookingDate);
-    const windowStarts = Math.min(booked, e.valueDate ? dayNumber(e.valueDate) : booked) - this.windowDays;
-    const { days, starts } = this.lists;
+    const valued = e.valueDate ? dayNumber(e.valueDate) : booked;
+    if (Number.isNaN(booked) || Number.isNaN(valued)) return false;
+    const printed = printedName(e);
+    const list = namedList(this.index, e.amountCents, printed.words);
+    if (list < 0) return false;
+    const windowStarts = Math.min(booked, valued) - this.windowDays;
+    const { days, starts, items: listed } = this.index.lists;
     const from = lowerBound(days, windowStarts - LATE_DAYS, starts[list]!, starts[list + 1]!);
     const to = lowerBound(days, windowStarts, from, starts[list + 1]!);
-    if (from === to) return false;
-    const printed = printedName(e);
     for (let j = from; j < to; j++) {
-      const other = this.lists.items[j]!;
+      const other = listed[j]!;
       if (surelyI[other] || this.items[other]!.partyId === party) continue;
       const agrees = counterpartyAgreement(e, this.items[other]!, printed, this.names.words(other));
       if (Math.round(agrees * 100) >= hundredths) return true;

@@ -22,6 +22,7 @@ import {
   sameWords,
 } from './names';
 import { lastThree, nationalDigits } from './phones';
+import { samePrint } from './print';
 
 /** Something we expect to see on the bank statement. Amounts are positive; `direction` gives the sign. */
 export interface ExpectedItem {
@@ -112,6 +113,11 @@ export interface MatchOptions {
    * to judge it.
    */
   railKept?: boolean | null;
+  /**
+   * Lines never sure, nor taking a counterpart surely from another line's rivals: a bank's copy of a line a
+   * person decided, matched again beside the payer's other lines (`sayAgain`, decision 0185).
+   */
+  neverSure?: ReadonlySet<string>;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -510,6 +516,8 @@ interface Kin {
   twins(a: number, b: number): boolean;
   /** The line holds a twin of the counterpart. */
   holdsTwin(line: number, ik: number): boolean;
+  /** The two lines are printed alike (`samePrint`): one payment booked twice, or two nothing tells apart. */
+  printedAlike(a: number, b: number): boolean;
   /** The line prints counterpart `ik`'s name whole where a field could have ended at a space, and `other`'s name begins with it. */
   alikeByCut(ek: number, ik: number, other: number): boolean;
   /**
@@ -537,7 +545,10 @@ interface Kin {
  * Decision 0146 (0142 asked for each side's only best agreement).
  */
 class Rivals {
-  /** 1: the line's nearest by date were cut at maxCandidates; more may lie beyond: never sure. */
+  /**
+   * 1: the line's nearest by date were cut at maxCandidates; more may lie beyond: never sure. 2: the line
+   * is never sure for another reason (`MatchOptions.neverSure`), by its account neither.
+   */
   readonly cut: Uint8Array;
   /** Taken by a sure pair: no longer anyone else's rival. */
   readonly surelyE: Uint8Array;
@@ -644,6 +655,11 @@ class Rivals {
         visit(this.entryLines[p]!, this.entryItems[p]!, this.entryKeys[p]!);
   }
 
+  /** The lines of `ids` are never sure, nor by their account (`MatchOptions.neverSure`). */
+  neverSure(entries: readonly MatchEntry[], ids: ReadonlySet<string>): void {
+    for (let ek = 0; ek < entries.length; ek++) if (ids.has(entries[ek]!.id)) this.cut[ek] = 2;
+  }
+
   /** Line `ek` has pairs. */
   paired(ek: number): boolean {
     return this.entryStart[ek + 1]! > this.entryStart[ek]!;
@@ -701,11 +717,23 @@ class Rivals {
     }
     for (let p = this.itemStart[ik]!; p < this.itemStart[ik + 1]!; p++) {
       const other = this.itemEntries[p]!;
-      if (other === ek || this.surelyE[other]) continue;
+      if (other === ek) continue;
       const otherKey = this.itemKeys[p]!;
+      if (this.surelyE[other]) {
+        // A line printed as one surely another counterpart's is that payment booked twice, or the payer's
+        // second: never sure of a counterpart that one agrees with as well (decision 0185), but a twin.
+        if (
+          rivalry(key, otherKey, stride, windowDays) !== NOT_RIVAL &&
+          kin.printedAlike(other, ek) &&
+          !kin.holdsTwin(other, ik)
+        )
+          return false;
+        continue;
+      }
       const r = rivalry(key, otherKey, stride, windowDays);
-      // A line holding the counterpart's twin: the two lines take the two twins either way.
-      if (r !== NOT_RIVAL && kin.holdsTwin(other, ik)) continue;
+      // A line holding the counterpart's twin: the two lines take the two twins either way. A line
+      // printed alike: one of the two pays the counterpart, and nothing tells which (decision 0185).
+      if (r !== NOT_RIVAL && (kin.holdsTwin(other, ik) || kin.printedAlike(other, ek))) continue;
       // Lines have no party. One agreeing as well but later by date is no rival when it has a better
       // pair of its own (a customer's Tuesday payment, whose Monday invoice fits it better) — unless the
       // counterpart is a party's and the statement's payers do not keep to their rail: that line may be
@@ -766,7 +794,7 @@ function suggest(
   usedI: Uint8Array,
   windowDays: number,
   maxCandidates: number,
-  { learned, railKept }: Pick<MatchOptions, 'learned' | 'railKept'>,
+  { learned, railKept, neverSure }: Pick<MatchOptions, 'learned' | 'railKept' | 'neverSure'>,
 ): { suggestions: Match[]; keptToRail: boolean | null } {
   const datedByDay = new Map<number, Map<number, number[]>>();
   const undated = new Map<number, number[]>();
@@ -1063,6 +1091,7 @@ function suggest(
     accounts.of.set(ek, account);
     push(accounts.lines, account, ek);
   }
+  if (neverSure) pairs.neverSure(entries, neverSure);
   const keptToRail = railKept !== undefined ? railKept : keepsToRail(pairs, chosen, chosenKey, items, stride);
   // Not a closure over the lines' loop's variables: a variable a closure captures is read from memory there.
   const late = new LateRivals(entries, items, names, byName, windowDays);
@@ -1072,6 +1101,7 @@ function suggest(
     hasParty: (ik) => items[ik]!.partyId != null,
     twins,
     holdsTwin: (line, ik) => chosen[line]! >= 0 && twins(chosen[line]!, ik),
+    printedAlike: (a, b) => samePrint(entries[a]!, entries[b]!),
     alikeByCut(ek, ik, other) {
       const words = cutAtSpace[ek];
       return !!words && sameWords(wordsOf(ik), words) && beginsWith(wordsOf(other), words);
@@ -1234,7 +1264,7 @@ function payersByAccount(
   }
 
   function payerOf(ek: number, account: string, party: string): void {
-    if (pairs.surelyE[ek]) return;
+    if (pairs.surelyE[ek] || pairs.cut[ek] === 2) return;
     if (!byAccount[ek]) {
       let best = -1;
       let bestKey = 0;

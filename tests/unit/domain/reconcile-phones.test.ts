@@ -100,11 +100,22 @@ describe('suggestions by the MB WAY phone', () => {
   it('is not sure when another line could be the same customer’s payment', () => {
     const right = invoice('Z-right', '964123072');
     const r = reconcile(
-      [line('L1', 'TRF MBWAY 964XXX072'), line('L2', 'TRF MBWAY 964XXX072')],
+      [line('L1', 'TRF MBWAY 964XXX072'), line('L2', 'TRF MBWAY 964XXX072', { bookingDate: '2026-06-08' })],
       [...crowd, right],
     );
     expect(r.suggestions).toHaveLength(1);
     expect(r.suggestions[0]!.confidence).toBeLessThan(SURE_SUGGESTION);
+  });
+
+  it('is sure when that line is printed alike: one of the two pays it, whichever is linked (decision 0185)', () => {
+    const right = invoice('Z-right', '964123072');
+    const r = reconcile(
+      [line('L1', 'TRF MBWAY 964XXX072'), line('L2', 'TRF MBWAY 964XXX072')],
+      [...crowd, right],
+    );
+    expect(r.suggestions).toEqual([
+      expect.objectContaining({ entryIds: ['L1'], itemIds: ['Z-right'], confidence: SURE_SUGGESTION }),
+    ]);
   });
 
   it('one customer’s two invoices are told by the date and stay sure', () => {

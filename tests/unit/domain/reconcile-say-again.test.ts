@@ -1,5 +1,5 @@
 // Suggestions said again after a person's decision (decision 0179): over the open lines of one amount and
-// the counterparts still open; a copy of a decided line is never sure; the whole file's rail judgement
+// the counterparts still open; a copy of a decided line is never sure, nor clears a rival (decision 0185); the whole file's rail judgement
 // carried in (`railKept`), since one amount's lines are too few to judge it.
 
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,8 @@ import {
   reconcile,
   SURE_SUGGESTION,
 } from '../../../domain/reconcile/match';
-import { printOf, sayAgain } from '../../../domain/reconcile/say-again';
+import { printOf } from '../../../domain/reconcile/print';
+import { sayAgain } from '../../../domain/reconcile/say-again';
 import { matchEntry } from '../../support/match-entries';
 
 const line = (id: string, description: string, over: Partial<MatchEntry> = {}): MatchEntry =>
@@ -54,6 +55,43 @@ describe('suggestions said again after a decision', () => {
       { endToEndId: 'E2E-2' },
     ])
       expect(printOf({ ...copy, ...other })).not.toBe(printOf(first));
+  });
+
+  it('clears no other line’s rival with a copy of a decided line (decision 0185)', () => {
+    // Lúcia's MB WAY of Tuesday was decided; the bank's copy of it agrees with her Monday invoice best. The
+    // SEPA credit "L FONSECA" may be Lúcia's (Monday, the rail's day) or Luís's (Tuesday): a person's choice.
+    const decided = line('L1', 'MB WAY LUCIA FONSECA', { bookingDate: '2026-06-09' });
+    const copy = { ...decided, id: 'L9', lineNumber: 9 };
+    const credit = line('L2', 'TRF SEPA L FONSECA', { bookingDate: '2026-06-09' });
+    const fonsecas = [
+      invoice('LUCIA', 'Lúcia Fonseca', 'C1', '2026-06-08'),
+      invoice('LUIS', 'Luís Fonseca', 'C2', '2026-06-09'),
+    ];
+    const again = said(sayAgain([copy, credit], [decided], fonsecas, { railKept: true }));
+    expect(again.L9![1]).toBeLessThan(SURE_SUGGESTION);
+    expect(again.L2![1]).toBeLessThan(SURE_SUGGESTION);
+    // Without the decided line, the same two lines: the MB WAY is Lúcia's surely, and so the credit Luís's.
+    expect(said(sayAgain([copy, credit], [], fonsecas, { railKept: true }))).toEqual({
+      L9: ['LUCIA', SURE_SUGGESTION],
+      L2: ['LUIS', SURE_SUGGESTION],
+    });
+  });
+
+  it('takes no document for a copy of a decided line by its account (decision 0185)', () => {
+    // João's account paid "J SIMOES" (decided) and, in full, his Monday invoice; the bank's copy of the decided
+    // line would otherwise read as João's payment of his Friday invoice.
+    const account = { bookingDate: '2026-06-09', counterpartyIban: 'PT50003500000000000000101' };
+    const decided = line('L1', 'TRF SEPA J SIMOES', account);
+    const copy = { ...decided, id: 'L9', lineNumber: 9 };
+    const whole = line('L2', 'TRF SEPA JOAO SIMOES', account);
+    const open = [
+      invoice('JOAO-MON', 'João Simões', 'C1'),
+      invoice('JOAO-FRI', 'João Simões', 'C1', '2026-06-05'),
+      invoice('JOANA', 'Joana Simões', 'C2'),
+    ];
+    const again = said(sayAgain([copy, whole], [decided], open, { railKept: true }));
+    expect(again.L2).toEqual(['JOAO-MON', SURE_SUGGESTION]);
+    expect(again.L9![1]).toBeLessThan(SURE_SUGGESTION);
   });
 
   it("carries the whole file's judgement of its rail: one amount's lines are too few to make it", () => {

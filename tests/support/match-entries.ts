@@ -1,4 +1,4 @@
-import type { MatchEntry } from '../../domain/reconcile/match';
+import { type ExpectedItem, type MatchEntry, reconcile } from '../../domain/reconcile/match';
 
 /**
  * A bank line as the matcher reads it: an EUR transfer on line 1 with no text, name, IBAN or reference,
@@ -20,3 +20,12 @@ export const matchEntry = (
   returnReason: null,
   ...over,
 });
+
+/** Each line's suggested counterpart and its confidence, by line id: what the matcher's tests compare. */
+export const suggested = (lines: MatchEntry[], items: ExpectedItem[]): Record<string, [string, number]> =>
+  Object.fromEntries(
+    reconcile(lines, items).suggestions.map((s) => [
+      s.entryIds[0]!,
+      [s.itemIds[0]!, s.confidence] as [string, number],
+    ]),
+  );

@@ -9,7 +9,7 @@ import {
   reconcile,
   SURE_SUGGESTION,
 } from '../../../domain/reconcile/match';
-import { matchEntry } from '../../support/match-entries';
+import { matchEntry, suggested } from '../../support/match-entries';
 
 const SIMOES_ACCOUNT = 'PT50003500000000000000101';
 const line = (id: string, over: Partial<MatchEntry>): MatchEntry =>
@@ -23,13 +23,6 @@ const invoice = (id: string, name: string, over: Partial<ExpectedItem> = {}): Ex
   counterpartyName: name,
   ...over,
 });
-const suggested = (lines: MatchEntry[], items: ExpectedItem[]): Record<string, [string, number]> =>
-  Object.fromEntries(
-    reconcile(lines, items).suggestions.map((s) => [
-      s.entryIds[0]!,
-      [s.itemIds[0]!, s.confidence] as [string, number],
-    ]),
-  );
 
 describe('one account, one payer', () => {
   // João Simões pays his 40 € invoice with his name in full, and a 25 € one as "J SIMOES" from the same

@@ -10,7 +10,7 @@ import {
   reconcile,
   SURE_SUGGESTION,
 } from '../../../domain/reconcile/match';
-import { matchEntry } from '../../support/match-entries';
+import { matchEntry, suggested } from '../../support/match-entries';
 
 const line = (id: string, over: Partial<MatchEntry> = {}): MatchEntry =>
   matchEntry({
@@ -30,13 +30,6 @@ const invoice = (id: string, over: Partial<ExpectedItem> = {}): ExpectedItem => 
   partyId: 'C-RUI',
   ...over,
 });
-const suggested = (lines: MatchEntry[], items: ExpectedItem[]): Record<string, [string, number]> =>
-  Object.fromEntries(
-    reconcile(lines, items).suggestions.map((s) => [
-      s.entryIds[0]!,
-      [s.itemIds[0]!, s.confidence] as [string, number],
-    ]),
-  );
 
 describe('lines printed alike', () => {
   it('take the one counterpart both agree with surely, the first numbered line, whatever the order given', () => {

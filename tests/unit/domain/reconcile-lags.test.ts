@@ -20,7 +20,7 @@ import {
   SURE_SUGGESTION,
 } from '../../../domain/reconcile/match';
 import { nameAgreement, nameWords } from '../../../domain/reconcile/names';
-import { matchEntry } from '../../support/match-entries';
+import { matchEntry, suggested } from '../../support/match-entries';
 
 const entry = (id: string, over: Partial<MatchEntry>): MatchEntry =>
   matchEntry({ id, bookingDate: '2026-06-08', amountCents: 2500, ...over });
@@ -34,13 +34,6 @@ const invoice = (id: string, name: string, over: Partial<ExpectedItem> = {}): Ex
   ...over,
 });
 const day = (date: string) => dayNumber(date);
-const suggested = (lines: MatchEntry[], items: ExpectedItem[]): Record<string, [string, number]> =>
-  Object.fromEntries(
-    reconcile(lines, items).suggestions.map((s) => [
-      s.entryIds[0]!,
-      [s.itemIds[0]!, s.confidence] as [string, number],
-    ]),
-  );
 
 describe('days banks book on', () => {
   it('closes weekends, TARGET2 holidays and the Portuguese national holidays', () => {

@@ -12,7 +12,8 @@ const DAY = '2026-05-08';
  * amount are said again over what is still open, and answered with the action's rows. João and Joana
  * Simões both print "J SIMOES"; each has an invoice of the amount that day, so the import is sure of
  * neither of two J SIMOES credits. Matched one to João's, the other is surely Joana's; undone, neither is
- * sure again. A line printed exactly as the decided one (a bank's copy) is never said sure. Said-again
+ * sure again. A line printed exactly as the decided one (a bank's copy) is never said sure; of two such lines
+ * and one invoice, the import is sure of one (decision 0185). Said-again
  * lines are the matcher's, not the action's: its undo restores only what it decided.
  */
 describe.each(testDatabaseKinds())('suggestions said again after a decision, on $name', (kind) => {
@@ -92,6 +93,28 @@ describe.each(testDatabaseKinds())('suggestions said again after a decision, on 
     const row = await rowOf(fileId, copy);
     expect(row.status).toBe('SUGGESTED');
     expect(row.suggestion!.score).toBeLessThan(0.95);
+  });
+
+  it('two lines printed alike and one invoice: the import says one of them sure, never the copy (decision 0185)', async () => {
+    const rui = await insertCustomerInvoice(
+      world.db,
+      await insertNamedCustomer(world.db, 'Rui Costa'),
+      doctorId,
+      2_300,
+      DAY,
+    );
+    const { fileId, lineIds } = await importStatement(world, [
+      { amountCents: 2_300, bankDate: DAY, description: 'TRF SEPA RUI COSTA' },
+      { amountCents: 2_300, bankDate: DAY, description: 'TRF SEPA RUI COSTA' },
+    ]);
+    const rows = await Promise.all(lineIds.map((id) => rowOf(fileId, id)));
+    const sure = rows.filter((r) => (r.suggestion?.score ?? 0) >= 0.95);
+    expect(sure.map((r) => r.suggestion!.id)).toEqual([rui]);
+    const copy = rows.find((r) => r !== sure[0])!;
+    expect(copy.suggestion?.score ?? 0).toBeLessThan(0.95);
+    // Accepted, the invoice is paid; the copy is left open for a person, sure of nothing.
+    await matchTo(sure[0]!.id, rui);
+    expect((await rowOf(fileId, copy.id)).suggestion?.score ?? 0).toBeLessThan(0.95);
   });
 
   it('one of Rui’s two invoices matched, his other and Rita’s still tie for the next R MARQUES credit: not said sure; the import kept its rail judgement', async () => {

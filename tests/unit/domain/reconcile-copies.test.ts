@@ -4,12 +4,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  type ExpectedItem,
-  type MatchEntry,
-  reconcile,
-  SURE_SUGGESTION,
-} from '../../../domain/reconcile/match';
+import { type ExpectedItem, type MatchEntry, SURE_SUGGESTION } from '../../../domain/reconcile/match';
 import { matchEntry, suggested } from '../../support/match-entries';
 
 const line = (id: string, over: Partial<MatchEntry> = {}): MatchEntry =>
